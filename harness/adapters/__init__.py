@@ -1,0 +1,1 @@
+"""Adapters from concrete engines to the engine protocol (``harness.protocol``)."""

@@ -1,0 +1,53 @@
+"""The adapter for the reference engine, and for forks of it.
+
+The only module of the harness that imports :mod:`reference_engine`. A fork of the
+reference engine wraps its own engine class the same way::
+
+    engine = ReferenceAdapter(MyForkedEngine())
+"""
+
+from __future__ import annotations
+
+import reference_engine
+from harness.protocol import EngineInfo, IllegalAction
+
+
+class ReferenceGame:
+    """A reference-engine game seen through the protocol."""
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game):
+        self._game = game
+
+    def apply(self, event, decider) -> None:
+        try:
+            self._game.apply(event, decider)
+        except reference_engine.IllegalAction as exc:
+            raise IllegalAction(exc.reason, exc.detail) from None
+
+    def observe(self):
+        return self._game.observe()
+
+
+class ReferenceAdapter:
+    """Wraps an engine object with ``name``, ``version``, ``capabilities`` and ``new_game``.
+
+    Raises :class:`reference_engine.BadBoard` from ``new_game`` for a malformed board.
+    """
+
+    def __init__(self, engine=None, name: str | None = None):
+        self._engine = engine if engine is not None else reference_engine.ReferenceEngine()
+        self.info = EngineInfo(
+            name=name or self._engine.name,
+            version=self._engine.version,
+            capabilities=frozenset(self._engine.capabilities),
+        )
+
+    def new_game(self, board) -> ReferenceGame:
+        return ReferenceGame(self._engine.new_game(board))
+
+
+def reference_engine_adapter() -> ReferenceAdapter:
+    """A fresh adapter for the clean reference engine."""
+    return ReferenceAdapter()

@@ -1,0 +1,87 @@
+"""State-based actions (CR 704), checked to a fixed point and performed simultaneously."""
+
+from __future__ import annotations
+
+from .destruction import destroy
+from .layers import characteristics
+from .objects import BATTLEFIELD
+
+
+def check_state_based_actions(game, decider) -> None:
+    """Perform state-based actions until none apply (CR 704.3).
+
+    Each check finds every applicable action, then performs them all as one event:
+    704.5a (life 0 or less), 704.5d (tokens off the battlefield), 704.5f (toughness 0
+    or less, never replaced), 704.5g and 704.5h (lethal or deathtouch damage: the
+    creature is destroyed, so umbra armor and regeneration may replace it), 704.5j
+    (legend rule, the controller chooses), 704.5m (Aura not legally attached), 704.5q
+    (+1/+1 and -1/-1 counters annihilate). Deathtouch damage counts only "since the
+    last time state-based actions were checked", so the record is cleared by each check.
+    """
+    while True:
+        performed = False
+        for player in game.players.values():
+            if player.life <= 0 and not player.lost:
+                player.lost = True
+                game.log.append({"kind": "player_lost", "player": player.id, "rule": "704.5a"})
+                performed = True
+        gone = [o.id for o in game.objects.values() if o.token and o.zone != BATTLEFIELD]
+        for oid in gone:
+            game.cease_to_exist(oid)
+            performed = True
+        to_graveyard: dict[str, str] = {}
+        to_destroy: dict[str, str] = {}
+        battlefield = game.battlefield()
+        for obj in battlefield:
+            ch = characteristics(game, obj)
+            if ch.is_creature:
+                if ch.toughness <= 0:
+                    to_graveyard[obj.id] = "704.5f"
+                elif "indestructible" not in ch.keywords:
+                    if obj.damage and obj.damage >= ch.toughness:
+                        to_destroy[obj.id] = "704.5g"
+                    elif obj.deathtouch_damage:
+                        to_destroy[obj.id] = "704.5h"
+            if ch.is_aura and not game.can_enchant(obj, obj.attached_to):
+                to_graveyard.setdefault(obj.id, "704.5m")
+            plus, minus = obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0)
+            if plus and minus:
+                n = min(plus, minus)
+                obj.counters["+1/+1"] = plus - n
+                obj.counters["-1/-1"] = minus - n
+                for kind in ("+1/+1", "-1/-1"):
+                    if not obj.counters[kind]:
+                        del obj.counters[kind]
+                game.log.append({"kind": "counters_removed", "object": obj.id, "rule": "704.5q", "amount": n})
+                performed = True
+        for obj in battlefield:
+            obj.deathtouch_damage = False
+        # Legend rule: group legendary permanents by controller and name.
+        groups: dict[tuple[str, str], list[str]] = {}
+        for obj in battlefield:
+            if "Legendary" in obj.card.supertypes and obj.id not in to_graveyard:
+                groups.setdefault((obj.controller, obj.card.name), []).append(obj.id)
+        for (controller, _name), ids in groups.items():
+            if len(ids) > 1:
+                keep = decider.choose(controller, "legend_rule", ids)
+                if keep not in ids:
+                    raise ValueError(f"decider answered {keep!r}, not one of {ids}")
+                for oid in ids:
+                    if oid != keep:
+                        to_graveyard[oid] = "704.5j"
+        if not (to_graveyard or to_destroy):
+            if performed:
+                continue
+            return
+        # One simultaneous event: replacement effects on destruction first, then every
+        # object leaves together.
+        by_rule: dict[str, list[str]] = {}
+        for oid, rule in to_graveyard.items():
+            by_rule.setdefault(rule, []).append(oid)
+        with game.simultaneous():
+            for rule in ("704.5g", "704.5h"):
+                ids = [oid for oid, r in to_destroy.items() if r == rule]
+                if ids:
+                    destroy(game, ids, rule, decider)
+            for rule, ids in by_rule.items():
+                game.move_to_graveyard(ids, {"event": "state_based_action", "rule": rule})
