@@ -1,0 +1,169 @@
+"""Driving one game through the protocol: apply events, observe, check invariants.
+
+A :class:`Session` is what both the state machine and ``rulesfuzz replay`` use, so a
+scenario is judged the same way whether it was generated or written by hand.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from invariants import Transition, Violation
+from invariants.generic import observation_problems
+
+from .protocol import IllegalAction
+
+
+class EngineTimeout(Exception):
+    """The engine did not return from one call within the step timeout."""
+
+
+class BoardRejected(Exception):
+    """The engine could not build a game from the board; the message says why."""
+
+
+@contextmanager
+def time_limit(seconds: float | None, what: str):
+    """Raise :class:`EngineTimeout` if the block runs longer than ``seconds`` (main thread only)."""
+    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise EngineTimeout(f"engine did not return from {what} within {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@dataclass
+class Stats:
+    """How often things were exercised over a run.
+
+    ``checked[name]`` and ``applicable[name]`` count invariant checks; ``events`` counts
+    event types applied; ``illegal`` counts refused events; ``interactions`` counts log
+    entries of interest (replacement effects applied, state-based actions by rule).
+    """
+
+    examples: int = 0
+    steps: int = 0
+    checked: dict = field(default_factory=dict)
+    applicable: dict = field(default_factory=dict)
+    events: dict = field(default_factory=dict)
+    illegal: int = 0
+    interactions: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {
+            "examples": self.examples, "steps": self.steps, "illegal_events": self.illegal,
+            "events": dict(sorted(self.events.items())), "interactions": dict(sorted(self.interactions.items())),
+            "invariants": {n: {"checked": self.checked[n], "applicable": self.applicable.get(n, 0)}
+                           for n in sorted(self.checked)},
+        }
+
+
+def _interaction(entry: dict) -> str | None:
+    kind = entry.get("kind")
+    if kind == "replacement":
+        return f"replacement: {entry.get('effect')}"
+    if kind == "zone_change":
+        cause = entry.get("cause") or {}
+        if cause.get("event") == "state_based_action":
+            return f"state-based action {cause.get('rule')}"
+        if cause.get("event") == "destroy" and str(cause.get("by", "")).startswith("704."):
+            return f"state-based action {cause.get('by')}"
+    if kind in ("player_lost", "counters_removed"):
+        return f"state-based action {entry.get('rule')}"
+    return None
+
+
+class Session:
+    """One game of ``engine`` from ``board``, checked by ``invariants`` after every event.
+
+    ``steps`` records each event with the decisions asked and whether it was refused;
+    ``observations`` holds the observation after each step (index 0: the board).
+    Raises :class:`BoardRejected` if the engine can't build the board.
+    """
+
+    def __init__(self, engine, board: dict, invariants, stats: Stats | None = None, step_timeout: float | None = None):
+        self.engine = engine
+        self.board = board
+        self.invariants = invariants
+        self.stats = stats if stats is not None else Stats()
+        self.step_timeout = step_timeout
+        try:
+            with time_limit(step_timeout, "new_game"):
+                self.game = engine.new_game(board)
+                self.observation = self.game.observe()
+        except EngineTimeout:
+            raise
+        except Exception as exc:  # any engine's own error type
+            raise BoardRejected(f"{type(exc).__name__}: {exc}") from None
+        self.steps: list[dict] = []
+        self.observations = [self.observation]
+        self.broken = False
+
+    def step(self, event: dict, decider) -> list[Violation]:
+        """Apply ``event``; returns the violations of this step (empty if none).
+
+        After an engine crash, hang or malformed observation the session is ``broken``:
+        the game state can't be trusted, so callers stop the example.
+        """
+        before = self.observation
+        illegal = error = None
+        try:
+            with time_limit(self.step_timeout, f"apply({event.get('type')})"):
+                self.game.apply(event, decider)
+        except IllegalAction as exc:
+            illegal = exc.reason or "illegal"
+        except (EngineTimeout, Exception) as exc:  # noqa: B014  the engine misbehaved: a finding
+            if type(exc).__name__ in ("ReplayDiverged", "BadDecisionRequest"):
+                raise
+            error = f"engine raised {type(exc).__name__}: {exc}" if not isinstance(exc, EngineTimeout) else str(exc)
+        try:
+            after = self.game.observe() if error is None else before
+        except Exception as exc:  # noqa: BLE001
+            error, after = f"observe() raised {type(exc).__name__}: {exc}", before
+        self.stats.steps += 1
+        etype = event.get("type", "?")
+        self.stats.events[etype] = self.stats.events.get(etype, 0) + 1
+        if illegal:
+            self.stats.illegal += 1
+        transition = Transition(before, event, after, illegal, list(decider.asked), error)
+        self.steps.append({"event": event, "decisions": [d.to_json() for d in decider.asked],
+                           **({"illegal": illegal} if illegal else {})})
+        decider.asked.clear()
+        index = len(self.steps)
+        problems = observation_problems(after)
+        if error or problems:
+            self.broken = True
+            name = "generic.engine_does_not_raise" if error else "generic.observation_shape"
+            self._count(name, True)
+            return [Violation(name, index, tuple([error] if error else problems))]
+        self.observation = after
+        self.observations.append(after)
+        for entry in transition.log:
+            label = _interaction(entry)
+            if label:
+                self.stats.interactions[label] = self.stats.interactions.get(label, 0) + 1
+        violations = []
+        for inv in self.invariants:
+            result = inv.check(transition)
+            self._count(inv.name, result is not None)
+            if result:
+                violations.append(Violation(inv.name, index, tuple(result)))
+        return violations
+
+    def _count(self, name: str, applicable: bool) -> None:
+        checked = self.stats.checked
+        checked[name] = checked.get(name, 0) + 1
+        if applicable:
+            self.stats.applicable[name] = self.stats.applicable.get(name, 0) + 1

@@ -1,0 +1,163 @@
+"""Scenario files: the replay format, shared by ``rulesfuzz run`` and ``rulesfuzz replay``.
+
+A scenario is JSON (schema: ``harness/schema/scenario.schema.json``)::
+
+    {"format": "rulesfuzz-scenario/1",
+     "board": BoardSpec,
+     "steps": [{"event": Event, "decisions": [Decision...], "expect": {...}}],
+     "violation": {...}}
+
+``expect`` is a partial observation compared after its step: only the fields it names
+are checked, so a maintainer can write a scenario from a bug report by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+
+from invariants import Violation
+
+from .decider import ReplayDecider, ReplayDiverged
+from .execution import Session, Stats
+
+FORMAT = "rulesfuzz-scenario/1"
+
+
+class ScenarioError(Exception):
+    """A scenario file that can't be read or doesn't follow the schema; says where."""
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    """The JSON Schema of scenario files (shipped as package data)."""
+    return json.loads(resources.files("harness").joinpath("schema/scenario.schema.json").read_text("utf-8"))
+
+
+def validate(data, source: str = "scenario") -> dict:
+    """Check ``data`` against the schema; raises :class:`ScenarioError` naming the first bad field."""
+    validator = jsonschema.Draft202012Validator(schema())
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        err = errors[0]
+        where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
+        raise ScenarioError(f"{source}: {where}: {err.message}")
+    return data
+
+
+def load(path) -> dict:
+    """Read and validate a scenario file. Raises :class:`ScenarioError`."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScenarioError(f"{path}: can't read: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"{path}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    return validate(data, str(path))
+
+
+def build(board: dict, steps: list[dict], violation: Violation | None = None, engine=None, seed=None) -> dict:
+    """A scenario dict from a board and recorded steps (as :class:`Session` records them)."""
+    scenario = {"format": FORMAT, "board": board, "steps": [dict(s) for s in steps]}
+    if violation is not None:
+        scenario["violation"] = violation.to_json()
+    if engine is not None:
+        scenario["engine"] = {"name": engine.info.name, "version": engine.info.version}
+    if seed is not None:
+        scenario["seed"] = seed
+    return scenario
+
+
+def save(scenario: dict, path) -> Path:
+    """Write ``scenario`` as indented JSON to ``path`` (parents created); returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(scenario, indent=2) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def differences(expected, actual, where: str = "") -> list[str]:
+    """Paths where ``actual`` differs from the partial ``expected`` (dicts compared by subset)."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{where or '(top)'}: expected an object, got {actual!r}"]
+        out = []
+        for key, value in expected.items():
+            path = f"{where}.{key}" if where else str(key)
+            if key not in actual:
+                out.append(f"{path}: expected {value!r}, but there is no such field")
+            else:
+                out.extend(differences(value, actual[key], path))
+        return out
+    if expected != actual:
+        return [f"{where}: expected {expected!r}, got {actual!r}"]
+    return []
+
+
+@dataclass
+class ReplayResult:
+    """What a replay found: invariant violations and expectation mismatches, by step."""
+
+    violations: list[Violation] = field(default_factory=list)
+    mismatches: list[tuple[int, str]] = field(default_factory=list)
+    steps_run: int = 0
+    defaulted: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations and not self.mismatches
+
+
+def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_timeout: float | None = 10.0) -> ReplayResult:
+    """Run ``scenario`` on ``engine`` deterministically, checking invariants and expectations.
+
+    Raises ``execution.BoardRejected`` if the engine refuses the board and
+    :class:`ReplayDiverged` if the engine asks for decisions the scenario did not record.
+    """
+    result = ReplayResult()
+    session = Session(engine, scenario["board"], invariants, Stats(), step_timeout)
+    strict = "violation" in scenario
+    for index, step in enumerate(scenario["steps"], start=1):
+        decider = ReplayDecider(step.get("decisions", []), strict=strict)
+        violations = session.step(step["event"], decider)
+        result.defaulted.extend(decider.defaulted)
+        result.steps_run = index
+        result.violations.extend(violations)
+        if decider.unused and not session.broken:
+            result.mismatches.append((index, f"the engine did not ask for recorded decisions {decider.unused}"))
+        expect = step.get("expect")
+        if expect is not None:
+            illegal = session.steps[-1].get("illegal")
+            expected_illegal = expect.get("illegal")
+            if expected_illegal is not None and bool(expected_illegal) != bool(illegal) or (
+                isinstance(expected_illegal, str) and expected_illegal != illegal
+            ):
+                result.mismatches.append((index, f"illegal: expected {expected_illegal!r}, got {illegal!r}"))
+            partial = {k: v for k, v in expect.items() if k != "illegal"}
+            for diff in differences(partial, session.observation):
+                result.mismatches.append((index, diff))
+        if session.broken:
+            break
+    if not session.broken and scenario_invariants:
+        from .machine import scenario_run  # local: avoids an import cycle
+
+        run = scenario_run(engine, session)
+        for inv in scenario_invariants:
+            messages = inv.check(run)
+            if messages:
+                result.violations.append(Violation(inv.name, len(session.steps), tuple(messages)))
+    return result
+
+
+__all__ = ["FORMAT", "ReplayDiverged", "ReplayResult", "ScenarioError", "build", "differences", "load", "replay",
+           "save", "schema", "validate"]

@@ -1,0 +1,11 @@
+"""Named rules properties over engine-neutral observations, each citing its CR rules.
+
+Importing this package registers every invariant in :data:`REGISTRY`.
+"""
+
+from . import generic, umbra_armor  # noqa: F401  (registration)
+from .base import (
+    REGISTRY, Decision, Invariant, ScenarioRun, Transition, Violation, invariant, ruling_text, select,
+)
+
+__all__ = ["REGISTRY", "Decision", "Invariant", "ScenarioRun", "Transition", "Violation", "invariant", "ruling_text", "select"]

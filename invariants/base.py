@@ -1,0 +1,167 @@
+"""Invariants: named rules properties over engine-neutral observations.
+
+An invariant is a function of a :class:`Transition` (the observation before an event,
+the event, the observation after it, and the decisions asked during it). It returns
+``None`` when it does not apply to that transition, or a list of violation messages
+(empty when the property holds). It carries the Comprehensive Rules numbers and Gatherer
+rulings it encodes and the engine capabilities it needs (CR numbers are those of the
+rules effective 2025-02-07).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Callable, Iterable
+
+FAMILIES = ("rules", "generic", "differential")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One question an engine asked its decider: who, what kind, the options, the answer."""
+
+    player: str | None
+    kind: str
+    options: tuple
+    answer: Any
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "kind": self.kind, "options": list(self.options), "answer": self.answer}
+
+
+@dataclass(slots=True)
+class Transition:
+    """One step: ``before`` and ``after`` observations around ``event``.
+
+    ``illegal`` is the reason code when the engine refused the event (then ``after``
+    must equal ``before``); ``decisions`` are those asked while performing it;
+    ``error`` describes an exception other than IllegalAction, or a hang.
+    """
+
+    before: dict
+    event: dict
+    after: dict
+    illegal: str | None = None
+    decisions: list[Decision] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def log(self) -> list[dict]:
+        return self.after.get("log", []) if self.illegal is None else []
+
+
+Check = Callable[[Transition], "list[str] | None"]
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """A named property. ``check(transition)`` returns None (not applicable) or messages."""
+
+    name: str
+    family: str
+    rules: tuple[str, ...]
+    rulings: tuple[str, ...]
+    requires: frozenset[str]
+    check: Check
+    summary: str
+    scope: str = "step"
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name, "family": self.family, "rules": list(self.rules),
+            "rulings": list(self.rulings), "requires": sorted(self.requires), "summary": self.summary,
+            "scope": self.scope,
+        }
+
+
+REGISTRY: dict[str, Invariant] = {}
+
+
+def invariant(name: str, *, rules: Iterable[str], rulings: Iterable[str] = (), requires: Iterable[str] = (),
+              family: str = "rules", scope: str = "step"):
+    """Register the decorated check as an invariant named ``name``.
+
+    ``scope`` is ``"step"`` (the check takes a :class:`Transition`) or ``"scenario"``
+    (the check takes a :class:`ScenarioRun` after a whole example).
+
+    ``rules`` are CR rule numbers; ``rulings`` are ``"Card YYYY-MM-DD"`` keys into the
+    packaged rulings (see :func:`ruling_text`). Raises ValueError for a duplicate name.
+    """
+
+    def register(check: Check) -> Check:
+        if name in REGISTRY:
+            raise ValueError(f"invariant {name!r} registered twice")
+        if family not in FAMILIES:
+            raise ValueError(f"unknown invariant family {family!r}")
+        summary = (check.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        REGISTRY[name] = Invariant(
+            name, family, tuple(rules), tuple(rulings), frozenset(requires), check, summary, scope
+        )
+        return check
+
+    return register
+
+
+def select(capabilities: Iterable[str], names: Iterable[str] | None = None, scope: str = "step") -> list[Invariant]:
+    """Invariants of ``scope`` whose required capabilities the engine claims, optionally only ``names``.
+
+    Raises KeyError for a name that is not registered.
+    """
+    caps = frozenset(capabilities)
+    chosen = [REGISTRY[n] for n in names] if names is not None else list(REGISTRY.values())
+    return [inv for inv in chosen if inv.requires <= caps and inv.scope == scope]
+
+
+@dataclass(slots=True)
+class ScenarioRun:
+    """A whole example, for scenario-scope invariants.
+
+    ``replay()`` runs the same board, events and decisions on a fresh game of the same
+    engine and returns its observations after each event.
+    """
+
+    board: dict
+    events: list[dict]
+    observations: list[dict]
+    replay: Callable[[], list[dict]]
+
+
+@lru_cache(maxsize=1)
+def _rulings() -> list[dict]:
+    text = resources.files("invariants").joinpath("data/rulings.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def ruling_text(key: str) -> str:
+    """The text of the ruling named ``"Card YYYY-MM-DD: first words"`` (the words select among several).
+
+    Returns the key itself when no packaged ruling matches.
+    """
+    card_date, _, words = key.partition(": ")
+    card, _, date = card_date.rpartition(" ")
+    for ruling in _rulings():
+        if ruling["card"] == card and str(ruling["date"]) == date and ruling["text"].startswith(words):
+            return ruling["text"]
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """An invariant that failed on a step: which, where, and what was wrong."""
+
+    invariant: str
+    step: int
+    messages: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        inv = REGISTRY.get(self.invariant)
+        return {
+            "invariant": self.invariant,
+            "step": self.step,
+            "messages": list(self.messages),
+            "rules": list(inv.rules) if inv else [],
+            "rulings": [ruling_text(r) for r in inv.rulings] if inv else [],
+        }

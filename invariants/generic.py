@@ -1,0 +1,199 @@
+"""Generic properties that hold for any correct engine, whatever the cards.
+
+Zones (CR 400.1, 400.7), state-based actions left pending (704.3), illegal actions
+(the engine protocol: an illegal attempt changes nothing, as a judge would rewind it,
+CR 104.3 aside), the shape and JSON round-trip of observations.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .base import ScenarioRun, Transition, invariant
+
+OBJECT_FIELDS = {
+    "name": str, "zone": str, "owner": str, "controller": str, "token": bool, "tapped": bool,
+    "summoning_sick": bool, "damage": int, "counters": dict, "attached_to": (str, type(None)),
+    "combat": (str, type(None)), "regeneration_shields": int, "supertypes": list, "types": list,
+    "subtypes": list, "colors": list, "keywords": list, "power": (int, type(None)),
+    "toughness": (int, type(None)),
+}
+ZONES = ("battlefield", "library", "hand", "graveyard", "exile")
+
+
+def observation_problems(obs) -> list[str]:
+    """What is malformed in ``obs`` (empty when it has the protocol's shape)."""
+    if not isinstance(obs, dict):
+        return [f"observation is a {type(obs).__name__}, not an object"]
+    out = []
+    for key in ("players", "objects", "zones", "log"):
+        if key not in obs:
+            out.append(f"observation has no {key!r}")
+    if out:
+        return out
+    if not isinstance(obs["players"], dict) or not all(
+        isinstance(p, dict) and isinstance(p.get("life"), int) and isinstance(p.get("lost"), bool)
+        for p in obs["players"].values()
+    ):
+        out.append("players: expected {id: {life: int, lost: bool}}")
+    if not isinstance(obs["objects"], dict):
+        return out + ["objects: expected a map of id to object"]
+    for oid, obj in obs["objects"].items():
+        if not isinstance(obj, dict):
+            out.append(f"objects[{oid!r}] is not an object")
+            continue
+        for name, kind in OBJECT_FIELDS.items():
+            value = obj.get(name, KeyError)
+            if value is KeyError:
+                out.append(f"objects[{oid!r}] has no {name!r}")
+            elif not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                out.append(f"objects[{oid!r}].{name} = {value!r} has the wrong type")
+        if isinstance(obj.get("damage"), int) and obj["damage"] < 0:
+            out.append(f"objects[{oid!r}].damage = {obj['damage']} is negative (CR 120.3)")
+    if not isinstance(obs["log"], list):
+        out.append("log: expected a list")
+    return out
+
+
+@invariant("generic.engine_does_not_raise", rules=("104.3",), family="generic")
+def engine_does_not_raise(t: Transition):
+    """The engine performs or refuses every event: it never raises anything but IllegalAction, nor hangs."""
+    return [t.error] if t.error else []
+
+
+@invariant("generic.observation_shape", rules=("109.3", "120.3"), family="generic")
+def observation_shape(t: Transition):
+    """The observation has the protocol's shape: fields present, of the right types, damage >= 0."""
+    return observation_problems(t.after)
+
+
+@invariant("generic.json_round_trip", rules=("109.3",), family="generic")
+def json_round_trip(t: Transition):
+    """The observation survives a JSON round trip unchanged (it is plain data)."""
+    try:
+        again = json.loads(json.dumps(t.after))
+    except (TypeError, ValueError) as exc:
+        return [f"observation is not JSON-serialisable: {exc}"]
+    return [] if again == t.after else ["observation changes through a JSON round trip (tuples, non-string keys?)"]
+
+
+@invariant("generic.one_zone_per_object", rules=("400.1", "400.7"), family="generic")
+def one_zone_per_object(t: Transition):
+    """Every object is listed in exactly one zone, the one its ``zone`` field names."""
+    obs = t.after
+    seen: dict[str, list[str]] = {}
+    zones = obs.get("zones", {})
+    for oid in zones.get("battlefield", []):
+        seen.setdefault(oid, []).append("battlefield")
+    for zone in ZONES[1:]:
+        for player, ids in (zones.get(zone) or {}).items():
+            for oid in ids:
+                seen.setdefault(oid, []).append(f"{zone}:{player}")
+    out = []
+    for oid, obj in obs["objects"].items():
+        places = seen.pop(oid, [])
+        if len(places) != 1:
+            out.append(f"{oid} is listed in {len(places)} zones: {places}")
+        elif places[0].split(":")[0] != obj["zone"]:
+            out.append(f"{oid} is listed in {places[0]} but its zone is {obj['zone']}")
+        elif obj["zone"] != "battlefield" and places[0].split(":")[1] != obj["owner"]:
+            out.append(f"{oid} is in {places[0]}, not its owner {obj['owner']}'s zone (CR 400.3)")
+    for oid, places in seen.items():
+        out.append(f"{oid} is listed in {places} but is not an object of the game")
+    return out
+
+
+@invariant("generic.objects_conserved", rules=("400.7", "111.7", "704.5d"), family="generic")
+def objects_conserved(t: Transition):
+    """Objects are neither lost nor duplicated by an event.
+
+    Every object before is still there after, unless the log says a token ceased to exist;
+    every new object was created by the event (its id) or logged as entering from nowhere.
+    """
+    before, after = t.before["objects"], t.after["objects"]
+    changes = {e["object"]: e for e in t.log if e.get("kind") == "zone_change"}
+    out = []
+    for oid in before.keys() - after.keys():
+        entry = changes.get(oid)
+        if not (before[oid]["token"] and entry and entry.get("to") is None):
+            out.append(f"{oid} ({before[oid]['name']}) vanished from the game")
+    for oid in after.keys() - before.keys():
+        created = t.event.get("id") == oid or (changes.get(oid) or {}).get("from", "x") is None
+        if not created:
+            out.append(f"{oid} ({after[oid]['name']}) appeared without being created")
+    return out
+
+
+@invariant("generic.no_pending_state_based_actions",
+           rules=("704.3", "704.5a", "704.5d", "704.5f", "704.5g", "704.5j", "704.5m", "704.5q"), family="generic")
+def no_pending_state_based_actions(t: Transition):
+    """After an event, no state-based action is left to perform (CR 704.3: checked to a fixed point)."""
+    if t.illegal is not None:
+        return None
+    objs = t.after["objects"]
+    out = []
+    legends: dict[tuple, list[str]] = {}
+    for oid, o in objs.items():
+        if o["zone"] != "battlefield":
+            if o["token"]:
+                out.append(f"704.5d: token {oid} is in the {o['zone']}")
+            continue
+        if "Creature" in o["types"] and o["toughness"] is not None:
+            if o["toughness"] <= 0:
+                out.append(f"704.5f: creature {oid} has toughness {o['toughness']}")
+            elif o["damage"] >= o["toughness"] and "indestructible" not in o["keywords"]:
+                out.append(f"704.5g: creature {oid} has {o['damage']} damage and toughness {o['toughness']}")
+        if "Aura" in o["subtypes"]:
+            host = objs.get(o["attached_to"]) if o["attached_to"] else None
+            if host is None or host["zone"] != "battlefield":
+                out.append(f"704.5m: Aura {oid} is attached to {o['attached_to']!r}, not a permanent")
+        if "Legendary" in o["supertypes"]:
+            legends.setdefault((o["controller"], o["name"]), []).append(oid)
+        if o["counters"].get("+1/+1") and o["counters"].get("-1/-1"):
+            out.append(f"704.5q: {oid} has both +1/+1 and -1/-1 counters")
+    for (controller, name), ids in legends.items():
+        if len(ids) > 1:
+            out.append(f"704.5j: {controller} controls {len(ids)} legendary {name}: {ids}")
+    for pid, p in t.after["players"].items():
+        if p["life"] <= 0 and not p["lost"]:
+            out.append(f"704.5a: {pid} has {p['life']} life and has not lost")
+    return out
+
+
+@invariant("generic.illegal_changes_nothing", rules=("104.3", "117.1"), family="generic")
+def illegal_changes_nothing(t: Transition):
+    """An event the engine refuses (IllegalAction) leaves every object and player unchanged."""
+    if t.illegal is None:
+        return None
+    out = []
+    for key in ("players", "objects", "zones"):
+        if t.before.get(key) != t.after.get(key):
+            out.append(f"the refused event ({t.illegal}) changed {key}")
+    return out
+
+
+@invariant("generic.damage_only_on_battlefield", rules=("120.3", "400.7"), family="generic")
+def damage_only_on_battlefield(t: Transition):
+    """Objects off the battlefield have no damage, combat status, attachment or tapped state (CR 400.7)."""
+    out = []
+    for oid, o in t.after["objects"].items():
+        if o["zone"] != "battlefield" and (o["damage"] or o["tapped"] or o["combat"] or o["attached_to"]):
+            out.append(f"{oid} in the {o['zone']} kept permanent state (damage {o['damage']}, tapped {o['tapped']}, "
+                       f"combat {o['combat']}, attached to {o['attached_to']})")
+    return out
+
+
+@invariant("generic.determinism", rules=("101.4", "616.1"), family="generic", scope="scenario")
+def determinism(run: ScenarioRun):
+    """The same board, events and decisions always give the same observations.
+
+    Every choice and random outcome comes from the decider, so a second run must agree
+    step by step; the first step that differs is reported.
+    """
+    again = run.replay()
+    for i, (first, second) in enumerate(zip(run.observations, again)):
+        if first != second:
+            return [f"a second run of the same scenario differs after step {i}"]
+    if len(again) != len(run.observations):
+        return [f"a second run produced {len(again)} observations, the first {len(run.observations)}"]
+    return []

@@ -1,0 +1,109 @@
+"""Helpers that read observations and predict what an event must destroy.
+
+These are deliberately not an engine: they predict only the direct, unambiguous effects
+of one event on the observation before it (CR 701.7, 704.5f-h, 701.17a), which is all the
+rules invariants need to decide whether they apply.
+"""
+
+from __future__ import annotations
+
+DESTROY_SPELLS = {"Murder": "destroy", "Doom Blade": "destroy", "Breathe Your Last": "destroy"}
+DAMAGE_SPELLS = {"Shock": 2, "Lightning Bolt": 3}
+SBA_DESTROY_RULES = ("704.5g", "704.5h")
+
+
+def on_battlefield(obs: dict, oid) -> bool:
+    obj = obs["objects"].get(oid) if isinstance(oid, str) else None
+    return obj is not None and obj["zone"] == "battlefield"
+
+
+def is_creature(obj: dict) -> bool:
+    return "Creature" in obj["types"]
+
+
+def umbra_auras(obs: dict, oid: str) -> list[str]:
+    """Ids of Auras with umbra armor attached to ``oid`` on the battlefield (CR 702.89a)."""
+    return [
+        aid for aid, a in obs["objects"].items()
+        if a["attached_to"] == oid and a["zone"] == "battlefield" and "umbra armor" in a["keywords"]
+    ]
+
+
+def would_be_destroyed(before: dict, event: dict) -> dict[str, dict]:
+    """Creatures ``event`` would destroy, predicted from ``before``.
+
+    Returns ``{id: {"by": NAME or RULE, "rules": [...], "cant_be_regenerated": bool,
+    "amount": damage dealt or 0}}``: ``by`` is the spell's name for a destroy spell, the
+    string ``"destroy effect"`` for the ``destroy`` event, and the state-based action
+    (``"704.5g"`` lethal damage, ``"704.5h"`` deathtouch) for damage. Indestructible
+    creatures are included (the caller decides); illegal events predict nothing.
+    """
+    kind = event.get("type")
+    objs = before["objects"]
+    found: dict[str, dict] = {}
+    if kind == "cast":
+        name = event.get("card")
+        targets = event.get("targets") or []
+        if name in DESTROY_SPELLS and len(targets) == 1 and on_battlefield(before, targets[0]):
+            target = objs[targets[0]]
+            if is_creature(target) and not (name == "Doom Blade" and "B" in target["colors"]):
+                found[targets[0]] = {"by": name, "rules": ["701.7a"], "cant_be_regenerated": False, "amount": 0}
+        elif name == "Wrath of God" and not targets:
+            for oid, obj in objs.items():
+                if obj["zone"] == "battlefield" and is_creature(obj):
+                    found[oid] = {"by": name, "rules": ["701.7a"], "cant_be_regenerated": True, "amount": 0}
+        elif name in DAMAGE_SPELLS and len(targets) == 1:
+            found.update(_lethal(before, targets[0], DAMAGE_SPELLS[name], False))
+    elif kind == "destroy":
+        targets = event.get("targets") or []
+        if targets and len(set(targets)) == len(targets) and all(on_battlefield(before, t) for t in targets):
+            for t in targets:
+                if is_creature(objs[t]):
+                    found[t] = {"by": "destroy effect", "rules": ["701.7a"],
+                                "cant_be_regenerated": bool(event.get("cant_be_regenerated")), "amount": 0}
+    elif kind == "damage":
+        source, amount = event.get("source"), event.get("amount")
+        if on_battlefield(before, source) and isinstance(amount, int) and amount >= 1:
+            found.update(_lethal(before, event.get("target"), amount, "deathtouch" in objs[source]["keywords"]))
+    return found
+
+
+def _lethal(before, target, amount, deathtouch) -> dict[str, dict]:
+    if not on_battlefield(before, target):
+        return {}
+    obj = before["objects"][target]
+    if not is_creature(obj) or obj["toughness"] is None or obj["toughness"] <= 0:
+        return {}
+    rules = []
+    if obj["damage"] + amount >= obj["toughness"]:
+        rules.append("704.5g")
+    if deathtouch:
+        rules.append("704.5h")
+    if not rules:
+        return {}
+    return {target: {"by": rules[0], "rules": rules, "cant_be_regenerated": False, "amount": amount}}
+
+
+def leaves_without_destruction(before: dict, event: dict) -> dict[str, str]:
+    """Creatures ``event`` puts into the graveyard without destroying them.
+
+    ``{id: rule}``: sacrifice (701.17a) and toughness 0 or less from -N/-N (704.5f).
+    The legend rule (704.5j) is read from the log by the caller, since the controller
+    chooses which legend stays.
+    """
+    kind = event.get("type")
+    if kind == "sacrifice" and on_battlefield(before, event.get("object")):
+        return {event["object"]: "701.17a"}
+    if kind == "modify_pt" and on_battlefield(before, event.get("object")):
+        obj = before["objects"][event["object"]]
+        t = event.get("toughness")
+        if is_creature(obj) and isinstance(t, int) and not isinstance(t, bool) and isinstance(
+            event.get("power"), int
+        ) and obj["toughness"] + t <= 0:
+            return {event["object"]: "704.5f"}
+    return {}
+
+
+def zone_changes(log: list[dict]) -> dict[str, dict]:
+    """The last zone_change log entry of each object in ``log``."""
+    return {e["object"]: e for e in log if e.get("kind") == "zone_change"}
