@@ -62,40 +62,49 @@ class DrawingDecider:
 
 
 class ReplayDecider:
-    """Gives back recorded answers, in order, checking each question matches.
+    """Gives back recorded answers, in order.
 
     ``recorded`` is a list of decision dicts (``player``, ``kind``, ``options``,
-    ``answer``). With ``strict=False`` a question beyond the record is answered with
-    its first option (hand-written scenarios may leave decisions out), and noted in
-    ``defaulted``. Raises :class:`ReplayDiverged` when the engine asks something else.
+    ``answer``). With ``strict=True`` (re-running a generated example) any question
+    that is not the next recorded one raises :class:`ReplayDiverged`. Otherwise
+    (``rulesfuzz replay``) recorded decisions that don't match the question are
+    skipped, and a question with no matching record is answered with its first option;
+    both are noted in ``notes`` so the user sees where the engine behaved differently.
     """
 
     def __init__(self, recorded, strict: bool = True):
         self._recorded = list(recorded)
         self._strict = strict
         self.asked: list[Decision] = []
-        self.defaulted: list[Decision] = []
+        self.notes: list[str] = []
+
+    def _matches(self, rec, player, kind, options) -> bool:
+        return (
+            rec.get("kind") == kind
+            and rec.get("player") in (None, player)
+            and (not options or (list(rec.get("options") or options) == list(options) and rec.get("answer") in options))
+        )
 
     def _next(self, player, kind, options):
-        if not self._recorded:
-            if self._strict or kind.startswith("d") or kind == "coin_flip":
-                raise ReplayDiverged(f"engine asked {player!r} for {kind!r} {list(options)} but no decision is recorded")
-            decision = Decision(player, kind, tuple(options), options[0])
-            self.defaulted.append(decision)
-            self.asked.append(decision)
-            return decision.answer
-        rec = self._recorded.pop(0)
-        if rec.get("kind") != kind or (rec.get("player") not in (None, player)) or (
-            options and list(rec.get("options") or options) != list(options)
-        ):
-            raise ReplayDiverged(
-                f"engine asked {player!r} for {kind!r} {list(options)}; the scenario recorded "
-                f"{rec.get('player')!r} for {rec.get('kind')!r} {rec.get('options')}"
-            )
-        if options and rec.get("answer") not in options:
-            raise ReplayDiverged(f"recorded answer {rec.get('answer')!r} is not one of {list(options)}")
-        self.asked.append(Decision(player, kind, tuple(options), rec.get("answer")))
-        return rec.get("answer")
+        for i, rec in enumerate(self._recorded):
+            if self._matches(rec, player, kind, options):
+                if i and self._strict:
+                    break
+                for skipped in self._recorded[:i]:
+                    self.notes.append(f"recorded decision {skipped} was not asked for")
+                del self._recorded[: i + 1]
+                self.asked.append(Decision(player, kind, tuple(options), rec.get("answer")))
+                return rec.get("answer")
+            if self._strict:
+                break
+        question = f"{player!r} was asked {kind!r} {list(options)}"
+        if self._strict:
+            raise ReplayDiverged(f"{question}; the scenario records {self._recorded[:1] or 'nothing more'}")
+        if not options:
+            raise ReplayDiverged(f"{question} but the scenario records no answer for it")
+        self.notes.append(f"{question} with no recorded answer: answered {options[0]!r}")
+        self.asked.append(Decision(player, kind, tuple(options), options[0]))
+        return options[0]
 
     def choose(self, player, kind, options):
         return self._next(player, kind, _check_options(player, kind, options))

@@ -20,7 +20,7 @@ from invariants import ScenarioRun, Violation
 
 from . import scenario as scenario_file
 from . import strategies as S
-from .decider import DrawingDecider, ReplayDecider
+from .decider import DrawingDecider, ReplayDecider, ReplayDiverged
 from .execution import Session, Stats
 
 
@@ -74,9 +74,12 @@ def scenario_run(engine, session: Session) -> ScenarioRun:
 
         for step in session.steps:
             try:
-                fresh.apply(step["event"], ReplayDecider(step.get("decisions", [])))
+                fresh.apply(step["event"], ReplayDecider(step.get("decisions", []), strict=True))
             except IllegalAction:
                 pass
+            except ReplayDiverged as exc:
+                observations.append({"replay diverged": str(exc)})
+                break
             observations.append(fresh.observe())
         return observations
 
@@ -98,7 +101,7 @@ class EngineMachine(RuleBasedStateMachine):
     capabilities: frozenset = frozenset()
     step_timeout: float | None = None
     max_creatures = 4
-    max_auras = 4
+    max_auras = 3
 
     objects = Bundle("objects")
 
@@ -142,6 +145,53 @@ class EngineMachine(RuleBasedStateMachine):
                                                self.recorder.seed)
                 self.recorder.found(scenario, self.run_stats.examples)
                 raise InvariantViolation(violations, scenario)
+
+    # ------------------------------------------------------------------ live targets
+    # Rules drawing from the Bundle also hit objects that have left the battlefield (the
+    # engine must refuse those without change); these draw from the permanents on the
+    # battlefield now, so most events do something.
+    def _live(self, keyword: str | None = None) -> list[str]:
+        objects = self.session.observation["objects"]
+        return [oid for oid, o in objects.items() if o["zone"] == "battlefield" and "Creature" in o["types"]
+                and (keyword is None or keyword in o["keywords"])]
+
+    def has_creature(self) -> bool:
+        return self.session is not None and bool(self._live())
+
+    def has_deathtouch(self) -> bool:
+        return self.session is not None and bool(self._live("deathtouch"))
+
+    @needs("destroy")
+    @precondition(has_creature)
+    @rule(spell=st.sampled_from(S.DESTROY_SPELLS), caster=S.players, data=st.data())
+    def cast_destroy_on_creature(self, spell, caster, data):
+        victim = data.draw(st.sampled_from(self._live()), label="victim")
+        self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
+
+    @needs("damage")
+    @precondition(has_creature)
+    @rule(spell=st.sampled_from(S.DAMAGE_SPELLS), caster=S.players, data=st.data())
+    def cast_damage_on_creature(self, spell, caster, data):
+        victim = data.draw(st.sampled_from(self._live()), label="victim")
+        self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
+
+    @needs("deathtouch")
+    @precondition(has_deathtouch)
+    @rule(amount=st.integers(1, 4), data=st.data())
+    def deathtouch_damage(self, amount, data):
+        source = data.draw(st.sampled_from(self._live("deathtouch")), label="source")
+        victim = data.draw(st.sampled_from(self._live()), label="victim")
+        self._apply({"type": "damage", "source": source, "target": victim, "amount": amount}, data)
+
+    @needs("umbra_armor")
+    @precondition(has_creature)
+    @rule(target=objects, card=st.sampled_from(S.UMBRA_AURAS), controller=S.players, data=st.data())
+    def put_umbra_on_creature(self, card, controller, data):
+        host = data.draw(st.sampled_from(self._live()), label="host")
+        oid = self._new_id()
+        self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
+                     "attach_to": host}, data)
+        return oid
 
     # ------------------------------------------------------------------ events
     @needs("destroy")

@@ -8,7 +8,6 @@ anything, or returns ``perform(decider)``. The event vocabulary is documented in
 from __future__ import annotations
 
 from .cards import card
-from .destruction import destroy, remove_damage
 from .errors import IllegalAction, UnknownCard
 from .layers import characteristics
 from .objects import BATTLEFIELD, COMBAT_STATUSES
@@ -96,7 +95,7 @@ def cast(game, event):
     if kind == "destroy_all_creatures":
         def perform(decider):
             ids = [o.id for o in game.battlefield() if characteristics(game, o).is_creature]
-            destroy(game, ids, name, decider, cant_be_regenerated=frozenset(ids))
+            game.destroy(ids, name, decider, cant_be_regenerated=frozenset(ids))
 
         return perform
     obj = _creature(game, {"target": targets[0]}, "target")
@@ -110,7 +109,7 @@ def cast(game, event):
 
     def perform(decider):
         colors = len(characteristics(game, obj).colors)  # last known information
-        destroy(game, [obj.id], name, decider)
+        game.destroy([obj.id], name, decider)
         if kind == "destroy_gain_life" and colors:
             game.players[controller].life += colors
             game.log.append({"kind": "life_gained", "player": controller, "amount": colors})
@@ -144,13 +143,13 @@ def destroy_event(game, event):
     for i in range(len(targets)):
         _permanent(game, {"target": targets[i]}, "target")
     no_regen = frozenset(targets) if event.get("cant_be_regenerated") else frozenset()
-    return lambda decider: destroy(game, targets, "destroy effect", decider, no_regen)
+    return lambda decider: game.destroy(targets, "destroy effect", decider, no_regen)
 
 
 def sacrifice(game, event):
     """``{"type": "sacrifice", "object": ID}``: its controller sacrifices it (CR 701.17a)."""
     obj = _permanent(game, event, "object")
-    return lambda decider: game.move_to_graveyard([obj.id], {"event": "sacrifice", "by": obj.controller})
+    return lambda decider: game.sacrifice(obj)
 
 
 def modify_pt(game, event):
@@ -261,7 +260,7 @@ def cleanup(game, event):
 
     def perform(decider):
         for obj in game.battlefield():
-            remove_damage(game, obj)
+            game.remove_damage(obj)
             obj.regeneration_shields = 0
             obj.combat = None
         game.effects = [e for e in game.effects if not e.until_end_of_turn]

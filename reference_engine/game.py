@@ -12,10 +12,11 @@ from contextlib import contextmanager
 
 from . import events
 from .cards import card
+from .destruction import DestructionRules
 from .errors import BadBoard, IllegalAction, UnknownCard
 from .layers import characteristics
 from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, Player, PTEffect
-from .state_based_actions import check_state_based_actions
+from .state_based_actions import StateBasedActions
 
 ENGINE_NAME = "rulesfuzz-reference"
 ENGINE_VERSION = "0.1.0"
@@ -40,8 +41,13 @@ CAPABILITIES = frozenset(
 )
 
 
-class Game:
-    """One game in progress. Not thread-safe; cheap to create."""
+class Game(DestructionRules, StateBasedActions):
+    """One game in progress. Not thread-safe; cheap to create.
+
+    The rules procedures are methods (``destroy``, ``apply_umbra_armor``,
+    ``check_state_based_actions``, ...), so a fork of the engine is a subclass that
+    overrides one of them.
+    """
 
     def __init__(self, board: dict):
         self.players: dict[str, Player] = {}
@@ -258,7 +264,7 @@ class Game:
         perform = handler(self, event)  # validates; returns a callable that performs
         self.log = []
         perform(decider)
-        check_state_based_actions(self, decider)
+        self.check_state_based_actions(decider)
 
     def observe(self) -> dict:
         """The game as plain JSON-serialisable data; see ``harness.protocol.Observation``."""

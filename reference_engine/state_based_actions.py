@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
-from .destruction import destroy
 from .layers import characteristics
 from .objects import BATTLEFIELD
+
+
+class StateBasedActions:
+    """The state-based action check, a mixin of :class:`reference_engine.game.Game`."""
+
+    def check_state_based_actions(self, decider) -> None:
+        """See :func:`check_state_based_actions`."""
+        check_state_based_actions(self, decider)
+
+    def legend_rule_keep(self, controller: str, ids: list[str], decider) -> str:
+        """The controller chooses which legendary permanent stays (CR 704.5j)."""
+        keep = decider.choose(controller, "legend_rule", ids)
+        if keep not in ids:
+            raise ValueError(f"decider answered {keep!r}, not one of {ids}")
+        return keep
 
 
 def check_state_based_actions(game, decider) -> None:
@@ -63,9 +77,7 @@ def check_state_based_actions(game, decider) -> None:
                 groups.setdefault((obj.controller, obj.card.name), []).append(obj.id)
         for (controller, _name), ids in groups.items():
             if len(ids) > 1:
-                keep = decider.choose(controller, "legend_rule", ids)
-                if keep not in ids:
-                    raise ValueError(f"decider answered {keep!r}, not one of {ids}")
+                keep = game.legend_rule_keep(controller, ids, decider)
                 for oid in ids:
                     if oid != keep:
                         to_graveyard[oid] = "704.5j"
@@ -82,6 +94,6 @@ def check_state_based_actions(game, decider) -> None:
             for rule in ("704.5g", "704.5h"):
                 ids = [oid for oid, r in to_destroy.items() if r == rule]
                 if ids:
-                    destroy(game, ids, rule, decider)
+                    game.destroy(ids, rule, decider)
             for rule, ids in by_rule.items():
                 game.move_to_graveyard(ids, {"event": "state_based_action", "rule": rule})

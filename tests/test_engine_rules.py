@@ -487,12 +487,10 @@ def test_legend_rule_and_lethal_damage_are_simultaneous():
     """CR 704.3, 704.5g, 704.5j: P1 controls two Isamaru (one owned by P2); one is dealt 2
     damage. P1 is asked, keeps the damaged one; it is destroyed (704.5g) and the other is
     put into its owner's (P2's) graveyard (704.5j), in one event."""
+    # The board already has two Isamaru: the legend rule is pending until the first event.
     game = new_game(
         obj("a", "Isamaru, Hound of Konda"), obj("b", "Isamaru, Hound of Konda", owner="P2", controller="P1"),
-        obj("rats", "Typhoid Rats", owner="P2"),
     )
-    # Set up without the legend rule first being applied: a fresh game applies it on the
-    # first event, so the damage event is the first event.
     obs, asked = play(game, cast("Shock", "a"), "a")
     assert asked == [("P1", "legend_rule", ["a", "b"])]
     assert sorted(moves(obs)) == [("a", "graveyard", {"event": "destroy", "by": "704.5g"}),

@@ -1,0 +1,213 @@
+"""The ``rulesfuzz`` command line.
+
+Exit codes: 0 no violation; 1 a violation (or, for ``replay``, an expectation that does
+not hold); 2 bad usage or bad input (engine, scenario file, board); 130 interrupted
+before anything was found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import invariants as invariant_registry
+
+from . import report
+from . import scenario as scenario_file
+from .decider import ReplayDiverged
+from .execution import BoardRejected, EngineTimeout
+from .loading import EngineLoadError, load_engine
+
+EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class BadInput(Exception):
+    """Bad usage or input: printed as one line, exit 2."""
+
+
+def _positive(kind):
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        return value
+
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulesfuzz",
+        description="Property-based fuzzing of Magic: The Gathering rules engines.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="fuzz an engine and report the smallest rules violation found")
+    run.add_argument("--engine", required=True,
+                     help="'reference', 'package.module:attribute' or 'path/to/file.py:attribute'")
+    run.add_argument("--max-examples", type=_positive(int), default=200, help="examples to generate (default 200)")
+    run.add_argument("--max-seconds", type=_positive(float), default=None, help="wall-time budget in seconds")
+    run.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    run.add_argument("--replay-dir", default="rulesfuzz-replays", help="where replay files go (default ./rulesfuzz-replays)")
+    run.add_argument("--steps", type=_positive(int), default=20, help="events per example at most (default 20)")
+    run.add_argument("--invariant", action="append", dest="invariants", metavar="NAME",
+                     help="check only this invariant (repeatable); see `rulesfuzz invariants`")
+    run.add_argument("--database", default=".hypothesis/rulesfuzz",
+                     help="Hypothesis example database: a directory, redis://host:port/db, 'memory' or 'none'")
+    run.add_argument("--step-timeout", type=_positive(float), default=10.0,
+                     help="seconds one engine call may take before it counts as a hang (default 10)")
+    run.add_argument("--json", dest="json_path", help="also write the summary and finding as JSON to this file")
+    run.add_argument("--quiet", action="store_true", help="no progress lines")
+
+    replay = sub.add_parser("replay", help="re-run a scenario file and check it again")
+    replay.add_argument("file", help="a scenario (replay) file")
+    replay.add_argument("--engine", required=True, help="as for `run`")
+    replay.add_argument("--step-timeout", type=_positive(float), default=10.0)
+
+    inv = sub.add_parser("invariants", help="list every invariant with its rules and required capabilities")
+    inv.add_argument("--json", action="store_true", help="as JSON")
+
+    sub.add_parser("cards", help="list the cards the reference engine can play")
+    return parser
+
+
+def _engine(spec: str):
+    try:
+        return load_engine(spec)
+    except EngineLoadError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def cmd_run(args) -> int:
+    from .runner import database_from, run
+
+    engine = _engine(args.engine)
+    try:
+        database = database_from(args.database)
+    except ValueError as exc:
+        raise BadInput(f"--database: {exc}") from None
+    if args.invariants:
+        unknown = [n for n in args.invariants if n not in invariant_registry.REGISTRY]
+        if unknown:
+            raise BadInput(f"unknown invariant(s) {unknown}; see `rulesfuzz invariants`")
+    started = time.perf_counter()
+    last = [started]
+
+    def progress(stats):
+        now = time.perf_counter()
+        if not args.quiet and now - last[0] >= 2.0:
+            last[0] = now
+            print(f"  ... {stats.examples} examples, {stats.steps} steps, {now - started:.1f} s", file=sys.stderr,
+                  flush=True)
+
+    print(f"rulesfuzz: fuzzing {engine.info.name} {engine.info.version} (seed {args.seed}, "
+          f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''})", flush=True)
+    result = run(engine, max_examples=args.max_examples, max_seconds=args.max_seconds, seed=args.seed,
+                 replay_dir=args.replay_dir, invariant_names=args.invariants, steps_per_example=args.steps,
+                 database=database, step_timeout=args.step_timeout, progress=progress)
+    print()
+    print(report.describe_stats(result.stats, result.invariants))
+    if result.cut_short:
+        print(f"\nThe run was cut short ({result.cut_short}) after {result.seconds:.1f} s.")
+    if result.violation is not None:
+        print()
+        print(report.describe_violation(result.violation))
+        if result.scenario is not None:
+            print()
+            print(report.describe_scenario(result.scenario))
+        if result.replay_path is not None:
+            print(f"\nReplay file: {result.replay_path}")
+            print(f"Replay it:   rulesfuzz replay {result.replay_path} --engine {args.engine}")
+    else:
+        print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s).")
+    if args.json_path:
+        payload = {
+            "engine": {"name": engine.info.name, "version": engine.info.version},
+            "seed": args.seed, "seconds": result.seconds, "cut_short": result.cut_short,
+            "stats": result.stats.to_json(),
+            "violation": result.violation.to_json() if result.violation else None,
+            "replay_file": str(result.replay_path) if result.replay_path else None,
+            "examples_to_failure": result.examples_to_failure,
+        }
+        Path(args.json_path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    if result.violation is not None:
+        return EXIT_VIOLATION
+    return EXIT_INTERRUPTED if result.cut_short == "interrupted" else EXIT_OK
+
+
+def cmd_replay(args) -> int:
+    try:
+        scenario = scenario_file.load(args.file)
+    except scenario_file.ScenarioError as exc:
+        raise BadInput(str(exc)) from None
+    engine = _engine(args.engine)
+    steps = invariant_registry.select(engine.info.capabilities, scope="step")
+    whole = invariant_registry.select(engine.info.capabilities, scope="scenario")
+    try:
+        result = scenario_file.replay(engine, scenario, steps, whole, step_timeout=args.step_timeout)
+    except BoardRejected as exc:
+        raise BadInput(f"{args.file}: board: {exc}") from None
+    except (ReplayDiverged, EngineTimeout) as exc:
+        raise BadInput(f"{args.file}: {exc}") from None
+    print(report.describe_scenario(scenario))
+    for step, note in result.notes:
+        print(f"note: step {step}: {note}")
+    for violation in result.violations:
+        print()
+        print(report.describe_violation(violation))
+    for step, diff in result.mismatches:
+        print(f"\nEXPECTATION at step {step}: {diff}")
+    if result.ok:
+        print(f"\nNo violation: {result.steps_run} step(s) replayed on {engine.info.name}.")
+        return EXIT_OK
+    return EXIT_VIOLATION
+
+
+def cmd_invariants(args) -> int:
+    items = list(invariant_registry.REGISTRY.values())
+    if args.json:
+        print(json.dumps([i.to_json() for i in items], indent=2))
+        return EXIT_OK
+    for inv in items:
+        print(f"{inv.name}  [{inv.family}{', per scenario' if inv.scope == 'scenario' else ''}]")
+        print(f"    {inv.summary}")
+        print(f"    rules: CR {', '.join(inv.rules) if inv.rules else '-'}")
+        for key in inv.rulings:
+            print(f"    ruling: {key.split(':')[0]}")
+        print(f"    requires: {', '.join(sorted(inv.requires)) or '-'}")
+    return EXIT_OK
+
+
+def cmd_cards(args) -> int:
+    from reference_engine import cards
+
+    for name in cards.playable_cards():
+        _, script = cards.card(name)
+        extra = f"   (not modelled: {'; '.join(script.not_modelled)})" if script.not_modelled else ""
+        print(f"{name}{extra}")
+    return EXIT_OK
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``rulesfuzz`` console script; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = {"run": cmd_run, "replay": cmd_replay, "invariants": cmd_invariants, "cards": cmd_cards}[args.command]
+    try:
+        return handler(args)
+    except BadInput as exc:
+        print(f"rulesfuzz: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("rulesfuzz: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""Loading an engine from a command-line spec.
+
+``reference`` is the reference engine; ``package.module:attribute`` imports a module;
+``path/to/file.py:attribute`` loads a file. The attribute is an engine (protocol
+``harness.protocol.Engine``) or a callable with no arguments that returns one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+
+
+class EngineLoadError(Exception):
+    """The engine spec can't be resolved to an engine; the message says why."""
+
+
+def load_engine(spec: str):
+    """Resolve ``spec`` to an engine object. Raises :class:`EngineLoadError`."""
+    if spec == "reference":
+        from harness.adapters.reference import ReferenceAdapter
+
+        return ReferenceAdapter()
+    target, sep, attribute = spec.rpartition(":")
+    if not sep or not target or not attribute:
+        raise EngineLoadError(f"engine {spec!r}: expected 'reference', 'package.module:attribute' or "
+                              f"'path/to/file.py:attribute'")
+    if target.endswith(".py") or "/" in target or "\\" in target:
+        path = Path(target)
+        if not path.is_file():
+            raise EngineLoadError(f"engine {spec!r}: no file {path}")
+        name = f"rulesfuzz_engine_{abs(hash(str(path.resolve())))}"
+        module_spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[name] = module
+        try:
+            module_spec.loader.exec_module(module)
+        except Exception as exc:  # noqa: BLE001  report any import-time failure
+            sys.modules.pop(name, None)
+            raise EngineLoadError(f"engine {spec!r}: importing {path} failed: {type(exc).__name__}: {exc}") from None
+    else:
+        try:
+            module = importlib.import_module(target)
+        except Exception as exc:  # noqa: BLE001
+            raise EngineLoadError(f"engine {spec!r}: can't import {target}: {type(exc).__name__}: {exc}") from None
+    try:
+        engine = getattr(module, attribute)
+    except AttributeError:
+        raise EngineLoadError(f"engine {spec!r}: {target} has no attribute {attribute!r}") from None
+    if not hasattr(engine, "new_game") and callable(engine):
+        try:
+            engine = engine()
+        except Exception as exc:  # noqa: BLE001
+            raise EngineLoadError(f"engine {spec!r}: calling {attribute}() failed: {type(exc).__name__}: {exc}") from None
+    check_engine(engine, spec)
+    return engine
+
+
+def check_engine(engine, spec: str = "engine") -> None:
+    """Raise :class:`EngineLoadError` unless ``engine`` has the protocol's shape."""
+    info = getattr(engine, "info", None)
+    missing = [n for n in ("name", "version", "capabilities") if not hasattr(info, n)]
+    if info is None or missing:
+        raise EngineLoadError(f"engine {spec!r}: no 'info' with name, version and capabilities "
+                              f"(missing {missing or ['info']}); see harness.protocol.EngineInfo")
+    if not callable(getattr(engine, "new_game", None)):
+        raise EngineLoadError(f"engine {spec!r}: no new_game(board) method")
