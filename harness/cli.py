@@ -51,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="fuzz an engine and report the smallest rules violation found")
     run.add_argument("--engine", required=True,
                      help="'reference', 'package.module:attribute' or 'path/to/file.py:attribute'")
+    run.add_argument("--against", metavar="ENGINE",
+                     help="differential mode: compare every observation with this engine (e.g. 'reference')")
     run.add_argument("--max-examples", type=_positive(int), default=200, help="examples to generate (default 200)")
     run.add_argument("--max-seconds", type=_positive(float), default=None, help="wall-time budget in seconds")
     run.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
@@ -68,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="re-run a scenario file and check it again")
     replay.add_argument("file", help="a scenario (replay) file")
     replay.add_argument("--engine", required=True, help="as for `run`")
+    replay.add_argument("--against", metavar="ENGINE", help="differential mode, as for `run`")
     replay.add_argument("--step-timeout", type=_positive(float), default=10.0)
 
     inv = sub.add_parser("invariants", help="list every invariant with its rules and required capabilities")
@@ -88,6 +91,7 @@ def cmd_run(args) -> int:
     from .runner import database_from, run
 
     engine = _engine(args.engine)
+    against = _engine(args.against) if args.against else None
     try:
         database = database_from(args.database)
     except ValueError as exc:
@@ -106,24 +110,27 @@ def cmd_run(args) -> int:
             print(f"  ... {stats.examples} examples, {stats.steps} steps, {now - started:.1f} s", file=sys.stderr,
                   flush=True)
 
-    print(f"rulesfuzz: fuzzing {engine.info.name} {engine.info.version} (seed {args.seed}, "
+    mode = f" against {against.info.name}" if against is not None else ""
+    print(f"rulesfuzz: fuzzing {engine.info.name} {engine.info.version}{mode} (seed {args.seed}, "
           f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''})", flush=True)
     result = run(engine, max_examples=args.max_examples, max_seconds=args.max_seconds, seed=args.seed,
                  replay_dir=args.replay_dir, invariant_names=args.invariants, steps_per_example=args.steps,
-                 database=database, step_timeout=args.step_timeout, progress=progress)
+                 database=database, step_timeout=args.step_timeout, progress=progress, against=against)
     print()
     print(report.describe_stats(result.stats, result.invariants))
     if result.cut_short:
         print(f"\nThe run was cut short ({result.cut_short}) after {result.seconds:.1f} s.")
     if result.violation is not None:
-        print()
-        print(report.describe_violation(result.violation))
+        for violation in result.violations:
+            print()
+            print(report.describe_violation(violation))
         if result.scenario is not None:
             print()
             print(report.describe_scenario(result.scenario))
         if result.replay_path is not None:
             print(f"\nReplay file: {result.replay_path}")
-            print(f"Replay it:   rulesfuzz replay {result.replay_path} --engine {args.engine}")
+            again = f" --against {args.against}" if args.against else ""
+            print(f"Replay it:   rulesfuzz replay {result.replay_path} --engine {args.engine}{again}")
     else:
         print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s).")
     if args.json_path:
@@ -132,6 +139,7 @@ def cmd_run(args) -> int:
             "seed": args.seed, "seconds": result.seconds, "cut_short": result.cut_short,
             "stats": result.stats.to_json(),
             "violation": result.violation.to_json() if result.violation else None,
+            "violations": [v.to_json() for v in result.violations],
             "replay_file": str(result.replay_path) if result.replay_path else None,
             "examples_to_failure": result.examples_to_failure,
         }
@@ -147,10 +155,13 @@ def cmd_replay(args) -> int:
     except scenario_file.ScenarioError as exc:
         raise BadInput(str(exc)) from None
     engine = _engine(args.engine)
-    steps = invariant_registry.select(engine.info.capabilities, scope="step")
-    whole = invariant_registry.select(engine.info.capabilities, scope="scenario")
+    against = _engine(args.against) if args.against else None
+    capabilities = set(engine.info.capabilities) | ({"differential"} if against is not None else set())
+    steps = invariant_registry.select(capabilities, scope="step")
+    whole = invariant_registry.select(capabilities, scope="scenario")
     try:
-        result = scenario_file.replay(engine, scenario, steps, whole, step_timeout=args.step_timeout)
+        result = scenario_file.replay(engine, scenario, steps, whole, step_timeout=args.step_timeout,
+                                      against=against)
     except BoardRejected as exc:
         raise BadInput(f"{args.file}: board: {exc}") from None
     except (ReplayDiverged, EngineTimeout) as exc:

@@ -119,3 +119,36 @@ class ReplayDecider:
     def unused(self) -> list[dict]:
         """Recorded decisions the engine never asked for."""
         return list(self._recorded)
+
+
+class MirrorDecider:
+    """Differential mode: gives the reference engine the answers the fork was given.
+
+    Each question is matched with the next recorded decision of the same kind and
+    options; a question the fork was never asked goes to ``fallback`` (the run's own
+    decider), whose answer is then recorded like any other.
+    """
+
+    def __init__(self, recorded: list[Decision], fallback):
+        self._recorded = list(recorded)
+        self._fallback = fallback
+
+    def _take(self, player, kind, options):
+        for i, rec in enumerate(self._recorded):
+            if rec.kind == kind and rec.player == player and (not options or tuple(rec.options) == tuple(options)):
+                del self._recorded[: i + 1]
+                return True, rec.answer
+        return False, None
+
+    def choose(self, player, kind, options):
+        options = _check_options(player, kind, options)
+        found, answer = self._take(player, kind, options)
+        return answer if found else self._fallback.choose(player, kind, options)
+
+    def flip_coin(self, player):
+        found, answer = self._take(player, "coin_flip", ("heads", "tails"))
+        return answer if found else self._fallback.flip_coin(player)
+
+    def roll_die(self, player, sides):
+        found, answer = self._take(player, f"d{sides}", ())
+        return answer if found else self._fallback.roll_die(player, sides)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from invariants import Transition, Violation
 from invariants.generic import observation_problems
 
+from .decider import MirrorDecider
 from .protocol import IllegalAction
 
 
@@ -90,11 +91,15 @@ class Session:
 
     ``steps`` records each event with the decisions asked and whether it was refused;
     ``observations`` holds the observation after each step (index 0: the board).
+    With ``against`` (differential mode) the same events and decisions also go to that
+    engine, and its observation is put in each transition for the differential oracle.
     Raises :class:`BoardRejected` if the engine can't build the board.
     """
 
-    def __init__(self, engine, board: dict, invariants, stats: Stats | None = None, step_timeout: float | None = None):
+    def __init__(self, engine, board: dict, invariants, stats: Stats | None = None, step_timeout: float | None = None,
+                 against=None):
         self.engine = engine
+        self.against = against
         self.board = board
         self.invariants = invariants
         self.stats = stats if stats is not None else Stats()
@@ -107,6 +112,7 @@ class Session:
             raise
         except Exception as exc:  # any engine's own error type
             raise BoardRejected(f"{type(exc).__name__}: {exc}") from None
+        self.oracle_game = against.new_game(board) if against is not None else None
         self.steps: list[dict] = []
         self.observations = [self.observation]
         self.broken = False
@@ -132,12 +138,15 @@ class Session:
             after = self.game.observe() if error is None else before
         except Exception as exc:  # noqa: BLE001
             error, after = f"observe() raised {type(exc).__name__}: {exc}", before
+        reference = None
+        if self.oracle_game is not None and error is None:
+            reference = self._oracle_step(event, decider)
         self.stats.steps += 1
         etype = event.get("type", "?")
         self.stats.events[etype] = self.stats.events.get(etype, 0) + 1
         if illegal:
             self.stats.illegal += 1
-        transition = Transition(before, event, after, illegal, list(decider.asked), error)
+        transition = Transition(before, event, after, illegal, list(decider.asked), error, reference)
         self.steps.append({"event": event, "decisions": [d.to_json() for d in decider.asked],
                            **({"illegal": illegal} if illegal else {})})
         decider.asked.clear()
@@ -161,6 +170,18 @@ class Session:
             if result:
                 violations.append(Violation(inv.name, index, tuple(result)))
         return violations
+
+    def _oracle_step(self, event: dict, decider) -> dict:
+        """Apply ``event`` to the reference engine with the fork's decisions (differential mode)."""
+        mirror = MirrorDecider(decider.asked, decider)
+        illegal = None
+        try:
+            with time_limit(self.step_timeout, "reference apply"):
+                self.oracle_game.apply(event, mirror)
+        except IllegalAction as exc:
+            illegal = exc.reason or "illegal"
+        return {"after": self.oracle_game.observe(), "illegal": illegal,
+                "ignored": frozenset(getattr(self.engine.info, "ignored_fields", ()) or ())}
 
     def _count(self, name: str, applicable: bool) -> None:
         checked = self.stats.checked

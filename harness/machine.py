@@ -100,6 +100,7 @@ class EngineMachine(RuleBasedStateMachine):
     recorder: Recorder = None
     capabilities: frozenset = frozenset()
     step_timeout: float | None = None
+    against = None
     max_creatures = 4
     max_auras = 3
 
@@ -115,13 +116,14 @@ class EngineMachine(RuleBasedStateMachine):
                                                                    EngineMachine.max_auras)))
     def setup(self, board):
         self.run_stats.examples += 1
-        self.session = Session(self.engine, board, self.step_invariants, self.run_stats, self.step_timeout)
+        self.session = Session(self.engine, board, self.step_invariants, self.run_stats, self.step_timeout,
+                               self.against)
         return multiple(*(o["id"] for o in board["objects"]))
 
     def _apply(self, event: dict, data) -> None:
         violations = self.session.step(event, DrawingDecider(data))
         if violations:
-            scenario = scenario_file.build(self.session.board, self.session.steps, violations[0],
+            scenario = scenario_file.build(self.session.board, self.session.steps, violations,
                                            self.engine, self.recorder.seed)
             self.recorder.found(scenario, self.run_stats.examples)
             raise InvariantViolation(violations, scenario)
@@ -141,7 +143,7 @@ class EngineMachine(RuleBasedStateMachine):
             self.run_stats.applicable[inv.name] = self.run_stats.applicable.get(inv.name, 0) + 1
             if messages:
                 violations = [Violation(inv.name, len(session.steps), tuple(messages))]
-                scenario = scenario_file.build(session.board, session.steps, violations[0], self.engine,
+                scenario = scenario_file.build(session.board, session.steps, violations, self.engine,
                                                self.recorder.seed)
                 self.recorder.found(scenario, self.run_stats.examples)
                 raise InvariantViolation(violations, scenario)
@@ -280,8 +282,11 @@ class EngineMachine(RuleBasedStateMachine):
 
 
 def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None = None,
-                 recorder: Recorder | None = None, step_timeout: float | None = None):
-    """A subclass of :class:`EngineMachine` bound to ``engine`` and its invariants."""
+                 recorder: Recorder | None = None, step_timeout: float | None = None, against=None):
+    """A subclass of :class:`EngineMachine` bound to ``engine`` and its invariants.
+
+    ``against`` is the reference engine for differential mode, or None.
+    """
     return type(
         "EngineMachineFor_" + "".join(c if c.isalnum() else "_" for c in engine.info.name),
         (EngineMachine,),
@@ -293,5 +298,6 @@ def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None
             "recorder": recorder if recorder is not None else Recorder(),
             "capabilities": frozenset(engine.info.capabilities),
             "step_timeout": step_timeout,
+            "against": against,
         },
     )

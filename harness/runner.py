@@ -27,7 +27,9 @@ from .machine import InvariantViolation, Recorder, make_machine
 class RunResult:
     """The outcome of :func:`run`.
 
-    ``violation`` is the shrunk finding (None if none); ``scenario`` its replayable form;
+    ``violation`` is the shrunk finding (None if none), ``violations`` every invariant
+    that failed on the same step (e.g. both the differential oracle and a rule);
+    ``scenario`` its replayable form;
     ``replay_path`` where it was written; ``cut_short`` names why the run stopped early
     (``"interrupted"``, ``"time budget"``) or is None; ``seconds`` is wall time.
     """
@@ -35,6 +37,7 @@ class RunResult:
     engine: str
     stats: Stats
     violation: object | None = None
+    violations: list = field(default_factory=list)
     scenario: dict | None = None
     replay_path: Path | None = None
     cut_short: str | None = None
@@ -65,22 +68,25 @@ def database_from(spec: str | None):
 
 def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, seed: int = 0,
         replay_dir=None, invariant_names=None, steps_per_example: int = 20, chunk: int = 25,
-        database=None, step_timeout: float | None = 10.0, progress=None, shrink: bool = True) -> RunResult:
+        database=None, step_timeout: float | None = 10.0, progress=None, shrink: bool = True,
+        against=None) -> RunResult:
     """Fuzz ``engine`` (protocol :class:`harness.protocol.Engine`) until a violation or the budget ends.
 
     ``max_examples`` bounds generated examples; ``max_seconds`` bounds wall time
     (checked between chunks of ``chunk`` examples); ``progress(stats)`` is called after
-    each chunk. The replay file is ``replay_dir/<engine>-<invariant>.json``. Raises
+    each chunk. ``against`` is a reference engine for differential mode: the same events
+    and decisions go to both and their observations must agree. The replay file is ``replay_dir/<engine>-<invariant>.json``. Raises
     KeyError for an unknown invariant name; an engine that rejects generated boards is
     reported as a violation of ``generic.engine_does_not_raise``.
     """
-    step_invariants = invariant_registry.select(engine.info.capabilities, invariant_names, "step")
-    scenario_invariants = invariant_registry.select(engine.info.capabilities, invariant_names, "scenario")
+    capabilities = set(engine.info.capabilities) | ({"differential"} if against is not None else set())
+    step_invariants = invariant_registry.select(capabilities, invariant_names, "step")
+    scenario_invariants = invariant_registry.select(capabilities, invariant_names, "scenario")
     stats = Stats()
     safe_name = "".join(c if c.isalnum() or c in "-_." else "_" for c in engine.info.name)
     pending_path = Path(replay_dir) / f"{safe_name}-pending.json" if replay_dir else None
     recorder = Recorder(pending_path, engine, seed)
-    machine = make_machine(engine, step_invariants, scenario_invariants, stats, recorder, step_timeout)
+    machine = make_machine(engine, step_invariants, scenario_invariants, stats, recorder, step_timeout, against)
     result = RunResult(engine.info.name, stats, invariants=[i.name for i in step_invariants + scenario_invariants])
     started = time.perf_counter()
     done = 0
@@ -100,13 +106,15 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                     verbosity=Verbosity.quiet, phases=phases,
                 ),
             )
-            test.hypothesis.inner_test._hypothesis_internal_add_digest = safe_name.encode()
+            test.hypothesis.inner_test._hypothesis_internal_add_digest = (
+                safe_name + ("+differential" if against is not None else "")).encode()
             hypothesis_seed(seed * 100_003 + index)(test)
             index += 1
             try:
                 test()
             except InvariantViolation as exc:
                 result.violation = exc.violations[0]
+                result.violations = list(exc.violations)
                 result.scenario = exc.scenario
                 result.examples_to_failure = recorder.first_failure_example
                 break
@@ -138,4 +146,6 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
 
             v = result.scenario.get("violation", {})
             result.violation = Violation(v.get("invariant", "?"), v.get("step", 0), tuple(v.get("messages", ())))
+        if not result.violations:
+            result.violations = [result.violation]
     return result

@@ -64,11 +64,16 @@ def load(path) -> dict:
     return validate(data, str(path))
 
 
-def build(board: dict, steps: list[dict], violation: Violation | None = None, engine=None, seed=None) -> dict:
-    """A scenario dict from a board and recorded steps (as :class:`Session` records them)."""
+def build(board: dict, steps: list[dict], violations: list[Violation] = (), engine=None, seed=None) -> dict:
+    """A scenario dict from a board and recorded steps (as :class:`Session` records them).
+
+    ``violation`` holds the first of ``violations``; ``also_violated`` the others.
+    """
     scenario = {"format": FORMAT, "board": board, "steps": [dict(s) for s in steps]}
-    if violation is not None:
-        scenario["violation"] = violation.to_json()
+    if violations:
+        scenario["violation"] = violations[0].to_json()
+        if len(violations) > 1:
+            scenario["also_violated"] = [v.to_json() for v in violations[1:]]
     if engine is not None:
         scenario["engine"] = {"name": engine.info.name, "version": engine.info.version}
     if seed is not None:
@@ -121,14 +126,15 @@ class ReplayResult:
         return not self.violations and not self.mismatches
 
 
-def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_timeout: float | None = 10.0) -> ReplayResult:
+def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_timeout: float | None = 10.0,
+           against=None) -> ReplayResult:
     """Run ``scenario`` on ``engine`` deterministically, checking invariants and expectations.
 
     Raises ``execution.BoardRejected`` if the engine refuses the board, and
     :class:`ReplayDiverged` if it asks for a die roll or coin flip the scenario lacks.
     """
     result = ReplayResult()
-    session = Session(engine, scenario["board"], invariants, Stats(), step_timeout)
+    session = Session(engine, scenario["board"], invariants, Stats(), step_timeout, against)
     for index, step in enumerate(scenario["steps"], start=1):
         decider = ReplayDecider(step.get("decisions", []), strict=False)
         violations = session.step(step["event"], decider)

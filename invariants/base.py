@@ -38,7 +38,9 @@ class Transition:
 
     ``illegal`` is the reason code when the engine refused the event (then ``after``
     must equal ``before``); ``decisions`` are those asked while performing it;
-    ``error`` describes an exception other than IllegalAction, or a hang.
+    ``error`` describes an exception other than IllegalAction, or a hang;
+    ``reference`` (differential mode) is ``{"after": observation, "illegal": reason or
+    None, "ignored": fields}`` from the reference engine given the same decisions.
     """
 
     before: dict
@@ -47,6 +49,7 @@ class Transition:
     illegal: str | None = None
     decisions: list[Decision] = field(default_factory=list)
     error: str | None = None
+    reference: dict | None = None
 
     @property
     def log(self) -> list[dict]:
