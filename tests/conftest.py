@@ -1,0 +1,30 @@
+"""Shared fixtures: a clean reference engine, board builders, and a Hypothesis profile for CI."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from harness.adapters.reference import ReferenceAdapter
+
+ROOT = Path(__file__).resolve().parent.parent
+FORKS = ROOT / "examples" / "forks"
+
+settings.register_profile("ci", deadline=None, suppress_health_check=list(HealthCheck), database=None)
+settings.load_profile(os.environ.get("RULESFUZZ_HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture
+def reference():
+    return ReferenceAdapter()
+
+
+def board(*objects, life=20):
+    """A two-player board from object dicts; ``owner`` defaults to P1."""
+    return {
+        "players": [{"id": "P1", "life": life}, {"id": "P2", "life": life}],
+        "objects": [{"owner": "P1", **o} for o in objects],
+    }

@@ -1,0 +1,283 @@
+"""The ``rulesfuzz`` command line: exit codes, reports, replay files, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from harness.cli import main
+
+from .conftest import FORKS, ROOT
+
+FORK_FILES = sorted(p.name for p in FORKS.glob("*.py"))
+
+
+def run_cli(*args) -> int:
+    return main([str(a) for a in args])
+
+
+def test_reference_engine_passes(tmp_path, capsys):
+    code = run_cli("run", "--engine", "reference", "--max-examples", 150, "--replay-dir", tmp_path,
+                   "--database", "none", "--quiet")
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "No violation" in out
+    assert "umbra_armor.mandatory" in out and "checked" in out
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("fork", FORK_FILES)
+def test_each_example_fork_is_caught_and_replays(fork, tmp_path, capsys):
+    """Each planted bug is found, shrunk to at most 3 events, written, and replays to the same violation."""
+    spec = f"{FORKS / fork}:engine"
+    code = run_cli("run", "--engine", spec, "--max-examples", 500, "--replay-dir", tmp_path, "--database", "none",
+                   "--quiet", "--seed", 1)
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "VIOLATION umbra_armor." in out and "Rules: CR" in out and "Ruling" in out
+    files = list(tmp_path.glob("*.json"))
+    assert len(files) == 1
+    scenario = json.loads(files[0].read_text())
+    assert len(scenario["steps"]) <= 3
+    invariant = scenario["violation"]["invariant"]
+    assert run_cli("replay", files[0], "--engine", spec) == 1
+    assert f"VIOLATION {invariant}" in capsys.readouterr().out
+    # The same scenario is clean on the reference engine.
+    assert run_cli("replay", files[0], "--engine", "reference") == 0
+
+
+def test_differential_mode_reports_the_field_that_differs(tmp_path, capsys):
+    spec = f"{FORKS / 'umbra_taps_creature.py'}:engine"
+    code = run_cli("run", "--engine", spec, "--against", "reference", "--max-examples", 500, "--replay-dir",
+                   tmp_path, "--database", "none", "--quiet", "--seed", 2)
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "VIOLATION differential.matches_reference" in out
+    assert "tapped: fork True vs reference False" in out
+    assert "VIOLATION umbra_armor.not_regeneration" in out  # the invariants still run on the fork
+
+
+def test_json_summary(tmp_path, capsys):
+    out_file = tmp_path / "summary.json"
+    code = run_cli("run", "--engine", "reference", "--max-examples", 20, "--replay-dir", tmp_path,
+                   "--database", "none", "--quiet", "--json", out_file)
+    assert code == 0
+    data = json.loads(out_file.read_text())
+    assert data["violation"] is None
+    assert data["stats"]["examples"] >= 20
+    assert data["stats"]["invariants"]["generic.objects_conserved"]["checked"] == data["stats"]["steps"]
+
+
+def test_invariants_lists_rules_and_capabilities(capsys):
+    assert run_cli("invariants") == 0
+    out = capsys.readouterr().out
+    assert "umbra_armor.only_on_destruction" in out and "702.89a" in out and "requires:" in out
+    assert run_cli("invariants", "--json") == 0
+    items = json.loads(capsys.readouterr().out)
+    assert all(item["rules"] or item["family"] == "differential" for item in items)
+
+
+def test_cards_lists_not_modelled_abilities(capsys):
+    assert run_cli("cards") == 0
+    out = capsys.readouterr().out
+    assert "Eel Umbra" in out and "not modelled" in out
+
+
+# ---------------------------------------------------------------- bad input
+
+def one_error_line(capsys) -> str:
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err + captured.out
+    lines = [line for line in captured.err.splitlines() if line.strip()]
+    assert len(lines) == 1, captured.err
+    return lines[0]
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("no_such_module_xyz:engine", "can't import"),
+    ("examples/forks/does_not_exist.py:engine", "no file"),
+    ("examples/forks/umbra_taps_creature.py:nope", "no attribute"),
+    ("examples/forks/umbra_taps_creature.py", "expected 'reference'"),
+    ("json:decoder", "no 'info'"),
+    ("json:dumps", "calling dumps() failed"),
+])
+def test_engine_that_cannot_be_loaded(spec, words, capsys, tmp_path):
+    os.chdir(ROOT)
+    assert run_cli("run", "--engine", spec, "--replay-dir", tmp_path) == 2
+    assert words in one_error_line(capsys)
+
+
+def test_engine_whose_import_raises(tmp_path, capsys):
+    bad = tmp_path / "bad_engine.py"
+    bad.write_text("raise RuntimeError('boom at import')\n")
+    assert run_cli("replay", ROOT / "examples/scenarios/wrath_with_two_umbras.json", "--engine", f"{bad}:engine") == 2
+    assert "boom at import" in one_error_line(capsys)
+
+
+@pytest.mark.parametrize("content, words", [
+    ("{not json", "not JSON"),
+    ('{"format": "rulesfuzz-scenario/1", "steps": []}', "'board' is a required property"),
+    ('{"format": "rulesfuzz-scenario/1", "board": {"players": [{"id": "P1"}], "objects": [{"id": "x", "card": "Grizzly Bears"}]}, "steps": []}',
+     "board/objects/0: 'owner' is a required property"),
+    ('{"format": "rulesfuzz-scenario/1", "board": {"players": [{"id": "P1"}], "objects": []}, "steps": [{"event": {}}]}',
+     "steps/0/event: 'type' is a required property"),
+    ('[1, 2]', "is not of type 'object'"),
+])
+def test_malformed_scenario_file(content, words, tmp_path, capsys):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    assert run_cli("replay", path, "--engine", "reference") == 2
+    line = one_error_line(capsys)
+    assert words in line and str(path) in line
+
+
+def test_missing_scenario_file(tmp_path, capsys):
+    assert run_cli("replay", tmp_path / "absent.json", "--engine", "reference") == 2
+    assert "can't read" in one_error_line(capsys)
+
+
+def test_unknown_card_name_in_scenario(tmp_path, capsys):
+    path = tmp_path / "unknown.json"
+    path.write_text(json.dumps({"format": "rulesfuzz-scenario/1", "board": {
+        "players": [{"id": "P1"}], "objects": [{"id": "x", "card": "Grizzly Bear", "owner": "P1"}]}, "steps": []}))
+    assert run_cli("replay", path, "--engine", "reference") == 2
+    line = one_error_line(capsys)
+    assert "board.objects[0].card" in line and "Grizzly Bear" in line
+
+
+def test_bad_board_value_in_scenario(tmp_path, capsys):
+    path = tmp_path / "aura.json"
+    path.write_text(json.dumps({"format": "rulesfuzz-scenario/1", "board": {
+        "players": [{"id": "P1"}], "objects": [{"id": "a", "card": "Boar Umbra", "owner": "P1"}]}, "steps": []}))
+    assert run_cli("replay", path, "--engine", "reference") == 2
+    assert "not attached" in one_error_line(capsys)
+
+
+def test_bad_usage_exits_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["run"])
+    assert exc.value.code == 2
+    with pytest.raises(SystemExit) as exc:
+        main(["run", "--engine", "reference", "--max-examples", "-3"])
+    assert exc.value.code == 2
+
+
+def test_unknown_invariant_name(capsys, tmp_path):
+    assert run_cli("run", "--engine", "reference", "--invariant", "umbra_armor.nope", "--replay-dir", tmp_path) == 2
+    assert "unknown invariant" in one_error_line(capsys)
+
+
+# ---------------------------------------------------------------- engines that misbehave
+
+MISBEHAVING = '''
+from harness.adapters.reference import ReferenceAdapter, ReferenceGame
+
+
+class Wrapped(ReferenceAdapter):
+    def new_game(self, board):
+        game = super().new_game(board)
+        return {cls}(game._game)
+
+
+class Raises(ReferenceGame):
+    def apply(self, event, decider):
+        if event["type"] == "cleanup":
+            raise ZeroDivisionError("division by zero in cleanup")
+        return super().apply(event, decider)
+
+
+class Hangs(ReferenceGame):
+    def apply(self, event, decider):
+        if event["type"] == "cleanup":
+            while True:
+                pass
+        return super().apply(event, decider)
+
+
+class Garbage(ReferenceGame):
+    def observe(self):
+        obs = super().observe()
+        for obj in obs["objects"].values():
+            obj["damage"] = "lots"
+        return obs
+
+
+engine = Wrapped()
+'''
+
+
+@pytest.mark.parametrize("cls, words", [
+    ("Raises", "engine raised ZeroDivisionError"),
+    ("Hangs", "did not return"),
+    ("Garbage", "damage = 'lots' has the wrong type"),
+])
+def test_engine_that_raises_hangs_or_returns_garbage(cls, words, tmp_path, capsys):
+    path = tmp_path / f"{cls.lower()}_engine.py"
+    path.write_text(MISBEHAVING.replace("{cls}", cls))
+    code = run_cli("run", "--engine", f"{path}:engine", "--max-examples", 50, "--replay-dir", tmp_path / "out",
+                   "--database", "none", "--quiet", "--step-timeout", 0.5)
+    out = capsys.readouterr().out
+    assert code == 1
+    assert words in out
+    assert list((tmp_path / "out").glob("*.json")), "the finding must be kept as a replay file"
+
+
+def test_interrupted_run_keeps_its_finding(tmp_path):
+    """Ctrl-C while shrinking: the smallest scenario seen so far is on disk and replays."""
+    from harness.loading import load_engine
+    from harness.runner import run
+
+    fork = load_engine(f"{FORKS / 'umbra_taps_creature.py'}:engine")
+
+    class InterruptAfter:
+        info = fork.info
+
+        def __init__(self):
+            self.calls = 0
+
+        def new_game(self, board):
+            outer, game = self, fork.new_game(board)
+
+            class Game:
+                def apply(self, event, decider):
+                    outer.calls += 1
+                    if outer.calls == 400:
+                        raise KeyboardInterrupt
+                    return game.apply(event, decider)
+
+                def observe(self):
+                    return game.observe()
+
+            return Game()
+
+    result = run(InterruptAfter(), max_examples=1000, seed=1, replay_dir=tmp_path, database=None)
+    assert result.cut_short == "interrupted"
+    assert result.violation is not None and result.replay_path is not None and result.replay_path.exists()
+    assert main(["replay", str(result.replay_path), "--engine", f"{FORKS / 'umbra_taps_creature.py'}:engine"]) == 1
+
+
+def test_sigint_on_a_long_run_exits_130_and_says_cut_short(tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", "--engine", "reference", "--max-examples", "1000000",
+         "--replay-dir", str(tmp_path), "--database", "none", "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "cut short (interrupted)" in out
+    assert "Traceback" not in err
+
+
+def test_max_seconds_cuts_the_run_short(tmp_path, capsys):
+    code = run_cli("run", "--engine", "reference", "--max-examples", 1000000, "--max-seconds", 1,
+                   "--replay-dir", tmp_path, "--database", "none", "--quiet")
+    assert code == 0
+    assert "cut short (time budget)" in capsys.readouterr().out
