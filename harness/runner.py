@@ -108,7 +108,11 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
             )
             test.hypothesis.inner_test._hypothesis_internal_add_digest = (
                 safe_name + ("+differential" if against is not None else "")).encode()
+            # hypothesis.seed() also switches the example database off; we want both a
+            # reproducible run and saved failures replayed first, so keep our settings.
+            chosen = test._hypothesis_internal_use_settings
             hypothesis_seed(seed * 100_003 + index)(test)
+            test._hypothesis_internal_use_settings = chosen
             index += 1
             try:
                 test()
