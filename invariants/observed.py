@@ -107,3 +107,12 @@ def leaves_without_destruction(before: dict, event: dict) -> dict[str, str]:
 def zone_changes(log: list[dict]) -> dict[str, dict]:
     """The last zone_change log entry of each object in ``log``."""
     return {e["object"]: e for e in log if e.get("kind") == "zone_change"}
+
+
+def left_battlefield(log: list[dict]) -> dict[str, dict]:
+    """The zone_change entry that took each object off the battlefield.
+
+    A token's later "ceases to exist" entry (CR 111.7, 704.5d) is not the one that
+    says why it left.
+    """
+    return {e["object"]: e for e in log if e.get("kind") == "zone_change" and e.get("from") == "battlefield"}

@@ -9,7 +9,7 @@ so CR 616.1 governs the choice among several, and it applies only to destruction
 from __future__ import annotations
 
 from .base import Transition, invariant
-from .observed import leaves_without_destruction, umbra_auras, would_be_destroyed, zone_changes
+from .observed import left_battlefield, leaves_without_destruction, umbra_auras, would_be_destroyed
 
 UMBRA = frozenset({"umbra_armor", "destroy"})
 
@@ -45,11 +45,16 @@ def _destroyed(t: Transition, oid: str) -> bool:
 
     A creature saved by umbra armor may still die right after, when losing the Aura's
     bonus leaves it with toughness 0 or less (704.5f): that is not a failure to save it.
+    For an engine that logs no zone change for it, it counts as saved if one of its
+    umbra Auras left the battlefield with it.
     """
     after = t.after["objects"].get(oid)
     if after is not None and after["zone"] == "battlefield":
         return False
-    cause = (zone_changes(t.log).get(oid) or {}).get("cause") or {}
+    entry = left_battlefield(t.log).get(oid)
+    if entry is None:
+        return not _gone(t, umbra_auras(t.before, oid))
+    cause = entry.get("cause") or {}
     return cause.get("event") != "state_based_action" or cause.get("rule") != "704.5f"
 
 
@@ -59,7 +64,7 @@ def _gone(t: Transition, auras) -> list[str]:
     An Aura put into the graveyard afterwards by a state-based action (704.5m, because
     its creature then died of toughness 0) was not destroyed instead of the creature.
     """
-    changes = zone_changes(t.log)
+    changes = left_battlefield(t.log)
     return [
         a for a in auras
         if t.after["objects"].get(a, {}).get("zone") != "battlefield"
@@ -84,8 +89,8 @@ def mandatory(t: Transition):
     if not cases:
         return None
     return [
-        f"{oid} would be destroyed ({p['by']}) and has umbra Aura(s) {all_auras}, but is now in the "
-        f"{t.after['objects'].get(oid, {}).get('zone')}"
+        f"{oid} would be destroyed ({p['by']}) and has umbra Aura(s) {all_auras}, but is now "
+        f"{'in the ' + t.after['objects'][oid]['zone'] if oid in t.after['objects'] else 'gone'}"
         for oid, p, _, all_auras in cases
         if _destroyed(t, oid)
     ]
@@ -158,7 +163,7 @@ def aura_destroyed_by_the_same_cause(t: Transition):
     cases = _cases(t)
     if not cases:
         return None
-    changes = zone_changes(t.log)
+    changes = left_battlefield(t.log)
     out = []
     for oid, p, auras, _ in cases:
         for aid in _gone(t, auras):
@@ -382,7 +387,7 @@ def only_on_destruction(t: Transition):
         return None
     leaving = {oid: rule for oid, rule in leaves_without_destruction(t.before, t.event).items()
                if umbra_auras(t.before, oid)}
-    changes = zone_changes(t.log)
+    changes = left_battlefield(t.log)
     for oid, entry in changes.items():
         if (entry.get("cause") or {}).get("rule") == "704.5j" and umbra_auras(t.before, oid):
             leaving[oid] = "704.5j"

@@ -233,7 +233,7 @@ UNHASHABLE_EVENTS = [
     "engine bug: malformed events with list/dict values where an id, player or event type is "
     "expected raise TypeError (unhashable) instead of IllegalAction: game.Game.apply "
     "(HANDLERS.get(type)), events.destroy_event (set(targets)), events.damage and events.cast "
-    "(`x not in game.players`)"))
+    "(`x not in game.players` on a non-string)"))
 @pytest.mark.parametrize("event", UNHASHABLE_EVENTS)
 def test_malformed_event_values_raise_illegal_action(event):
     """Engine protocol: "Illegal attempts raise IllegalAction with a reason code and leave
@@ -463,8 +463,9 @@ def test_no_state_based_action_is_pending_after_any_event():
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "engine bug: state_based_actions.check_state_based_actions leaves legendary permanents already "
-    "in to_graveyard (704.5f) out of the legend-rule group, so the controller is never asked; "
+    "engine bug: state_based_actions.check_state_based_actions (the legend-rule grouping, "
+    "`obj.id not in to_graveyard`) leaves a legendary permanent already put into the graveyard "
+    "by 704.5f out of the group, so the controller is never asked; "
     "CR 704.3 performs all applicable state-based actions simultaneously and 704.5j applies "
     "to both Isamarus"))
 def test_legend_rule_and_toughness_zero_are_simultaneous():

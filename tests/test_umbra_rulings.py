@@ -956,6 +956,20 @@ def test_felidar_umbra_lifelink_and_attach_moves_it():
     assert moves(obs) == [("bears", "graveyard", destroyed_by("Murder"))]
 
 
+def test_felidar_umbra_lifelink_gains_life_for_the_creatures_controller():
+    """CR 702.15b: "Damage dealt by a source with lifelink causes that source's controller
+    to gain that much life". P1 controls a Grizzly Bears owned by P2, enchanted with P2's
+    Felidar Umbra: when it deals 2 damage to P2, P1 (its controller, not its owner and not
+    the Aura's controller) gains 2."""
+    game = new_game(
+        obj("bears", "Grizzly Bears", owner="P2", controller="P1"),
+        aura("felidar", "Felidar Umbra", "bears", owner="P2"),
+    )
+    obs, _ = play(game, damage("bears", "P2", 2))
+    assert obs["players"] == {"P1": {"life": 22, "lost": False}, "P2": {"life": 18, "lost": False}}
+    assert obs["log"][-1] == {"kind": "life_gained", "player": "P1", "amount": 2}
+
+
 # ------------------------------------------------------------ cleanup (514.2)
 
 
