@@ -134,6 +134,17 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
         result.cut_short = "interrupted"
         if recorder.best is not None and result.scenario is None:
             result.scenario = recorder.best
+    if result.scenario is not None and shrink and result.cut_short is None:
+        from .reduce import reduce_scenario
+
+        reduced = reduce_scenario(engine, result.scenario, step_invariants, scenario_invariants, against)
+        if reduced is not result.scenario:
+            from invariants import Violation
+
+            result.scenario = reduced
+            found = [reduced["violation"], *reduced.get("also_violated", [])]
+            result.violations = [Violation(v["invariant"], v["step"], tuple(v["messages"])) for v in found]
+            result.violation = result.violations[0]
     result.seconds = time.perf_counter() - started
     if result.scenario is not None:
         if recorder.first_failure_example is not None:

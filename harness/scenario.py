@@ -120,6 +120,7 @@ class ReplayResult:
     mismatches: list[tuple[int, str]] = field(default_factory=list)
     steps_run: int = 0
     notes: list[tuple[int, str]] = field(default_factory=list)
+    session: object = None
 
     @property
     def ok(self) -> bool:
@@ -127,7 +128,7 @@ class ReplayResult:
 
 
 def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_timeout: float | None = 10.0,
-           against=None) -> ReplayResult:
+           against=None, keep_session: bool = False) -> ReplayResult:
     """Run ``scenario`` on ``engine`` deterministically, checking invariants and expectations.
 
     Raises ``execution.BoardRejected`` if the engine refuses the board, and
@@ -135,6 +136,8 @@ def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_time
     """
     result = ReplayResult()
     session = Session(engine, scenario["board"], invariants, Stats(), step_timeout, against)
+    if keep_session:
+        result.session = session
     for index, step in enumerate(scenario["steps"], start=1):
         decider = ReplayDecider(step.get("decisions", []), strict=False)
         violations = session.step(step["event"], decider)

@@ -1,0 +1,79 @@
+"""Scenario reduction after Hypothesis has shrunk a failure.
+
+Hypothesis shrinks the choices behind an example; it can stop in a local minimum where a
+step or a board object is still there only because removing it changes how later draws
+are read. This pass works on the scenario itself, like delta debugging: it drops one step
+or one board object (with the Auras attached to it) at a time, replays, and keeps the
+removal when the same invariant still fails. Decisions are re-recorded from the replay.
+"""
+
+from __future__ import annotations
+
+from .decider import ReplayDiverged
+from .execution import BoardRejected, EngineTimeout
+
+
+def _size(scenario: dict) -> tuple[int, int]:
+    return len(scenario["steps"]), len(scenario["board"]["objects"])
+
+
+def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants=(), against=None,
+                    max_replays: int = 400) -> dict:
+    """The smallest variant of ``scenario`` that still breaks the same invariant.
+
+    Returns ``scenario`` itself when nothing can be removed. ``max_replays`` bounds the
+    work (each replay is one run of the scenario on ``engine``).
+    """
+    from . import scenario as scenario_file
+
+    target = scenario.get("violation", {}).get("invariant")
+    if target is None:
+        return scenario
+    budget = [max_replays]
+
+    def attempt(board, steps):
+        """The re-recorded scenario if it still breaks ``target``, else None."""
+        if budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        candidate = {"format": scenario_file.FORMAT, "board": board, "steps": steps}
+        try:
+            result = scenario_file.replay(engine, candidate, step_invariants, scenario_invariants, against=against,
+                                          keep_session=True)
+        except (BoardRejected, ReplayDiverged, EngineTimeout):
+            return None
+        hits = [v for v in result.violations if v.invariant == target]
+        if not hits:
+            return None
+        first = hits[0]
+        same_step = [v for v in result.violations if v.step == first.step]
+        others = [v for v in same_step if v is not first]
+        rebuilt = scenario_file.build(board, result.session.steps[: first.step], [first, *others])
+        for key in ("engine", "seed"):
+            if key in scenario:
+                rebuilt[key] = scenario[key]
+        return rebuilt
+
+    best = scenario
+    changed = True
+    while changed and budget[0] > 0:
+        changed = False
+        for i in reversed(range(len(best["steps"]))):
+            steps = best["steps"][:i] + best["steps"][i + 1:]
+            found = attempt(best["board"], [{k: v for k, v in s.items() if k in ("event", "decisions")}
+                                            for s in steps])
+            if found is not None and _size(found) < _size(best):
+                best, changed = found, True
+                break
+        if changed:
+            continue
+        objects = best["board"]["objects"]
+        for obj in reversed(objects):
+            gone = {obj["id"]} | {o["id"] for o in objects if o.get("attached_to") == obj["id"]}
+            board = {**best["board"], "objects": [o for o in objects if o["id"] not in gone]}
+            found = attempt(board, [{k: v for k, v in s.items() if k in ("event", "decisions")}
+                                    for s in best["steps"]])
+            if found is not None and _size(found) < _size(best):
+                best, changed = found, True
+                break
+    return best
