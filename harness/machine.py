@@ -91,7 +91,7 @@ def needs(capability: str):
 
 
 class EngineMachine(RuleBasedStateMachine):
-    """Rules for the umbra armor slice. Use :func:`make_machine` to bind an engine."""
+    """Rules for umbra armor, and for layers, counters and copies. Use :func:`make_machine` to bind an engine."""
 
     engine = None
     step_invariants: list = []
@@ -110,6 +110,11 @@ class EngineMachine(RuleBasedStateMachine):
         super().__init__()
         self.session: Session | None = None
         self.new_ids = 0
+        self.copies: list[str] = []  # ids the log shows entering as copies (CR 707)
+        # Rare objects whose copies show a copy rule: Penumbra Umbra's black tokens (a copy
+        # with an exception, CR 707.9b) and creatures cast with X >= 1 (CR 107.3m).
+        self.special: list[str] = []
+        self._live_cache: tuple | None = None
 
     # ------------------------------------------------------------------ driving
     @initialize(target=objects, board=st.deferred(lambda: S.boards(EngineMachine.max_creatures,
@@ -122,6 +127,15 @@ class EngineMachine(RuleBasedStateMachine):
 
     def _apply(self, event: dict, data) -> None:
         violations = self.session.step(event, DrawingDecider(data))
+        objects = self.session.observation.get("objects", {})
+        for entry in self.session.observation.get("log", ()):
+            cause = entry.get("cause") if isinstance(entry, dict) else None
+            if entry.get("kind") == "zone_change" and isinstance(cause, dict) and cause.get("copy_of"):
+                self.copies.append(entry["object"])
+                if (objects.get(cause.get("by")) or {}).get("name") == "Penumbra Umbra":
+                    self.special.append(entry["object"])
+        if event.get("type") == "put_onto_battlefield" and event.get("x"):
+            self.special.append(event.get("id"))
         if violations:
             scenario = scenario_file.build(self.session.board, self.session.steps, violations,
                                            self.engine, self.recorder.seed)
@@ -153,15 +167,62 @@ class EngineMachine(RuleBasedStateMachine):
     # engine must refuse those without change); these draw from the permanents on the
     # battlefield now, so most events do something.
     def _live(self, keyword: str | None = None) -> list[str]:
-        objects = self.session.observation["objects"]
-        return [oid for oid, o in objects.items() if o["zone"] == "battlefield" and "Creature" in o["types"]
-                and (keyword is None or keyword in o["keywords"])]
+        observation = self.session.observation
+        key = (id(observation), keyword)
+        if self._live_cache is not None and self._live_cache[0] == key:  # preconditions ask often
+            return list(self._live_cache[1])
+        objects = observation["objects"]
+        found = [oid for oid, o in objects.items() if o["zone"] == "battlefield" and "Creature" in o["types"]
+                 and (keyword is None or keyword in o["keywords"])]
+        self._live_cache = (key, found, observation)  # keeps the observation alive, so its id stays unique
+        return list(found)
 
     def has_creature(self) -> bool:
         return self.session is not None and bool(self._live())
 
     def has_deathtouch(self) -> bool:
         return self.session is not None and bool(self._live("deathtouch"))
+
+    def _live_auras(self) -> list[str]:
+        objects = self.session.observation["objects"]
+        return [oid for oid, o in objects.items() if o["zone"] == "battlefield" and "Aura" in o.get("subtypes", ())]
+
+    def has_aura(self) -> bool:
+        return self.session is not None and bool(self._live_auras()) and bool(self._live())
+
+    def _pick(self, data, options: list[str], label: str) -> str:
+        return data.draw(st.sampled_from(sorted(options)), label=label)
+
+    def _pick_interesting(self, data, options: list[str], interesting, label: str) -> str:
+        """One of ``options``: a quarter of the time any, else (when there is one) one for which
+        ``interesting(observed object)`` holds, one that entered as a copy, or a rare one
+        (a copy with an exception, a creature cast with X).
+
+        Reaches on purpose the states the rulings talk about (DESIGN: long runs should
+        reach rare states on purpose): copies of tokens, of copies, of creatures cast
+        with X, of creatures with enters abilities or counters or an Octopus Umbra.
+        """
+        objects = self.session.observation["objects"]
+        chosen = [oid for oid in options if interesting(objects[oid])]
+        copies = [oid for oid in options if oid in self.copies]
+        special = [oid for oid in options if oid in self.special]
+        tier = data.draw(st.integers(0, 3), label=f"{label} of interest")
+        if tier == 1 and chosen:
+            options = chosen
+        if tier == 2 and copies:  # a copy of a copy, of a token copy (CR 707.3)
+            options = copies
+        if tier == 3:  # a copy of a copy made with an exception (707.9b), of a creature cast with X (107.3m)
+            options = special or copies or chosen or options
+        return self._pick(data, options, label)
+
+    @staticmethod
+    def worth_copying(o: dict) -> bool:
+        """A creature whose copy shows a copy rule: a token, a copy, {X} in its cost, an
+        enters ability, counters, or power and toughness changed by effects."""
+        copiable = o.get("copiable") or {}
+        return (o.get("token") or "{X}" in (copiable.get("mana_cost") or "")
+                or o.get("name") in S.ENTERS_TRIGGER_CREATURES or bool(o.get("counters")) or bool(o.get("pt_effects"))
+                or (copiable.get("name") not in (None, o.get("name"))))
 
     @needs("destroy")
     @precondition(has_creature)
@@ -263,7 +324,22 @@ class EngineMachine(RuleBasedStateMachine):
     @needs("umbra_armor")
     @rule(aura=objects, to=objects, data=st.data())
     def attach(self, aura, to, data):
+        if self._penumbra_would_copy_a_legend(aura, to):
+            return
         self._apply({"type": "attach", "aura": aura, "to": to}, data)
+
+    def _penumbra_would_copy_a_legend(self, aura: str, host: str) -> bool:
+        """Whether ``aura`` is (or names) Penumbra Umbra and ``host`` is a legendary permanent.
+
+        The generator never puts Penumbra Umbra on a legend: when umbra armor destroys it
+        instead of the legend, its token copy of the legend starts the legend rule inside
+        the same event, and the umbra armor invariants, which predict what the event
+        destroys, would count the legend put into the graveyard by CR 704.5j as a
+        creature umbra armor failed to save.
+        """
+        objects = self.session.observation["objects"]
+        name = objects[aura].get("name") if aura in objects else aura
+        return name == "Penumbra Umbra" and "Legendary" in (objects.get(host) or {}).get("supertypes", ())
 
     @needs("regeneration")
     @rule(obj=objects, data=st.data())
@@ -279,6 +355,111 @@ class EngineMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def cleanup(self, data):
         self._apply({"type": "cleanup"}, data)
+
+    # ------------------------------------------------ layers, counters, copies
+    # CR 613 (layers 7b, 7c, 7d in timestamp order), 122 (counters), 707 (copies),
+    # 107.3m (X), 603 (triggered abilities). Targets are live permanents, so setting
+    # effects, counters, switches and copies pile up on the same creatures.
+    @needs("counters")
+    @precondition(has_creature)
+    @rule(kind=st.sampled_from(S.COUNTER_KINDS), amount=st.integers(1, 3), data=st.data())
+    def add_counters(self, kind, amount, data):
+        victim = self._pick_interesting(
+            data, self._live(), lambda o: bool({"+1/+1", "-1/-1"} & set(o.get("counters") or ())), "victim")
+        counters = self.session.observation["objects"][victim].get("counters") or {}
+        opposite = "-1/-1" if "+1/+1" in counters else "+1/+1" if "-1/-1" in counters else None
+        if opposite and data.draw(st.booleans(), label="annihilate"):  # reach CR 704.5q with N < both counts
+            kind = opposite
+        self._apply({"type": "add_counters", "object": victim, "kind": kind, "amount": amount}, data)
+
+    @needs("layers")
+    @precondition(has_creature)
+    @rule(power=st.integers(0, 4), toughness=st.integers(0, 4), data=st.data())
+    def set_base_pt(self, power, toughness, data):
+        victim = self._pick(data, self._live(), "victim")
+        self._apply({"type": "set_base_pt", "object": victim, "power": power, "toughness": toughness}, data)
+
+    @needs("layers")
+    @precondition(has_creature)
+    @rule(data=st.data())
+    def switch_pt(self, data):
+        victim = self._pick(data, self._live(), "victim")
+        self._apply({"type": "switch_pt", "object": victim}, data)
+
+    @needs("layers")
+    @rule(controller=S.players, pt=st.sampled_from(S.ANTHEMS), data=st.data())
+    def anthem(self, controller, pt, data):
+        self._apply({"type": "create_effect", "affects": "creatures_you_control", "controller": controller,
+                     "power": pt[0], "toughness": pt[1]}, data)
+
+    @needs("layers")
+    @needs("umbra_armor")
+    @precondition(has_creature)
+    @rule(target=objects, card=st.sampled_from(S.LAYERS_AURAS), controller=S.players, data=st.data())
+    def put_layers_aura(self, card, controller, data):
+        """Octopus Umbra (a setting effect, layer 7b) on any creature, or Penumbra Umbra
+        ("enchant creature you control") on a creature, with that creature's controller."""
+        objects = self.session.observation["objects"]
+        oid = self._new_id()
+        hosts = [o for o in self._live() if not self._penumbra_would_copy_a_legend("Penumbra Umbra", o)]
+        if card == "Penumbra Umbra" and "copies" in self.capabilities and hosts:
+            host = self._pick_interesting(data, hosts, self.worth_copying, "host")
+            controller = objects[host].get("controller", controller)
+        else:
+            card, host = "Octopus Umbra", self._pick(data, self._live(), "host")
+        self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
+                     "attach_to": host}, data)
+        return oid
+
+    @needs("umbra_armor")
+    @precondition(has_aura)
+    @rule(data=st.data())
+    def attach_live(self, data):
+        objects = self.session.observation["objects"]
+        aura = self._pick_interesting(data, self._live_auras(), lambda o: o.get("name") == "Octopus Umbra", "aura")
+        hosts = [oid for oid in self._live() if oid != objects[aura].get("attached_to")
+                 and not self._penumbra_would_copy_a_legend(aura, oid)]
+        if hosts:
+            # Moving a setting Aura onto a creature with a later setting effect shows its new timestamp.
+            host = self._pick_interesting(
+                data, hosts, lambda o: any(e.get("layer") == "7b" for e in o.get("pt_effects") or ()), "to")
+            self._apply({"type": "attach", "aura": aura, "to": host}, data)
+
+    def has_layers_creature(self) -> bool:
+        return bool({"copies", "x_costs", "triggers"} & self.capabilities)
+
+    @precondition(has_layers_creature)
+    @rule(target=objects, card=st.sampled_from(S.LAYERS_CREATURES), controller=S.players, x=st.integers(0, 3),
+          data=st.data())
+    def put_layers_creature(self, card, controller, x, data):
+        """A creature that enters as a copy (Clone, Mirror Image: CR 707.5), one cast with X
+        (CR 107.3m), or one with an enters ability (CR 603.6a)."""
+        oid = self._new_id()
+        event = {"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
+                 "attach_to": None}
+        if card in S.COPY_CREATURES and "copies" in self.capabilities and self._live() \
+                and data.draw(st.integers(0, 5), label="copy"):
+            event["copy_of"] = self._pick_interesting(data, self._live(), self.worth_copying, "copy_of")
+        if card in S.X_CREATURES and "x_costs" in self.capabilities:
+            event["x"] = x
+        self._apply(event, data)
+        return oid
+
+    @needs("copies")
+    @rule(target=objects, spell=st.sampled_from(S.TOKEN_SPELLS), caster=S.players, data=st.data())
+    def cast_token_spell(self, spell, caster, data):
+        """Cackling Counterpart (a token copy of a creature its caster controls, CR 707.2) or
+        Raise the Alarm (two Soldier tokens the spell defines, CR 111.3)."""
+        if spell == "Cackling Counterpart" and self._live():
+            original = self._pick_interesting(data, self._live(), self.worth_copying, "target")
+            caster = self.session.observation["objects"][original].get("controller", caster)
+            ids = [self._new_id()]
+            event = {"type": "cast", "card": spell, "controller": caster, "targets": [original], "token_ids": ids}
+        else:
+            ids = [self._new_id(), self._new_id()]
+            event = {"type": "cast", "card": "Raise the Alarm", "controller": caster, "targets": [], "token_ids": ids}
+        self._apply(event, data)
+        return multiple(*ids)
 
 
 def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None = None,

@@ -28,13 +28,18 @@ Board (``BoardSpec``)::
                   "attached_to": null, "token": false, "combat": null,
                   "regeneration_shields": 0}]}
 
-Objects are listed in timestamp order (CR 613.7d); ``card`` is an Oracle name.
+Objects are listed in timestamp order (CR 613.7d); ``card`` is an Oracle name. A board
+token (``"token": true``) has the characteristics of the card it names (CR 111.11);
+``counters`` may hold any power/toughness kind ("+1/+0", ...).
 
 Events (``Event``), the harness's vocabulary, like a judge's test scenario:
 
 * ``{"type": "cast", "card": NAME, "controller": P, "targets": [ID or P]}``: an instant
   or sorcery resolves (Murder, Doom Blade, Breathe Your Last, Wrath of God, Shock,
-  Lightning Bolt, Giant Growth).
+  Lightning Bolt, Giant Growth). Spells that create tokens name them with
+  ``"token_ids": [NEW_ID...]``: Cackling Counterpart (one target, a creature P controls;
+  one token that's a copy of it, CR 707.2) and Raise the Alarm (no target; two 1/1 white
+  Soldier creature tokens named "Soldier Token", CR 111.3, 111.4).
 * ``{"type": "damage", "source": ID, "target": ID or P, "amount": N}``: a permanent
   deals damage (deathtouch and lifelink from its abilities).
 * ``{"type": "destroy", "targets": [ID...], "cant_be_regenerated": bool}``: an effect
@@ -42,12 +47,41 @@ Events (``Event``), the harness's vocabulary, like a judge's test scenario:
 * ``{"type": "sacrifice", "object": ID}`` (CR 701.17).
 * ``{"type": "modify_pt", "object": ID, "power": N, "toughness": N}``: +N/+N or
   -N/-N until end of turn (CR 613.4c).
+* ``{"type": "set_base_pt", "object": ID, "power": N, "toughness": N}`` (N >= 0): "target
+  creature has base power and toughness N/N until end of turn", layer 7b (CR 613.4b).
+* ``{"type": "switch_pt", "object": ID}``: switch its power and toughness until end of
+  turn, layer 7d (CR 613.4d).
+* ``{"type": "create_effect", "affects": "creatures_you_control", "controller": P,
+  "power": N, "toughness": N}``: "creatures you control get +N/+N until end of turn",
+  layer 7c; it affects the creatures P controls as it resolves (CR 611.2c).
+* ``{"type": "add_counters", "object": ID, "kind": "+1/+1" | "-1/-1" | "+1/+0" | "-0/-1"
+  | ..., "amount": N}``: N >= 1 power/toughness counters (CR 122.1a, layer 7c); +1/+1
+  and -1/-1 counters then annihilate (CR 704.5q).
 * ``{"type": "put_onto_battlefield", "id": NEW_ID, "card": NAME, "controller": P,
-  "attach_to": ID or null}``.
+  "attach_to": ID or null, "copy_of": ID (optional), "x": N (optional)}``. ``copy_of``:
+  Clone ("any creature on the battlefield") or Mirror Image ("a creature you control")
+  enters as a copy of that creature (CR 707.5); without it, it enters as itself. ``x``
+  (cards with {X} in their mana cost only): the card is a spell cast with X = N that
+  resolves, so "enters with X +1/+1 counters" uses N (CR 107.3m); without it X is 0.
 * ``{"type": "attach", "aura": ID, "to": ID}`` (CR 303.4j, 613.7e).
 * ``{"type": "activate_regeneration", "object": ID}`` (CR 701.15a).
 * ``{"type": "set_combat", "object": ID, "status": "attacking" | "blocking" | null}``.
 * ``{"type": "cleanup"}``: the cleanup step (CR 514.2).
+
+Triggered abilities (CR 603) are part of the event that triggered them: after the event
+and its state-based actions, the abilities that triggered are put on the stack (APNAP
+order, the board's first player being the active player; a player orders their own
+through the decider, kind ``"trigger_order"``, whose options are ``"<ability>:<source
+id>"`` and whose answer is the next one to put on the stack) and resolve one by one, with
+state-based actions after each, until none is left. In the card pool: enters abilities
+(Nekrataal: decider kind ``"target"``; Goblin Engineer: kind ``"search"``, options
+``"nothing"`` and the artifact cards in its controller's library), Hangarback Walker's
+dies ability and Penumbra Umbra's "put into a graveyard from the battlefield" ability.
+
+Tokens an ability creates get ids from their source, engine-neutral and deterministic:
+``"<source id>.token"`` for Penumbra Umbra's copy, ``"<source id>.thopter<n>"`` (n = 1,
+2, ...) for Hangarback Walker's Thopters; ``-2``, ``-3``, ... is appended if that id was
+ever used in the game.
 
 Observation::
 
@@ -55,23 +89,46 @@ Observation::
      "objects": {"o1": {"name", "zone", "owner", "controller", "token", "tapped",
                         "summoning_sick", "damage", "counters", "attached_to",
                         "combat", "regeneration_shields", "supertypes", "types",
-                        "subtypes", "colors", "keywords", "power", "toughness"}},
+                        "subtypes", "colors", "keywords", "power", "toughness",
+                        "mana_value", "copiable", "pt_effects"}},
      "zones": {"battlefield": [ID...], "graveyard": {"P1": [ID...]}, "hand": ...,
                "library": ..., "exile": ...},
      "log": [entry, ...]}
 
 Characteristics are the computed ones, after all layers (CR 613). An object keeps its
-id across zone changes. Log entries (``kind`` first):
+id across zone changes. Optional fields (capabilities ``observe.copiable`` and
+``observe.pt_effects``; generic invariants don't require them):
+
+* ``mana_value``: CR 202.3, with {X} = 0 as for any object not on the stack (CR 107.3g).
+* ``copiable``: for a creature on the battlefield, its copiable values (CR 707.2, 613.2c)
+  ``{"name", "mana_cost", "supertypes", "types", "subtypes", "colors", "keywords",
+  "power", "toughness"}``: what is printed on it, or for a token what the effect that
+  created it defined, as modified by copy effects and their exceptions; null otherwise.
+* ``pt_effects``: the continuous effects on its power and toughness, in timestamp order
+  (CR 613.7): ``{"layer": "7b" | "7c" | "7d", "power", "toughness" (null for 7d),
+  "source": Aura id, spell name or event type, "until_end_of_turn": bool}``. Counters
+  are not listed (they are in ``counters``); power and toughness are the copiable ones
+  with 7b, then 7c and counters, then 7d applied.
+
+Log entries (``kind`` first):
 
 * ``zone_change``: ``object``, ``from``, ``to`` (null when a token ceases to exist or an
   object is created), ``cause``: ``{"event": "destroy", "by": NAME or RULE}``,
   ``{"event": "sacrifice", "by": P}``, ``{"event": "state_based_action", "rule": RULE}``,
-  ``{"event": "put_onto_battlefield"}``.
+  ``{"event": "put_onto_battlefield"}`` (with ``"copy_of": ID`` for a Clone),
+  ``{"event": "create_token", "by": SPELL NAME or SOURCE ID}`` (with ``"copy_of": ID``
+  for a token copy), ``{"event": "search", "by": NAME}`` (library to graveyard).
 * ``replacement``: ``effect`` ("umbra armor" with ``source`` the Aura, or
   "regeneration"), ``affected``.
 * ``damage`` (``source``, ``target``, ``amount``, ``deathtouch``), ``damage_removed``
   (``object``, ``amount``), ``tapped``, ``removed_from_combat``, ``life_gained``,
-  ``player_lost``, ``attached``, ``regeneration_shield``, ``counters_removed``.
+  ``player_lost``, ``attached``, ``regeneration_shield``, ``counters_removed`` (``object``,
+  ``rule`` "704.5q", ``amount``: N of each of +1/+1 and -1/-1).
+* ``counters_added`` (``object``, ``counter``: the kind, ``amount``): the
+  ``add_counters`` event, or "enters with X +1/+1 counters".
+* ``trigger`` (``source``, ``ability``: "enters", "dies" or "put into a graveyard",
+  ``controller``): an ability triggered (CR 603.2); ``trigger_removed`` (``source``,
+  ``reason``): it did nothing for lack of a legal target (CR 603.3d, 608.2b).
 """
 
 from __future__ import annotations
@@ -102,7 +159,12 @@ class EngineInfo:
     Capabilities used today: ``destroy``, ``sacrifice``, ``damage``, ``deathtouch``,
     ``indestructible``, ``regeneration``, ``umbra_armor``, ``legend_rule``,
     ``combat_status``, ``pt_until_end_of_turn``, ``cleanup``,
-    ``log.zone_change_causes``, ``log.replacement_effects``.
+    ``log.zone_change_causes``, ``log.replacement_effects``; for layers, counters and
+    copies: ``layers`` (set_base_pt, switch_pt, create_effect, Octopus Umbra),
+    ``counters`` (add_counters, counters_added), ``copies`` (Clone, Mirror Image,
+    Cackling Counterpart, Raise the Alarm, Penumbra Umbra), ``x_costs`` ("x" on
+    put_onto_battlefield), ``triggers`` (triggered abilities and their log entries),
+    ``observe.copiable`` and ``observe.pt_effects`` (the optional observation fields).
     ``ignored_fields`` names observation fields the engine does not model; the
     differential oracle does not compare them.
     """
@@ -119,8 +181,10 @@ class Decider(Protocol):
 
     ``choose(player, kind, options)`` returns one element of ``options`` (a list of
     strings); ``kind`` names the choice (``"replacement_effect"`` for CR 616.1,
-    ``"legend_rule"`` for CR 704.5j). ``flip_coin(player)`` returns ``"heads"`` or
-    ``"tails"``; ``roll_die(player, sides)`` returns an int in 1..sides.
+    ``"legend_rule"`` for CR 704.5j, ``"trigger_order"`` for CR 603.3b, ``"target"``
+    for a triggered ability's target, CR 603.3d, ``"search"`` for a library search).
+    ``flip_coin(player)`` returns ``"heads"`` or ``"tails"``; ``roll_die(player, sides)``
+    returns an int in 1..sides.
     """
 
     def choose(self, player: str, kind: str, options: Sequence[str]) -> str: ...

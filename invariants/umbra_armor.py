@@ -247,11 +247,11 @@ def indestructible(t: Transition):
     out = []
     for oid, p, auras, _ in cases:
         before, after = t.before["objects"][oid], t.after["objects"].get(oid, {})
-        if after.get("zone") != "battlefield":
+        if _destroyed(t, oid):  # toughness 0 once an Aura the event destroyed is gone is no failure (704.5f)
             out.append(f"indestructible {oid} left the battlefield ({p['by']})")
         if _gone(t, auras):
             out.append(f"umbra Aura(s) {_gone(t, auras)} of indestructible {oid} left the battlefield ({p['by']})")
-        if after.get("damage", 0) < before["damage"] + p["amount"]:
+        if after.get("zone") == "battlefield" and after.get("damage", 0) < before["damage"] + p["amount"]:
             out.append(f"damage on indestructible {oid} went from {before['damage']} (+{p['amount']} dealt) to "
                        f"{after.get('damage')}: umbra armor must not apply")
     return out

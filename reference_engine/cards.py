@@ -35,6 +35,7 @@ KEYWORDS = frozenset(
         "vigilance",
         "flash",
         "changeling",
+        "trample",
     }
 )
 
@@ -61,6 +62,24 @@ class CardDef:
     def x_in_cost(self) -> int:
         return self.mana_cost.count("{X}")
 
+    @property
+    def mana_value(self) -> int:
+        """The mana value (CR 202.3) of an object not on the stack: {X} counts as 0
+        (CR 107.3g), a hybrid symbol as 1."""
+        return mana_value(self.mana_cost)
+
+
+@lru_cache(maxsize=None)
+def mana_value(mana_cost: str) -> int:
+    """Mana value of a mana cost string such as ``"{X}{G}{U}"`` with X = 0 (CR 202.3, 107.3g)."""
+    total = 0
+    for symbol in re.findall(r"\{([^}]*)\}", mana_cost or ""):
+        if symbol.isdigit():
+            total += int(symbol)
+        elif symbol not in ("X", "Y", "Z"):
+            total += 1
+    return total
+
 
 @dataclass(frozen=True, slots=True)
 class CardScript:
@@ -84,6 +103,20 @@ class CardScript:
             battlefield.
         spell: for instants and sorceries, the effect kind the engine resolves.
         spell_amount: damage dealt or +N/+N given by the spell.
+        enters_with_x_counters: "This enters with X +1/+1 counters on it", a replacement
+            effect (CR 614.1c) whose X is the X of the spell that became the permanent
+            (CR 107.3m); 0 for a copy or a permanent not cast.
+        enters_as_copy: "You may have this enter as a copy of any creature on the
+            battlefield" (``"creature"``, Clone) or "... any creature you control"
+            (``"creature you control"``, Mirror Image): CR 707.5, layer 1.
+        enters_trigger: the kind of its "When this enters, ..." triggered ability (CR 603.6a):
+            ``"destroy nonartifact nonblack"`` (Nekrataal) or ``"search artifact to graveyard"``
+            (Goblin Engineer).
+        dies_trigger: the kind of its "When this dies, ..." ability (CR 603.6c, 700.4):
+            ``"thopter per +1/+1 counter"`` (Hangarback Walker).
+        graveyard_trigger: the kind of its "When this is put into a graveyard from the
+            battlefield, ..." ability (CR 603.6c): ``"copy enchanted creature, black"``
+            (Penumbra Umbra).
         not_modelled: abilities on the card the engine does not model.
     """
 
@@ -97,16 +130,22 @@ class CardScript:
     regenerate: bool = False
     spell: str | None = None
     spell_amount: int = 0
+    enters_with_x_counters: bool = False
+    enters_as_copy: str | None = None
+    enters_trigger: str | None = None
+    dies_trigger: str | None = None
+    graveyard_trigger: str | None = None
     not_modelled: tuple[str, ...] = field(default=())
 
 
-def _umbra(pt=None, base=None, grants=(), not_modelled=(), enchant="creature", extra=()):
+def _umbra(pt=None, base=None, grants=(), not_modelled=(), enchant="creature", extra=(), graveyard_trigger=None):
     return CardScript(
         keywords=frozenset({"umbra armor", *extra}),
         enchant=enchant,
         enchanted_pt=pt,
         enchanted_base_pt=base,
         enchanted_keywords=frozenset(grants),
+        graveyard_trigger=graveyard_trigger,
         not_modelled=tuple(not_modelled),
     )
 
@@ -143,6 +182,7 @@ SCRIPTS: dict[str, CardScript] = {
         base=(8, 8),
         not_modelled=('granted "Whenever this creature attacks, you may tap target creature with power 8 or less."',),
     ),
+    "Penumbra Umbra": _umbra(enchant="creature you control", graveyard_trigger="copy enchanted creature, black"),
     "Dog Umbra": CardScript(
         keywords=frozenset({"flash"}),
         enchant="creature",
@@ -160,6 +200,30 @@ SCRIPTS: dict[str, CardScript] = {
     "River Boa": CardScript(regenerate=True, not_modelled=("Islandwalk", "the {G} cost of its regeneration ability")),
     "Drudge Skeletons": CardScript(regenerate=True, not_modelled=("the {B} cost of its regeneration ability",)),
     "Isamaru, Hound of Konda": CardScript(),
+    # Copies (CR 707) and {X} (CR 107.3).
+    "Clone": CardScript(enters_as_copy="creature"),
+    "Mirror Image": CardScript(enters_as_copy="creature you control"),
+    "Hangarback Walker": CardScript(
+        enters_with_x_counters=True, dies_trigger="thopter per +1/+1 counter",
+        not_modelled=("{1}, {T}: Put a +1/+1 counter on Hangarback Walker. (use the add_counters event)",),
+    ),
+    "Endless One": CardScript(enters_with_x_counters=True),
+    "Stonecoil Serpent": CardScript(
+        keywords=frozenset({"reach", "trample"}), enters_with_x_counters=True,
+        not_modelled=("protection from multicolored",),
+    ),
+    "Hydroid Krasis": CardScript(
+        keywords=frozenset({"flying", "trample"}), enters_with_x_counters=True,
+        not_modelled=("When you cast this spell, you gain half X life and draw half X cards. (casting is not "
+                      "modelled)",),
+    ),
+    # Enters-the-battlefield triggered abilities (CR 603.6a).
+    "Nekrataal": CardScript(keywords=frozenset({"first strike"}), enters_trigger="destroy nonartifact nonblack"),
+    "Goblin Engineer": CardScript(
+        enters_trigger="search artifact to graveyard",
+        not_modelled=("{R}, {T}, Sacrifice an artifact: Return target artifact card with mana value 3 or less "
+                      "from your graveyard to the battlefield.", "the shuffle (library order is not modelled)"),
+    ),
     # Instants and sorceries: resolved directly by the "cast" event (the stack is not modelled).
     "Murder": CardScript(spell="destroy"),
     "Doom Blade": CardScript(spell="destroy_nonblack"),
@@ -168,6 +232,21 @@ SCRIPTS: dict[str, CardScript] = {
     "Shock": CardScript(spell="damage", spell_amount=2),
     "Lightning Bolt": CardScript(spell="damage", spell_amount=3),
     "Giant Growth": CardScript(spell="pump", spell_amount=3),
+    "Cackling Counterpart": CardScript(spell="token_copy", not_modelled=("Flashback {5}{U}{U}",)),
+    "Raise the Alarm": CardScript(spell="soldier_tokens", spell_amount=2),
+}
+
+#: Tokens whose characteristics are defined by the effect that creates them (CR 111.3,
+#: 111.4: an unnamed token is named after its subtypes plus "Token").
+TOKEN_DEFS: dict[str, tuple[CardDef, CardScript]] = {
+    "Soldier": (
+        CardDef("Soldier Token", "", (), ("Creature",), ("Soldier",), ("W",), 1, 1, ""),
+        CardScript(),
+    ),
+    "Thopter": (
+        CardDef("Thopter Token", "", (), ("Artifact", "Creature"), ("Thopter",), (), 1, 1, "Flying"),
+        CardScript(keywords=frozenset({"flying"})),
+    ),
 }
 
 

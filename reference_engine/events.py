@@ -7,9 +7,9 @@ anything, or returns ``perform(decider)``. The event vocabulary is documented in
 
 from __future__ import annotations
 
-from .cards import card
+from .cards import TOKEN_DEFS, card
 from .errors import IllegalAction, UnknownCard
-from .layers import characteristics
+from .layers import characteristics, counter_pt
 from .objects import BATTLEFIELD, COMBAT_STATUSES
 
 
@@ -28,6 +28,18 @@ def _creature(game, event, key):
     if not characteristics(game, obj).is_creature:
         raise IllegalAction("illegal_target", f"{key}={obj.id!r} ({obj.card.name}) is not a creature")
     return obj
+
+
+def _new_ids(game, event, key, count):
+    """``event[key]``: a list of ``count`` distinct ids never used in this game."""
+    ids = event.get(key)
+    if not isinstance(ids, list) or len(ids) != count or not all(isinstance(i, str) and i for i in ids) \
+            or len(set(ids)) != count:
+        raise IllegalAction("bad_event", f"{key}: expected a list of {count} distinct new object ids, got {ids!r}")
+    for oid in ids:
+        if oid in game.objects or oid in game.last_known or oid in game.players:
+            raise IllegalAction("bad_event", f"{key}: {oid!r} is already an id in this game")
+    return ids
 
 
 def _int(event, key, low=None):
@@ -65,7 +77,10 @@ def cast(game, event):
     Murder, Doom Blade (nonblack), Breathe Your Last (gain 1 life per colour of the
     destroyed creature, last known information, CR 608.2h), Wrath of God (all
     creatures, can't be regenerated), Shock and Lightning Bolt (any target), Giant
-    Growth (+3/+3 until end of turn).
+    Growth (+3/+3 until end of turn, layer 7c). Spells that create tokens take their new
+    ids in ``"token_ids"``: Cackling Counterpart (``targets``: a creature the caster
+    controls; one token that's a copy of it, CR 707.2) and Raise the Alarm (no target;
+    two 1/1 white Soldier creature tokens, CR 111.3).
     """
     try:
         definition, script = card(event.get("card"))
@@ -80,7 +95,7 @@ def cast(game, event):
     if not isinstance(targets, list):
         raise IllegalAction("bad_event", "targets: expected a list")
     kind, name = script.spell, definition.name
-    expected = 0 if kind == "destroy_all_creatures" else 1
+    expected = 0 if kind in ("destroy_all_creatures", "soldier_tokens") else 1
     if len(targets) != expected:
         raise IllegalAction("illegal_target", f"{name} takes {expected} target(s), got {len(targets)}")
     if kind == "damage":
@@ -90,6 +105,15 @@ def cast(game, event):
 
         def perform(decider):
             _deal_damage(game, name, None, target, script.spell_amount)
+
+        return perform
+    if kind == "soldier_tokens":
+        ids = _new_ids(game, event, "token_ids", script.spell_amount)
+
+        def perform(decider):
+            soldier, soldier_script = TOKEN_DEFS["Soldier"]
+            for oid in ids:
+                game.create_token(oid, soldier, soldier_script, controller, name)
 
         return perform
     if kind == "destroy_all_creatures":
@@ -103,7 +127,17 @@ def cast(game, event):
         raise IllegalAction("illegal_target", f"{name} can't target black creature {obj.id!r}")
     if kind == "pump":
         def perform(decider):
-            game.add_effect(obj.id, "7c", script.spell_amount, script.spell_amount)
+            game.add_effect(obj.id, "7c", script.spell_amount, script.spell_amount, source=name)
+
+        return perform
+    if kind == "token_copy":
+        if obj.controller != controller:
+            raise IllegalAction("illegal_target", f"{name} targets a creature you control; {obj.id!r} is "
+                                                  f"controlled by {obj.controller}")
+        token_id = _new_ids(game, event, "token_ids", 1)[0]
+
+        def perform(decider):
+            game.create_token_copy(token_id, obj.id, controller, name)
 
         return perform
 
@@ -159,17 +193,86 @@ def modify_pt(game, event):
     """
     obj = _creature(game, event, "object")
     power, toughness = _int(event, "power"), _int(event, "toughness")
-    return lambda decider: game.add_effect(obj.id, "7c", power, toughness)
+    return lambda decider: game.add_effect(obj.id, "7c", power, toughness, source="modify_pt")
+
+
+def set_base_pt(game, event):
+    """``{"type": "set_base_pt", "object": ID, "power": N, "toughness": N}`` (N >= 0).
+
+    "Target creature has base power and toughness N/N until end of turn": layer 7b
+    (CR 613.4b), applied in timestamp order with other setting effects such as Octopus
+    Umbra's (CR 613.7; Octopus Umbra ruling: effects that start to apply later overwrite it).
+    """
+    obj = _creature(game, event, "object")
+    power, toughness = _int(event, "power", 0), _int(event, "toughness", 0)
+    return lambda decider: game.add_effect(obj.id, "7b", power, toughness, source="set_base_pt")
+
+
+def switch_pt(game, event):
+    """``{"type": "switch_pt", "object": ID}``: "switch target creature's power and
+    toughness until end of turn", layer 7d (CR 613.4d), after all counters and modifying
+    effects whatever their timestamps."""
+    obj = _creature(game, event, "object")
+    return lambda decider: game.add_effect(obj.id, "7d", 0, 0, source="switch_pt")
+
+
+def create_effect(game, event):
+    """``{"type": "create_effect", "affects": "creatures_you_control", "controller": P,
+    "power": N, "toughness": N}``: an anthem until end of turn, "creatures you control get
+    +N/+N until end of turn" (layer 7c, CR 613.4c). It affects the creatures P controls
+    as it resolves, not those that enter later (CR 611.2c); one timestamp for all.
+    """
+    if event.get("affects") != "creatures_you_control":
+        raise IllegalAction("bad_event", f"affects={event.get('affects')!r}: expected 'creatures_you_control'")
+    controller = event.get("controller")
+    if not isinstance(controller, str) or controller not in game.players:
+        raise IllegalAction("bad_event", f"controller={controller!r} is not a player")
+    power, toughness = _int(event, "power"), _int(event, "toughness")
+
+    def perform(decider):
+        affected = [o.id for o in game.battlefield()
+                    if o.controller == controller and characteristics(game, o).is_creature]
+        if affected:
+            game.add_effect(affected, "7c", power, toughness, source="create_effect")
+
+    return perform
+
+
+def add_counters(game, event):
+    """``{"type": "add_counters", "object": ID, "kind": "+1/+1" | "-1/-1" | "+1/+0" | ..., "amount": N}``.
+
+    Put N >= 1 power/toughness counters of that kind on a permanent (CR 122.1a; layer 7c,
+    CR 613.4c). +1/+1 and -1/-1 counters then annihilate as a state-based action
+    (CR 704.5q). Logged as ``counters_added``.
+    """
+    obj = _permanent(game, event, "object")
+    kind = event.get("kind")
+    if counter_pt(kind) is None:
+        raise IllegalAction("bad_event", f"kind={kind!r}: expected a power/toughness counter such as '+1/+1'")
+    amount = _int(event, "amount", 1)
+
+    def perform(decider):
+        obj.counters[kind] = obj.counters.get(kind, 0) + amount
+        game.log.append({"kind": "counters_added", "object": obj.id, "counter": kind, "amount": amount})
+
+    return perform
 
 
 def put_onto_battlefield(game, event):
-    """``{"type": "put_onto_battlefield", "id": NEW_ID, "card": NAME, "controller": P, "attach_to": ID?}``.
+    """``{"type": "put_onto_battlefield", "id": NEW_ID, "card": NAME, "controller": P,
+    "attach_to": ID?, "copy_of": ID?, "x": N?}``.
 
     A card from outside the game enters the battlefield under P's control; an Aura
     enters attached to ``attach_to``, which must be legal (CR 303.4i).
+
+    ``x`` (cards with {X} in their mana cost only): the card is a spell cast with X = N
+    that resolves, so its "enters with X +1/+1 counters" uses N (CR 107.3m); without
+    it X is 0. ``copy_of`` (Clone: any creature on the battlefield; Mirror Image: a
+    creature P controls): it enters as a copy of that creature (CR 707.5); without it,
+    it enters as itself (a 0/0 Clone).
     """
     oid = event.get("id")
-    if not isinstance(oid, str) or not oid or oid in game.objects:
+    if not isinstance(oid, str) or not oid or oid in game.objects or oid in game.last_known:
         raise IllegalAction("bad_event", f"id={oid!r}: expected a new, unused object id")
     try:
         definition, script = card(event.get("card"))
@@ -188,11 +291,26 @@ def put_onto_battlefield(game, event):
             raise IllegalAction("illegal_attachment", f"{definition.name} can't enchant {target.id!r}")
     elif attach_to is not None:
         raise IllegalAction("illegal_attachment", f"{definition.name} is not an Aura")
+    x = 0
+    if "x" in event:
+        if not definition.x_in_cost:
+            raise IllegalAction("bad_event", f"x: {definition.name} has no {{X}} in its mana cost")
+        x = _int(event, "x", 0)
+    copy_of = event.get("copy_of")
+    if copy_of is not None:
+        if script.enters_as_copy is None:
+            raise IllegalAction("bad_event", f"copy_of: {definition.name} can't enter as a copy")
+        original = _creature(game, event, "copy_of")
+        if script.enters_as_copy == "creature you control" and original.controller != controller:
+            raise IllegalAction("illegal_choice", f"{definition.name} copies a creature you control; "
+                                                  f"{original.id!r} is controlled by {original.controller}")
 
     def perform(decider):
-        obj = game.new_object(oid, definition.name, controller)
-        if is_aura:
-            obj.attached_to = attach_to
+        entering = {"attach_to": attach_to if is_aura else None, "spell_x": x}
+        if copy_of is not None:
+            entering.update(copy_effect=game.copy_source_values(game.objects[copy_of]), copy_of=copy_of,
+                            cause={"event": "put_onto_battlefield", "copy_of": copy_of})
+        game.new_object(oid, definition.name, controller, **entering)
 
     return perform
 
@@ -204,18 +322,13 @@ def attach(game, event):
     Aura doesn't move (CR 303.4j).
     """
     aura = _permanent(game, event, "aura")
-    if "Aura" not in aura.card.subtypes:
+    if not characteristics(game, aura).is_aura:
         raise IllegalAction("not_an_aura", f"aura={aura.id!r} is not an Aura")
     target = _permanent(game, event, "to")
     if target.id == aura.attached_to or not game.can_enchant(aura, target.id):
         raise IllegalAction("illegal_attachment", f"{aura.card.name} can't become attached to {target.id!r}")
 
-    def perform(decider):
-        aura.attached_to = target.id
-        aura.timestamp = game._tick()
-        game.log.append({"kind": "attached", "object": aura.id, "to": target.id})
-
-    return perform
+    return lambda decider: game.attach_aura(aura, target)
 
 
 def activate_regeneration(game, event):
@@ -224,7 +337,7 @@ def activate_regeneration(game, event):
     Creates a regeneration shield for this turn (CR 701.15a). Mana is not modelled.
     """
     obj = _permanent(game, event, "object")
-    if not obj.script.regenerate:
+    if not game.copiable_values(obj)[1].regenerate:
         raise IllegalAction("no_such_ability", f"object={obj.id!r} ({obj.card.name}) has no regeneration ability")
 
     def perform(decider):
@@ -274,6 +387,10 @@ HANDLERS = {
     "destroy": destroy_event,
     "sacrifice": sacrifice,
     "modify_pt": modify_pt,
+    "set_base_pt": set_base_pt,
+    "switch_pt": switch_pt,
+    "create_effect": create_effect,
+    "add_counters": add_counters,
     "put_onto_battlefield": put_onto_battlefield,
     "attach": attach,
     "activate_regeneration": activate_regeneration,

@@ -11,15 +11,17 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from . import events
-from .cards import card
+from .cards import card, mana_value
+from .copies import CopyRules
 from .destruction import DestructionRules
 from .errors import BadBoard, IllegalAction, UnknownCard
-from .layers import characteristics
-from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, Player, PTEffect
+from .layers import Layers, characteristics
+from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, LastKnown, Player, PTEffect, Trigger
 from .state_based_actions import StateBasedActions
+from .triggers import TriggeredAbilities
 
 ENGINE_NAME = "rulesfuzz-reference"
-ENGINE_VERSION = "0.1.0"
+ENGINE_VERSION = "0.2.0"
 
 #: What this engine models; the harness selects invariants and generators by these.
 CAPABILITIES = frozenset(
@@ -37,25 +39,43 @@ CAPABILITIES = frozenset(
         "cleanup",
         "log.zone_change_causes",
         "log.replacement_effects",
+        # Layers, counters and copies (CR 613, 122, 707).
+        "layers",
+        "counters",
+        "copies",
+        "x_costs",
+        "triggers",
+        "observe.copiable",
+        "observe.pt_effects",
     }
 )
 
 
-class Game(DestructionRules, StateBasedActions):
+class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbilities):
     """One game in progress. Not thread-safe; cheap to create.
 
     The rules procedures are methods (``destroy``, ``apply_umbra_armor``,
-    ``check_state_based_actions``, ...), so a fork of the engine is a subclass that
-    overrides one of them.
+    ``check_state_based_actions``, ``apply_pt_layers``, ``create_token_copy``,
+    ``resolve_triggers``, ...), so a fork of the engine is a subclass that overrides one
+    of them.
+
+    State: ``players``, ``objects`` (by id, in timestamp order of creation), ``effects``
+    (resolved power/toughness effects), ``last_known`` (each object as it last existed on
+    the battlefield, CR 608.2h), ``pending_triggers`` and ``stack`` (triggered abilities,
+    CR 603.3), ``log`` (what the last event did).
     """
 
     def __init__(self, board: dict):
         self.players: dict[str, Player] = {}
         self.objects: dict[str, GameObject] = {}
         self.effects: list[PTEffect] = []
+        self.last_known: dict[str, LastKnown] = {}
+        self.pending_triggers: list[Trigger] = []
+        self.stack: list[Trigger] = []
         self.log: list[dict] = []
         self._clock = 0
         self._deferred: list | None = None
+        self._cache: dict | None = None
         self._build(board)
 
     # ----------------------------------------------------------------- set-up
@@ -164,9 +184,34 @@ class Game(DestructionRules, StateBasedActions):
 
     def attached_to(self, oid: str) -> list[GameObject]:
         """Permanents attached to ``oid`` (CR 301.5, 303.4b), in timestamp order."""
+        cache = self._cache
+        if cache is not None:
+            index = cache.get("attached")
+            if index is None:
+                index = cache["attached"] = {}
+                for o in self.objects.values():
+                    if o.attached_to is not None and o.zone == BATTLEFIELD:
+                        index.setdefault(o.attached_to, []).append(o)
+                for found in index.values():
+                    found.sort(key=lambda o: o.timestamp)
+            return list(index.get(oid, ()))
         found = [o for o in self.objects.values() if o.attached_to == oid and o.zone == BATTLEFIELD]
         found.sort(key=lambda o: o.timestamp)
         return found
+
+    @contextmanager
+    def unchanging(self):
+        """A block during which the game state does not change (observing it, looking for
+        state-based actions): computed characteristics and attachments are remembered
+        meanwhile. Only a speed-up; no rules meaning."""
+        outer = self._cache is None
+        if outer:
+            self._cache = {"characteristics": {}}
+        try:
+            yield
+        finally:
+            if outer:
+                self._cache = None
 
     def effects_on(self, oid: str, sublayer: str) -> list[PTEffect]:
         """Resolved power/toughness effects on ``oid`` in ``sublayer``, in timestamp order."""
@@ -174,7 +219,7 @@ class Game(DestructionRules, StateBasedActions):
 
     def can_enchant(self, aura: GameObject, target_id: str | None) -> bool:
         """Whether ``aura`` could legally be attached to ``target_id`` (CR 303.4, 702.5)."""
-        return self.could_enchant(aura.script, aura.controller, aura.id, target_id)
+        return self.could_enchant(self.copiable_values(aura)[1], aura.controller, aura.id, target_id)
 
     def could_enchant(self, script, controller: str, aura_id: str, target_id: str | None) -> bool:
         """Whether an Aura with ``script`` controlled by ``controller`` could enchant ``target_id``."""
@@ -215,16 +260,40 @@ class Game(DestructionRules, StateBasedActions):
             self._move(ids, cause)
 
     def _move(self, ids, cause) -> None:
+        """Move permanents to their owners' graveyards together (one event).
+
+        Each one's last known information is recorded first, for all of them, and their
+        leaves-the-battlefield abilities trigger looking back in time (CR 603.10a).
+        """
+        leaving: list[GameObject] = []
         for oid in ids:
             obj = self.objects[oid]
-            if obj.zone != BATTLEFIELD:
-                continue  # already moved by another part of the same event
+            if obj.zone == BATTLEFIELD and obj not in leaving:  # else already moved by the same event
+                leaving.append(obj)
+        for obj in leaving:
+            self.remember(obj)
+        for obj in leaving:
+            self.log.append({"kind": "zone_change", "object": obj.id, "from": BATTLEFIELD, "to": "graveyard",
+                             "cause": cause})
+            self.leaves_triggers(obj, "graveyard")
+        for obj in leaving:
             obj.reset_for_zone_change()
             obj.zone = "graveyard"
             obj.controller = obj.owner
             obj.timestamp = self._tick()
-            self.effects = [e for e in self.effects if e.affected != oid]
-            self.log.append({"kind": "zone_change", "object": oid, "from": BATTLEFIELD, "to": "graveyard", "cause": cause})
+            self.effects = [e for e in self.effects if e.affected != obj.id]
+
+    def attach_aura(self, aura: GameObject, target: GameObject) -> None:
+        """Attach ``aura`` to ``target``: it gets a new timestamp (CR 613.7e), so its static
+        effects now apply after those of earlier timestamps (Octopus Umbra ruling)."""
+        aura.attached_to = target.id
+        aura.timestamp = self._tick()
+        self.log.append({"kind": "attached", "object": aura.id, "to": target.id})
+
+    def remember(self, obj: GameObject) -> None:
+        """Record ``obj`` as it exists on the battlefield now: last known information (CR 608.2h)."""
+        self.last_known[obj.id] = LastKnown(self.copiable_values(obj), obj.attached_to, dict(obj.counters),
+                                            obj.controller)
 
     def cease_to_exist(self, oid: str) -> None:
         """CR 704.5d / 111.7: a token off the battlefield ceases to exist."""
@@ -234,27 +303,33 @@ class Game(DestructionRules, StateBasedActions):
              "cause": {"event": "state_based_action", "rule": "704.5d"}}
         )
 
-    def add_effect(self, affected: str, sublayer: str, power: int, toughness: int) -> None:
-        """Create a resolved power/toughness effect until end of turn (CR 611.2a, 613.7b)."""
-        self.effects.append(PTEffect(affected, sublayer, power, toughness, self._tick()))
+    def add_effect(self, affected, sublayer: str, power: int, toughness: int, source: str | None = None) -> None:
+        """Create a resolved power/toughness effect until end of turn (CR 611.2a, 613.7b).
 
-    def new_object(self, oid: str, name: str, controller: str, token: bool = False) -> GameObject:
-        """Put a new card or token onto the battlefield (CR 110.1, 613.7d)."""
+        ``affected`` is an id, or a list of ids for one effect on several objects (one
+        timestamp; the set is fixed as it resolves, CR 611.2c).
+        """
+        timestamp = self._tick()
+        for oid in [affected] if isinstance(affected, str) else affected:
+            self.effects.append(PTEffect(oid, sublayer, power, toughness, timestamp, True, source))
+
+    def new_object(self, oid: str, name: str, controller: str, token: bool = False, **entering) -> GameObject:
+        """Put a new card or token named ``name`` onto the battlefield (CR 110.1, 613.7d).
+
+        ``entering`` are keyword arguments of :meth:`enter_battlefield` (``copy_effect``,
+        ``copy_of``, ``spell_x``, ``attach_to``, ``cause``).
+        """
         definition, script = card(name)
-        obj = GameObject(oid, definition, script, controller, controller, BATTLEFIELD, self._tick(), token=token)
-        obj.summoning_sick = "Creature" in definition.types
-        self.objects[oid] = obj
-        self.log.append({"kind": "zone_change", "object": oid, "from": None, "to": BATTLEFIELD,
-                         "cause": {"event": "put_onto_battlefield"}})
-        return obj
+        return self.enter_battlefield(oid, definition, script, controller, token=token, **entering)
 
     # ------------------------------------------------------------- interface
     def apply(self, event: dict, decider) -> None:
         """Perform one event and everything that follows from it.
 
         Validates the event first: an illegal one raises :class:`IllegalAction` and
-        changes nothing (not even the log). Then performs it, and checks state-based
-        actions to a fixed point (CR 704.3).
+        changes nothing (not even the log). Then performs it, checks state-based
+        actions to a fixed point (CR 704.3), and puts the abilities that triggered on the
+        stack and resolves them, checking state-based actions after each (CR 603.3).
         """
         if any(p.lost for p in self.players.values()):
             raise IllegalAction("game_over", "a player has lost the game; no more events")
@@ -265,9 +340,14 @@ class Game(DestructionRules, StateBasedActions):
         self.log = []
         perform(decider)
         self.check_state_based_actions(decider)
+        self.resolve_triggers(decider)
 
     def observe(self) -> dict:
         """The game as plain JSON-serialisable data; see ``harness.protocol.Observation``."""
+        with self.unchanging():
+            return self._observe()
+
+    def _observe(self) -> dict:
         objects = {}
         zones: dict = {"battlefield": []}
         for zone in ZONES:
@@ -295,6 +375,9 @@ class Game(DestructionRules, StateBasedActions):
                 "keywords": sorted(ch.keywords),
                 "power": ch.power,
                 "toughness": ch.toughness,
+                "mana_value": mana_value(ch.mana_cost),
+                "copiable": self.observe_copiable(obj) if obj.zone == BATTLEFIELD and ch.is_creature else None,
+                "pt_effects": self.observe_pt_effects(obj, ch),
             }
             if obj.zone == BATTLEFIELD:
                 zones[BATTLEFIELD].append(obj.id)
@@ -306,6 +389,32 @@ class Game(DestructionRules, StateBasedActions):
             "zones": zones,
             "log": list(self.log),
         }
+
+
+    def observe_copiable(self, obj: GameObject) -> dict:
+        """The creature's copiable values (CR 707.2, 613.2c) as plain data (rules text
+        left out: the name, or the token's defining effect, determines it)."""
+        definition, script = self.copiable_values(obj)
+        return {
+            "name": definition.name, "mana_cost": definition.mana_cost,
+            "supertypes": list(definition.supertypes), "types": list(definition.types),
+            "subtypes": list(definition.subtypes), "colors": list(definition.colors),
+            "keywords": sorted(script.keywords), "power": definition.power, "toughness": definition.toughness,
+        }
+
+    def observe_pt_effects(self, obj: GameObject, ch) -> list[dict]:
+        """The continuous effects on the object's power and toughness, in timestamp order (CR 613.7)."""
+        if obj.zone != BATTLEFIELD or ch.power is None:
+            return []
+        effects = (self._cache or {}).get("pt_effects", {}).get(obj.id)
+        if effects is None:
+            effects = self.pt_effects(obj)
+        return [
+            {"layer": e.sublayer, "power": e.power if e.sublayer != "7d" else None,
+             "toughness": e.toughness if e.sublayer != "7d" else None, "source": e.source,
+             "until_end_of_turn": e.until_end_of_turn}
+            for e in effects
+        ]
 
 
 class ReferenceEngine:

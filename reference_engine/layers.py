@@ -1,22 +1,55 @@
 """Continuous effects applied in layers (CR 613) to compute an object's characteristics.
 
 Power and toughness are never stored on an object: :func:`characteristics` computes
-them from the card, the Auras attached to it, counters and resolved effects, each in its
-layer and sublayer, in timestamp order (CR 613.7).
+them from the object's copiable values (layer 1), the Auras attached to it, counters and
+resolved effects, each in its layer and sublayer, in timestamp order (CR 613.7).
+
+The layers in scope:
+
+* layer 1 (CR 613.2, 707): copy effects. A permanent that entered as a copy of another
+  (Clone) has that object's copiable values; a token that is a copy was *created* with
+  them (CR 111.3, 707.9b), so its own values already are the copied ones.
+* layer 6 (CR 613.1f): abilities granted by Auras; umbra armor granted by Umbra Mystic.
+* layer 7 (CR 613.4): 7a characteristic-defining abilities (none in the card pool: a
+  Clone's 0/0 is printed), 7b effects that set base power and toughness (Octopus Umbra,
+  ``set_base_pt``), 7c effects and counters that modify them (Aura bonuses, Giant Growth,
+  ``modify_pt``, anthems, +X/+Y and -X/-Y counters, CR 122.1a), 7d switching.
+
+The steps are methods of the :class:`Layers` mixin of :class:`reference_engine.game.Game`,
+so a fork can override one sublayer and keep the rest.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .objects import BATTLEFIELD, GameObject
+from .cards import CardDef, CardScript
+from .objects import BATTLEFIELD, GameObject, PTEffect
+
+#: A power/toughness counter kind: "+1/+1", "-1/-1", "+1/+0", "-0/-2", ... (CR 122.1a).
+PT_COUNTER = re.compile(r"^([+-])(\d+)/([+-])(\d+)$")
+
+
+def counter_pt(kind: str) -> tuple[int, int] | None:
+    """(power, toughness) one counter of ``kind`` adds, or None if it is not a P/T counter.
+
+    ``counter_pt("+1/+0") == (1, 0)``, ``counter_pt("-1/-1") == (-1, -1)`` (CR 122.1a).
+    """
+    match = PT_COUNTER.match(kind) if isinstance(kind, str) else None
+    if match is None:
+        return None
+    ps, p, ts, t = match.groups()
+    return (int(p) if ps == "+" else -int(p)), (int(t) if ts == "+" else -int(t))
 
 
 @dataclass(slots=True)
 class Characteristics:
     """An object's characteristics after all layers (CR 613.1).
 
-    ``keywords`` is a frozenset of keyword abilities (layer 6).
+    ``keywords`` is a frozenset of keyword abilities (layer 6); ``mana_cost`` and
+    ``text`` are the copiable mana cost and rules text.
     """
 
     name: str
@@ -27,6 +60,8 @@ class Characteristics:
     keywords: frozenset[str]
     power: int | None
     toughness: int | None
+    mana_cost: str = ""
+    text: str = ""
 
     @property
     def is_creature(self) -> bool:
@@ -37,51 +72,150 @@ class Characteristics:
         return "Aura" in self.subtypes
 
 
+class Layers:
+    """The layer system, a mixin of :class:`reference_engine.game.Game`."""
+
+    def copiable_values(self, obj: GameObject) -> tuple[CardDef, CardScript]:
+        """Layer 1: the object's copiable values (CR 613.2c, 707.2).
+
+        A permanent that entered as a copy (Clone) has the values its copy effect fixed
+        as it entered (CR 707.5, 707.2b); any other object has its own values: printed on
+        the card, or defined by the effect that created the token (CR 111.3). Off the
+        battlefield the copy effect no longer applies (CR 400.7).
+        """
+        if obj.zone == BATTLEFIELD and obj.copy_effect is not None:
+            return obj.copy_effect
+        return obj.card, obj.script
+
+    def pt_effects(self, obj: GameObject, attached: list[GameObject] | None = None) -> list[PTEffect]:
+        """Every continuous effect on ``obj``'s power and toughness, in timestamp order (CR 613.7).
+
+        Static abilities of the Auras attached to it have the Aura's timestamp, renewed
+        each time the Aura becomes attached (CR 613.7a, 613.7e); effects of resolved
+        spells and abilities have the time they were created (CR 613.7b). Counters are
+        not listed: they are on the object (``obj.counters``). ``attached`` is
+        ``self.attached_to(obj.id)`` if the caller has it already.
+        """
+        found: list[PTEffect] = []
+        for aura in self.attached_to(obj.id) if attached is None else attached:
+            _, script = self.copiable_values(aura)
+            if script.enchanted_base_pt:
+                p, t = script.enchanted_base_pt
+                found.append(PTEffect(obj.id, "7b", p, t, aura.timestamp, False, aura.id))
+            if script.enchanted_pt:
+                p, t = script.enchanted_pt
+                found.append(PTEffect(obj.id, "7c", p, t, aura.timestamp, False, aura.id))
+        found += self.resolved_effects_on(obj.id)
+        found.sort(key=lambda e: e.timestamp)
+        return found
+
+    def resolved_effects_on(self, oid: str) -> list[PTEffect]:
+        """The effects of resolved spells and abilities on ``oid`` (CR 611.2), oldest first."""
+        cache = getattr(self, "_cache", None)
+        if cache is None:
+            return [e for e in self.effects if e.affected == oid]
+        index = cache.get("effects")
+        if index is None:
+            index = cache["effects"] = {}
+            for e in self.effects:
+                index.setdefault(e.affected, []).append(e)
+        return list(index.get(oid, ()))
+
+    def apply_pt_layers(self, power: int, toughness: int, effects: list[PTEffect], counters: dict) -> tuple[int, int]:
+        """Layer 7 (CR 613.4): from the copiable power and toughness, apply 7b, then 7c, then 7d.
+
+        Layer 7a (characteristic-defining abilities) has no effect in the card pool.
+        ``effects`` are in timestamp order.
+        """
+        power, toughness = self.layer_7b(power, toughness, effects)
+        power, toughness = self.layer_7c(power, toughness, effects, counters)
+        return self.layer_7d(power, toughness, effects)
+
+    def layer_7b(self, power: int, toughness: int, effects: list[PTEffect]) -> tuple[int, int]:
+        """Effects that set base power and toughness, in timestamp order: the latest wins (CR 613.4b).
+
+        Octopus Umbra ruling: it "overwrites all previous effects that set the creature's
+        base power and toughness", and setting effects that start later overwrite it.
+        """
+        for effect in effects:
+            if effect.sublayer == "7b":
+                power, toughness = effect.power, effect.toughness
+        return power, toughness
+
+    def layer_7c(self, power: int, toughness: int, effects: list[PTEffect], counters: dict) -> tuple[int, int]:
+        """Effects and counters that modify power and toughness (CR 613.4c, 122.1a).
+
+        Octopus Umbra ruling: they "apply to the creature's new base power and toughness,
+        even if they started to apply before Octopus Umbra became attached".
+        """
+        for effect in effects:
+            if effect.sublayer == "7c":
+                power += effect.power
+                toughness += effect.toughness
+        for kind, count in counters.items():
+            pt = counter_pt(kind)
+            if pt is not None:
+                power += pt[0] * count
+                toughness += pt[1] * count
+        return power, toughness
+
+    def layer_7d(self, power: int, toughness: int, effects: list[PTEffect]) -> tuple[int, int]:
+        """Effects that switch power and toughness, each once (CR 613.4d)."""
+        for effect in effects:
+            if effect.sublayer == "7d":
+                power, toughness = toughness, power
+        return power, toughness
+
+
 def characteristics(game, obj: GameObject) -> Characteristics:
     """Compute ``obj``'s characteristics (CR 613.1-613.7).
 
-    Objects off the battlefield have their printed characteristics; continuous effects
-    from the battlefield only apply to permanents in this engine's card pool.
+    Objects off the battlefield have their own characteristics (printed, or defined by
+    the effect that created the token); continuous effects from the battlefield only
+    apply to permanents in this engine's card pool.
     """
-    card = obj.card
-    keywords = set(obj.script.keywords)
+    cache = getattr(game, "_cache", None)
+    if cache is not None:
+        known = cache["characteristics"].get(obj.id)
+        if known is None:
+            known = cache["characteristics"][obj.id] = _characteristics(game, obj)
+        return known
+    return _characteristics(game, obj)
+
+
+@lru_cache(maxsize=512)
+def _own_characteristics(card: CardDef, script: CardScript) -> Characteristics:
+    """The characteristics of an object no continuous effect applies to (never mutated)."""
+    return Characteristics(
+        card.name, card.supertypes, card.types, card.subtypes, card.colors,
+        frozenset(script.keywords), card.power, card.toughness, card.mana_cost, card.oracle_text,
+    )
+
+
+def _characteristics(game, obj: GameObject) -> Characteristics:
+    card, script = game.copiable_values(obj)
     if obj.zone != BATTLEFIELD:
-        return Characteristics(
-            card.name, card.supertypes, card.types, card.subtypes, card.colors,
-            frozenset(keywords), card.power, card.toughness,
-        )
+        return _own_characteristics(card, script)
+    attached = game.attached_to(obj.id)
+    if not attached and not obj.counters and "Aura" not in card.subtypes and not game.resolved_effects_on(obj.id):
+        return _own_characteristics(card, script)  # no continuous effect applies: its copiable values
+    keywords = set(script.keywords)
     # Layer 6: abilities granted by Auras attached to the object (timestamp order is
     # irrelevant: nothing in the pool removes abilities).
-    attached = game.attached_to(obj.id)
     for aura in attached:
-        keywords |= aura.script.enchanted_keywords
+        keywords |= game.copiable_values(aura)[1].enchanted_keywords
     if "Aura" in card.subtypes and _has_umbra_armor(game, obj):
         keywords.add("umbra armor")
     power, toughness = card.power, card.toughness
     if power is not None:
-        # Layer 7b: effects that set base power and toughness, in timestamp order.
-        setting = [(aura.timestamp, aura.script.enchanted_base_pt) for aura in attached if aura.script.enchanted_base_pt]
-        setting += [(e.timestamp, (e.power, e.toughness)) for e in game.effects_on(obj.id, "7b")]
-        for _, (p, t) in sorted(setting, key=lambda item: item[0]):
-            power, toughness = p, t
-        # Layer 7c: modifying effects and counters (CR 613.4c).
-        for aura in attached:
-            if aura.script.enchanted_pt:
-                power += aura.script.enchanted_pt[0]
-                toughness += aura.script.enchanted_pt[1]
-        for effect in game.effects_on(obj.id, "7c"):
-            power += effect.power
-            toughness += effect.toughness
-        plus = obj.counters.get("+1/+1", 0)
-        minus = obj.counters.get("-1/-1", 0)
-        power += plus - minus
-        toughness += plus - minus
-        # Layer 7d: switching, once per switch effect.
-        for _ in game.effects_on(obj.id, "7d"):
-            power, toughness = toughness, power
+        effects = game.pt_effects(obj, attached)
+        cache = getattr(game, "_cache", None)
+        if cache is not None:
+            cache.setdefault("pt_effects", {})[obj.id] = effects
+        power, toughness = game.apply_pt_layers(power, toughness, effects, obj.counters)
     return Characteristics(
         card.name, card.supertypes, card.types, card.subtypes, card.colors,
-        frozenset(keywords), power, toughness,
+        frozenset(keywords), power, toughness, card.mana_cost, card.oracle_text,
     )
 
 
@@ -91,16 +225,17 @@ def _has_umbra_armor(game, aura: GameObject) -> bool:
     Printed umbra armor; Dog Umbra's conditional umbra armor; and Umbra Mystic's
     "Auras attached to permanents you control have umbra armor" (layer 6), which
     counts the enchanted permanent's controller, not the Aura's (Umbra Mystic ruling
-    2010-06-15).
+    2010-06-15). A copy of Umbra Mystic has its ability too (CR 707.2).
     """
-    if "umbra armor" in aura.script.keywords:
+    script = game.copiable_values(aura)[1]
+    if "umbra armor" in script.keywords:
         return True
     enchanted = game.objects.get(aura.attached_to) if aura.attached_to else None
     if enchanted is None or enchanted.zone != BATTLEFIELD:
         return False
-    if aura.script.umbra_armor_unless_opponent_controls and enchanted.controller == aura.controller:
+    if script.umbra_armor_unless_opponent_controls and enchanted.controller == aura.controller:
         return True
     return any(
-        other.script.grants_umbra_armor_to_auras and other.controller == enchanted.controller
+        game.copiable_values(other)[1].grants_umbra_armor_to_auras and other.controller == enchanted.controller
         for other in game.battlefield()
     )

@@ -13,6 +13,21 @@ class StateBasedActions:
         """See :func:`check_state_based_actions`."""
         check_state_based_actions(self, decider)
 
+    def annihilate_counters(self, obj) -> bool:
+        """CR 704.5q, 122.3: if ``obj`` has both +1/+1 and -1/-1 counters, remove N of each,
+        N the smaller number; log ``counters_removed``. Returns whether it did."""
+        plus, minus = obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0)
+        if not (plus and minus):
+            return False
+        n = min(plus, minus)
+        obj.counters["+1/+1"] = plus - n
+        obj.counters["-1/-1"] = minus - n
+        for kind in ("+1/+1", "-1/-1"):
+            if not obj.counters[kind]:
+                del obj.counters[kind]
+        self.log.append({"kind": "counters_removed", "object": obj.id, "rule": "704.5q", "amount": n})
+        return True
+
     def legend_rule_keep(self, controller: str, ids: list[str], decider) -> str:
         """The controller chooses which legendary permanent stays (CR 704.5j)."""
         keep = decider.choose(controller, "legend_rule", ids)
@@ -43,39 +58,15 @@ def check_state_based_actions(game, decider) -> None:
         for oid in gone:
             game.cease_to_exist(oid)
             performed = True
-        to_graveyard: dict[str, str] = {}
-        to_destroy: dict[str, str] = {}
         battlefield = game.battlefield()
+        with game.unchanging():
+            to_graveyard, to_destroy, legends = _permanent_actions(game, battlefield)
         for obj in battlefield:
-            ch = characteristics(game, obj)
-            if ch.is_creature:
-                if ch.toughness <= 0:
-                    to_graveyard[obj.id] = "704.5f"
-                elif "indestructible" not in ch.keywords:
-                    if obj.damage and obj.damage >= ch.toughness:
-                        to_destroy[obj.id] = "704.5g"
-                    elif obj.deathtouch_damage:
-                        to_destroy[obj.id] = "704.5h"
-            if ch.is_aura and not game.can_enchant(obj, obj.attached_to):
-                to_graveyard.setdefault(obj.id, "704.5m")
-            plus, minus = obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0)
-            if plus and minus:
-                n = min(plus, minus)
-                obj.counters["+1/+1"] = plus - n
-                obj.counters["-1/-1"] = minus - n
-                for kind in ("+1/+1", "-1/-1"):
-                    if not obj.counters[kind]:
-                        del obj.counters[kind]
-                game.log.append({"kind": "counters_removed", "object": obj.id, "rule": "704.5q", "amount": n})
+            if game.annihilate_counters(obj):
                 performed = True
-        for obj in battlefield:
             obj.deathtouch_damage = False
-        # Legend rule: group legendary permanents by controller and name.
-        groups: dict[tuple[str, str], list[str]] = {}
-        for obj in battlefield:
-            if "Legendary" in obj.card.supertypes and obj.id not in to_graveyard:
-                groups.setdefault((obj.controller, obj.card.name), []).append(obj.id)
-        for (controller, _name), ids in groups.items():
+        for (controller, _name), ids in legends.items():
+            ids = [oid for oid in ids if oid not in to_graveyard]
             if len(ids) > 1:
                 keep = game.legend_rule_keep(controller, ids, decider)
                 for oid in ids:
@@ -97,3 +88,32 @@ def check_state_based_actions(game, decider) -> None:
                     game.destroy(ids, rule, decider)
             for rule, ids in by_rule.items():
                 game.move_to_graveyard(ids, {"event": "state_based_action", "rule": rule})
+
+
+def _permanent_actions(game, battlefield) -> tuple[dict, dict, dict]:
+    """The state-based actions that apply to permanents now, found without changing anything.
+
+    Returns ``(to_graveyard, to_destroy, legends)``: ids put into the graveyard by rule
+    (704.5f toughness 0 or less, 704.5m Aura not legally attached), ids destroyed by rule
+    (704.5g lethal damage, 704.5h deathtouch damage), and legendary permanents grouped by
+    (controller, name) for the legend rule (704.5j; a copy of a legend is legendary too,
+    CR 707.2).
+    """
+    to_graveyard: dict[str, str] = {}
+    to_destroy: dict[str, str] = {}
+    legends: dict[tuple[str, str], list[str]] = {}
+    for obj in battlefield:
+        ch = characteristics(game, obj)
+        if ch.is_creature:
+            if ch.toughness <= 0:
+                to_graveyard[obj.id] = "704.5f"
+            elif "indestructible" not in ch.keywords:
+                if obj.damage and obj.damage >= ch.toughness:
+                    to_destroy[obj.id] = "704.5g"
+                elif obj.deathtouch_damage:
+                    to_destroy[obj.id] = "704.5h"
+        if ch.is_aura and not game.can_enchant(obj, obj.attached_to):
+            to_graveyard.setdefault(obj.id, "704.5m")
+        if "Legendary" in ch.supertypes:
+            legends.setdefault((obj.controller, ch.name), []).append(obj.id)
+    return to_graveyard, to_destroy, legends

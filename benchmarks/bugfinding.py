@@ -1,0 +1,421 @@
+"""The bug-finding benchmark: does the harness find every planted bug, and how fast?
+
+Runs ``harness.runner.run`` against every mutant of ``tests/mutants`` (forks of the
+reference engine with one realistic rules bug each) with several fixed seeds and a time
+budget per run, in two modes:
+
+* invariant-only: the rules and generic invariants are the only oracle;
+* differential: also compared with the reference engine after every event
+  (``against=ReferenceAdapter()``).
+
+For each mutant and mode it reports whether the bug was found (on how many seeds), the
+examples and seconds to the first failure (median and worst over seeds; seconds are CPU
+seconds of the process running the harness, from the start of the run to the first
+failing example, before shrinking, so that other load on the machine doesn't change
+them; wall-clock seconds are in the JSON), the size of the shrunk scenario (events,
+board objects; median over seeds), the invariant that caught it, and how long shrinking
+took (at most ``--shrink-seconds`` of wall time per failure; Hypothesis alone would go
+on for up to 300 s). A mutant counts as detected in a mode only
+if every seed found it. ``--quick`` doesn't shrink (it is a detection gate): its sizes
+are those of the first failing example.
+
+It also runs the clean reference engine, in both modes, with ten times the per-run
+budget spread over the seeds: any violation there is a false positive.
+
+Results go to a table on stdout and a JSON file (``--json``, default
+``benchmarks/results/bugfinding.json``). The last line is always::
+
+    detected D/N differential, I/N invariant-only, false positives F
+
+Targets (printed with the table): differential mode detects every mutant; invariant-only
+at least 90%; median time to failure under 5 s on one core; no false positive. The exit
+code is 0 when differential mode detects every mutant and there is no false positive.
+
+    python benchmarks/bugfinding.py                 # full: 3 seeds, 30 s per run, shrinking
+    python benchmarks/bugfinding.py --quick         # 2 seeds, 10 s per run, no shrinking
+    python benchmarks/bugfinding.py --mutant umbra_taps_creature --seeds 3 --budget 10
+    python benchmarks/bugfinding.py --jobs 1        # one process (default: one per core)
+
+Budgets are CPU seconds too: a run stops at the first chunk of examples that ends past
+its budget (or at four times its budget in wall time). Every run uses ``database=None``
+(no example database), so results don't depend on failures saved by earlier runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+MODES = ("differential", "invariant-only")
+FULL = {"seeds": 3, "budget": 30.0, "shrink": True, "jobs": os.cpu_count() or 1}
+SHRINK_SECONDS = 20.0  # Hypothesis's own limit is 300 s of shrinking per failure
+QUICK = {"seeds": 2, "budget": 10.0, "shrink": False, "jobs": os.cpu_count() or 1}
+REFERENCE_FACTOR = 10
+MAX_EXAMPLES = 1_000_000  # the time budget is what stops a run
+WALL_FACTOR = 4  # a run also stops after this many times its budget in wall time (an overloaded machine)
+TARGET_INVARIANT_ONLY = 0.9
+TARGET_MEDIAN_SECONDS = 5.0
+
+
+# --------------------------------------------------------------------------- one run
+def _timed_recorder():
+    """A Recorder subclass that notes when the first failure was seen (before shrinking):
+    ``first_failure`` is ``(perf_counter, process_time)`` at that moment."""
+    from harness.machine import Recorder
+
+    class TimedRecorder(Recorder):
+        first_failure = None
+
+        def found(self, scenario, examples):
+            if TimedRecorder.first_failure is None:
+                TimedRecorder.first_failure = (time.perf_counter(), time.process_time())
+            super().found(scenario, examples)
+
+    return TimedRecorder
+
+
+class _OutOfBudget(KeyboardInterrupt):
+    """Stops a run between chunks of examples when its CPU-time budget is spent."""
+
+
+def run_one(task: dict) -> dict:
+    """Run the harness once: ``task`` has ``engine`` (a mutant name or ``"reference"``),
+    ``mode``, ``seed`` and ``budget`` (seconds). Returns a plain dict (JSON-ready)."""
+    import hypothesis.internal.conjecture.engine as hypothesis_engine
+
+    import harness.runner as runner
+    from harness.adapters.reference import ReferenceAdapter
+
+    _preload()
+    if task.get("candidates"):
+        _import_candidates()
+
+    if task["engine"] == "reference":
+        engine = ReferenceAdapter()
+    else:
+        from tests.mutants import load
+
+        engine = load(task["engine"])
+    against = ReferenceAdapter() if task["mode"] == "differential" else None
+    shrink_limit = task.get("shrink_seconds", SHRINK_SECONDS)
+    hypothesis_engine.MAX_SHRINKING_SECONDS = shrink_limit
+    recorder_class = _timed_recorder()
+    original = runner.Recorder
+    runner.Recorder = recorder_class
+    started, started_cpu = time.perf_counter(), time.process_time()
+
+    def progress(stats):
+        if time.process_time() - started_cpu >= task["budget"]:
+            raise _OutOfBudget  # the runner stops, as on Ctrl-C, and returns what it has
+
+    try:
+        result = runner.run(engine, max_examples=MAX_EXAMPLES, max_seconds=WALL_FACTOR * task["budget"],
+                            seed=task["seed"], database=None, against=against, shrink=task.get("shrink", True),
+                            progress=progress)
+    except Exception as exc:  # noqa: BLE001  a harness crash: report it, keep benchmarking
+        return {**task, "detected": False, "error": f"{type(exc).__name__}: {exc}",
+                "cpu_seconds": round(time.process_time() - started_cpu, 3),
+                "seconds": round(time.perf_counter() - started, 3), "examples": 0, "steps": 0}
+    finally:
+        runner.Recorder = original
+    total, total_cpu = time.perf_counter() - started, time.process_time() - started_cpu
+    out = {**task, "detected": result.violation is not None, "cpu_seconds": round(total_cpu, 3),
+           "seconds": round(total, 3), "examples": result.stats.examples, "steps": result.stats.steps}
+    if result.violation is not None:
+        first_wall, first_cpu = recorder_class.first_failure or (started + total, started_cpu + total_cpu)
+        scenario = result.scenario or {}
+        out.update({
+            "invariant": result.violation.invariant,
+            "also": sorted({v.invariant for v in result.violations} - {result.violation.invariant}),
+            "messages": list(result.violation.messages)[:3],
+            "examples_to_failure": result.examples_to_failure,
+            "seconds_to_failure": round(first_cpu - started_cpu, 3),
+            "wall_seconds_to_failure": round(first_wall - started, 3),
+            "shrink_seconds": round(started_cpu + total_cpu - first_cpu, 3),
+            "shrink_capped": bool(task.get("shrink", True)) and started + total - first_wall >= shrink_limit,
+            "shrunk_steps": len(scenario.get("steps", [])),
+            "shrunk_objects": len(scenario.get("board", {}).get("objects", [])),
+            "scenario": scenario,
+        })
+    return out
+
+
+def _preload() -> None:
+    """Import every module a run may import, before the first run.
+
+    Hypothesis mixes constants found in the project's imported modules into the data it
+    generates, so a module imported halfway through the benchmark would change what later
+    runs generate: loading them all first keeps every run reproducible from its seed.
+    """
+    import importlib
+    import pkgutil
+
+    for package in ("harness", "invariants", "reference_engine"):
+        module = importlib.import_module(package)
+        for info in pkgutil.walk_packages(module.__path__, package + "."):
+            if not info.name.endswith("__main__"):
+                importlib.import_module(info.name)
+
+
+def _import_candidates() -> None:
+    """Register the proposed invariants of ``benchmarks/candidate_invariants.py``."""
+    import importlib.util
+
+    if "rulesfuzz_candidate_invariants" in sys.modules:
+        return
+    path = Path(__file__).resolve().parent / "candidate_invariants.py"
+    spec = importlib.util.spec_from_file_location("rulesfuzz_candidate_invariants", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+
+
+# --------------------------------------------------------------------------- summary
+def _median(values):
+    return statistics.median(values) if values else None
+
+
+def summarise(runs: list[dict], mutants: list[str], seeds: list[int]) -> dict:
+    """Per mutant and mode: detection and costs over seeds; overall counts and medians."""
+    by_key: dict[tuple, list[dict]] = {}
+    for r in runs:
+        by_key.setdefault((r["engine"], r["mode"]), []).append(r)
+    table = {}
+    for name in mutants:
+        table[name] = {}
+        for mode in MODES:
+            rs = by_key.get((name, mode), [])
+            found = [r for r in rs if r["detected"]]
+            invariants = [r["invariant"] for r in found]
+            table[name][mode] = {
+                "detected": bool(rs) and len(found) == len(rs),
+                "seeds_detected": len(found),
+                "seeds": len(rs),
+                # misses count as infinitely slow, so a mutant found on few seeds has a large median
+                "median_seconds": _median([r["seconds_to_failure"] if r["detected"] else math.inf for r in rs]),
+                "worst_seconds": max((r["seconds_to_failure"] if r["detected"] else math.inf for r in rs), default=None),
+                "median_examples": _median([r["examples_to_failure"] if r["detected"] else math.inf for r in rs]),
+                "worst_examples": max((r["examples_to_failure"] if r["detected"] else math.inf for r in rs),
+                                      default=None),
+                "median_shrunk_steps": _median([r["shrunk_steps"] for r in found]),
+                "median_shrunk_objects": _median([r["shrunk_objects"] for r in found]),
+                "invariant": max(set(invariants), key=invariants.count) if invariants else None,
+                "median_shrink_seconds": _median([r["shrink_seconds"] for r in found]),
+                "worst_shrink_seconds": max((r["shrink_seconds"] for r in found), default=None),
+            }
+    reference = [r for r in runs if r["engine"] == "reference"]
+    false_positives = [r for r in reference if r["detected"]]
+    totals = {}
+    for mode in MODES:
+        detected = sum(1 for name in mutants if table[name][mode]["detected"])
+        medians = [table[name][mode]["median_seconds"] for name in mutants]
+        all_ttf = [r["seconds_to_failure"] for r in runs if r["mode"] == mode and r["engine"] != "reference"
+                   and r["detected"]]
+        shrinks = [r["shrink_seconds"] for r in runs if r["mode"] == mode and r["engine"] != "reference"
+                   and r["detected"]]
+        totals[mode] = {
+            "detected": detected, "mutants": len(mutants),
+            "median_shrink_seconds": _median(shrinks), "worst_shrink_seconds": max(shrinks, default=None),
+            "shrinks_capped": sum(1 for r in runs if r["mode"] == mode and r["engine"] != "reference"
+                                  and r.get("shrink_capped")),
+            "median_of_median_seconds": _median(medians),
+            "median_seconds_over_detected_runs": _median(all_ttf),
+        }
+    return {"mutants": table, "totals": totals, "false_positives": false_positives,
+            "reference_runs": [{k: v for k, v in r.items() if k != "scenario"} for r in reference]}
+
+
+def _fmt(x, digits=1):
+    if x is None:
+        return "-"
+    if x == math.inf:
+        return "miss"
+    if isinstance(x, float) and not x.is_integer():
+        return f"{x:.{digits}f}"
+    return str(int(x))
+
+
+def print_table(summary: dict, rules: dict[str, str]) -> None:
+    header = (f"{'mutant':42} {'mode':6} {'found':>5} {'med s':>6} {'max s':>6} {'med ex':>6} {'max ex':>6} "
+              f"{'steps':>5} {'objs':>4}  caught by")
+    print(header)
+    print("-" * len(header))
+    for name, modes in summary["mutants"].items():
+        for mode in MODES:
+            m = modes[mode]
+            label = name if mode == MODES[0] else ""
+            short = "diff" if mode == "differential" else "inv"
+            print(f"{label:42} {short:6} {m['seeds_detected']:>2}/{m['seeds']:<2} {_fmt(m['median_seconds'], 2):>6} "
+                  f"{_fmt(m['worst_seconds'], 2):>6} {_fmt(m['median_examples']):>6} {_fmt(m['worst_examples']):>6} "
+                  f"{_fmt(m['median_shrunk_steps']):>5} {_fmt(m['median_shrunk_objects']):>4}  {m['invariant'] or '-'}")
+        print(f"{'':42}   rule: CR {rules.get(name, '?')}")
+
+
+# --------------------------------------------------------------------------- main
+def build_tasks(mutants, seeds, budget, shrink=True, candidates=False, shrink_seconds=SHRINK_SECONDS) -> list[dict]:
+    common = {"shrink": shrink, "shrink_seconds": shrink_seconds, **({"candidates": True} if candidates else {})}
+    tasks = [{"engine": name, "mode": mode, "seed": seed, "budget": budget, **common}
+             for name in mutants for mode in MODES for seed in seeds]
+    reference_budget = REFERENCE_FACTOR * budget / len(seeds)
+    tasks += [{"engine": "reference", "mode": mode, "seed": seed, "budget": reference_budget, **common}
+              for mode in MODES for seed in seeds]
+    return tasks
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true",
+                        help=f"short version: {QUICK['seeds']} seeds, {QUICK['budget']:g} s per run")
+    parser.add_argument("--seeds", type=int, help=f"number of seeds, 0..N-1 (default {FULL['seeds']})")
+    parser.add_argument("--budget", type=float, help=f"seconds per run (default {FULL['budget']:g})")
+    parser.add_argument("--no-shrink", action="store_true", help="don't shrink failures (implied by --quick)")
+    parser.add_argument("--shrink-seconds", type=float, default=SHRINK_SECONDS,
+                        help=f"stop shrinking one failure after this many seconds (default {SHRINK_SECONDS:g})")
+    parser.add_argument("--with-candidates", action="store_true",
+                        help="also check the proposed invariants of benchmarks/candidate_invariants.py")
+    parser.add_argument("--mutant", action="append", dest="mutants", metavar="NAME",
+                        help="only this mutant (repeatable)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="parallel processes (default: one per core; each run is timed in its own CPU seconds)")
+    parser.add_argument("--json", dest="json_path", default=str(ROOT / "benchmarks" / "results" / "bugfinding.json"),
+                        help="where to write the results (default benchmarks/results/bugfinding.json)")
+    args = parser.parse_args(argv)
+
+    from tests.mutants import MUTANTS
+
+    preset = QUICK if args.quick else FULL
+    seeds = list(range(args.seeds if args.seeds is not None else preset["seeds"]))
+    budget = args.budget if args.budget is not None else preset["budget"]
+    mutants = args.mutants or list(MUTANTS)
+    unknown = [m for m in mutants if m not in MUTANTS]
+    if unknown:
+        parser.error(f"unknown mutant(s) {unknown}; known: {', '.join(MUTANTS)}")
+    shrink = preset["shrink"] and not args.no_shrink
+    args.jobs = args.jobs or preset["jobs"]
+    tasks = build_tasks(mutants, seeds, budget, shrink, args.with_candidates, args.shrink_seconds)
+    print(f"bugfinding: {len(mutants)} mutants x {len(MODES)} modes x {len(seeds)} seeds, {budget:g} s per run, "
+          f"{f'shrinking (at most {args.shrink_seconds:g} s)' if shrink else 'no shrinking'}; reference {REFERENCE_FACTOR}x budget per mode; "
+          f"{args.jobs} process(es)" + ("; with the candidate invariants" if args.with_candidates else ""), flush=True)
+    started = time.perf_counter()
+    runs = []
+    if args.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        from concurrent.futures import as_completed
+
+        # the long reference runs first, so that the short ones fill the gaps
+        ordered = sorted(tasks, key=lambda t: t["engine"] != "reference")
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            for future in as_completed([pool.submit(run_one, task) for task in ordered]):
+                r = future.result()
+                runs.append(r)
+                _progress(r)
+    else:
+        for task in tasks:
+            r = run_one(task)
+            runs.append(r)
+            _progress(r)
+    elapsed = time.perf_counter() - started
+
+    summary = summarise(runs, mutants, seeds)
+    print()
+    print_table(summary, {name: MUTANTS[name].rule for name in mutants})
+    if not shrink:
+        print("(steps, objs: sizes of the first failing example; nothing was shrunk)")
+    totals = summary["totals"]
+    n = len(mutants)
+    d, i = totals["differential"]["detected"], totals["invariant-only"]["detected"]
+    fp = len(summary["false_positives"])
+    print()
+    for mode in MODES:
+        t = totals[mode]
+        print(f"{mode:15} detected {t['detected']}/{n}; median over mutants of the median seconds to failure "
+              f"{_fmt(t['median_of_median_seconds'], 2)} s; median over detecting runs "
+              f"{_fmt(t['median_seconds_over_detected_runs'], 2)} s"
+              + (f"; shrinking median {_fmt(t['median_shrink_seconds'], 1)} s, worst "
+                 f"{_fmt(t['worst_shrink_seconds'], 1)} s, {t['shrinks_capped']} stopped at the limit"
+                 if shrink else ""))
+    reference_seconds = sum(r["cpu_seconds"] for r in summary["reference_runs"])
+    reference_examples = sum(r["examples"] for r in summary["reference_runs"])
+    print(f"reference       {reference_examples} examples in {reference_seconds:.0f} CPU s, false positives {fp}")
+    for r in summary["false_positives"]:
+        print(f"  FALSE POSITIVE ({r['mode']}, seed {r['seed']}): {r['invariant']}: {r['messages']}")
+    for r in runs:
+        if r.get("error"):
+            print(f"  HARNESS ERROR ({r['engine']}, {r['mode']}, seed {r['seed']}): {r['error']}")
+    misses = [name for name in mutants if not summary["mutants"][name]["invariant-only"]["detected"]]
+    targets = {
+        "differential detects every mutant": d == n,
+        f"invariant-only detects >= {TARGET_INVARIANT_ONLY:.0%}": i >= TARGET_INVARIANT_ONLY * n,
+        f"median seconds to failure < {TARGET_MEDIAN_SECONDS:g} (both modes)": all(
+            (totals[m]["median_of_median_seconds"] or math.inf) < TARGET_MEDIAN_SECONDS for m in MODES),
+        "no false positive": fp == 0,
+    }
+    print("targets: " + "; ".join(f"{k}: {'yes' if v else 'NO'}" for k, v in targets.items()))
+    if misses:
+        print(f"invariant-only misses: {', '.join(misses)}")
+    print(f"wall time {elapsed:.0f} s")
+
+    if args.json_path:
+        path = Path(args.json_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        payload = {
+            "settings": {"seeds": seeds, "budget_seconds": budget, "shrink": shrink,
+                         "shrink_seconds": args.shrink_seconds,
+                         "candidate_invariants": args.with_candidates, "reference_factor": REFERENCE_FACTOR,
+                         "jobs": args.jobs, "quick": args.quick, "python": sys.version.split()[0],
+                         "cpus": os.cpu_count()},
+            "rules": {name: MUTANTS[name].rule for name in mutants},
+            "bugs": {name: MUTANTS[name].bug for name in mutants},
+            "summary": {k: v for k, v in summary.items() if k != "false_positives"},
+            "false_positives": [{k: v for k, v in r.items()} for r in summary["false_positives"]],
+            "targets": targets,
+            "runs": runs,
+            "wall_seconds": round(elapsed, 1),
+        }
+        path.write_text(json.dumps(_finite(payload), indent=1, default=_json_default) + "\n", encoding="utf-8")
+        print(f"results: {path}")
+    print(f"detected {d}/{n} differential, {i}/{n} invariant-only, false positives {fp}")
+    return 0 if d == n and fp == 0 else 1
+
+
+def _finite(value):
+    """``value`` with infinities (runs that found nothing) as null, for strict JSON."""
+    if isinstance(value, float) and math.isinf(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _json_default(value):
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    return str(value)
+
+
+def _progress(r: dict) -> None:
+    if r.get("error"):
+        what = f"HARNESS ERROR {r['error']}"
+    elif r["detected"]:
+        what = f"found by {r['invariant']} after {r['examples_to_failure']} examples, {r['seconds_to_failure']:.2f} s"
+    else:
+        what = f"nothing in {r['examples']} examples"
+    print(f"  {r['engine']:42} {r['mode']:14} seed {r['seed']}: {what}", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

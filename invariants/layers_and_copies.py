@@ -1,0 +1,621 @@
+"""Layers, counters and copies: CR 613 (interaction of continuous effects), 122 and 704.5q
+(counters), 707 (copying objects), 107.3m (X), 603 (triggered abilities), and every
+Gatherer ruling of Octopus Umbra and Penumbra Umbra about them.
+
+The observation fields these invariants read (``harness.protocol``): per object
+``copiable`` (its copiable values, CR 707.2), ``pt_effects`` (the continuous effects on
+its power and toughness in timestamp order, with their layer), ``counters``,
+``mana_cost`` and ``mana_value``; log entries ``counters_added``, ``counters_removed``,
+``trigger`` and ``zone_change`` with cause ``create_token`` / ``copy_of``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .base import Transition, invariant
+
+LAYERS = frozenset({"layers", "observe.pt_effects", "observe.copiable"})
+COPIES = frozenset({"copies", "observe.copiable"})
+
+OCTOPUS_1 = ("Octopus Umbra None: Octopus Umbra overwrites all previous effects that set the creature's base "
+             "power and toughness")
+OCTOPUS_2 = "Octopus Umbra None: Any power- or toughness-modifying effects (those that give +N/+N, for example)"
+PENUMBRA_EXACT = "Penumbra Umbra 2024-11-08: Except for its color, the token copies exactly what was printed"
+PENUMBRA_X = "Penumbra Umbra 2024-11-08: If the copied creature has {X} in its mana cost"
+PENUMBRA_TOKEN = "Penumbra Umbra 2024-11-08: If the copied creature is a token"
+PENUMBRA_COPYING = "Penumbra Umbra 2024-11-08: If the copied creature is copying something else"
+PENUMBRA_ENTERS = "Penumbra Umbra 2024-11-08: Any enters abilities of the copied creature will trigger"
+PENUMBRA_LKI = "Penumbra Umbra 2024-11-08: If the enchanted creature is no longer on the battlefield"
+
+#: Cards whose "enters with X +1/+1 counters" uses the X of the spell (CR 107.3m).
+X_COUNTER_CARDS = frozenset({"Hangarback Walker", "Endless One", "Stonecoil Serpent", "Hydroid Krasis"})
+#: Cards with an enters-the-battlefield triggered ability (CR 603.6a).
+ENTERS_TRIGGER_CARDS = frozenset({"Nekrataal", "Goblin Engineer"})
+#: Auras whose static ability sets base power and toughness (layer 7b).
+SETTING_AURAS = frozenset({"Octopus Umbra"})
+
+_COUNTER = re.compile(r"^([+-])(\d+)/([+-])(\d+)$")
+
+
+# ----------------------------------------------------------------- helpers
+def counter_pt(kind: str) -> tuple[int, int] | None:
+    """(power, toughness) one counter of ``kind`` gives (CR 122.1a), None for other counters."""
+    m = _COUNTER.match(kind) if isinstance(kind, str) else None
+    if m is None:
+        return None
+    ps, p, ts, t = m.groups()
+    return (int(p) if ps == "+" else -int(p)), (int(t) if ts == "+" else -int(t))
+
+
+def layered_pt(obj: dict) -> tuple[int, int] | None:
+    """Power and toughness of an observed permanent recomputed in layer order (CR 613.4).
+
+    From the copiable power and toughness (layer 1), 7b: setting effects in timestamp
+    order, the latest wins; 7c: every modifying effect and every counter, whenever it
+    started; 7d: each switch. None if it has no power and toughness.
+    """
+    copiable = obj.get("copiable") or {}
+    power, toughness = copiable.get("power"), copiable.get("toughness")
+    if power is None or toughness is None:
+        return None
+    effects = obj.get("pt_effects") or []
+    for e in effects:
+        if e.get("layer") == "7b":
+            power, toughness = e["power"], e["toughness"]
+    for e in effects:
+        if e.get("layer") == "7c":
+            power += e["power"]
+            toughness += e["toughness"]
+    for kind, n in (obj.get("counters") or {}).items():
+        pt = counter_pt(kind)
+        if pt:
+            power += pt[0] * n
+            toughness += pt[1] * n
+    for e in effects:
+        if e.get("layer") == "7d":
+            power, toughness = toughness, power
+    return power, toughness
+
+
+def mana_value(cost: str) -> int:
+    """Mana value with X = 0, as for any object not on the stack (CR 202.3, 107.3g)."""
+    total = 0
+    for sym in re.findall(r"\{([^}]*)\}", cost or ""):
+        total += int(sym) if sym.isdigit() else (0 if sym in ("X", "Y", "Z") else 1)
+    return total
+
+
+def entered(t: Transition) -> list[tuple[str, dict]]:
+    """(id, zone_change entry) of every object that entered the battlefield from nowhere in this event."""
+    return [(e["object"], e) for e in t.log
+            if e.get("kind") == "zone_change" and e.get("from") is None and e.get("to") == "battlefield"]
+
+
+def copies_made(t: Transition) -> list[tuple[str, str, dict]]:
+    """(new id, copied id, cause) of every object that entered as a copy in this event (CR 707.5)."""
+    return [(oid, e["cause"]["copy_of"], e["cause"]) for oid, e in entered(t)
+            if isinstance(e.get("cause"), dict) and e["cause"].get("copy_of")]
+
+
+def moved_in_event(t: Transition, oid: str) -> bool:
+    """Whether ``oid`` changed zones during the event (then it is a new object, CR 400.7)."""
+    return any(e.get("kind") == "zone_change" and e.get("object") == oid for e in t.log)
+
+
+def on_battlefield_after(t: Transition, oid: str) -> dict | None:
+    obj = t.after["objects"].get(oid)
+    return obj if obj is not None and obj["zone"] == "battlefield" else None
+
+
+def game_over(t: Transition) -> bool:
+    return any(p.get("lost") for p in t.after.get("players", {}).values())
+
+
+def counters_added(t: Transition, oid: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for e in t.log:
+        if e.get("kind") == "counters_added" and e.get("object") == oid:
+            out[e["counter"]] = out.get(e["counter"], 0) + e["amount"]
+    return out
+
+
+def counters_annihilated(t: Transition, oid: str) -> int:
+    return sum(e.get("amount", 0) for e in t.log
+               if e.get("kind") == "counters_removed" and e.get("object") == oid and e.get("rule") == "704.5q")
+
+
+def expected_counters(before: dict, t: Transition, oid: str) -> dict[str, int]:
+    """Counters ``before`` plus those the log says were added, minus the 704.5q pairs removed."""
+    counts = dict(before)
+    for kind, n in counters_added(t, oid).items():
+        counts[kind] = counts.get(kind, 0) + n
+    gone = counters_annihilated(t, oid)
+    if gone:
+        for kind in ("+1/+1", "-1/-1"):
+            counts[kind] = counts.get(kind, 0) - gone
+    return {k: v for k, v in counts.items() if v}
+
+
+def new_setting_effects(t: Transition) -> list[tuple[str, str]]:
+    """(creature id, source) of each setting effect (layer 7b) this event starts on a creature.
+
+    ``set_base_pt`` (source ``"set_base_pt"``), and an Octopus Umbra entering attached or
+    becoming attached (source: the Aura's id, CR 613.7e).
+    """
+    ev = t.event
+    kind = ev.get("type")
+    out = []
+    if kind == "set_base_pt":
+        out.append((ev.get("object"), "set_base_pt"))
+    elif kind == "put_onto_battlefield" and ev.get("card") in SETTING_AURAS and ev.get("attach_to"):
+        out.append((ev["attach_to"], ev.get("id")))
+    elif kind == "attach":
+        aura = t.before["objects"].get(ev.get("aura"))
+        if aura is not None and aura["name"] in SETTING_AURAS:
+            out.append((ev.get("to"), ev.get("aura")))
+    return [(oid, src) for oid, src in out
+            if isinstance(oid, str) and on_battlefield_after(t, oid) and not moved_in_event(t, oid)]
+
+
+def _effects(obj: dict, layer: str) -> list[dict]:
+    return [e for e in obj.get("pt_effects") or [] if e.get("layer") == layer]
+
+
+def _still_applies(t: Transition, oid: str, effect: dict) -> bool:
+    """Whether an effect on ``oid`` before the event can still apply after it: a resolved
+    effect lasts until cleanup; an Aura's static effect lasts while the Aura stays
+    attached (the event may have destroyed it, e.g. by umbra armor)."""
+    if effect.get("until_end_of_turn"):
+        return True
+    source = t.after["objects"].get(effect.get("source") or "")
+    return source is not None and source["zone"] == "battlefield" and source["attached_to"] == oid
+
+
+# ---------------------------------------------------------------- layers
+@invariant(
+    "layers.power_toughness_in_layer_order",
+    rules=("613.1", "613.4b", "613.4c", "613.4d", "613.7", "122.1a"),
+    rulings=(OCTOPUS_1, OCTOPUS_2),
+    requires=LAYERS,
+)
+def power_toughness_in_layer_order(t: Transition):
+    """Every creature's power and toughness is its copiable P/T with its effects applied in layer order.
+
+    7b setting effects in timestamp order (the latest wins), then 7c: every modifying
+    effect and every counter, +1/+0 and -0/-1 ones included, whenever it started, then
+    7d switches. A setting effect never wipes out counters or modifying effects.
+    """
+    out = []
+    applicable = False
+    for oid, o in t.after["objects"].items():
+        if o["zone"] != "battlefield" or "Creature" not in o["types"]:
+            continue
+        expected = layered_pt(o)
+        if expected is None:
+            continue
+        applicable = True
+        if (o["power"], o["toughness"]) != expected:
+            out.append(f"{oid} ({o['name']}) is {o['power']}/{o['toughness']} but its copiable P/T "
+                       f"{o['copiable'].get('power')}/{o['copiable'].get('toughness')}, effects "
+                       f"{[(e['layer'], e.get('power'), e.get('toughness'), e.get('source')) for e in o['pt_effects']]}"
+                       f" and counters {o['counters']} give {expected[0]}/{expected[1]} in layer order")
+    return out if applicable else None
+
+
+@invariant(
+    "layers.later_setting_effect_wins",
+    rules=("613.4b", "613.7", "613.7a", "613.7b", "613.7e"),
+    rulings=(OCTOPUS_1,),
+    requires=LAYERS,
+)
+def later_setting_effect_wins(t: Transition):
+    """A setting effect that starts to apply is applied after every earlier one (its timestamp is the latest).
+
+    An Octopus Umbra that enters attached or becomes attached gets a new timestamp
+    (613.7e) and overwrites earlier setting effects; a later "base power and toughness
+    N/N" effect overwrites it. Earlier setting effects are not removed, only overridden.
+    """
+    if t.illegal is not None:
+        return None
+    cases = new_setting_effects(t)
+    if not cases:
+        return None
+    out = []
+    for oid, source in cases:
+        after = t.after["objects"][oid]
+        setting = _effects(after, "7b")
+        if not setting or setting[-1].get("source") != source:
+            out.append(f"the setting effect from {source} started to apply to {oid} but is not the latest of its "
+                       f"layer 7b effects {[e.get('source') for e in setting]}")
+        before = t.before["objects"].get(oid)
+        if before is not None:
+            earlier = [e for e in _effects(before, "7b") if e.get("source") != source and _still_applies(t, oid, e)]
+            still = [e for e in setting if e.get("source") != source]
+            if earlier != still:
+                out.append(f"the earlier setting effects on {oid} changed from {earlier} to {still} when {source} "
+                           f"started to apply")
+    return out
+
+
+@invariant(
+    "layers.modifying_effects_and_counters_still_apply",
+    rules=("613.4b", "613.4c", "122.1a"),
+    rulings=(OCTOPUS_2,),
+    requires=LAYERS | {"counters"},
+)
+def modifying_effects_and_counters_still_apply(t: Transition):
+    """When a setting effect starts to apply, the creature's modifying effects and counters stay and apply on top.
+
+    Octopus Umbra ruling: "+N/+N" effects and counters "will apply to the creature's
+    new base power and toughness, even if they started to apply before Octopus Umbra
+    became attached."
+    """
+    if t.illegal is not None:
+        return None
+    cases = new_setting_effects(t)
+    if not cases:
+        return None
+    out = []
+    for oid, source in cases:
+        before, after = t.before["objects"].get(oid), t.after["objects"][oid]
+        if before is None:
+            continue
+        still = [e for e in _effects(before, "7c") if _still_applies(t, oid, e)]
+        if _effects(after, "7c") != still:
+            out.append(f"{oid}'s modifying effects changed from {still} to {_effects(after, '7c')} "
+                       f"when the setting effect from {source} started")
+        if after["counters"] != expected_counters(before["counters"], t, oid):
+            out.append(f"{oid}'s counters changed from {before['counters']} to {after['counters']} when the "
+                       f"setting effect from {source} started")
+        base = _effects(after, "7b")[-1] if _effects(after, "7b") else None
+        if base is not None and base.get("source") == source:
+            p, t_ = base["power"], base["toughness"]
+            for e in _effects(after, "7c"):
+                p, t_ = p + e["power"], t_ + e["toughness"]
+            for kind, n in after["counters"].items():
+                pt = counter_pt(kind)
+                if pt:
+                    p, t_ = p + pt[0] * n, t_ + pt[1] * n
+            if len(_effects(after, "7d")) % 2:
+                p, t_ = t_, p
+            if (after["power"], after["toughness"]) != (p, t_):
+                out.append(f"{oid} is {after['power']}/{after['toughness']}; base {base['power']}/{base['toughness']} "
+                           f"from {source} with its modifying effects and counters on top gives {p}/{t_}")
+    return out
+
+
+@invariant(
+    "layers.resolved_effects_affect_a_fixed_set",
+    rules=("611.2c", "613.7b"),
+    requires=LAYERS,
+)
+def resolved_effects_affect_a_fixed_set(t: Transition):
+    """An effect from a resolved spell affects only the objects it affected as it resolved.
+
+    A permanent that enters is affected by no earlier "until end of turn" effect (only by
+    the Auras attached to it); ``create_effect`` ("creatures you control get +N/+N until
+    end of turn") affects exactly the creatures its controller controls as it resolves.
+    """
+    if t.illegal is not None:
+        return None
+    out = []
+    applicable = False
+    for oid, _ in entered(t):
+        obj = on_battlefield_after(t, oid)
+        if obj is None:
+            continue
+        applicable = True
+        for e in obj.get("pt_effects") or []:
+            source = t.after["objects"].get(e.get("source") or "")
+            if e.get("until_end_of_turn") or source is None or source.get("attached_to") != oid:
+                out.append(f"{oid} entered during this event but is affected by {e} (CR 611.2c)")
+    if t.event.get("type") == "create_effect":
+        applicable = True
+        controller = t.event.get("controller")
+        for oid, o in t.after["objects"].items():
+            before = t.before["objects"].get(oid)
+            if o["zone"] != "battlefield" or before is None or before["zone"] != "battlefield" \
+                    or moved_in_event(t, oid) or "Creature" not in before["types"]:
+                continue
+            new = len([e for e in o.get("pt_effects") or [] if e.get("source") == "create_effect"]) - len(
+                [e for e in before.get("pt_effects") or [] if e.get("source") == "create_effect"])
+            wanted = 1 if before["controller"] == controller else 0
+            if new != wanted:
+                out.append(f"create_effect by {controller} added {new} effect(s) to {oid} controlled by "
+                           f"{before['controller']}, expected {wanted}")
+    return out if applicable else None
+
+
+@invariant(
+    "layers.until_end_of_turn_effects_end",
+    rules=("514.2", "611.2a"),
+    requires=LAYERS | {"cleanup"},
+)
+def until_end_of_turn_effects_end(t: Transition):
+    """After the cleanup step no "until end of turn" power/toughness effect is left; Aura effects stay."""
+    if t.illegal is not None or t.event.get("type") != "cleanup":
+        return None
+    return [f"{oid} still has {e} after cleanup" for oid, o in t.after["objects"].items()
+            for e in o.get("pt_effects") or [] if e.get("until_end_of_turn")]
+
+
+# -------------------------------------------------------------- counters
+@invariant(
+    "counters.change_only_by_counter_events",
+    rules=("122.1", "122.3", "704.5q", "702.89a"),
+    requires=frozenset({"counters"}),
+)
+def counters_change_only_by_counter_events(t: Transition):
+    """A permanent's counters change only as the log says: added, or +1/+1 and -1/-1 pairs removed (704.5q).
+
+    Nothing else removes counters: not a setting effect, not a switch, not umbra armor
+    (it removes damage, never counters), not Giant Growth.
+    """
+    if t.illegal is not None:
+        return None
+    out = []
+    moved = {e.get("object") for e in t.log if e.get("kind") == "zone_change"}
+    for oid, after in t.after["objects"].items():
+        before = t.before["objects"].get(oid)
+        if before is None or before["zone"] != "battlefield" or after["zone"] != "battlefield" or oid in moved:
+            continue
+        expected = expected_counters(before["counters"], t, oid)
+        if after["counters"] != expected:
+            out.append(f"{oid} ({after['name']}) had counters {before['counters']}, the log adds "
+                       f"{counters_added(t, oid)} and annihilates {counters_annihilated(t, oid)} pair(s), "
+                       f"but it now has {after['counters']}")
+    return out
+
+
+@invariant(
+    "counters.umbra_armor_removes_damage_not_counters",
+    rules=("702.89a", "122.1"),
+    requires=frozenset({"counters", "umbra_armor"}),
+)
+def umbra_armor_removes_damage_not_counters(t: Transition):
+    """A creature saved by umbra armor keeps its counters: umbra armor removes damage, never counters."""
+    if t.illegal is not None:
+        return None
+    saved = {e["affected"] for e in t.log if e.get("kind") == "replacement" and e.get("effect") == "umbra armor"}
+    cases = [oid for oid in saved if oid in t.before["objects"] and on_battlefield_after(t, oid)
+             and not moved_in_event(t, oid) and t.before["objects"][oid]["counters"]]
+    if not cases:
+        return None
+    return [f"{oid} was saved by umbra armor and its counters went from {t.before['objects'][oid]['counters']} to "
+            f"{t.after['objects'][oid]['counters']}" for oid in cases
+            if t.after["objects"][oid]["counters"] != expected_counters(t.before["objects"][oid]["counters"], t, oid)]
+
+
+# ---------------------------------------------------------------- copies
+def _penumbra(t: Transition, source) -> bool:
+    obj = t.before["objects"].get(source) if isinstance(source, str) else None
+    return obj is not None and obj["name"] == "Penumbra Umbra"
+
+
+def _expected_copiable(t: Transition, copied: str, cause: dict) -> dict | None:
+    original = t.before["objects"].get(copied)
+    if original is None or original["zone"] != "battlefield" or not original.get("copiable"):
+        return None
+    expected = dict(original["copiable"])
+    if _penumbra(t, cause.get("by")):
+        expected["colors"] = ["B"]  # "except the token is black" (CR 707.9b)
+    return expected
+
+
+@invariant(
+    "copies.copiable_values_only",
+    rules=("707.2", "707.3", "707.9b", "111.3", "613.2c"),
+    rulings=(PENUMBRA_EXACT, PENUMBRA_TOKEN, PENUMBRA_COPYING),
+    requires=COPIES,
+)
+def copiable_values_only(t: Transition):
+    """A copy gets exactly the original's copiable values, with the copy effect's exceptions.
+
+    Copiable values: what is printed on the original, or for a token what the effect
+    that created it defined, as modified by other copy effects and their exceptions (a
+    copy of a copy copies what that one copies; a copy of a Penumbra Umbra token is
+    black). Not its computed power and toughness (an Octopus Umbra's 8/8), not its
+    colour if the copy effect says otherwise: Penumbra Umbra's token is black.
+    """
+    if t.illegal is not None:
+        return None
+    cases = copies_made(t)
+    if not cases:
+        return None
+    out = []
+    for new, copied, cause in cases:
+        obj = on_battlefield_after(t, new)
+        expected = _expected_copiable(t, copied, cause)
+        if obj is None or expected is None:
+            continue
+        got = obj.get("copiable") or {}
+        diff = {k: (got.get(k), v) for k, v in expected.items() if got.get(k) != v}
+        if diff:
+            out.append(f"{new} is a copy of {copied} but its copiable values differ: "
+                       + ", ".join(f"{k} {g!r} instead of {w!r}" for k, (g, w) in sorted(diff.items())))
+        if obj["name"] != expected["name"] or sorted(obj["colors"]) != sorted(expected["colors"]):
+            out.append(f"{new} is a copy of {copied}: it is {obj['name']!r} {obj['colors']}, expected "
+                       f"{expected['name']!r} {expected['colors']}")
+    return out
+
+
+@invariant(
+    "copies.status_counters_and_auras_not_copied",
+    rules=("707.2", "111.2", "400.7"),
+    rulings=(PENUMBRA_EXACT,),
+    requires=COPIES | {"counters"},
+)
+def status_counters_and_auras_not_copied(t: Transition):
+    """A new copy is untapped, undamaged, out of combat, with no counters, Auras or effects of the original.
+
+    Penumbra Umbra ruling: "It doesn't copy whether that creature is tapped or untapped,
+    whether it has any counters on it or Auras and Equipment attached to it". Only
+    counters the log says were put on it as it entered are allowed. A token is
+    controlled by the player who created it (CR 111.2).
+    """
+    if t.illegal is not None:
+        return None
+    cases = copies_made(t)
+    if not cases:
+        return None
+    out = []
+    for new, copied, cause in cases:
+        obj = on_battlefield_after(t, new)
+        if obj is None:
+            continue
+        problems = []
+        if obj["tapped"]:
+            problems.append("is tapped")
+        if obj["damage"]:
+            problems.append(f"has {obj['damage']} damage")
+        if obj["combat"]:
+            problems.append(f"is {obj['combat']}")
+        if obj["counters"] != expected_counters({}, t, new):
+            problems.append(f"has counters {obj['counters']}")
+        auras = [a for a, o in t.after["objects"].items() if o["attached_to"] == new]
+        if auras:
+            problems.append(f"has Auras {auras} attached")
+        if obj.get("pt_effects"):
+            problems.append(f"is affected by {obj['pt_effects']}")
+        if cause.get("event") == "create_token":
+            creator = t.before["objects"].get(cause.get("by"))
+            controller = creator["controller"] if creator is not None else t.event.get("controller")
+            if controller is not None and obj["controller"] != controller:
+                problems.append(f"is controlled by {obj['controller']}, not by its creator {controller}")
+            if not obj["token"]:
+                problems.append("is not a token")
+        if problems:
+            original = t.before["objects"].get(copied, {})
+            out.append(f"{new}, a new copy of {copied} (tapped {original.get('tapped')}, counters "
+                       f"{original.get('counters')}), " + ", ".join(problems))
+    return out
+
+
+@invariant(
+    "copies.x_is_zero",
+    rules=("107.3m", "107.3g", "614.1c", "707.2"),
+    rulings=(PENUMBRA_X, PENUMBRA_ENTERS),
+    requires=COPIES | {"x_costs", "counters"},
+)
+def x_is_zero(t: Transition):
+    """"Enters with X +1/+1 counters" uses the X of the spell that became the permanent; for a copy X is 0.
+
+    A Hangarback Walker cast with X = 3 enters with three counters; a token or Clone
+    copying it enters with none (it dies as a 0/0). On the battlefield {X} counts as 0
+    in the mana value of every object (CR 107.3g).
+    """
+    if t.illegal is not None:
+        return None
+    out = []
+    applicable = False
+    copied_from = {new: (copied, cause) for new, copied, cause in copies_made(t)}
+    for oid, entry in entered(t):
+        if oid in copied_from:
+            copied, _ = copied_from[oid]
+            original = t.before["objects"].get(copied) or {}
+            name = (original.get("copiable") or {}).get("name")
+            expected = 0
+        elif t.event.get("type") == "put_onto_battlefield" and t.event.get("id") == oid:
+            name, expected = t.event.get("card"), t.event.get("x", 0)
+        else:
+            continue
+        if name not in X_COUNTER_CARDS or not isinstance(expected, int):
+            continue
+        applicable = True
+        got = counters_added(t, oid).get("+1/+1", 0)
+        if got != expected:
+            out.append(f"{oid} ({name}) entered with {got} +1/+1 counter(s); X is "
+                       f"{expected}{' for a copy' if oid in copied_from else ''}")
+    for oid, o in t.after["objects"].items():
+        cost = (o.get("copiable") or {}).get("mana_cost") or ""
+        if o["zone"] == "battlefield" and "{X}" in cost:
+            applicable = True
+            if "mana_value" in o and o["mana_value"] != mana_value(cost):
+                out.append(f"{oid} ({o['name']}, {cost}) has mana value {o['mana_value']}; X is 0 on "
+                           f"the battlefield: {mana_value(cost)}")
+    return out if applicable else None
+
+
+@invariant(
+    "copies.enters_abilities_trigger",
+    rules=("603.6a", "707.5", "111.13"),
+    rulings=(PENUMBRA_ENTERS,),
+    requires=COPIES | {"triggers"},
+)
+def enters_abilities_trigger(t: Transition):
+    """The enters abilities of a permanent that enters trigger, and so do a copy's (Nekrataal, Goblin Engineer)."""
+    if t.illegal is not None:
+        return None
+    out = []
+    applicable = False
+    copied_from = {new: copied for new, copied, _ in copies_made(t)}
+    triggered = {e.get("source") for e in t.log if e.get("kind") == "trigger" and e.get("ability") == "enters"}
+    for oid, _ in entered(t):
+        if oid in copied_from:
+            name = ((t.before["objects"].get(copied_from[oid]) or {}).get("copiable") or {}).get("name")
+        elif t.event.get("type") == "put_onto_battlefield" and t.event.get("id") == oid:
+            name = t.event.get("card")
+        else:
+            obj = t.after["objects"].get(oid)
+            name = ((obj or {}).get("copiable") or {}).get("name") if obj and obj["zone"] == "battlefield" else None
+        if name not in ENTERS_TRIGGER_CARDS:
+            continue
+        applicable = True
+        if oid not in triggered:
+            what = f"a copy of {copied_from[oid]}, " if oid in copied_from else ""
+            out.append(f"{oid} ({what}{name}) entered the battlefield but its enters ability did not trigger")
+    return out if applicable else None
+
+
+@invariant(
+    "copies.penumbra_umbra_copies_the_enchanted_creature",
+    rules=("603.6c", "603.10a", "608.2h", "707.9b", "111.2"),
+    rulings=(PENUMBRA_LKI, PENUMBRA_EXACT),
+    requires=COPIES | {"triggers", "umbra_armor"},
+)
+def penumbra_umbra_copies_the_enchanted_creature(t: Transition):
+    """When Penumbra Umbra goes to a graveyard from the battlefield, a black token copy of its creature is created.
+
+    Under the Aura's controller. If the creature has left the battlefield, the copy uses
+    its copiable values as it last existed there (last known information).
+    """
+    if t.illegal is not None or game_over(t):
+        return None
+    changes = [e for e in t.log if e.get("kind") == "zone_change" and e.get("from") == "battlefield"
+               and e.get("to") == "graveyard" and _penumbra(t, e.get("object"))
+               and t.before["objects"][e["object"]]["zone"] == "battlefield"]
+    if not changes:
+        return None
+    out = []
+    created = {e["cause"].get("by"): e for _, e in entered(t)
+               if isinstance(e.get("cause"), dict) and e["cause"].get("event") == "create_token"}
+    for change in changes:
+        aura_id = change["object"]
+        aura = t.before["objects"][aura_id]
+        host = aura["attached_to"]
+        if not any(e.get("kind") == "trigger" and e.get("source") == aura_id for e in t.log):
+            out.append(f"Penumbra Umbra {aura_id} was put into a graveyard from the battlefield but did not trigger")
+        entry = created.get(aura_id)
+        if entry is None:
+            out.append(f"Penumbra Umbra {aura_id} went to the graveyard but no token copy of {host} was created")
+            continue
+        token_id = entry["object"]
+        if entry["cause"].get("copy_of") != host:
+            out.append(f"Penumbra Umbra {aura_id} enchanted {host} but its token {token_id} copies "
+                       f"{entry['cause'].get('copy_of')}")
+        token = on_battlefield_after(t, token_id)
+        if token is None or not token.get("copiable"):
+            continue
+        expected = _expected_copiable(t, host, entry["cause"])
+        if expected is not None and (token["name"] != expected["name"] or token["colors"] != ["B"]
+                                     or (token["copiable"]["power"], token["copiable"]["toughness"])
+                                     != (expected["power"], expected["toughness"])):
+            out.append(f"Penumbra Umbra's token {token_id} is {token['name']!r} {token['colors']} with copiable P/T "
+                       f"{token['copiable']['power']}/{token['copiable']['toughness']}; expected a black "
+                       f"{expected['name']!r} {expected['power']}/{expected['toughness']} as {host} "
+                       f"{'last existed' if not on_battlefield_after(t, host) else 'is'}")
+        if token["controller"] != aura["controller"] or not token["token"]:
+            out.append(f"Penumbra Umbra's token {token_id} is controlled by {token['controller']} (token "
+                       f"{token['token']}); it must be a token of the Aura's controller {aura['controller']}")
+    return out
