@@ -13,6 +13,11 @@ from .layers import characteristics, counter_pt
 from .objects import BATTLEFIELD, COMBAT_STATUSES
 
 
+def _is_player(game, value) -> bool:
+    """Whether ``value`` names a player (ids are strings; anything else is not a player)."""
+    return isinstance(value, str) and value in game.players
+
+
 def _permanent(game, event, key):
     oid = event.get(key)
     obj = game.objects.get(oid) if isinstance(oid, str) else None
@@ -89,7 +94,7 @@ def cast(game, event):
     if script.spell is None:
         raise IllegalAction("not_a_spell", f"{definition.name} is not an instant or sorcery the engine can cast")
     controller = event.get("controller")
-    if controller not in game.players:
+    if not _is_player(game, controller):
         raise IllegalAction("bad_event", f"controller={controller!r} is not a player")
     targets = event.get("targets", [])
     if not isinstance(targets, list):
@@ -100,7 +105,7 @@ def cast(game, event):
         raise IllegalAction("illegal_target", f"{name} takes {expected} target(s), got {len(targets)}")
     if kind == "damage":
         target = targets[0]
-        if target not in game.players:
+        if not _is_player(game, target):
             _creature(game, {"target": target}, "target")
 
         def perform(decider):
@@ -159,7 +164,7 @@ def damage(game, event):
     """
     source = _permanent(game, event, "source")
     target = event.get("target")
-    if target not in game.players:
+    if not _is_player(game, target):
         _creature(game, event, "target")
     amount = _int(event, "amount", 1)
     return lambda decider: _deal_damage(game, source.id, source, target, amount)
@@ -172,7 +177,8 @@ def destroy_event(game, event):
     target creature and target Aura".
     """
     targets = event.get("targets")
-    if not isinstance(targets, list) or not targets or len(set(targets)) != len(targets):
+    if (not isinstance(targets, list) or not targets or not all(isinstance(t, str) for t in targets)
+            or len(set(targets)) != len(targets)):
         raise IllegalAction("bad_event", "targets: expected a non-empty list of distinct ids")
     for i in range(len(targets)):
         _permanent(game, {"target": targets[i]}, "target")
@@ -225,7 +231,7 @@ def create_effect(game, event):
     if event.get("affects") != "creatures_you_control":
         raise IllegalAction("bad_event", f"affects={event.get('affects')!r}: expected 'creatures_you_control'")
     controller = event.get("controller")
-    if not isinstance(controller, str) or controller not in game.players:
+    if not _is_player(game, controller):
         raise IllegalAction("bad_event", f"controller={controller!r} is not a player")
     power, toughness = _int(event, "power"), _int(event, "toughness")
 
@@ -281,7 +287,7 @@ def put_onto_battlefield(game, event):
     if not definition.types or set(definition.types) & {"Instant", "Sorcery"}:
         raise IllegalAction("not_a_permanent", f"{definition.name} is not a permanent card")
     controller = event.get("controller")
-    if controller not in game.players:
+    if not _is_player(game, controller):
         raise IllegalAction("bad_event", f"controller={controller!r} is not a player")
     attach_to = event.get("attach_to")
     is_aura = "Aura" in definition.subtypes

@@ -108,6 +108,8 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbil
                 raise BadBoard(f"{where}.id: expected a non-empty string")
             if oid in self.objects:
                 raise BadBoard(f"{where}.id: duplicate object id {oid!r}")
+            if oid in self.players:
+                raise BadBoard(f"{where}.id: {oid!r} is already a player id (event targets name either)")
             try:
                 definition, script = card(spec.get("card"))
             except (UnknownCard, TypeError) as exc:
@@ -142,6 +144,8 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbil
             if combat not in COMBAT_STATUSES:
                 raise BadBoard(f"{where}.combat: expected one of {list(COMBAT_STATUSES)}, got {combat!r}")
             obj.combat = combat
+            if "Creature" not in definition.types and (obj.damage or obj.combat):
+                raise BadBoard(f"{where}: only creatures can have damage marked or be in combat (CR 120.3, 506.4)")
             if zone != BATTLEFIELD and (obj.tapped or obj.damage or obj.combat or obj.regeneration_shields):
                 raise BadBoard(f"{where}: only permanents can be tapped, damaged, in combat or shielded")
             if spec.get("attached_to") is not None:
@@ -333,7 +337,8 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbil
         """
         if any(p.lost for p in self.players.values()):
             raise IllegalAction("game_over", "a player has lost the game; no more events")
-        handler = events.HANDLERS.get(event.get("type")) if isinstance(event, dict) else None
+        kind = event.get("type") if isinstance(event, dict) else None
+        handler = events.HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise IllegalAction("unknown_event", f"unknown event {event!r}")
         perform = handler(self, event)  # validates; returns a callable that performs

@@ -66,12 +66,13 @@ def check_state_based_actions(game, decider) -> None:
                 performed = True
             obj.deathtouch_damage = False
         for (controller, _name), ids in legends.items():
-            ids = [oid for oid in ids if oid not in to_graveyard]
+            # Every legend counts, even one already leaving by 704.5f: all applicable
+            # state-based actions happen at once (CR 704.3).
             if len(ids) > 1:
                 keep = game.legend_rule_keep(controller, ids, decider)
                 for oid in ids:
                     if oid != keep:
-                        to_graveyard[oid] = "704.5j"
+                        to_graveyard.setdefault(oid, "704.5j")
         if not (to_graveyard or to_destroy):
             if performed:
                 continue

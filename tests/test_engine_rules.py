@@ -229,11 +229,6 @@ UNHASHABLE_EVENTS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    "engine bug: malformed events with list/dict values where an id, player or event type is "
-    "expected raise TypeError (unhashable) instead of IllegalAction: game.Game.apply "
-    "(HANDLERS.get(type)), events.destroy_event (set(targets)), events.damage and events.cast "
-    "(`x not in game.players` on a non-string)"))
 @pytest.mark.parametrize("event", UNHASHABLE_EVENTS)
 def test_malformed_event_values_raise_illegal_action(event):
     """Engine protocol: "Illegal attempts raise IllegalAction with a reason code and leave
@@ -313,10 +308,6 @@ def test_unattached_aura_message():
         ReferenceEngine().new_game(board(obj("a", "Hyena Umbra")))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: game.Game._build accepts an object id equal to a player id; events that take "
-    "'ID or P' (cast Shock/Lightning Bolt targets, damage target) then always resolve to the "
-    "player, so that object can never be dealt damage by them"))
 def test_object_id_equal_to_a_player_id_is_refused():
     """Board validation (duplicate ids): object ids and player ids share the namespace of
     event targets ("target": ID or P, harness.protocol), so an object called "P1" is
@@ -462,12 +453,6 @@ def test_no_state_based_action_is_pending_after_any_event():
     assert sorted(obs["zones"]["graveyard"]["P2"]) == ["crab", "rats"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: state_based_actions.check_state_based_actions (the legend-rule grouping, "
-    "`obj.id not in to_graveyard`) leaves a legendary permanent already put into the graveyard "
-    "by 704.5f out of the group, so the controller is never asked; "
-    "CR 704.3 performs all applicable state-based actions simultaneously and 704.5j applies "
-    "to both Isamarus"))
 def test_legend_rule_and_toughness_zero_are_simultaneous():
     """CR 704.3: "the game checks for any of the listed conditions for state-based actions,
     then performs all applicable state-based actions simultaneously as a single event."
