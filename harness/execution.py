@@ -83,6 +83,10 @@ def _interaction(entry: dict) -> str | None:
             return f"state-based action {cause.get('by')}"
     if kind in ("player_lost", "counters_removed"):
         return f"state-based action {entry.get('rule')}"
+    if kind == "trigger":
+        return "triggered ability"
+    if kind == "zone_change" and (entry.get("cause") or {}).get("copy_of"):
+        return "copy entered"
     return None
 
 
