@@ -354,6 +354,10 @@ def counters_change_only_by_counter_events(t: Transition):
     """
     if t.illegal is not None:
         return None
+    if not any(o["counters"] for o in t.before["objects"].values()) and not any(
+        o["counters"] for o in t.after["objects"].values()
+    ):
+        return None  # no counters anywhere: nothing to check
     out = []
     moved = {e.get("object") for e in t.log if e.get("kind") == "zone_change"}
     for oid, after in t.after["objects"].items():

@@ -1074,8 +1074,6 @@ def _unrelated_steps():
 # and no legal step but a counter event may change a permanent's counters (CR 122.1, 122.3).
 IN_SCOPE = {
     ("layers.until_end_of_turn_effects_end", "cleanup"),
-    ("counters.change_only_by_counter_events", "cleanup"),
-    ("counters.change_only_by_counter_events", "attack"),
 }
 
 
