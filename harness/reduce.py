@@ -9,6 +9,8 @@ removal when the same invariant still fails. Decisions are re-recorded from the 
 
 from __future__ import annotations
 
+import time
+
 from .decider import ReplayDiverged
 from .execution import BoardRejected, EngineTimeout
 
@@ -18,11 +20,12 @@ def _size(scenario: dict) -> tuple[int, int]:
 
 
 def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants=(), against=None,
-                    max_replays: int = 400) -> dict:
+                    max_replays: int = 400, max_seconds: float = 10.0) -> dict:
     """The smallest variant of ``scenario`` that still breaks the same invariant.
 
-    Returns ``scenario`` itself when nothing can be removed. ``max_replays`` bounds the
-    work (each replay is one run of the scenario on ``engine``).
+    Returns ``scenario`` itself when nothing can be removed. ``max_replays`` and
+    ``max_seconds`` bound the work (each replay is one run of the scenario on ``engine``;
+    an engine that hangs costs a step timeout per replay).
     """
     from . import scenario as scenario_file
 
@@ -30,10 +33,12 @@ def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants
     if target is None:
         return scenario
     budget = [max_replays]
+    deadline = time.perf_counter() + max_seconds
 
     def attempt(board, steps):
         """The re-recorded scenario if it still breaks ``target``, else None."""
-        if budget[0] <= 0:
+        if budget[0] <= 0 or time.perf_counter() > deadline:
+            budget[0] = 0
             return None
         budget[0] -= 1
         candidate = {"format": scenario_file.FORMAT, "board": board, "steps": steps}

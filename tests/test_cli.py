@@ -221,7 +221,7 @@ def test_engine_that_raises_hangs_or_returns_garbage(cls, words, tmp_path, capsy
     path = tmp_path / f"{cls.lower()}_engine.py"
     path.write_text(MISBEHAVING.replace("{cls}", cls))
     code = run_cli("run", "--engine", f"{path}:engine", "--max-examples", 50, "--replay-dir", tmp_path / "out",
-                   "--database", "none", "--quiet", "--step-timeout", 0.5)
+                   "--database", "none", "--quiet", "--step-timeout", 0.2)
     out = capsys.readouterr().out
     assert code == 1
     assert words in out
