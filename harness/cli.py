@@ -218,6 +218,9 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("rulesfuzz: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # output piped into a command that stopped reading (head, grep -m1)
+        sys.stderr.close()
+        return 141  # as if killed by SIGPIPE: the result could not be reported
 
 
 if __name__ == "__main__":

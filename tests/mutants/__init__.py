@@ -77,9 +77,7 @@ _CORPUS = [
     Mutant("umbra_saves_sacrificed", "701.17a (Indrik Umbra 2024-06-07: no effect if sacrificed)",
            "sacrifice goes through destroy, so umbra armor saves a sacrificed creature"),
     Mutant("umbra_saves_legend", "704.5j (Indrik Umbra 2024-06-07: no effect under the legend rule)",
-           "the legend rule destroys, so umbra armor saves the extra legend",
-           invariant_gap="umbra_armor.only_on_destruction finds legend-rule departures by their 704.5j log cause, "
-                         "which this engine never writes; no invariant predicts the legend rule from the event"),
+           "the legend rule destroys, so umbra armor saves the extra legend"),
     Mutant("umbra_saves_zero_toughness", "704.5f (Indrik Umbra 2024-06-07: no effect at toughness 0)",
            "toughness 0 or less destroys, so umbra armor replaces it"),
     Mutant("umbra_ignores_lethal_damage", "702.89a, 704.5g (Hyena Umbra 2010-06-15: no matter why)",
@@ -91,11 +89,9 @@ _CORPUS = [
     Mutant("cant_be_regenerated_stops_umbra", "701.15c, 702.89a (Hyena Umbra 2010-06-15: Vendetta)",
            "\"can't be regenerated\" also stops umbra armor"),
     Mutant("regeneration_ignores_cant_be_regenerated", "701.15c",
-           "a regeneration shield is used although the creature can't be regenerated",
-           invariant_gap="no invariant about regeneration shields under \"can't be regenerated\" (CR 701.15c)"),
+           "a regeneration shield is used although the creature can't be regenerated"),
     Mutant("regeneration_doesnt_tap", "701.15a",
-           "regeneration doesn't tap the creature or remove it from combat",
-           invariant_gap="no invariant about what regeneration does (CR 701.15a)"),
+           "regeneration doesn't tap the creature or remove it from combat"),
     # Simultaneous destruction (CR 704.3, 701.7a; rulings Umbra Mystic and Hyena Umbra).
     Mutant("deathtouch_lethal_replaced_once", "704.3, 704.5g, 704.5h (Umbra Mystic 2024-06-07: multiple SBAs)",
            "lethal deathtouch damage: one destruction is replaced, the other kills the creature"),
@@ -123,11 +119,8 @@ _CORPUS = [
     Mutant("umbra_aura_wrong_cause", "702.89a, 701.7b (Indrik Umbra 2024-06-07: the spell destroys the Aura)",
            "the Aura destroyed instead is reported as destroyed by umbra armor itself"),
     # The legend rule (CR 704.5j).
-    Mutant("legend_rule_engine_chooses", "704.5j", "the legend rule keeps the newest legend without asking",
-           invariant_gap="no invariant checks who was asked under the legend rule (CR 704.5j)"),
-    Mutant("legend_rule_world_rule", "704.5j", "the pre-2013 legend rule: same-name legends of different players all die",
-           invariant_gap="no invariant says legends of different controllers coexist; caught only by chance, "
-                         "when one of them is also being destroyed with an umbra Aura (umbra_armor.mandatory)"),
+    Mutant("legend_rule_engine_chooses", "704.5j", "the legend rule keeps the newest legend without asking"),
+    Mutant("legend_rule_world_rule", "704.5j", "the pre-2013 legend rule: same-name legends of different players all die"),
 ]
 
 

@@ -1,0 +1,98 @@
+"""The legend rule (CR 704.5j): the controller chooses which legend stays.
+
+"If two or more legendary permanents with the same name are controlled by the same
+player, that player chooses one of them, and the rest are put into their owners'
+graveyards." It is a state-based action, not destruction.
+"""
+
+from __future__ import annotations
+
+from .base import Transition, invariant
+from .observed import left_battlefield
+
+
+def _legends(obs: dict) -> dict[tuple, list[str]]:
+    groups: dict[tuple, list[str]] = {}
+    for oid, o in obs["objects"].items():
+        if o["zone"] == "battlefield" and "Legendary" in o["supertypes"]:
+            groups.setdefault((o["controller"], o["name"]), []).append(oid)
+    return groups
+
+
+@invariant("legend_rule.controller_chooses", rules=("704.5j",), requires=("legend_rule",))
+def controller_chooses(t: Transition):
+    """A legend entering under a player who controls one of the same name: that player chooses one to keep.
+
+    The one chosen stays; the others are put into their owners' graveyards by the legend
+    rule (a state-based action, not destruction, so umbra armor can't save them).
+    """
+    if t.illegal is not None or t.event.get("type") != "put_onto_battlefield":
+        return None
+    new = t.event.get("id")
+    entered = t.after["objects"].get(new)
+    if entered is None or new in t.before["objects"] or "Legendary" not in entered["supertypes"]:
+        return None
+    controller = t.event.get("controller")
+    group = _legends(t.before).get((controller, entered["name"]), []) + [new]
+    if len(group) < 2:
+        return None
+    asked = [d for d in t.decisions if d.kind == "legend_rule" and set(group) <= set(d.options)]
+    if not asked:
+        return [f"{controller} controls legends {group} named {entered['name']} and was not asked which to keep"]
+    decision = asked[0]
+    out = []
+    if decision.player != controller:
+        out.append(f"{decision.player} chose which of {group} to keep; their controller {controller} must")
+    changes = left_battlefield(t.log)
+    for oid in group:
+        zone = t.after["objects"].get(oid, {}).get("zone")
+        if oid == decision.answer:
+            if zone != "battlefield":
+                out.append(f"{oid} was chosen to stay under the legend rule but is in the {zone}")
+            continue
+        cause = (changes.get(oid) or {}).get("cause") or {}
+        if zone == "battlefield":
+            out.append(f"{oid} was not chosen under the legend rule but is still on the battlefield")
+        elif cause.get("event") != "state_based_action" or cause.get("rule") not in ("704.5j", "704.5f"):
+            # (704.5f: it had toughness 0 as well; all state-based actions happen at once)
+            out.append(f"{oid} left under the legend rule with cause {cause}; it must be put into the graveyard "
+                       f"by the state-based action 704.5j")
+    return out
+
+
+@invariant("legend_rule.same_controller_only", rules=("704.5j",), requires=("legend_rule",))
+def same_controller_only(t: Transition):
+    """The legend rule only applies to legends controlled by the same player.
+
+    Every permanent put into a graveyard by 704.5j had a legendary permanent of the same
+    name under the same controller.
+    """
+    if t.illegal is not None:
+        return None
+    ruled = [oid for oid, e in left_battlefield(t.log).items() if (e.get("cause") or {}).get("rule") == "704.5j"]
+    if not ruled:
+        return None
+    seen = {}
+    for oid in set(t.before["objects"]) | set(t.after["objects"]):
+        o = t.before["objects"].get(oid) or t.after["objects"][oid]
+        if oid in t.before["objects"] and o["zone"] != "battlefield":
+            continue
+        if oid not in t.before["objects"]:
+            # A new object: it entered under the event's controller, as a copy if the
+            # event says so (CR 707.2); off the battlefield it shows its card's values.
+            o = dict(o, controller=t.event.get("controller", o["controller"]))
+            copied = t.before["objects"].get(t.event.get("copy_of") or "")
+            if copied is not None:
+                o.update(name=copied["name"], supertypes=copied["supertypes"])
+        seen[oid] = o
+    out = []
+    for oid in ruled:
+        me = seen.get(oid)
+        if me is None:
+            continue
+        mates = [other for other, o in seen.items() if other != oid and o["name"] == me["name"]
+                 and o["controller"] == me["controller"] and "Legendary" in o["supertypes"]]
+        if not mates:
+            out.append(f"{oid} ({me['name']}, {me['controller']}) was put into the graveyard by the legend rule, "
+                       f"but its controller controlled no other legend of that name")
+    return out
