@@ -67,9 +67,9 @@ class Recorder:
 def scenario_run(engine, session: Session) -> ScenarioRun:
     """A :class:`ScenarioRun` of a finished session: its replay uses a fresh game."""
 
-    def again():
+    def again(every_step: bool = True):
         fresh = engine.new_game(session.board)
-        observations = [fresh.observe()]
+        observations = [fresh.observe()] if every_step else []
         from .protocol import IllegalAction
 
         for step in session.steps:
@@ -79,9 +79,10 @@ def scenario_run(engine, session: Session) -> ScenarioRun:
                 pass
             except ReplayDiverged as exc:
                 observations.append({"replay diverged": str(exc)})
-                break
-            observations.append(fresh.observe())
-        return observations
+                return observations
+            if every_step:
+                observations.append(fresh.observe())
+        return observations if every_step else [fresh.observe()]
 
     return ScenarioRun(session.board, [s["event"] for s in session.steps], session.observations, again)
 

@@ -123,13 +123,14 @@ class ScenarioRun:
     """A whole example, for scenario-scope invariants.
 
     ``replay()`` runs the same board, events and decisions on a fresh game of the same
-    engine and returns its observations after each event.
+    engine and returns its observations after each event; ``replay(every_step=False)``
+    returns only the last one (cheaper: no observation in between).
     """
 
     board: dict
     events: list[dict]
     observations: list[dict]
-    replay: Callable[[], list[dict]]
+    replay: Callable[..., list[dict]]
 
 
 @lru_cache(maxsize=1)

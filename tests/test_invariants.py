@@ -947,7 +947,7 @@ CASES: dict[str, Case] = {
                                       "negative"),
     "generic.json_round_trip": Case(murdered_bears,
                                     lambda: with_after(murdered_bears(), set_field("b", colors=("G",))),
-                                    "round trip"),
+                                    "not plain JSON"),
     "generic.one_zone_per_object": Case(
         murdered_bears, lambda: with_after(murdered_bears(), lambda o: o["zones"]["battlefield"].append("b")),
         "2 zones"),
@@ -1019,7 +1019,7 @@ MORE_BROKEN = [
     ("generic.observation_shape", lambda: with_after(murdered_bears(), lambda o: o["objects"]["b"].pop("toughness")),
      "has no 'toughness'"),
     ("generic.json_round_trip", lambda: with_after(murdered_bears(), set_field("b", counters={"+1/+1"})),
-     "not JSON-serialisable"),
+     "a set"),
     ("generic.one_zone_per_object", lambda: with_after(murdered_bears(), set_field("b", zone="exile")),
      "but its zone is exile"),
     ("generic.one_zone_per_object", lambda: with_after(murdered_bears(), set_field("b", owner="P2")), "400.3"),
