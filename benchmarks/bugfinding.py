@@ -97,8 +97,6 @@ def run_one(task: dict) -> dict:
     from harness.adapters.reference import ReferenceAdapter
 
     _preload()
-    if task.get("candidates"):
-        _import_candidates()
 
     if task["engine"] == "reference":
         engine = ReferenceAdapter()
@@ -165,19 +163,6 @@ def _preload() -> None:
         for info in pkgutil.walk_packages(module.__path__, package + "."):
             if not info.name.endswith("__main__"):
                 importlib.import_module(info.name)
-
-
-def _import_candidates() -> None:
-    """Register the proposed invariants of ``benchmarks/candidate_invariants.py``."""
-    import importlib.util
-
-    if "rulesfuzz_candidate_invariants" in sys.modules:
-        return
-    path = Path(__file__).resolve().parent / "candidate_invariants.py"
-    spec = importlib.util.spec_from_file_location("rulesfuzz_candidate_invariants", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
 
 
 # --------------------------------------------------------------------------- summary
@@ -262,8 +247,8 @@ def print_table(summary: dict, rules: dict[str, str]) -> None:
 
 
 # --------------------------------------------------------------------------- main
-def build_tasks(mutants, seeds, budget, shrink=True, candidates=False, shrink_seconds=SHRINK_SECONDS) -> list[dict]:
-    common = {"shrink": shrink, "shrink_seconds": shrink_seconds, **({"candidates": True} if candidates else {})}
+def build_tasks(mutants, seeds, budget, shrink=True, shrink_seconds=SHRINK_SECONDS) -> list[dict]:
+    common = {"shrink": shrink, "shrink_seconds": shrink_seconds}
     tasks = [{"engine": name, "mode": mode, "seed": seed, "budget": budget, **common}
              for name in mutants for mode in MODES for seed in seeds]
     reference_budget = REFERENCE_FACTOR * budget / len(seeds)
@@ -282,8 +267,6 @@ def main(argv=None) -> int:
     parser.add_argument("--no-shrink", action="store_true", help="don't shrink failures (implied by --quick)")
     parser.add_argument("--shrink-seconds", type=float, default=SHRINK_SECONDS,
                         help=f"stop shrinking one failure after this many seconds (default {SHRINK_SECONDS:g})")
-    parser.add_argument("--with-candidates", action="store_true",
-                        help="also check the proposed invariants of benchmarks/candidate_invariants.py")
     parser.add_argument("--mutant", action="append", dest="mutants", metavar="NAME",
                         help="only this mutant (repeatable)")
     parser.add_argument("--jobs", type=int, default=None,
@@ -303,10 +286,10 @@ def main(argv=None) -> int:
         parser.error(f"unknown mutant(s) {unknown}; known: {', '.join(MUTANTS)}")
     shrink = preset["shrink"] and not args.no_shrink
     args.jobs = args.jobs or preset["jobs"]
-    tasks = build_tasks(mutants, seeds, budget, shrink, args.with_candidates, args.shrink_seconds)
+    tasks = build_tasks(mutants, seeds, budget, shrink, args.shrink_seconds)
     print(f"bugfinding: {len(mutants)} mutants x {len(MODES)} modes x {len(seeds)} seeds, {budget:g} s per run, "
           f"{f'shrinking (at most {args.shrink_seconds:g} s)' if shrink else 'no shrinking'}; reference {REFERENCE_FACTOR}x budget per mode; "
-          f"{args.jobs} process(es)" + ("; with the candidate invariants" if args.with_candidates else ""), flush=True)
+          f"{args.jobs} process(es)", flush=True)
     started = time.perf_counter()
     runs = []
     if args.jobs > 1:
@@ -373,7 +356,7 @@ def main(argv=None) -> int:
         payload = {
             "settings": {"seeds": seeds, "budget_seconds": budget, "shrink": shrink,
                          "shrink_seconds": args.shrink_seconds,
-                         "candidate_invariants": args.with_candidates, "reference_factor": REFERENCE_FACTOR,
+                         "reference_factor": REFERENCE_FACTOR,
                          "jobs": args.jobs, "quick": args.quick, "python": sys.version.split()[0],
                          "cpus": os.cpu_count()},
             "rules": {name: MUTANTS[name].rule for name in mutants},
