@@ -15,41 +15,9 @@ import pytest
 
 from reference_engine import BadBoard, EngineError, IllegalAction, ReferenceEngine
 
+from .scenario_helpers import Decider, aura, board, obj
+
 # --------------------------------------------------------------------------- helpers
-
-
-class Decider:
-    """A scripted decider that records every question: ``asked`` is [(player, kind, options)]."""
-
-    def __init__(self, *answers):
-        self.answers = list(answers)
-        self.asked: list[tuple[str, str, list[str]]] = []
-
-    def choose(self, player, kind, options):
-        self.asked.append((player, kind, list(options)))
-        assert self.answers, f"unexpected choice: {player} asked {kind} {list(options)}"
-        answer = self.answers.pop(0)
-        assert answer in options, f"scripted answer {answer!r} not in {list(options)}"
-        return answer
-
-    def flip_coin(self, player):
-        raise AssertionError("no coin flip expected")
-
-    def roll_die(self, player, sides):
-        raise AssertionError("no die roll expected")
-
-
-def obj(oid, card, owner="P1", **fields):
-    """One board object, on the battlefield unless ``zone`` says otherwise."""
-    return {"id": oid, "card": card, "owner": owner, **fields}
-
-
-def aura(oid, card, on, owner="P1", **fields):
-    return obj(oid, card, owner, attached_to=on, **fields)
-
-
-def board(*objects, life=20):
-    return {"players": [{"id": "P1", "life": life}, {"id": "P2", "life": life}], "objects": list(objects)}
 
 
 def new_game(*objects, life=20):

@@ -26,38 +26,11 @@ import pytest
 
 from reference_engine import IllegalAction, ReferenceEngine
 
+from .scenario_helpers import Decider, aura, obj
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # --------------------------------------------------------------------------- helpers
-
-
-class Decider:
-    """A scripted decider that records every question: ``asked`` is [(player, kind, options)]."""
-
-    def __init__(self, *answers):
-        self.answers = list(answers)
-        self.asked: list[tuple[str, str, list[str]]] = []
-
-    def choose(self, player, kind, options):
-        self.asked.append((player, kind, list(options)))
-        assert self.answers, f"unexpected choice: {player} asked {kind} {list(options)}"
-        answer = self.answers.pop(0)
-        assert answer in options, f"scripted answer {answer!r} not in {list(options)}"
-        return answer
-
-    def flip_coin(self, player):
-        raise AssertionError("no coin flip expected")
-
-    def roll_die(self, player, sides):
-        raise AssertionError("no die roll expected")
-
-
-def obj(oid, card, owner="P1", **fields):
-    return {"id": oid, "card": card, "owner": owner, **fields}
-
-
-def aura(oid, card, on, owner="P1", **fields):
-    return obj(oid, card, owner, attached_to=on, **fields)
 
 
 def board(*objects):

@@ -22,42 +22,9 @@ import pytest
 
 from reference_engine import ReferenceEngine
 
+from .scenario_helpers import Decider, aura, obj
+
 # --------------------------------------------------------------------------- helpers
-
-
-class Decider:
-    """A scripted decider that records every question: ``asked`` is [(player, kind, options)].
-
-    ``answers`` are returned in order; a question with no answer left fails the test,
-    so a scenario that expects no choice proves that none was asked.
-    """
-
-    def __init__(self, *answers):
-        self.answers = list(answers)
-        self.asked: list[tuple[str, str, list[str]]] = []
-
-    def choose(self, player, kind, options):
-        self.asked.append((player, kind, list(options)))
-        assert self.answers, f"unexpected choice: {player} asked {kind} {list(options)}"
-        answer = self.answers.pop(0)
-        assert answer in options, f"scripted answer {answer!r} not in {list(options)}"
-        return answer
-
-    def flip_coin(self, player):
-        raise AssertionError("no coin flip expected")
-
-    def roll_die(self, player, sides):
-        raise AssertionError("no die roll expected")
-
-
-def obj(oid, card, owner="P1", **fields):
-    """One board object: ``obj("bears", "Grizzly Bears", tapped=True)``; battlefield by default."""
-    return {"id": oid, "card": card, "owner": owner, **fields}
-
-
-def aura(oid, card, on, owner="P1", **fields):
-    """An Aura on the battlefield attached to ``on``."""
-    return obj(oid, card, owner, attached_to=on, **fields)
 
 
 def new_game(*objects, life=20):
