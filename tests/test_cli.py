@@ -267,6 +267,8 @@ def test_sigint_on_a_long_run_exits_130_and_says_cut_short(tmp_path):
         [sys.executable, "-m", "harness", "run", "--engine", "reference", "--max-examples", "1000000",
          "--replay-dir", str(tmp_path), "--database", "none", "--quiet"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        # pytest-xdist workers ignore SIGINT and children inherit that: restore the default.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(4)
     proc.send_signal(signal.SIGINT)
