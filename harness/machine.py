@@ -257,6 +257,26 @@ class EngineMachine(RuleBasedStateMachine):
                      "attach_to": host}, data)
         return oid
 
+    def _live_umbra_auras(self) -> list[str]:
+        objects = self.session.observation["objects"]
+        return sorted(oid for oid, o in objects.items() if o["zone"] == "battlefield" and "umbra armor" in o["keywords"]
+                      and (objects.get(o["attached_to"]) or {}).get("zone") == "battlefield")
+
+    def has_umbra_aura(self) -> bool:
+        return self.session is not None and bool(self._live_umbra_auras())
+
+    @needs("destroy")
+    @needs("umbra_armor")
+    @precondition(has_umbra_aura)
+    @rule(data=st.data())
+    def destroy_with_its_aura(self, data):
+        """One effect destroys a permanent and its umbra Aura, in either order (Planar Cleansing;
+        ruling Hyena Umbra 2010-06-15: the Aura is destroyed "in two different ways at the same time")."""
+        aura = data.draw(st.sampled_from(self._live_umbra_auras()), label="aura")
+        host = self.session.observation["objects"][aura]["attached_to"]
+        targets = data.draw(st.permutations([aura, host]), label="targets")
+        self._apply({"type": "destroy", "targets": targets, "cant_be_regenerated": data.draw(st.booleans())}, data)
+
     # ------------------------------------------------------------------ events
     @needs("destroy")
     @rule(spell=st.sampled_from(S.DESTROY_SPELLS), victim=objects, caster=S.players, data=st.data())

@@ -4,7 +4,7 @@ An invariant is a function of a :class:`Transition` (the observation before an e
 the event, the observation after it, and the decisions asked during it). It returns
 ``None`` when it does not apply to that transition, or a list of violation messages
 (empty when the property holds). It carries the Comprehensive Rules numbers and Gatherer
-rulings it encodes and the engine capabilities it needs (CR numbers are those of the
+rulings it encodes (e.g. CR 702.89a for umbra armor) and the engine capabilities it needs (CR numbers are those of the
 rules effective 2025-02-07).
 """
 

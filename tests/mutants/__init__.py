@@ -99,9 +99,7 @@ _CORPUS = [
     Mutant("destroyed_with_its_aura_dies", "702.89a, 701.7a (Hyena Umbra 2010-06-15: Planar Cleansing)",
            "an effect destroying a creature and its umbra Aura at once kills the creature"),
     Mutant("destroy_not_simultaneous", "701.7a, 614.1 (Hyena Umbra 2010-06-15: Planar Cleansing)",
-           "an effect destroying several permanents destroys them one at a time",
-           invariant_gap="the invariants catch it (umbra_armor.destroyed_together_with_its_aura, mandatory) but the "
-                         "generators rarely destroy an Aura before its creature in one event: hundreds of examples"),
+           "an effect destroying several permanents destroys them one at a time"),
     Mutant("sba_checked_once", "704.3", "state-based actions are checked once instead of until none apply"),
     # Choosing among replacement effects (CR 616.1; rulings Umbra Mystic 2010-06-15, 2024-06-07).
     Mutant("aura_controller_chooses", "616.1 (Umbra Mystic 2010-06-15: no matter who controls the Auras)",
