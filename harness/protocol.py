@@ -141,6 +141,22 @@ Event = dict[str, Any]
 BoardSpec = dict[str, Any]
 
 
+class Unsupported(Exception):
+    """Raised by ``engine.new_game`` or ``game.apply``: "this engine doesn't model that".
+
+    Not a rules verdict and never blamed on the engine: the example ends at that step
+    (the steps before it were checked and count), and the run counts declines by
+    ``reason``, a short code such as ``"card:Hydroid Krasis"`` or
+    ``"ability:protection"``. A run where most examples are declined at once exits 2
+    (the engine's declaration and what it accepts disagree).
+    """
+
+    def __init__(self, reason: str, message: str = ""):
+        super().__init__(f"{reason}: {message}" if message else reason)
+        self.reason = reason
+        self.message = message
+
+
 class IllegalAction(Exception):
     """Raised by ``game.apply`` for an event the rules don't allow; the game is unchanged.
 
@@ -166,13 +182,18 @@ class EngineInfo:
     put_onto_battlefield), ``triggers`` (triggered abilities and their log entries),
     ``observe.copiable`` and ``observe.pt_effects`` (the optional observation fields).
     ``ignored_fields`` names observation fields the engine does not model; the
-    differential oracle does not compare them.
+    differential oracle does not compare them. ``cards`` names the cards it plays
+    (None: every card of the pool). :data:`CAPABILITIES` is the table of every
+    capability name.
     """
 
     name: str
     version: str
     capabilities: frozenset[str]
     ignored_fields: frozenset[str] = field(default_factory=frozenset)
+    #: The Oracle names of the cards the engine plays (None: the whole card pool of
+    #: :mod:`cards`). Generation draws only these cards.
+    cards: frozenset[str] | None = None
 
 
 @runtime_checkable
@@ -210,3 +231,57 @@ class Engine(Protocol):
     info: EngineInfo
 
     def new_game(self, board: BoardSpec) -> Game: ...
+
+
+@dataclass(frozen=True)
+class Capability:
+    """One capability an engine may claim, and what claiming it unlocks.
+
+    ``rules`` are the CR rules it stands for; ``board_features`` the board features
+    generation may put on a board (names used by the strategies), ``events`` the event
+    types (or event variants) it generates. The invariants a capability unlocks are not
+    listed here: each invariant names the capabilities it requires
+    (``invariants.REGISTRY``), and ``rulesfuzz plan`` joins the two.
+    """
+
+    name: str
+    summary: str
+    rules: tuple[str, ...] = ()
+    board_features: tuple[str, ...] = ()
+    events: tuple[str, ...] = ()
+
+
+def _table(*rows: Capability) -> dict[str, Capability]:
+    return {row.name: row for row in rows}
+
+
+#: Every capability name an engine may claim: capability -> what it unlocks.
+CAPABILITIES: dict[str, Capability] = _table(
+    Capability("destroy", "destroy effects and spells", ("701.7",), events=("destroy", "cast:destroy")),
+    Capability("sacrifice", "sacrifice", ("701.17",), events=("sacrifice",)),
+    Capability("damage", "damage from permanents and spells", ("120",), events=("damage", "cast:damage")),
+    Capability("deathtouch", "deathtouch", ("702.2",), board_features=("deathtouch creatures",)),
+    Capability("indestructible", "indestructible", ("702.12",), board_features=("indestructible creatures",)),
+    Capability("regeneration", "regeneration shields", ("701.15",), board_features=("regeneration_shields",),
+               events=("activate_regeneration",)),
+    Capability("umbra_armor", "umbra armor Auras", ("702.89",), board_features=("umbra Auras",),
+               events=("put_onto_battlefield:aura", "attach")),
+    Capability("legend_rule", "the legend rule", ("704.5j",), board_features=("legendary permanents",)),
+    Capability("combat_status", "attacking and blocking status", ("506.4",), board_features=("combat",),
+               events=("set_combat",)),
+    Capability("pt_until_end_of_turn", "+N/+N and -N/-N until end of turn", ("613.4c",), events=("modify_pt",)),
+    Capability("cleanup", "the cleanup step", ("514.2",), events=("cleanup",)),
+    Capability("layers", "P/T layers 7b, 7c, 7d", ("613",), events=("set_base_pt", "switch_pt", "create_effect")),
+    Capability("counters", "power/toughness counters", ("122", "704.5q"), board_features=("counters",),
+               events=("add_counters",)),
+    Capability("copies", "copy effects and token copies", ("707",), events=("put_onto_battlefield:copy_of",)),
+    Capability("tokens", "tokens on the board and created by effects", ("111",), board_features=("tokens",),
+               events=("cast:token",)),
+    Capability("x_costs", "X in enters abilities", ("107.3m",), events=("put_onto_battlefield:x",)),
+    Capability("triggers", "triggered abilities", ("603",)),
+    Capability("library", "cards in libraries", ("401",), board_features=("library cards",)),
+    Capability("log.zone_change_causes", "zone changes are logged with their causes", ()),
+    Capability("log.replacement_effects", "replacement effects applied are logged", ("614",)),
+    Capability("observe.copiable", "observations carry copiable values", ("707.2",)),
+    Capability("observe.pt_effects", "observations carry P/T effects in timestamp order", ("613.7",)),
+)

@@ -3,8 +3,7 @@
 Each card the engine can put into a game has two parts:
 
 * its Oracle characteristics (name, mana cost, types, colours, printed power and
-  toughness, rules text), read from ``reference_engine/data/cards.json``, a copy of the
-  project's reference Oracle data;
+  toughness, rules text), read from the neutral card data package :mod:`cards`;
 * a :class:`CardScript` that says which of its abilities the engine models, and lists
   the abilities it does *not* model, so nothing is dropped silently.
 
@@ -14,11 +13,11 @@ rest.
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
+
+import cards as card_data
+from cards import Card, mana_value  # noqa: F401  (mana_value is re-exported)
 
 from .errors import UnknownCard
 
@@ -40,45 +39,9 @@ KEYWORDS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CardDef:
-    """The Oracle characteristics of a card (CR 109.3, 208).
-
-    ``power`` and ``toughness`` are ints, or None for non-creatures. ``x_in_cost`` is
-    the number of {X} symbols in the mana cost (CR 107.3).
-    """
-
-    name: str
-    mana_cost: str
-    supertypes: tuple[str, ...]
-    types: tuple[str, ...]
-    subtypes: tuple[str, ...]
-    colors: tuple[str, ...]
-    power: int | None
-    toughness: int | None
-    oracle_text: str
-
-    @property
-    def x_in_cost(self) -> int:
-        return self.mana_cost.count("{X}")
-
-    @property
-    def mana_value(self) -> int:
-        """The mana value (CR 202.3) of an object not on the stack: {X} counts as 0
-        (CR 107.3g), a hybrid symbol as 1."""
-        return mana_value(self.mana_cost)
-
-
-@lru_cache(maxsize=None)
-def mana_value(mana_cost: str) -> int:
-    """Mana value of a mana cost string such as ``"{X}{G}{U}"`` with X = 0 (CR 202.3, 107.3g)."""
-    total = 0
-    for symbol in re.findall(r"\{([^}]*)\}", mana_cost or ""):
-        if symbol.isdigit():
-            total += int(symbol)
-        elif symbol not in ("X", "Y", "Z"):
-            total += 1
-    return total
+#: The Oracle characteristics of a card (CR 109.3, 208): the neutral card data's record,
+#: shared with the harness and the invariants (no card fact is written twice).
+CardDef = Card
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,48 +213,18 @@ TOKEN_DEFS: dict[str, tuple[CardDef, CardScript]] = {
 }
 
 
-def _pt(value) -> int | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, int):
-        return value
-    if re.fullmatch(r"-?\d+", str(value)):
-        return int(value)
-    return 0  # '*' power/toughness: only characteristic-defining abilities set it
-
-
-@lru_cache(maxsize=1)
-def oracle_data() -> dict[str, dict]:
-    """All Oracle records shipped with the package, keyed by card name."""
-    text = resources.files("reference_engine").joinpath("data/cards.json").read_text(encoding="utf-8")
-    return {record["name"]: record for record in json.loads(text)}
-
-
 @lru_cache(maxsize=None)
 def card(name: str) -> tuple[CardDef, CardScript]:
     """The definition and script of a playable card.
 
     Raises:
-        UnknownCard: the name is not an Oracle name in the package data, or the
+        UnknownCard: the name is not an Oracle name in the card data, or the
             engine has no script for it.
     """
-    record = oracle_data().get(name)
     script = SCRIPTS.get(name)
-    if record is None or script is None:
+    if script is None or name not in card_data.pool():
         raise UnknownCard(name, sorted(SCRIPTS))
-    type_line = record.get("type_line") or ""
-    definition = CardDef(
-        name=name,
-        mana_cost=record.get("mana_cost") or "",
-        supertypes=tuple(record.get("supertypes") or ()),
-        types=tuple(record.get("types") or ()),
-        subtypes=tuple(record.get("subtypes") or ()),
-        colors=tuple(record.get("colors") or ()),
-        power=_pt(record.get("power")) if "Creature" in type_line else None,
-        toughness=_pt(record.get("toughness")) if "Creature" in type_line else None,
-        oracle_text=record.get("oracle_text") or "",
-    )
-    return definition, script
+    return card_data.card(name), script
 
 
 def playable_cards() -> list[str]:
