@@ -266,7 +266,18 @@ CAPABILITIES: dict[str, Capability] = _table(
                events=("activate_regeneration",)),
     Capability("umbra_armor", "umbra armor Auras", ("702.89",), board_features=("umbra Auras",),
                events=("put_onto_battlefield:aura", "attach")),
+    # State-based actions (CR 704.5), one capability per rule, so an engine claims exactly
+    # the ones it implements and each has its own invariant.
+    Capability("sba.life_total", "a player with 0 or less life loses", ("704.5a",)),
+    Capability("sba.token_zone", "a token in a zone other than the battlefield ceases to exist", ("704.5d",)),
+    Capability("sba.zero_toughness", "a creature with toughness 0 or less goes to its owner's graveyard",
+               ("704.5f",)),
+    Capability("sba.lethal_damage", "a creature with lethal damage marked is destroyed", ("704.5g",)),
+    Capability("sba.deathtouch_damage", "a creature dealt damage by a deathtouch source is destroyed", ("704.5h",)),
     Capability("legend_rule", "the legend rule", ("704.5j",), board_features=("legendary permanents",)),
+    Capability("sba.unattached_aura", "an Aura attached illegally or to nothing goes to its owner's graveyard",
+               ("704.5m",)),
+    Capability("sba.counter_annihilation", "+1/+1 and -1/-1 counters on one permanent annihilate", ("704.5q",)),
     Capability("combat_status", "attacking and blocking status", ("506.4",), board_features=("combat",),
                events=("set_combat",)),
     Capability("pt_until_end_of_turn", "+N/+N and -N/-N until end of turn", ("613.4c",), events=("modify_pt",)),
