@@ -46,6 +46,12 @@ def check_state_based_actions(game, decider) -> None:
     (legend rule, the controller chooses), 704.5m (Aura not legally attached), 704.5q
     (+1/+1 and -1/-1 counters annihilate). Deathtouch damage counts only "since the
     last time state-based actions were checked", so the record is cleared by each check.
+
+    Every action of one check is found before any is performed, and they are performed
+    as one event: a permanent that leaves in a check leaves as it was when the check
+    began, so its leaves-the-battlefield abilities see it that way (CR 603.10a): a
+    Hangarback Walker with a +1/+1 and a -1/-1 counter and toughness 0 dies with its
+    +1/+1 counter and makes a Thopter; only the permanents that stay lose their pairs.
     """
     while True:
         performed = False
@@ -61,9 +67,8 @@ def check_state_based_actions(game, decider) -> None:
         battlefield = game.battlefield()
         with game.unchanging():
             to_graveyard, to_destroy, legends = _permanent_actions(game, battlefield)
+        annihilating = [o for o in battlefield if o.counters.get("+1/+1") and o.counters.get("-1/-1")]
         for obj in battlefield:
-            if game.annihilate_counters(obj):
-                performed = True
             obj.deathtouch_damage = False
         for (controller, _name), ids in legends.items():
             # Every legend counts, even one already leaving by 704.5f: all applicable
@@ -73,12 +78,15 @@ def check_state_based_actions(game, decider) -> None:
                 for oid in ids:
                     if oid != keep:
                         to_graveyard.setdefault(oid, "704.5j")
-        if not (to_graveyard or to_destroy):
+        if not (to_graveyard or to_destroy or annihilating):
             if performed:
                 continue
             return
-        # One simultaneous event: replacement effects on destruction first, then every
-        # object leaves together.
+        # One simultaneous event (CR 704.3): replacement effects on destruction first,
+        # then every object leaves together, as it last existed: with the counters it had
+        # when the check began (CR 603.10a, 608.2h), since the 704.5q removal of +1/+1
+        # and -1/-1 pairs happens at the same time, not before. Pairs are removed from the
+        # permanents that stay.
         by_rule: dict[str, list[str]] = {}
         for oid, rule in to_graveyard.items():
             by_rule.setdefault(rule, []).append(oid)
@@ -89,6 +97,9 @@ def check_state_based_actions(game, decider) -> None:
                     game.destroy(ids, rule, decider)
             for rule, ids in by_rule.items():
                 game.move_to_graveyard(ids, {"event": "state_based_action", "rule": rule})
+        for obj in annihilating:
+            if obj.zone == BATTLEFIELD:
+                game.annihilate_counters(obj)
 
 
 def _permanent_actions(game, battlefield) -> tuple[dict, dict, dict]:
