@@ -18,7 +18,7 @@ import invariants as invariant_registry
 from . import report
 from . import scenario as scenario_file
 from .decider import ReplayDiverged
-from .execution import BoardRejected, EngineTimeout
+from .execution import BoardRejected, Declined, EngineTimeout
 from .loading import EngineLoadError, load_engine
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -146,6 +146,11 @@ def cmd_run(args) -> int:
         Path(args.json_path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     if result.violation is not None:
         return EXIT_VIOLATION
+    if result.stats.mostly_declined():
+        top = "; ".join(f"{reason} ({n})" for reason, n in result.stats.top_declines())
+        raise BadInput(f"{engine.info.name} declined {result.stats.early_declines} of {result.stats.examples} examples "
+                       f"at new_game or their first event (top reasons: {top}): what it declares (EngineInfo.cards, "
+                       f"capabilities) and what it accepts disagree, so this run tested nothing")
     return EXIT_INTERRUPTED if result.cut_short == "interrupted" else EXIT_OK
 
 
@@ -166,6 +171,8 @@ def cmd_replay(args) -> int:
         raise BadInput(f"{args.file}: board: {exc}") from None
     except (ReplayDiverged, EngineTimeout) as exc:
         raise BadInput(f"{args.file}: {exc}") from None
+    except Declined as exc:
+        raise BadInput(f"{args.file}: the {exc} (Unsupported: it can't judge this scenario)") from None
     print(report.describe_scenario(scenario))
     for step, note in result.notes:
         print(f"note: step {step}: {note}")

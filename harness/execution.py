@@ -6,6 +6,7 @@ scenario is judged the same way whether it was generated or written by hand.
 
 from __future__ import annotations
 
+import copy
 import signal
 import threading
 from contextlib import contextmanager
@@ -15,7 +16,7 @@ from invariants import Transition, Violation
 from invariants.generic import observation_problems
 
 from .decider import MirrorDecider
-from .protocol import IllegalAction
+from .protocol import IllegalAction, Unsupported
 
 
 class EngineTimeout(Exception):
@@ -24,6 +25,23 @@ class EngineTimeout(Exception):
 
 class BoardRejected(Exception):
     """The engine could not build a game from the board; the message says why."""
+
+
+class Declined(Exception):
+    """The engine raised :class:`harness.protocol.Unsupported`: it doesn't model what the example needs.
+
+    ``reason`` and ``message`` are the engine's; ``step`` is where it declined (0: the
+    board, at ``new_game``; n: the n-th event); ``engine`` names which engine declined
+    (``"reference"`` for the oracle in differential mode). Never a finding.
+    """
+
+    def __init__(self, reason: str, message: str, step: int, engine: str = "engine"):
+        where = "the board" if step == 0 else f"step {step}"
+        super().__init__(f"{engine} declined {where}: {reason}" + (f" ({message})" if message else ""))
+        self.reason = reason
+        self.message = message
+        self.step = step
+        self.engine = engine
 
 
 @contextmanager
@@ -52,6 +70,8 @@ class Stats:
     ``checked[name]`` and ``applicable[name]`` count invariant checks; ``events`` counts
     event types applied; ``illegal`` counts refused events; ``interactions`` counts log
     entries of interest (replacement effects applied, state-based actions by rule).
+    ``declines[reason]`` counts examples an engine declined (:class:`Declined`);
+    ``early_declines`` those declined at ``new_game`` or at their first event.
     """
 
     examples: int = 0
@@ -61,10 +81,28 @@ class Stats:
     events: dict = field(default_factory=dict)
     illegal: int = 0
     interactions: dict = field(default_factory=dict)
+    declines: dict = field(default_factory=dict)
+    early_declines: int = 0
+
+    def declined(self, exc: Declined) -> None:
+        """Count one example ended by ``exc``."""
+        self.declines[exc.reason] = self.declines.get(exc.reason, 0) + 1
+        if exc.step <= 1:
+            self.early_declines += 1
+
+    def top_declines(self, n: int = 3) -> list[tuple[str, int]]:
+        """The ``n`` most frequent decline reasons with their counts, most frequent first."""
+        return sorted(self.declines.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+
+    def mostly_declined(self) -> bool:
+        """Whether more than half of the examples were declined at ``new_game`` or their first event."""
+        return self.early_declines * 2 > self.examples > 0
 
     def to_json(self) -> dict:
         return {
             "examples": self.examples, "steps": self.steps, "illegal_events": self.illegal,
+            "declined": {"total": sum(self.declines.values()), "early": self.early_declines,
+                         "by_reason": dict(sorted(self.declines.items()))},
             "events": dict(sorted(self.events.items())), "interactions": dict(sorted(self.interactions.items())),
             "invariants": {n: {"checked": self.checked[n], "applicable": self.applicable.get(n, 0)}
                            for n in sorted(self.checked)},
@@ -97,7 +135,11 @@ class Session:
     ``observations`` holds the observation after each step (index 0: the board).
     With ``against`` (differential mode) the same events and decisions also go to that
     engine, and its observation is put in each transition for the differential oracle.
-    Raises :class:`BoardRejected` if the engine can't build the board.
+    Raises :class:`BoardRejected` if the engine can't build the board and
+    :class:`Declined` if an engine raises :class:`~harness.protocol.Unsupported`
+    (from ``new_game`` here, from ``apply`` in :meth:`step`). Every engine call gets its
+    own copy of the board or event, so an engine that mutates them changes nothing the
+    harness records.
     """
 
     def __init__(self, engine, board: dict, invariants, stats: Stats | None = None, step_timeout: float | None = None,
@@ -110,13 +152,18 @@ class Session:
         self.step_timeout = step_timeout
         try:
             with time_limit(step_timeout, "new_game"):
-                self.game = engine.new_game(board)
+                self.game = engine.new_game(copy.deepcopy(board))
                 self.observation = self.game.observe()
+        except Unsupported as exc:
+            raise Declined(exc.reason, exc.message, 0) from None
         except EngineTimeout:
             raise
         except Exception as exc:  # any engine's own error type
             raise BoardRejected(f"{type(exc).__name__}: {exc}") from None
-        self.oracle_game = against.new_game(board) if against is not None else None
+        try:
+            self.oracle_game = against.new_game(copy.deepcopy(board)) if against is not None else None
+        except Unsupported as exc:
+            raise Declined(exc.reason, exc.message, 0, "reference") from None
         self.steps: list[dict] = []
         self.observations = [self.observation]
         self.broken = False
@@ -131,9 +178,12 @@ class Session:
         illegal = error = None
         try:
             with time_limit(self.step_timeout, f"apply({event.get('type')})"):
-                self.game.apply(event, decider)
+                self.game.apply(copy.deepcopy(event), decider)
         except IllegalAction as exc:
             illegal = exc.reason or "illegal"
+        except Unsupported as exc:
+            decider.asked.clear()
+            raise Declined(exc.reason, exc.message, len(self.steps) + 1) from None
         except (EngineTimeout, Exception) as exc:  # noqa: B014  the engine misbehaved: a finding
             if type(exc).__name__ in ("ReplayDiverged", "BadDecisionRequest"):
                 raise
@@ -181,9 +231,12 @@ class Session:
         illegal = None
         try:
             with time_limit(self.step_timeout, "reference apply"):
-                self.oracle_game.apply(event, mirror)
+                self.oracle_game.apply(copy.deepcopy(event), mirror)
         except IllegalAction as exc:
             illegal = exc.reason or "illegal"
+        except Unsupported as exc:
+            decider.asked.clear()
+            raise Declined(exc.reason, exc.message, len(self.steps) + 1, "reference") from None
         return {"after": self.oracle_game.observe(), "illegal": illegal,
                 "ignored": frozenset(getattr(self.engine.info, "ignored_fields", ()) or ())}
 

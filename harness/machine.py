@@ -13,6 +13,7 @@ found, so an interrupted run loses nothing.
 
 from __future__ import annotations
 
+from hypothesis import reject
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multiple, precondition, rule
 
@@ -21,7 +22,7 @@ from invariants import ScenarioRun, Violation
 from . import scenario as scenario_file
 from . import strategies as S
 from .decider import DrawingDecider, ReplayDecider, ReplayDiverged
-from .execution import Session, Stats
+from .execution import Declined, Session, Stats
 
 
 class InvariantViolation(AssertionError):
@@ -122,12 +123,27 @@ class EngineMachine(RuleBasedStateMachine):
                                                                    EngineMachine.max_auras)))
     def setup(self, board):
         self.run_stats.examples += 1
-        self.session = Session(self.engine, board, self.step_invariants, self.run_stats, self.step_timeout,
-                               self.against)
+        try:
+            self.session = Session(self.engine, board, self.step_invariants, self.run_stats, self.step_timeout,
+                                   self.against)
+        except Declined as exc:
+            self._decline(exc)
         return multiple(*(o["id"] for o in board["objects"]))
 
+    def _decline(self, exc: Declined) -> None:
+        """End the example without blame: the engine doesn't model what it needs (counted by reason).
+
+        Hypothesis counts the example as rejected, so shrinking never turns a finding into
+        a declined example.
+        """
+        self.run_stats.declined(exc)
+        reject()
+
     def _apply(self, event: dict, data) -> None:
-        violations = self.session.step(event, DrawingDecider(data))
+        try:
+            violations = self.session.step(event, DrawingDecider(data))
+        except Declined as exc:
+            self._decline(exc)
         objects = self.session.observation.get("objects", {})
         for entry in self.session.observation.get("log", ()):
             cause = entry.get("cause") if isinstance(entry, dict) else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from .decider import ReplayDiverged
-from .execution import BoardRejected, EngineTimeout
+from .execution import BoardRejected, Declined, EngineTimeout
 
 
 def _size(scenario: dict) -> tuple[int, int]:
@@ -45,7 +45,7 @@ def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants
         try:
             result = scenario_file.replay(engine, candidate, step_invariants, scenario_invariants, against=against,
                                           keep_session=True)
-        except (BoardRejected, ReplayDiverged, EngineTimeout):
+        except (BoardRejected, Declined, ReplayDiverged, EngineTimeout):
             return None
         hits = [v for v in result.violations if v.invariant == target]
         if not hits:

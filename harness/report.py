@@ -69,6 +69,11 @@ def describe_stats(stats, invariant_names) -> str:
     data = stats.to_json()
     lines = [f"examples: {data['examples']}   steps: {data['steps']}   refused events: {data['illegal_events']}",
              "events: " + ", ".join(f"{k} {v}" for k, v in data["events"].items())]
+    declined = data["declined"]
+    if declined["total"]:
+        reasons = ", ".join(f"{reason} {n}" for reason, n in declined["by_reason"].items())
+        lines.append(f"declined (Unsupported, not blamed): {declined['total']} examples, {declined['early']} at "
+                     f"new_game or their first event: {reasons}")
     if data["interactions"]:
         lines.append("interactions: " + ", ".join(f"{k} {v}" for k, v in data["interactions"].items()))
     lines.append(f"{'invariant':<48} {'checked':>9} {'applicable':>11}")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis import seed as hypothesis_seed
+from hypothesis.errors import Unsatisfiable
 from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
 from hypothesis.stateful import get_state_machine_test
 
@@ -121,6 +122,8 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                 result.violations = list(exc.violations)
                 result.scenario = exc.scenario
                 result.examples_to_failure = recorder.first_failure_example
+                break
+            except Unsatisfiable:  # every example was rejected: the engine declined them all
                 break
             except BoardRejected as exc:  # the engine refused a generated board: an engine bug
                 from invariants import Violation
