@@ -462,6 +462,20 @@ def bears_survive_shock(damage_after: int, **after_fields) -> Transition:
     return Transition(before, cast("Shock", "b"), after)
 
 
+def shock_at_player(life_after: dict) -> Transition:
+    """P2's Shock deals 2 damage to P1 (CR 120.3a: P1 loses 2 life); ``life_after`` is what the engine shows."""
+    before = plain_bears()
+    after = step(before, {}, [dealt("Shock", "P1", 2)], life=life_after)
+    return Transition(before, cast("Shock", "P1"), after)
+
+
+def bears_hit_player(life_after: dict, keywords=()) -> Transition:
+    """Grizzly Bears (P1's) deals 2 damage to P2; with lifelink P1 gains 2 (CR 702.15b)."""
+    before = plain_bears(keywords=list(keywords))
+    after = step(before, {}, [dealt("b", "P2", 2)], life=life_after)
+    return Transition(before, {"type": "damage", "source": "b", "target": "P2", "amount": 2}, after)
+
+
 def refused_murder(after_fields: dict | None = None) -> Transition:
     """Murder targeting a card in a graveyard is refused (CR 115.1, 601.2c); the game is unchanged."""
     before = plain_bears(zone="graveyard")
@@ -961,6 +975,8 @@ CASES: dict[str, Case] = {
         murdered_bears, lambda: with_after(murdered_bears(), set_field("b", damage=2)), "kept permanent state"),
     "generic.determinism": Case(replayed, lambda: replayed(lambda obs: [obs[0], plain_bears(damage=1)]),
                                 "differs after step 1"),
+    "damage.player_loses_life": Case(lambda: shock_at_player({"P1": 18, "P2": 20}),
+                                     lambda: shock_at_player({"P1": 20, "P2": 18}), "expected 18"),
     # differential
     "differential.matches_reference": Case(against_reference,
                                            lambda: against_reference(set_field("b", zone="exile")),
@@ -1040,6 +1056,8 @@ MORE_BROKEN = [
      "704.5d"),
     ("generic.determinism", lambda: replayed(lambda obs: obs[:1]), "produced 1 observations"),
     ("differential.matches_reference", lambda: against_reference(illegal="illegal_target"), "reference refused"),
+    ("damage.player_loses_life", lambda: bears_hit_player({"P1": 20, "P2": 18}, ["lifelink"]), "expected 22"),
+    ("damage.player_loses_life", lambda: bears_hit_player({"P1": 20, "P2": 16}), "expected 18"),
     ("differential.matches_reference", lambda: against_reference(lambda o: o["log"].clear()), "only in fork"),
     ("regeneration.taps_and_removes_from_combat",
      lambda: with_after(skeletons_regenerated(), set_field("b", combat="blocking")), "is still blocking"),
@@ -1102,6 +1120,7 @@ MORE_HOLDS = [
     ("generic.objects_conserved", put_onto_battlefield),
     ("generic.no_pending_state_based_actions", bolt_marks_damage_on_myr),  # indestructible: 702.12b
     ("differential.matches_reference", lambda: against_reference(reversed_log)),  # log order is not compared
+    ("damage.player_loses_life", lambda: bears_hit_player({"P1": 22, "P2": 18}, ["lifelink"])),
     ("differential.matches_reference",
      lambda: against_reference(set_field("b", summoning_sick=True), ignored={"summoning_sick"})),
     ("differential.matches_reference", both_refused),

@@ -118,8 +118,10 @@ class TinyGame:
         if any(p["lost"] for p in self.players.values()):
             raise IllegalAction("game_over", "a player has lost the game")
         kind = event.get("type") if isinstance(event, dict) else None
+        if not isinstance(kind, str):
+            raise IllegalAction("bad_event", f"expected an event object with a 'type', got {event!r:.60}")
         handler = {"cast": self._cast, "damage": self._damage, "destroy": self._destroy_event,
-                   "sacrifice": self._sacrifice}.get(kind) if isinstance(kind, str) else None
+                   "sacrifice": self._sacrifice}.get(kind)
         if handler is None:
             raise Unsupported(f"event:{kind}", "tiny performs only cast, damage, destroy and sacrifice")
         perform = handler(event)  # validates before anything changes
