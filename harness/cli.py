@@ -15,7 +15,7 @@ from pathlib import Path
 
 import invariants as invariant_registry
 
-from . import report
+from . import interrupts, report
 from . import scenario as scenario_file
 from .decider import ReplayDiverged
 from .execution import BoardRejected, Declined, EngineTimeout
@@ -110,6 +110,13 @@ def cmd_run(args) -> int:
             print(f"  ... {stats.examples} examples, {stats.steps} steps, {now - started:.1f} s", file=sys.stderr,
                   flush=True)
 
+    with interrupts.sigint_flag():  # from the header on, a Ctrl-C ends the run with its summary
+        return _run_and_report(args, engine, against, database, progress)
+
+
+def _run_and_report(args, engine, against, database, progress) -> int:
+    from .runner import run
+
     mode = f" against {against.info.name}" if against is not None else ""
     print(f"rulesfuzz: fuzzing {engine.info.name} {engine.info.version}{mode} (seed {args.seed}, "
           f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''})", flush=True)
@@ -168,7 +175,7 @@ def cmd_replay(args) -> int:
         result = scenario_file.replay(engine, scenario, steps, whole, step_timeout=args.step_timeout,
                                       against=against)
     except BoardRejected as exc:
-        raise BadInput(f"{args.file}: board: {exc}") from None
+        raise BadInput(f"{args.file}: not a legal board: {exc}") from None
     except (ReplayDiverged, EngineTimeout) as exc:
         raise BadInput(f"{args.file}: {exc}") from None
     except Declined as exc:

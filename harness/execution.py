@@ -7,15 +7,19 @@ scenario is judged the same way whether it was generated or written by hand.
 from __future__ import annotations
 
 import copy
+import io
 import signal
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 
-from invariants import Transition, Violation
-from invariants.generic import observation_problems
+from hypothesis.errors import HypothesisException, StopTest
 
-from .decider import MirrorDecider
+from invariants import Transition, Violation
+from invariants.generic import json_problem, observation_problems
+
+from . import interrupts
+from .decider import BadDecisionRequest, MirrorDecider, ReplayDiverged
 from .protocol import IllegalAction, Unsupported
 
 
@@ -24,7 +28,34 @@ class EngineTimeout(Exception):
 
 
 class BoardRejected(Exception):
-    """The engine could not build a game from the board; the message says why."""
+    """A scenario's board is not a legal position (bad input); the message says why."""
+
+
+class EngineFailed(Exception):
+    """An engine call raised something other than ``IllegalAction``/``Unsupported``, or hung: a finding."""
+
+
+class OutputTail(io.TextIOBase):
+    """A write-only text stream that keeps the last :attr:`LIMIT` characters written to it.
+
+    Engine output during one call is captured here, so an engine that prints thousands of
+    lines per event costs memory of one tail, and a finding shows only that tail.
+    """
+
+    LIMIT = 2000
+
+    def __init__(self):
+        self._text = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self._text = (self._text + text)[-self.LIMIT:]
+        return len(text)
+
+    def tail(self) -> str:
+        return self._text
 
 
 class Declined(Exception):
@@ -44,6 +75,11 @@ class Declined(Exception):
         self.engine = engine
 
 
+#: Exceptions of the harness itself that may cross an engine call (a decider's, Hypothesis's
+#: own control flow, the run's time budget): never blamed on the engine.
+HARNESS_CONTROL = (ReplayDiverged, BadDecisionRequest, HypothesisException, StopTest, interrupts.BudgetExhausted)
+
+
 @contextmanager
 def time_limit(seconds: float | None, what: str):
     """Raise :class:`EngineTimeout` if the block runs longer than ``seconds`` (main thread only)."""
@@ -61,6 +97,31 @@ def time_limit(seconds: float | None, what: str):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def engine_call(what: str, function, *args, timeout: float | None = None, sink: OutputTail | None = None):
+    """``function(*args)``, one engine call, under ``timeout`` seconds, its stdout and stderr captured in ``sink``.
+
+    Returns its value. ``IllegalAction``, ``Unsupported`` and the harness's own control
+    exceptions (:data:`HARNESS_CONTROL`) pass through; anything else the engine raises or
+    does (``SystemExit``, its own ``KeyboardInterrupt``, a hang) raises
+    :class:`EngineFailed` naming ``what``. A Ctrl-C of the user (:mod:`harness.interrupts`)
+    propagates as ``KeyboardInterrupt``.
+    """
+    sink = sink if sink is not None else OutputTail()
+    try:
+        with time_limit(timeout, what), redirect_stdout(sink), redirect_stderr(sink):
+            return function(*args)
+    except (IllegalAction, Unsupported, *HARNESS_CONTROL):
+        raise
+    except KeyboardInterrupt:
+        if interrupts.requested():
+            raise
+        raise EngineFailed(f"engine raised KeyboardInterrupt in {what} (its own, not a Ctrl-C)") from None
+    except EngineTimeout as exc:
+        raise EngineFailed(str(exc)) from None
+    except BaseException as exc:  # noqa: BLE001  SystemExit included: engine code must not end the run
+        raise EngineFailed(f"engine raised {type(exc).__name__} in {what}: {exc}") from None
 
 
 @dataclass
@@ -135,8 +196,9 @@ class Session:
     ``observations`` holds the observation after each step (index 0: the board).
     With ``against`` (differential mode) the same events and decisions also go to that
     engine, and its observation is put in each transition for the differential oracle.
-    Raises :class:`BoardRejected` if the engine can't build the board and
-    :class:`Declined` if an engine raises :class:`~harness.protocol.Unsupported`
+    An engine that raises or hangs in ``new_game``, or whose first observation is
+    malformed, leaves the session ``broken`` with ``initial_violations`` (step 0).
+    Raises :class:`Declined` if an engine raises :class:`~harness.protocol.Unsupported`
     (from ``new_game`` here, from ``apply`` in :meth:`step`). Every engine call gets its
     own copy of the board or event, so an engine that mutates them changes nothing the
     harness records.
@@ -150,48 +212,75 @@ class Session:
         self.invariants = invariants
         self.stats = stats if stats is not None else Stats()
         self.step_timeout = step_timeout
+        self.steps: list[dict] = []
+        self.broken = False
+        self.output = ""
+        #: Violations of the board itself (step 0): the engine raised or hung in
+        #: ``new_game``, or its first observation is malformed. The session is then broken.
+        self.initial_violations: list[Violation] = []
+        self.game = None
+        self.observation: dict = {}
         try:
-            with time_limit(step_timeout, "new_game"):
-                self.game = engine.new_game(copy.deepcopy(board))
-                self.observation = self.game.observe()
+            self.game = self._call("new_game", engine.new_game, copy.deepcopy(board))
+            self.observation = self._call("observe", self.game.observe)
         except Unsupported as exc:
             raise Declined(exc.reason, exc.message, 0) from None
-        except EngineTimeout:
-            raise
-        except Exception as exc:  # any engine's own error type
-            raise BoardRejected(f"{type(exc).__name__}: {exc}") from None
-        try:
-            self.oracle_game = against.new_game(copy.deepcopy(board)) if against is not None else None
-        except Unsupported as exc:
-            raise Declined(exc.reason, exc.message, 0, "reference") from None
-        self.steps: list[dict] = []
+        except EngineFailed as exc:
+            self._break_at_start("generic.engine_does_not_raise", [str(exc)])
+        else:
+            problems = observation_problems(self.observation)
+            if not problems and json_problem(self.observation):
+                problems = [f"the first observation is not plain JSON: {json_problem(self.observation)}"]
+            if problems:
+                self._break_at_start("generic.observation_shape", problems)
+        self.oracle_game = None
+        if against is not None and not self.broken:
+            try:
+                self.oracle_game = against.new_game(copy.deepcopy(board))
+            except Unsupported as exc:
+                raise Declined(exc.reason, exc.message, 0, "reference") from None
         self.observations = [self.observation]
-        self.broken = False
+
+    def _break_at_start(self, name: str, messages: list[str]) -> None:
+        self.broken = True
+        self.observation = {}
+        self._count(name, True)
+        self.initial_violations.append(Violation(name, 0, tuple(messages)))
+
+    def _call(self, what: str, function, *args):
+        """:func:`engine_call` with this session's step timeout; keeps the output's tail in ``output``."""
+        sink = OutputTail()
+        try:
+            return engine_call(what, function, *args, timeout=self.step_timeout, sink=sink)
+        finally:
+            self.output = sink.tail()
 
     def step(self, event: dict, decider) -> list[Violation]:
         """Apply ``event``; returns the violations of this step (empty if none).
 
         After an engine crash, hang or malformed observation the session is ``broken``:
-        the game state can't be trusted, so callers stop the example.
+        the game state can't be trusted, so callers stop the example. Raises
+        :class:`Declined` when an engine raises ``Unsupported``.
         """
         before = self.observation
         illegal = error = None
         try:
-            with time_limit(self.step_timeout, f"apply({event.get('type')})"):
-                self.game.apply(copy.deepcopy(event), decider)
+            self._call(f"apply({event.get('type')})", self.game.apply, copy.deepcopy(event), decider)
         except IllegalAction as exc:
             illegal = exc.reason or "illegal"
         except Unsupported as exc:
             decider.asked.clear()
             raise Declined(exc.reason, exc.message, len(self.steps) + 1) from None
-        except (EngineTimeout, Exception) as exc:  # noqa: B014  the engine misbehaved: a finding
-            if type(exc).__name__ in ("ReplayDiverged", "BadDecisionRequest"):
-                raise
-            error = f"engine raised {type(exc).__name__}: {exc}" if not isinstance(exc, EngineTimeout) else str(exc)
-        try:
-            after = self.game.observe() if error is None else before
-        except Exception as exc:  # noqa: BLE001
-            error, after = f"observe() raised {type(exc).__name__}: {exc}", before
+        except EngineFailed as exc:
+            error = str(exc)
+        output = self.output
+        after = before
+        if error is None:
+            try:
+                after = self._call("observe", self.game.observe)
+            except (IllegalAction, Unsupported, EngineFailed) as exc:
+                error = f"observe() raised {type(exc).__name__}: {exc}" if not isinstance(exc, EngineFailed) else str(exc)
+        self.output = (output + self.output)[-OutputTail.LIMIT:]
         reference = None
         if self.oracle_game is not None and error is None:
             reference = self._oracle_step(event, decider)
@@ -205,7 +294,7 @@ class Session:
                            **({"illegal": illegal} if illegal else {})})
         decider.asked.clear()
         index = len(self.steps)
-        problems = observation_problems(after)
+        problems = observation_problems(after) if error is None else []
         if error or problems:
             self.broken = True
             name = "generic.engine_does_not_raise" if error else "generic.observation_shape"

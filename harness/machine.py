@@ -13,16 +13,20 @@ found, so an interrupted run loses nothing.
 
 from __future__ import annotations
 
+import copy
+import time
+
 from hypothesis import reject
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, multiple, precondition, rule
 
 from invariants import ScenarioRun, Violation
 
+from . import interrupts
 from . import scenario as scenario_file
 from . import strategies as S
 from .decider import DrawingDecider, ReplayDecider, ReplayDiverged
-from .execution import Declined, Session, Stats
+from .execution import Declined, EngineFailed, Session, Stats, engine_call
 
 
 class InvariantViolation(AssertionError):
@@ -49,6 +53,8 @@ class Recorder:
         self.best: dict | None = None
         self.failures = 0
         self.first_failure_example: int | None = None
+        self.started = time.perf_counter()
+        self.first_failure_seconds: float | None = None
 
     @staticmethod
     def size(scenario: dict) -> tuple:
@@ -59,6 +65,7 @@ class Recorder:
         self.failures += 1
         if self.first_failure_example is None:
             self.first_failure_example = examples
+            self.first_failure_seconds = time.perf_counter() - self.started
         if self.best is None or self.size(scenario) < self.size(self.best):
             self.best = scenario
             if self.path is not None:
@@ -69,21 +76,27 @@ def scenario_run(engine, session: Session) -> ScenarioRun:
     """A :class:`ScenarioRun` of a finished session: its replay uses a fresh game."""
 
     def again(every_step: bool = True):
-        fresh = engine.new_game(session.board)
-        observations = [fresh.observe()] if every_step else []
-        from .protocol import IllegalAction
+        from .protocol import IllegalAction, Unsupported
 
-        for step in session.steps:
-            try:
-                fresh.apply(step["event"], ReplayDecider(step.get("decisions", []), strict=True))
-            except IllegalAction:
-                pass
-            except ReplayDiverged as exc:
-                observations.append({"replay diverged": str(exc)})
-                return observations
+        timeout = session.step_timeout
+        observations = []
+        try:
+            fresh = engine_call("new_game", engine.new_game, copy.deepcopy(session.board), timeout=timeout)
             if every_step:
-                observations.append(fresh.observe())
-        return observations if every_step else [fresh.observe()]
+                observations.append(engine_call("observe", fresh.observe, timeout=timeout))
+            for step in session.steps:
+                try:
+                    engine_call("apply", fresh.apply, copy.deepcopy(step["event"]),
+                                ReplayDecider(step.get("decisions", []), strict=True), timeout=timeout)
+                except IllegalAction:
+                    pass
+                if every_step:
+                    observations.append(engine_call("observe", fresh.observe, timeout=timeout))
+            return observations if every_step else [engine_call("observe", fresh.observe, timeout=timeout)]
+        except ReplayDiverged as exc:
+            return observations + [{"replay diverged": str(exc)}]
+        except (EngineFailed, Unsupported) as exc:  # a game that went differently the second time
+            return observations + [{"replay failed": f"{type(exc).__name__}: {exc}"}]
 
     return ScenarioRun(session.board, [s["event"] for s in session.steps], session.observations, again)
 
@@ -122,13 +135,25 @@ class EngineMachine(RuleBasedStateMachine):
     @initialize(target=objects, board=st.deferred(lambda: S.boards(EngineMachine.max_creatures,
                                                                    EngineMachine.max_auras)))
     def setup(self, board):
+        interrupts.check()
         self.run_stats.examples += 1
         try:
             self.session = Session(self.engine, board, self.step_invariants, self.run_stats, self.step_timeout,
                                    self.against)
         except Declined as exc:
             self._decline(exc)
+        if self.session.initial_violations:  # the engine raised or hung on the board, or observed it malformed
+            self._found(self.session.initial_violations)
         return multiple(*(o["id"] for o in board["objects"]))
+
+    def _found(self, violations: list[Violation]) -> None:
+        """Record the scenario of this example (the smallest is kept on disk) and fail it."""
+        session = self.session
+        scenario = scenario_file.build(session.board, session.steps, violations, self.engine, self.recorder.seed)
+        if session.output:
+            scenario["engine_output"] = session.output
+        self.recorder.found(scenario, self.run_stats.examples)
+        raise InvariantViolation(violations, scenario)
 
     def _decline(self, exc: Declined) -> None:
         """End the example without blame: the engine doesn't model what it needs (counted by reason).
@@ -140,6 +165,7 @@ class EngineMachine(RuleBasedStateMachine):
         reject()
 
     def _apply(self, event: dict, data) -> None:
+        interrupts.check()
         try:
             violations = self.session.step(event, DrawingDecider(data))
         except Declined as exc:
@@ -154,10 +180,7 @@ class EngineMachine(RuleBasedStateMachine):
         if event.get("type") == "put_onto_battlefield" and event.get("x"):
             self.special.append(event.get("id"))
         if violations:
-            scenario = scenario_file.build(self.session.board, self.session.steps, violations,
-                                           self.engine, self.recorder.seed)
-            self.recorder.found(scenario, self.run_stats.examples)
-            raise InvariantViolation(violations, scenario)
+            self._found(violations)
 
     def _new_id(self) -> str:
         self.new_ids += 1
@@ -173,11 +196,7 @@ class EngineMachine(RuleBasedStateMachine):
             self.run_stats.checked[inv.name] = self.run_stats.checked.get(inv.name, 0) + 1
             self.run_stats.applicable[inv.name] = self.run_stats.applicable.get(inv.name, 0) + 1
             if messages:
-                violations = [Violation(inv.name, len(session.steps), tuple(messages))]
-                scenario = scenario_file.build(session.board, session.steps, violations, self.engine,
-                                               self.recorder.seed)
-                self.recorder.found(scenario, self.run_stats.examples)
-                raise InvariantViolation(violations, scenario)
+                self._found([Violation(inv.name, len(session.steps), tuple(messages))])
 
     # ------------------------------------------------------------------ live targets
     # Rules drawing from the Bundle also hit objects that have left the battlefield (the

@@ -20,12 +20,12 @@ def _size(scenario: dict) -> tuple[int, int]:
 
 
 def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants=(), against=None,
-                    max_replays: int = 400, max_seconds: float = 10.0) -> dict:
+                    max_replays: int = 400, max_seconds: float = 10.0, step_timeout: float | None = 10.0) -> dict:
     """The smallest variant of ``scenario`` that still breaks the same invariant.
 
     Returns ``scenario`` itself when nothing can be removed. ``max_replays`` and
     ``max_seconds`` bound the work (each replay is one run of the scenario on ``engine``;
-    an engine that hangs costs a step timeout per replay).
+    an engine that hangs costs ``step_timeout`` seconds per replay).
     """
     from . import scenario as scenario_file
 
@@ -44,7 +44,7 @@ def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants
         candidate = {"format": scenario_file.FORMAT, "board": board, "steps": steps}
         try:
             result = scenario_file.replay(engine, candidate, step_invariants, scenario_invariants, against=against,
-                                          keep_session=True)
+                                          keep_session=True, step_timeout=step_timeout)
         except (BoardRejected, Declined, ReplayDiverged, EngineTimeout):
             return None
         hits = [v for v in result.violations if v.invariant == target]

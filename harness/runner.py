@@ -20,7 +20,8 @@ from hypothesis.stateful import get_state_machine_test
 
 import invariants as invariant_registry
 
-from .execution import BoardRejected, Stats
+from . import interrupts
+from .execution import Stats
 from .machine import InvariantViolation, Recorder, make_machine
 
 
@@ -94,6 +95,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
     index = 0
     phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if shrink else [])
     try:
+      with interrupts.sigint_flag(), interrupts.armed():
         while done < max_examples:
             if max_seconds is not None and time.perf_counter() - started >= max_seconds:
                 result.cut_short = "time budget"
@@ -125,11 +127,6 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                 break
             except Unsatisfiable:  # every example was rejected: the engine declined them all
                 break
-            except BoardRejected as exc:  # the engine refused a generated board: an engine bug
-                from invariants import Violation
-
-                result.violation = Violation("generic.engine_does_not_raise", 0, (f"new_game refused a board: {exc}",))
-                break
             done += n
             if progress is not None:
                 progress(stats)
@@ -140,7 +137,8 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
     if result.scenario is not None and shrink and result.cut_short is None:
         from .reduce import reduce_scenario
 
-        reduced = reduce_scenario(engine, result.scenario, step_invariants, scenario_invariants, against)
+        reduced = reduce_scenario(engine, result.scenario, step_invariants, scenario_invariants, against,
+                                  step_timeout=step_timeout)
         if reduced is not result.scenario:
             from invariants import Violation
 
@@ -152,6 +150,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
     if result.scenario is not None:
         if recorder.first_failure_example is not None:
             result.examples_to_failure = recorder.first_failure_example
+            result.seconds_to_failure = recorder.first_failure_seconds
         if replay_dir is not None:
             from . import scenario as scenario_file
 

@@ -24,7 +24,7 @@ import jsonschema
 from invariants import Violation
 
 from .decider import ReplayDecider, ReplayDiverged
-from .execution import Session, Stats
+from .execution import BoardRejected, Session, Stats
 
 FORMAT = "rulesfuzz-scenario/1"
 
@@ -127,17 +127,44 @@ class ReplayResult:
         return not self.violations and not self.mismatches
 
 
+def board_problem(board: dict) -> str | None:
+    """Why ``board`` is not a legal position, as the reference engine judges it, or None.
+
+    ``run`` and ``replay`` agree: an engine that raises on a board the reference engine
+    accepts has a finding (``generic.engine_does_not_raise`` at step 0); a board the
+    reference engine rejects too is bad input.
+    """
+    from .adapters.reference import ReferenceAdapter
+    from .protocol import Unsupported
+
+    try:
+        ReferenceAdapter().new_game(json.loads(json.dumps(board)))
+    except Unsupported:
+        return None
+    except Exception as exc:  # noqa: BLE001  the reference engine's BadBoard, UnknownCard, ...
+        return str(exc)
+    return None
+
+
 def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_timeout: float | None = 10.0,
            against=None, keep_session: bool = False) -> ReplayResult:
     """Run ``scenario`` on ``engine`` deterministically, checking invariants and expectations.
 
-    Raises ``execution.BoardRejected`` if the engine refuses the board, and
+    Raises ``execution.BoardRejected`` if the board is not a legal position (the engine
+    raised on it and so does the reference engine: :func:`board_problem`),
+    ``execution.Declined`` if the engine raises ``Unsupported``, and
     :class:`ReplayDiverged` if it asks for a die roll or coin flip the scenario lacks.
     """
     result = ReplayResult()
     session = Session(engine, scenario["board"], invariants, Stats(), step_timeout, against)
     if keep_session:
         result.session = session
+    if session.initial_violations:
+        problem = board_problem(scenario["board"])
+        if problem is not None:  # a board no engine should accept: bad input, not a finding
+            raise BoardRejected(problem)
+        result.violations.extend(session.initial_violations)
+        return result
     for index, step in enumerate(scenario["steps"], start=1):
         decider = ReplayDecider(step.get("decisions", []), strict=False)
         violations = session.step(step["event"], decider)

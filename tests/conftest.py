@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,17 @@ FORKS = ROOT / "examples" / "forks"
 
 settings.register_profile("ci", deadline=None, suppress_health_check=list(HealthCheck), database=None)
 settings.load_profile(os.environ.get("RULESFUZZ_HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture
+def default_sigint():
+    """Python's default SIGINT handler for the test (pytest-xdist workers ignore SIGINT), restored after."""
+    original = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, original)
 
 
 @pytest.fixture

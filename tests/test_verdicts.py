@@ -1,0 +1,165 @@
+"""Run verdicts: nothing found is lost, ``run`` and ``replay`` agree, Ctrl-C is never lost."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from harness.cli import main
+from harness.loading import load_engine
+from harness.protocol import EngineInfo
+from harness.runner import run
+
+from .conftest import FORKS, ROOT
+
+REFUSES_BOARDS = '''
+from harness.protocol import EngineInfo, IllegalAction
+
+
+class RefusesBoards:
+    """Written from scratch: its new_game raises on any board with an object on it."""
+
+    info = EngineInfo("refuses-boards", "0", frozenset({"destroy"}))
+
+    def new_game(self, board):
+        if board["objects"]:
+            raise RuntimeError(f"can't set up {board['objects'][0]['card']}")
+        return EmptyGame(board)
+
+
+class EmptyGame:
+    def __init__(self, board):
+        self.players = {p["id"]: {"life": p.get("life", 20), "lost": False} for p in board["players"]}
+
+    def apply(self, event, decider):
+        raise IllegalAction("no_such_object")
+
+    def observe(self):
+        return {"players": self.players, "objects": {}, "zones": {"battlefield": []}, "log": []}
+
+
+class HangsOnBoards(RefusesBoards):
+    info = EngineInfo("hangs-on-boards", "0", frozenset({"destroy"}))
+
+    def new_game(self, board):
+        while board["objects"]:
+            pass
+        return EmptyGame(board)
+
+
+refuses = RefusesBoards()
+hangs = HangsOnBoards()
+'''
+
+
+def write_engine(tmp_path) -> str:
+    path = tmp_path / "board_engines.py"
+    path.write_text(REFUSES_BOARDS)
+    return str(path)
+
+
+def test_an_engine_refusing_a_board_is_a_finding_with_report_and_replay_file(tmp_path, capsys):
+    """Was: exit 1 with nothing printed and no replay file, while replay called the same case bad input."""
+    spec = f"{write_engine(tmp_path)}:refuses"
+    code = main(["run", "--engine", spec, "--max-examples", "20", "--replay-dir", str(tmp_path / "out"),
+                 "--database", "none", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "VIOLATION generic.engine_does_not_raise at step 0" in out
+    assert "RuntimeError" in out and "can't set up" in out and "Board:" in out
+    files = list((tmp_path / "out").glob("*.json"))
+    assert len(files) == 1
+    scenario = json.loads(files[0].read_text())
+    assert scenario["steps"] == [] and len(scenario["board"]["objects"]) == 1  # shrunk to one object
+    # replay agrees: the same board is a finding on that engine, and legal on the reference engine.
+    assert main(["replay", str(files[0]), "--engine", spec]) == 1
+    assert "VIOLATION generic.engine_does_not_raise at step 0" in capsys.readouterr().out
+    assert main(["replay", str(files[0]), "--engine", "reference"]) == 0
+
+
+def test_an_engine_hanging_on_a_board_is_a_finding_in_run_and_in_replay(tmp_path, capsys):
+    spec = f"{write_engine(tmp_path)}:hangs"
+    code = main(["run", "--engine", spec, "--max-examples", "5", "--replay-dir", str(tmp_path / "out"),
+                 "--database", "none", "--quiet", "--step-timeout", "0.2"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "did not return from new_game within 0.2 s" in out
+    files = list((tmp_path / "out").glob("*.json"))
+    assert main(["replay", str(files[0]), "--engine", spec, "--step-timeout", "0.2"]) == 1
+
+
+def test_seconds_to_failure_is_set():
+    fork = load_engine(f"{FORKS / 'umbra_taps_creature.py'}:engine")
+    result = run(fork, max_examples=300, seed=1, database=None)
+    assert result.violation is not None
+    assert result.seconds_to_failure is not None and 0 < result.seconds_to_failure <= result.seconds
+    assert result.examples_to_failure is not None
+
+
+class SigintInGcCallback:
+    """Wraps an engine; at the 30th event a Ctrl-C arrives while a garbage-collection callback runs.
+
+    Python's handler raises KeyboardInterrupt inside the callback, where it is printed as
+    "Exception ignored" and lost: the run must still stop.
+    """
+
+    def __init__(self, inner):
+        self.inner, self.info, self.calls = inner, inner.info, 0
+
+    def new_game(self, board):
+        outer, game = self, self.inner.new_game(board)
+
+        class Game:
+            def apply(self, event, decider):
+                outer.calls += 1
+                if outer.calls == 30:
+                    def callback(phase, info):
+                        if phase == "start":
+                            os.kill(os.getpid(), signal.SIGINT)
+                            sum(range(1000))  # the handler runs here, inside the callback
+                    gc.callbacks.append(callback)
+                    try:
+                        gc.collect()
+                    finally:
+                        gc.callbacks.remove(callback)
+                return game.apply(event, decider)
+
+            def observe(self):
+                return game.observe()
+
+        return Game()
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_ctrl_c_landing_in_a_gc_callback_is_not_lost(default_sigint, reference):
+    engine = SigintInGcCallback(reference)
+    result = run(engine, max_examples=400, seed=0, database=None)
+    assert result.cut_short == "interrupted"
+    assert engine.calls < 100  # stopped at the next step, not at the end of the budget
+
+
+def test_sigint_on_a_long_run_exits_130_and_says_cut_short(tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", "--engine", "reference", "--max-examples", "1000000",
+         "--replay-dir", str(tmp_path), "--database", "none", "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        # pytest-xdist workers ignore SIGINT and children inherit that: restore the default.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        ready = proc.stdout.readline()  # the header: printed once Ctrl-C is handled by the run
+        assert ready.startswith("rulesfuzz: fuzzing"), ready
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130, err
+    assert "cut short (interrupted)" in out
+    assert "Traceback" not in err
