@@ -6,10 +6,10 @@ whose ``new_game(board)`` returns a :class:`Game` with ``apply(event, decider)``
 """
 
 from .cards import playable_cards
-from .errors import BadBoard, EngineError, IllegalAction, UnknownCard
+from .errors import BadBoard, EngineError, IllegalAction, UnknownCard, Unsupported
 from .game import CAPABILITIES, ENGINE_NAME, ENGINE_VERSION, Game, ReferenceEngine
 
 __all__ = [
     "BadBoard", "CAPABILITIES", "ENGINE_NAME", "ENGINE_VERSION", "EngineError", "Game",
-    "IllegalAction", "ReferenceEngine", "UnknownCard", "playable_cards",
+    "IllegalAction", "ReferenceEngine", "UnknownCard", "Unsupported", "playable_cards",
 ]

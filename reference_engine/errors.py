@@ -21,6 +21,22 @@ class IllegalAction(EngineError):
         self.detail = message
 
 
+class Unsupported(EngineError):
+    """The engine does not model something the game now needs: it declines rather than judge.
+
+    Raised by ``Game.apply`` before changing anything, when an ability the engine declares
+    not modelled (``CardScript.not_modelled``) would apply to the event
+    (:mod:`reference_engine.unmodelled`). ``reason`` is a short code such as
+    ``"ability:protection"``; the message names the card and the ability. The harness's
+    adapter turns it into ``harness.protocol.Unsupported``: a decline, never a verdict.
+    """
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(f"{reason}: {message}")
+        self.reason = reason
+        self.detail = message
+
+
 class UnknownCard(EngineError, KeyError):
     """A card name that is not in the engine's card pool."""
 

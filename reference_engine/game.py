@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from . import events
+from . import events, unmodelled
 from .cards import card, mana_value
 from .copies import CopyRules
 from .destruction import DestructionRules
@@ -335,12 +335,18 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbil
         definition, script = card(name)
         return self.enter_battlefield(oid, definition, script, controller, token=token, **entering)
 
+    def decline_if_unmodelled(self, event: dict) -> None:
+        """Raise :class:`Unsupported` where a not-modelled ability would matter (see
+        :mod:`reference_engine.unmodelled`)."""
+        unmodelled.decline_if_unmodelled(self, event)
+
     # ------------------------------------------------------------- interface
     def apply(self, event: dict, decider) -> None:
         """Perform one event and everything that follows from it.
 
         Validates the event first: an illegal one raises :class:`IllegalAction` and
-        changes nothing (not even the log). Then performs it, checks state-based
+        changes nothing (not even the log); one that an ability the engine does not model
+        would change raises :class:`Unsupported`, also before changing anything. Then performs it, checks state-based
         actions to a fixed point (CR 704.3), and puts the abilities that triggered on the
         stack and resolves them, checking state-based actions after each (CR 603.3).
         """
@@ -351,6 +357,7 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbil
         if handler is None:
             raise IllegalAction("unknown_event", f"unknown event {event!r}")
         perform = handler(self, event)  # validates; returns a callable that performs
+        self.decline_if_unmodelled(event)
         self.log = []
         perform(decider)
         self.check_state_based_actions(decider)

@@ -9,7 +9,7 @@ reference engine wraps its own engine class the same way::
 from __future__ import annotations
 
 import reference_engine
-from harness.protocol import EngineInfo, IllegalAction
+from harness.protocol import EngineInfo, IllegalAction, Unsupported
 
 
 class ReferenceGame:
@@ -25,6 +25,8 @@ class ReferenceGame:
             self._game.apply(event, decider)
         except reference_engine.IllegalAction as exc:
             raise IllegalAction(exc.reason, exc.detail) from None
+        except reference_engine.Unsupported as exc:  # the oracle declines: never a verdict
+            raise Unsupported(exc.reason, exc.detail) from None
 
     def observe(self):
         return self._game.observe()

@@ -1,0 +1,207 @@
+"""Where an ability the engine does not model would matter: the engine declines there.
+
+Every card script lists the abilities the engine does not model (``CardScript.not_modelled``).
+The engine must never give a verdict in a game where one of them would apply: there it
+raises :class:`~reference_engine.errors.Unsupported` before changing anything, so the
+example is discarded, never judged. Each not-modelled ability has one :class:`Gap` here:
+either a check that recognises the events it would matter in, or the reason no event of
+the vocabulary can make it matter (``check`` None).
+
+:func:`decline_if_unmodelled` is called by ``Game.apply`` after an event is validated and
+before it is performed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .cards import card
+from .errors import UnknownCard, Unsupported
+from .layers import characteristics
+from .objects import BATTLEFIELD
+
+PROTECTION_FROM_MULTICOLORED = "protection from multicolored"
+
+
+@dataclass(frozen=True)
+class Gap:
+    """One ability of ``card`` the engine does not model (``ability``: the text in its script).
+
+    ``reason`` is the :class:`Unsupported` reason code; ``when`` says in words when it would
+    matter (or, with ``check`` None, why no event can make it matter). ``check(game,
+    event)`` is True when performing ``event`` now would need the ability.
+    """
+
+    card: str
+    ability: str
+    reason: str
+    when: str
+    check: Callable[[object, dict], bool] | None = None
+
+
+# ------------------------------------------------------------------ helpers
+def _object(game, oid):
+    obj = game.objects.get(oid) if isinstance(oid, str) else None
+    return obj if obj is not None and obj.zone == BATTLEFIELD else None
+
+
+def _enchanted_by(game, creature, card: str) -> list:
+    """The Auras named ``card`` (by their copiable values) attached to ``creature``."""
+    return [a for a in game.attached_to(creature.id) if game.copiable_values(a)[0].name == card]
+
+
+def _becomes(event: dict, status: str, game) -> object | None:
+    """The creature a ``set_combat`` event gives ``status`` to, if it doesn't have it yet."""
+    if event.get("type") != "set_combat" or event.get("status") != status:
+        return None
+    obj = _object(game, event.get("object"))
+    return obj if obj is not None and obj.combat != status else None
+
+
+def _attacks_enchanted_by(card: str) -> Callable[[object, dict], bool]:
+    """A creature enchanted by ``card`` attacks (a "whenever this creature attacks" ability it grants)."""
+    def check(game, event) -> bool:
+        creature = _becomes(event, "attacking", game)
+        return creature is not None and bool(_enchanted_by(game, creature, card))
+    return check
+
+
+def _snake_umbra(game, event) -> bool:
+    """A creature enchanted by Snake Umbra deals damage to an opponent of its controller."""
+    if event.get("type") != "damage":
+        return False
+    source, target = _object(game, event.get("source")), event.get("target")
+    return (source is not None and target in game.players and target != source.controller
+            and bool(_enchanted_by(game, source, "Snake Umbra")))
+
+
+def _indrik_umbra(game, event) -> bool:
+    """Combat status changes while a creature enchanted by Indrik Umbra attacks or is made to attack
+    (then which creatures must block it would matter)."""
+    if event.get("type") != "set_combat":
+        return False
+    target = _object(game, event.get("object"))
+    if target is not None and event.get("status") == "attacking" and _enchanted_by(game, target, "Indrik Umbra"):
+        return True
+    return any(o.combat == "attacking" and _enchanted_by(game, o, "Indrik Umbra") for o in game.battlefield())
+
+
+def _dog_umbra(game, event) -> bool:
+    """A creature enchanted by a Dog Umbra that another player controls is made to attack or block."""
+    if event.get("type") != "set_combat" or event.get("status") not in ("attacking", "blocking"):
+        return False
+    creature = _object(game, event.get("object"))
+    return creature is not None and any(a.controller != creature.controller
+                                        for a in _enchanted_by(game, creature, "Dog Umbra"))
+
+
+def _protected(game, oid) -> bool:
+    obj = _object(game, oid)
+    return obj is not None and PROTECTION_FROM_MULTICOLORED in game.copiable_values(obj)[0].keywords
+
+
+def _multicolored_card(name) -> bool:
+    try:
+        return len(card(name)[0].colors) > 1
+    except (UnknownCard, TypeError):  # refused by validation before this is asked
+        return False
+
+
+def _stonecoil_serpent(game, event) -> bool:
+    """Protection from multicolored would matter (CR 702.16): a multicolored source deals it
+    damage (prevented), a multicolored spell targets it, or a multicolored Aura would
+    become attached to it."""
+    kind = event.get("type")
+    if kind == "damage":
+        source = _object(game, event.get("source"))
+        return source is not None and len(characteristics(game, source).colors) > 1 and _protected(
+            game, event.get("target"))
+    if kind == "cast":
+        targets = event.get("targets") if isinstance(event.get("targets"), list) else []
+        return _multicolored_card(event.get("card")) and any(_protected(game, t) for t in targets)
+    if kind == "put_onto_battlefield":
+        return _multicolored_card(event.get("card")) and _protected(game, event.get("attach_to"))
+    if kind == "attach":
+        aura = _object(game, event.get("aura"))
+        return aura is not None and len(characteristics(game, aura).colors) > 1 and _protected(game, event.get("to"))
+    return False
+
+
+def _hydroid_krasis(game, event) -> bool:
+    """Hydroid Krasis put onto the battlefield as a spell cast with X >= 2: its cast trigger would
+    gain half X life and draw half X cards (rounded down: nothing for X < 2)."""
+    x = event.get("x")
+    return (event.get("type") == "put_onto_battlefield" and event.get("card") == "Hydroid Krasis"
+            and isinstance(x, int) and x >= 2)
+
+
+def _islandwalk(game, event) -> bool:
+    """A creature is made to block while an attacking creature with islandwalk (CR 702.14)
+    attacks and the blocker's controller controls an Island: which creatures could block
+    it would matter."""
+    blocker = _becomes(event, "blocking", game)
+    if blocker is None:
+        return False
+    islands = any("Island" in characteristics(game, o).subtypes and o.controller == blocker.controller
+                  for o in game.battlefield())
+    return islands and any(o.combat == "attacking" and "islandwalk" in game.copiable_values(o)[0].keywords
+                           for o in game.battlefield())
+
+
+NO_CASTING = "no event casts a permanent spell, so when it could be cast never matters"
+NO_MANA = "the event that performs the ability (activate_regeneration, attach) is free by definition"
+NO_ACTIVATION = "only activating it would make it matter; the engine never performs it (an activation is declined)"
+
+#: Every ability of the card pool the engine does not model, and when it would matter.
+GAPS: tuple[Gap, ...] = (
+    Gap("Bear Umbra", 'granted "Whenever this creature attacks, untap all lands you control."',
+        "ability:attack trigger", "the enchanted creature is made to attack (set_combat attacking)",
+        _attacks_enchanted_by("Bear Umbra")),
+    Gap("Octopus Umbra",
+        'granted "Whenever this creature attacks, you may tap target creature with power 8 or less."',
+        "ability:attack trigger", "the enchanted creature is made to attack (set_combat attacking)",
+        _attacks_enchanted_by("Octopus Umbra")),
+    Gap("Snake Umbra", 'granted "Whenever this creature deals damage to an opponent, you may draw a card."',
+        "ability:damage trigger", "the enchanted creature deals damage to an opponent of its controller",
+        _snake_umbra),
+    Gap("Indrik Umbra", "all creatures able to block it do so", "ability:blocking requirement",
+        "combat status is set while the enchanted creature attacks, or it is made to attack", _indrik_umbra),
+    Gap("Dog Umbra", "enchanted creature can't attack or block while another player controls it",
+        "ability:can't attack or block", "the enchanted creature is made to attack or block while another player "
+        "controls it", _dog_umbra),
+    Gap("Stonecoil Serpent", PROTECTION_FROM_MULTICOLORED, "ability:protection",
+        "a multicolored source deals it damage, a multicolored spell targets it, or a multicolored Aura would "
+        "enchant it", _stonecoil_serpent),
+    Gap("Hydroid Krasis", "When you cast this spell, you gain half X life and draw half X cards. (casting is not "
+                          "modelled)", "ability:cast trigger", "it is put onto the battlefield with x >= 2",
+        _hydroid_krasis),
+    Gap("Eel Umbra", "Flash (casting is not modelled)", "ability:flash", NO_CASTING),
+    Gap("Dog Umbra", "Flash (casting is not modelled)", "ability:flash", NO_CASTING),
+    Gap("Felidar Umbra", "the mana cost {1}{W} of its attach ability (the attach event is free)", "cost:mana",
+        NO_MANA),
+    Gap("Crab Umbra", "{2}{U}: Untap enchanted creature.", "ability:activated", NO_ACTIVATION),
+    Gap("Treefolk Umbra",
+        "assigns combat damage equal to its toughness (combat damage is not modelled)", "ability:combat damage",
+        "no event deals combat damage (the damage event is damage a permanent deals outside combat)"),
+    Gap("River Boa", "Islandwalk", "ability:landwalk",
+        "a creature is made to block while it attacks and the blocker's controller controls an Island", _islandwalk),
+    Gap("River Boa", "the {G} cost of its regeneration ability", "cost:mana", NO_MANA),
+    Gap("Drudge Skeletons", "the {B} cost of its regeneration ability", "cost:mana", NO_MANA),
+    Gap("Hangarback Walker", "{1}, {T}: Put a +1/+1 counter on Hangarback Walker. (use the add_counters event)",
+        "ability:activated", NO_ACTIVATION),
+    Gap("Goblin Engineer", "{R}, {T}, Sacrifice an artifact: Return target artifact card with mana value 3 or less "
+                           "from your graveyard to the battlefield.", "ability:activated", NO_ACTIVATION),
+    Gap("Goblin Engineer", "the shuffle (library order is not modelled)", "ability:shuffle",
+        "library order is never observed or used: no event draws or looks at the top of a library"),
+    Gap("Cackling Counterpart", "Flashback {5}{U}{U}", "ability:flashback",
+        "the cast event casts spells from outside the game, never from a graveyard"),
+)
+
+
+def decline_if_unmodelled(game, event: dict) -> None:
+    """Raise :class:`Unsupported` if performing ``event`` now would need an ability the engine
+    does not model (a :class:`Gap` with a check). Changes nothing."""
+    for gap in GAPS:
+        if gap.check is not None and gap.check(game, event):
+            raise Unsupported(gap.reason, f"{gap.card}: {gap.ability} would matter ({gap.when})")
