@@ -3,7 +3,9 @@
 Importing this package registers every invariant in :data:`REGISTRY`.
 """
 
-from . import damage, differential, generic, layers_and_copies, legend_rule, regeneration, umbra_armor  # noqa: F401
+from . import (  # noqa: F401
+    cleanup, damage, differential, generic, layers_and_copies, legend_rule, regeneration, triggers, umbra_armor,
+)
 from .base import (
     REGISTRY, Decision, Invariant, ScenarioRun, Transition, Violation, invariant, ruling_text, select,
 )

@@ -7,6 +7,8 @@ rules invariants need to decide whether they apply.
 
 from __future__ import annotations
 
+from .card_abilities import has_keyword, has_umbra_armor
+
 DESTROY_SPELLS = {"Murder": "destroy", "Doom Blade": "destroy", "Breathe Your Last": "destroy"}
 DAMAGE_SPELLS = {"Shock": 2, "Lightning Bolt": 3}
 SBA_DESTROY_RULES = ("704.5g", "704.5h")
@@ -22,10 +24,15 @@ def is_creature(obj: dict) -> bool:
 
 
 def umbra_auras(obs: dict, oid: str) -> list[str]:
-    """Ids of Auras with umbra armor attached to ``oid`` on the battlefield (CR 702.89a)."""
+    """Ids of Auras with umbra armor attached to ``oid`` on the battlefield (CR 702.89a).
+
+    Whether an Aura has umbra armor is worked out from its card and the board
+    (:func:`invariants.card_abilities.has_umbra_armor`), not from the keywords the
+    engine reports.
+    """
     return [
         aid for aid, a in obs["objects"].items()
-        if a["attached_to"] == oid and a["zone"] == "battlefield" and "umbra armor" in a["keywords"]
+        if a["attached_to"] == oid and a["zone"] == "battlefield" and has_umbra_armor(obs, aid)
     ]
 
 
@@ -64,7 +71,7 @@ def would_be_destroyed(before: dict, event: dict) -> dict[str, dict]:
     elif kind == "damage":
         source, amount = event.get("source"), event.get("amount")
         if on_battlefield(before, source) and isinstance(amount, int) and amount >= 1:
-            found.update(_lethal(before, event.get("target"), amount, "deathtouch" in objs[source]["keywords"]))
+            found.update(_lethal(before, event.get("target"), amount, has_keyword(objs[source], "deathtouch")))
     return found
 
 

@@ -9,6 +9,7 @@ so CR 616.1 governs the choice among several, and it applies only to destruction
 from __future__ import annotations
 
 from .base import Transition, invariant
+from .card_abilities import has_keyword, has_umbra_armor
 from .observed import left_battlefield, leaves_without_destruction, umbra_auras, would_be_destroyed
 
 UMBRA = frozenset({"umbra_armor", "destroy"})
@@ -22,7 +23,7 @@ def _cases(t: Transition, *, indestructible: bool = False):
     targets = set(t.event.get("targets") or ()) if t.event.get("type") == "destroy" else set()
     for oid, prediction in would_be_destroyed(t.before, t.event).items():
         obj = t.before["objects"][oid]
-        if ("indestructible" in obj["keywords"]) != indestructible:
+        if has_keyword(obj, "indestructible") != indestructible:
             continue
         auras = [a for a in umbra_auras(t.before, oid) if a not in targets]
         all_auras = umbra_auras(t.before, oid)
@@ -402,4 +403,36 @@ def only_on_destruction(t: Transition):
             cause = (changes.get(aid) or {}).get("cause") or {}
             if cause.get("event") == "destroy":
                 out.append(f"umbra Aura {aid} of {oid} was destroyed ({cause}) although {oid} left by {rule}")
+    return out
+
+
+@invariant(
+    "umbra_armor.only_auras_that_have_it",
+    rules=("702.89a", "613.1f"),
+    rulings=("Umbra Mystic 2010-06-15: Umbra Mystic grants umbra armor to Auras attached to permanents you control",),
+    requires=frozenset({"umbra_armor", "log.replacement_effects"}),
+)
+def only_auras_that_have_it(t: Transition):
+    """Umbra armor replaces a destruction only through an Aura that has umbra armor at that moment.
+
+    Worked out from the card data and the board before the event, not from the keywords
+    the engine lists: printed umbra armor; Dog Umbra only while its controller controls
+    the enchanted creature; Umbra Mystic's grant counts the enchanted permanent's
+    controller, not the Aura's.
+    """
+    if t.illegal is not None:
+        return None
+    used = [e for e in t.log if e.get("kind") == "replacement" and e.get("effect") == "umbra armor"]
+    if not used:
+        return None
+    out = []
+    for entry in used:
+        aura, host = entry.get("source"), entry.get("affected")
+        before = t.before["objects"].get(aura) if isinstance(aura, str) else None
+        if before is None or before["zone"] != "battlefield" or before["attached_to"] != host:
+            continue  # entered or moved during the event: nothing to judge from the board before it
+        if not has_umbra_armor(t.before, aura):
+            out.append(f"umbra armor of {aura} ({before['name']}, controlled by {before['controller']}) replaced the "
+                       f"destruction of {host} (controlled by {t.before['objects'].get(host, {}).get('controller')}), "
+                       f"but that Aura has no umbra armor")
     return out

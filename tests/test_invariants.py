@@ -188,6 +188,26 @@ def saved_but_damage_kept() -> Transition:
     return Transition(before, MURDER, step(saved(before, "Murder", **BEARS_ALONE), {"b": {"damage": 1}}))
 
 
+def dog_umbra_board(dog_controller: str, mystic: str | None = None, listed: bool = True) -> dict:
+    """P1's Grizzly Bears ``b`` (2/2) with a Dog Umbra ``d`` controlled by ``dog_controller``
+    ("As long as another player controls enchanted creature, it can't attack or block.
+    Otherwise, this Aura has umbra armor."), and an Umbra Mystic ``m`` controlled by
+    ``mystic`` if given ("Auras attached to permanents you control have umbra armor").
+    ``listed``: whether the engine lists umbra armor among Dog Umbra's keywords."""
+    objects = {"b": creature(colors=["G"]),
+               "d": card("Dog Umbra", types=["Enchantment"], subtypes=["Aura"], attached_to="b", owner=dog_controller,
+                         colors=["W"], keywords=["flash", "umbra armor"] if listed else ["flash"])}
+    if mystic:
+        objects["m"] = creature("Umbra Mystic", owner=mystic, colors=["W"])
+    return observation(objects)
+
+
+def dog_umbra_saves(dog_controller: str, mystic: str | None = None, listed: bool = True) -> Transition:
+    """Murder on the Bears, saved by the Dog Umbra's umbra armor."""
+    before = dog_umbra_board(dog_controller, mystic, listed)
+    return Transition(before, MURDER, saved(before, "Murder", aura="d"))
+
+
 TWO_UMBRAS = choice(("umbra armor:h", "umbra armor:s"), "umbra armor:h")
 
 
@@ -873,6 +893,66 @@ def legend_rule_across_controllers(obs: dict) -> None:
     obs["log"].append(sba("i", "704.5j"))
 
 
+# --------------------------------------------------------------------------- cleanup (CR 514.2)
+
+
+def end_of_turn_bears() -> dict:
+    """P1's Grizzly Bears with a +1/+1 counter and Giant Growth (+3/+3 until end of turn): 6/6,
+    tapped, attacking, 1 damage marked, one regeneration shield."""
+    return observation({"b": creature(power=6, toughness=6, colors=["G"], tapped=True, combat="attacking", damage=1,
+                                      regeneration_shields=1, counters={"+1/+1": 1},
+                                      pt_effects=[{"layer": "7c", "power": 3, "toughness": 3,
+                                                   "source": "Giant Growth", "until_end_of_turn": True}])})
+
+
+CLEANUP = {"type": "cleanup"}
+
+
+def cleanup_step(**after_fields) -> Transition:
+    """CR 514.2: damage is removed, Giant Growth and the shield ("this turn") end, combat is over;
+    the counter and the tapped status stay: a tapped 3/3."""
+    before = end_of_turn_bears()
+    fields = {"damage": 0, "regeneration_shields": 0, "combat": None, "pt_effects": [], "power": 3, "toughness": 3,
+              **after_fields}
+    return Transition(before, CLEANUP, step(before, {"b": fields},
+                                            [{"kind": "damage_removed", "object": "b", "amount": 1}]))
+
+
+def cleanup_kills_shrunk_bears(cause: dict | None = None) -> Transition:
+    """Bears with two -1/-1 counters and Giant Growth (3/3): when Giant Growth ends it is 0/0 and a
+    state-based action checked in the cleanup step puts it into the graveyard (CR 514.3a, 704.5f)."""
+    before = observation({"b": creature(power=3, toughness=3, colors=["G"], counters={"-1/-1": 2},
+                                        pt_effects=[{"layer": "7c", "power": 3, "toughness": 3,
+                                                     "source": "Giant Growth", "until_end_of_turn": True}])})
+    cause = cause or {"event": "state_based_action", "rule": "704.5f"}
+    after = step(before, {"b": {**GRAVEYARD, "power": 2, "toughness": 2, "counters": {}, "pt_effects": []}},
+                 [{"kind": "zone_change", "object": "b", "from": "battlefield", "to": "graveyard", "cause": cause}])
+    return Transition(before, CLEANUP, after)
+
+
+# --------------------------------------------------------------------------- triggered abilities (CR 603)
+
+
+def walker_dies(thopter: dict | None = None, trigger_controller: str = "P2", thopters: int = 1) -> Transition:
+    """P1 owns a Hangarback Walker (0/0, "When this dies, create a 1/1 colorless Thopter artifact
+    creature token with flying for each +1/+1 counter on it") that P2 controls, with one +1/+1
+    counter. A -1/-1 counter makes it 0/0: it dies (704.5f) with its +1/+1 counter (CR 704.3,
+    603.10a), goes to its owner's graveyard, and its controller as it last existed, P2, gets one
+    Thopter (CR 603.3a, 111.2)."""
+    before = observation({"w": creature("Hangarback Walker", 1, 1, owner="P1", controller="P2",
+                                        types=["Artifact", "Creature"], subtypes=["Construct"],
+                                        counters={"+1/+1": 1})})
+    token = {**creature("Thopter Token", 1, 1, owner="P2", token=True, types=["Artifact", "Creature"],
+                        subtypes=["Thopter"], keywords=["flying"], summoning_sick=True), **(thopter or {})}
+    made = {f"w.thopter{i}": token for i in range(1, thopters + 1)}
+    log = [{"kind": "counters_added", "object": "w", "counter": "-1/-1", "amount": 1}, sba("w", "704.5f"),
+           {"kind": "trigger", "source": "w", "ability": "dies", "controller": trigger_controller},
+           *(zone_change(oid, "battlefield", None, event="create_token", by="w") for oid in made)]
+    after = step(before, {"w": {**GRAVEYARD, "controller": "P1", "counters": {}, "power": 0, "toughness": 0},
+                          **made}, log)
+    return Transition(before, {"type": "add_counters", "object": "w", "kind": "-1/-1", "amount": 1}, after)
+
+
 # --------------------------------------------------------------------------- the table
 
 
@@ -904,6 +984,9 @@ CASES: dict[str, Case] = {
                                                     lambda: two_umbras_chosen_by("P2"), "its controller P1 must"),
     "umbra_armor.or_regeneration_the_other_remains": Case(boa_regenerates, boa_uses_both, "exactly one"),
     "umbra_armor.only_on_destruction": Case(sacrificed_with_umbra, sacrifice_replaced_by_umbra, "must not save it"),
+    # Dog Umbra of P2 on P1's Bears has no umbra armor, whatever keywords the engine lists.
+    "umbra_armor.only_auras_that_have_it": Case(murder_saves_bears, lambda: dog_umbra_saves("P2"),
+                                                "has no umbra armor"),
     # layers, CR 613
     "layers.power_toughness_in_layer_order": Case(
         octopus_bears_switched, lambda: with_after(octopus_bears_switched(), pt("b", 9, 8)), "in layer order"),
@@ -955,6 +1038,14 @@ CASES: dict[str, Case] = {
     "legend_rule.same_controller_only": Case(
         second_isamaru, lambda: with_after(second_isamaru(controller="P2"), legend_rule_across_controllers),
         "controlled no other legend of that name"),
+    # the cleanup step, CR 514.2
+    "cleanup.everything_that_ends_does": Case(cleanup_step, lambda: cleanup_step(damage=1), "damage marked"),
+    "cleanup.nothing_else_ends": Case(cleanup_step, lambda: cleanup_step(tapped=False), "tapped changed"),
+    # triggered abilities, CR 603
+    "triggers.tokens_per_counter_as_it_last_existed": Case(walker_dies, lambda: walker_dies(thopters=0),
+                                                           "made 0 token(s)"),
+    "triggers.controller_is_the_sources": Case(walker_dies, lambda: walker_dies(trigger_controller="P1"),
+                                               "its source's controller was P2"),
     # generic
     "generic.engine_does_not_raise": Case(murdered_bears, engine_raised, "KeyError"),
     "generic.observation_shape": Case(murdered_bears, lambda: with_after(murdered_bears(), set_field("b", damage=-1)),
@@ -985,6 +1076,22 @@ CASES: dict[str, Case] = {
 
 # More ways to break an invariant (name, broken builder, word in the message).
 MORE_BROKEN = [
+    ("cleanup.everything_that_ends_does", lambda: cleanup_step(regeneration_shields=1), "regeneration shield"),
+    ("cleanup.everything_that_ends_does", lambda: cleanup_step(combat="attacking"), "still attacking"),
+    ("cleanup.everything_that_ends_does", lambda: cleanup_step(pt_effects=end_of_turn_bears()["objects"]["b"][
+        "pt_effects"], power=6, toughness=6), "until-end-of-turn effects"),
+    ("cleanup.nothing_else_ends", lambda: cleanup_step(counters={}, power=2, toughness=2), "counters changed"),
+    ("cleanup.nothing_else_ends", lambda: cleanup_kills_shrunk_bears({"event": "destroy", "by": "cleanup"}),
+     "not by a state-based action"),
+    ("triggers.tokens_per_counter_as_it_last_existed", lambda: walker_dies(thopters=2), "made 2 token(s)"),
+    ("triggers.tokens_per_counter_as_it_last_existed", lambda: walker_dies({"owner": "P1", "controller": "P1"}),
+     "token of P2"),
+    # P2's Umbra Mystic grants nothing to an Aura on P1's Bears, even an Aura P2 controls.
+    ("umbra_armor.only_auras_that_have_it", lambda: dog_umbra_saves("P2", mystic="P2"), "has no umbra armor"),
+    # P1's Dog Umbra on P1's Bears has umbra armor although the engine doesn't list it: Murder must not kill them.
+    ("umbra_armor.mandatory", lambda: Transition(dog_umbra_board("P1", listed=False), MURDER,
+                                                 died(dog_umbra_board("P1", listed=False), "Murder", auras=("d",))),
+     "graveyard"),
     ("umbra_armor.destroyed_together_with_its_aura", destroy_both_keeps_the_aura, "must not stay"),
     ("umbra_armor.indestructible", indestructible_myr_dies, "left the battlefield"),
     ("umbra_armor.not_regeneration", lambda: blocker_saved(tapped=True), "tapped status"),
@@ -1077,6 +1184,13 @@ MORE_BROKEN = [
 
 # More correct steps the invariant must accept (name, holds builder).
 MORE_HOLDS = [
+    ("cleanup.nothing_else_ends", cleanup_kills_shrunk_bears),
+    ("cleanup.everything_that_ends_does", cleanup_kills_shrunk_bears),
+    # Dog Umbra of the creature's controller has umbra armor even if the engine doesn't list it;
+    # P1's Umbra Mystic grants it to P2's Dog Umbra on P1's Bears (ruling Umbra Mystic 2010-06-15).
+    ("umbra_armor.only_auras_that_have_it", lambda: dog_umbra_saves("P1", listed=False)),
+    ("umbra_armor.only_auras_that_have_it", lambda: dog_umbra_saves("P2", mystic="P1", listed=False)),
+    ("umbra_armor.mandatory", lambda: dog_umbra_saves("P1", listed=False)),
     ("umbra_armor.mandatory", wrath_saves_bears),
     ("umbra_armor.mandatory", deathtouch_lethal_saved),
     ("umbra_armor.removes_damage", lambda: shock_saved_aura_destroyed_by("704.5g")),
@@ -1210,6 +1324,8 @@ def _unrelated_steps():
 # and no legal step but a counter event may change a permanent's counters (CR 122.1, 122.3).
 IN_SCOPE = {
     ("layers.until_end_of_turn_effects_end", "cleanup"),
+    ("cleanup.everything_that_ends_does", "cleanup"),
+    ("cleanup.nothing_else_ends", "cleanup"),
 }
 
 
