@@ -19,7 +19,8 @@ from invariants import Transition, Violation
 from invariants.generic import json_problem, observation_problems
 
 from . import interrupts
-from .decider import BadDecisionRequest, MirrorDecider, ReplayDiverged
+from .decider import BadDecisionRequest, ReplayDiverged
+from .oracle import Oracle
 from .protocol import IllegalAction, Unsupported
 
 
@@ -233,12 +234,9 @@ class Session:
                 problems = [f"the first observation is not plain JSON: {json_problem(self.observation)}"]
             if problems:
                 self._break_at_start("generic.observation_shape", problems)
-        self.oracle_game = None
+        self.oracle: Oracle | None = None
         if against is not None and not self.broken:
-            try:
-                self.oracle_game = against.new_game(copy.deepcopy(board))
-            except Unsupported as exc:
-                raise Declined(exc.reason, exc.message, 0, "reference") from None
+            self.oracle = self._start_oracle(against, board)
         self.observations = [self.observation]
 
     def _break_at_start(self, name: str, messages: list[str]) -> None:
@@ -282,7 +280,7 @@ class Session:
                 error = f"observe() raised {type(exc).__name__}: {exc}" if not isinstance(exc, EngineFailed) else str(exc)
         self.output = (output + self.output)[-OutputTail.LIMIT:]
         reference = None
-        if self.oracle_game is not None and error is None:
+        if self.oracle is not None and error is None:
             reference = self._oracle_step(event, decider)
         self.stats.steps += 1
         etype = event.get("type", "?")
@@ -314,20 +312,38 @@ class Session:
                 violations.append(Violation(inv.name, index, tuple(result)))
         return violations
 
+    # ------------------------------------------------------------------ the oracle (differential mode)
+    def _start_oracle(self, against, board: dict) -> Oracle:
+        """The reference engine's game on the same board, restricted to what the engine declares.
+
+        Compares the first observations (a board read wrongly is a finding at step 0, in
+        ``initial_violations``). Raises :class:`Declined` when the reference declines the board.
+        """
+        try:
+            with time_limit(self.step_timeout, "reference new_game"):
+                oracle = Oracle(against, self.engine.info, board)
+        except Unsupported as exc:
+            raise Declined(exc.reason, exc.message, 0, "reference") from None
+        first = Transition({}, {"type": "new_game"}, self.observation, None, [], None, oracle.reference(oracle.first))
+        for inv in self.invariants:
+            if inv.family == "differential":
+                result = inv.check(first)
+                self._count(inv.name, result is not None)
+                if result:
+                    self.initial_violations.append(Violation(inv.name, 0, tuple(result)))
+        return oracle
+
     def _oracle_step(self, event: dict, decider) -> dict:
-        """Apply ``event`` to the reference engine with the fork's decisions (differential mode)."""
-        mirror = MirrorDecider(decider.asked, decider)
-        illegal = None
+        """Apply ``event`` to the reference engine with the engine's decisions (differential mode).
+
+        Raises :class:`Declined` when the reference declines it or goes beyond the engine's declaration.
+        """
         try:
             with time_limit(self.step_timeout, "reference apply"):
-                self.oracle_game.apply(copy.deepcopy(event), mirror)
-        except IllegalAction as exc:
-            illegal = exc.reason or "illegal"
+                return self.oracle.step(event, decider.asked, decider)
         except Unsupported as exc:
             decider.asked.clear()
             raise Declined(exc.reason, exc.message, len(self.steps) + 1, "reference") from None
-        return {"after": self.oracle_game.observe(), "illegal": illegal,
-                "ignored": frozenset(getattr(self.engine.info, "ignored_fields", ()) or ())}
 
     def _count(self, name: str, applicable: bool) -> None:
         checked = self.stats.checked

@@ -67,3 +67,10 @@ def check_engine(engine, spec: str = "engine") -> None:
                               f"(missing {missing or ['info']}); see harness.protocol.EngineInfo")
     if not callable(getattr(engine, "new_game", None)):
         raise EngineLoadError(f"engine {spec!r}: no new_game(board) method")
+    from invariants.differential import check_ignored_path
+
+    for path in getattr(info, "ignored_fields", ()) or ():
+        try:
+            check_ignored_path(path)
+        except ValueError as exc:
+            raise EngineLoadError(f"engine {spec!r}: {exc}") from None

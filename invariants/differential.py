@@ -1,53 +1,253 @@
-"""The differential oracle: a fork's observation must equal the reference engine's.
+"""The differential oracle: an engine's observation must equal the reference engine's.
 
-Given the same board, events and decisions, a correct fork of the reference engine
-observes exactly what the reference does after every event (CR 613.1 characteristics,
-400.1 zones, 120.3 damage, ...). Fields the fork declares it does not model
-(``EngineInfo.ignored_fields``) are not compared.
+Given the same board, events and decisions, an engine observes what the reference engine
+does, after ``new_game`` (step 0: a board read wrongly is a finding there) and after
+every event (CR 613.1 characteristics, 400.1 zones, 120.3 damage, ...). Only what the
+engine declares is compared (:class:`Scope`):
+
+* the optional observation fields of capabilities it doesn't claim (``copiable`` without
+  ``observe.copiable``, ``pt_effects`` without ``observe.pt_effects``), and ``mana_value``
+  when its observation has none;
+* log entries of capabilities it doesn't claim (``replacement`` without
+  ``log.replacement_effects``, ``damage`` without ``damage``, ...; a ``zone_change``'s
+  ``cause`` without ``log.zone_change_causes``);
+* the paths of ``EngineInfo.ignored_fields``: dotted paths with ``*`` for any id or
+  field, e.g. ``objects.*.mana_value``, ``players.*.life``, ``log.damage``, ``zones``
+  (a bare field name such as ``summoning_sick`` means ``objects.*.summoning_sick``).
+
+When the reference engine's own log shows it used a capability the engine doesn't claim
+(:func:`capabilities_used`: umbra armor replaced a destruction, a triggered ability
+resolved, a 704.5 rule the engine doesn't implement applied), its observation is no
+verdict on that engine; the harness then ends the example as declined by the reference.
+
+Every difference has a path with ids wildcarded (``objects.*.zone``, ``players.*.life``,
+``zones.graveyard.*``, ``log.zone_change``, ``illegal``); the first message of a
+violation starts with the most significant one in brackets, and :func:`first_path`
+reads it back (the key that tells distinct differential findings apart).
 """
 
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Iterable, Sequence
+
+from harness.protocol import CAPABILITIES
 
 from .base import Transition, invariant
 
 DIFFERENTIAL = "differential"  # pseudo-capability added by the runner when --against is given
 
+#: Object fields in the order their differences rank (the protocol's order).
+OBJECT_FIELDS = ("name", "zone", "owner", "controller", "token", "types", "supertypes", "subtypes", "colors",
+                 "keywords", "power", "toughness", "damage", "tapped", "summoning_sick", "counters", "attached_to",
+                 "combat", "regeneration_shields", "mana_value", "copiable", "pt_effects")
+#: Optional object fields and the capability that makes them compared (None: compared when observed).
+OPTIONAL_FIELDS = {"copiable": "observe.copiable", "pt_effects": "observe.pt_effects", "mana_value": None}
+#: Log entry kinds compared only when the engine claims the capability that produces them.
+LOG_KINDS = {
+    "replacement": "log.replacement_effects", "damage": "damage", "player_lost": "sba.life_total",
+    "counters_removed": "sba.counter_annihilation", "counters_added": "counters", "trigger": "triggers",
+    "trigger_removed": "triggers", "regeneration_shield": "regeneration",
+}
+_TOP = ("players", "objects", "zones", "log")
+#: The capability of each state-based action rule (CR 704.5), from the capability table.
+SBA_CAPABILITY = {rule: cap.name for cap in CAPABILITIES.values() for rule in cap.rules
+                  if rule.startswith("704.5") and (cap.name.startswith("sba.") or cap.name == "legend_rule")}
 
-def _canonical_log(log: list[dict]) -> list[str]:
-    return sorted(json.dumps(entry, sort_keys=True) for entry in log)
+
+@dataclass(frozen=True)
+class Scope:
+    """What is compared: the engine's ``capabilities`` and its ``ignored`` path patterns."""
+
+    capabilities: frozenset[str] = frozenset()
+    ignored: tuple[str, ...] = ()
+    _patterns: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "_patterns", tuple(_pattern(p) for p in self.ignored))
+
+    @classmethod
+    def of(cls, info) -> "Scope":
+        """The scope of an engine's ``EngineInfo``. Raises ValueError for a malformed ignored path."""
+        ignored = tuple(sorted(getattr(info, "ignored_fields", ()) or ()))
+        for pattern in ignored:
+            check_ignored_path(pattern)
+        return cls(frozenset(info.capabilities), ignored)
+
+    def ignores(self, path: str) -> bool:
+        """Whether ``path`` (dotted, real ids) is ignored: a pattern matches it or one of its prefixes."""
+        parts = path.split(".")
+        return any(len(p) <= len(parts) and all(fnmatchcase(s, q) for s, q in zip(parts, p)) for p in self._patterns)
 
 
-def observation_diff(fork: dict, reference: dict, ignored=frozenset(), limit: int = 12) -> list[str]:
-    """Readable differences between two observations: which object or player, which field, both values."""
-    out = []
-    for pid in sorted(set(fork.get("players", {})) | set(reference.get("players", {}))):
-        a, b = fork["players"].get(pid), reference["players"].get(pid)
-        if a != b:
-            out.append(f"player {pid}: fork {a} vs reference {b}")
+def _pattern(path: str) -> tuple[str, ...]:
+    return tuple(path.split(".")) if "." in path or path in _TOP else ("objects", "*", path)
+
+
+def check_ignored_path(path) -> None:
+    """Raise ValueError unless ``path`` is an ignored-field path (see the module docstring)."""
+    if not isinstance(path, str) or not all(path.split(".")):
+        raise ValueError(f"ignored_fields: {path!r} is not a dotted path such as 'objects.*.mana_value'")
+    parts = _pattern(path)
+    if parts[0] not in _TOP:
+        raise ValueError(f"ignored_fields: {path!r} must start with one of {list(_TOP)} (or be an object field)")
+    if parts[0] == "objects" and len(parts) >= 3 and not any(ch in parts[2] for ch in "*?[") \
+            and parts[2] not in OBJECT_FIELDS:
+        raise ValueError(f"ignored_fields: {path!r}: {parts[2]!r} is not an object field; known: {list(OBJECT_FIELDS)}")
+
+
+def capabilities_used(entry: dict) -> set[str]:
+    """The capabilities a log entry shows in use (e.g. a zone change by 704.5h: ``sba.deathtouch_damage``)."""
+    kind = entry.get("kind")
+    cause = entry.get("cause") if isinstance(entry.get("cause"), dict) else {}
+    used = set()
+    if kind == "replacement":
+        used.add({"umbra armor": "umbra_armor"}.get(entry.get("effect"), str(entry.get("effect"))))
+    elif kind == "zone_change":
+        rule = cause.get("rule") if cause.get("event") == "state_based_action" else cause.get("by")
+        if rule in SBA_CAPABILITY:
+            used.add(SBA_CAPABILITY[rule])
+        if cause.get("copy_of"):
+            used.add("copies")
+        if cause.get("event") == "create_token":
+            used.add("tokens")
+    elif kind in ("player_lost", "counters_removed"):
+        used.add(SBA_CAPABILITY.get(entry.get("rule"), "sba.life_total" if kind == "player_lost" else "counters"))
+    elif kind in LOG_KINDS:
+        used.add(LOG_KINDS[kind])
+    if kind == "damage" and entry.get("deathtouch"):
+        used.add("deathtouch")
+    return used
+
+
+def beyond_declaration(log: Iterable[dict], capabilities) -> list[str]:
+    """The capabilities the reference engine's ``log`` used that ``capabilities`` doesn't claim, sorted."""
+    used = set()
+    for entry in log:
+        if isinstance(entry, dict):
+            used |= capabilities_used(entry)
+    return sorted(used - set(capabilities))
+
+
+@dataclass(frozen=True, order=True)
+class Difference:
+    """One difference: ``rank`` orders them (most significant first), ``path`` has ids wildcarded."""
+
+    rank: tuple
+    path: str
+    message: str
+
+
+def _wild(path: str) -> str:
+    parts = path.split(".")
+    if parts[0] in ("players", "objects") and len(parts) > 1:
+        parts[1] = "*"
+    if parts[0] == "zones" and len(parts) > 2:
+        parts[2] = "*"
+    return ".".join(parts)
+
+
+def _log_key(entry: dict, scope: Scope) -> str | None:
+    """The canonical form of a log entry as compared, or None when it isn't compared."""
+    kind = entry.get("kind") if isinstance(entry, dict) else None
+    needed = LOG_KINDS.get(kind)
+    if (needed and needed not in scope.capabilities) or scope.ignores(f"log.{kind}"):
+        return None
+    if kind == "zone_change" and "log.zone_change_causes" not in scope.capabilities:
+        entry = {k: v for k, v in entry.items() if k != "cause"}
+    return json.dumps(entry, sort_keys=True)
+
+
+def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Difference]:
+    """Every compared difference between two observations, most significant first.
+
+    Ranks: players, then objects (by field in :data:`OBJECT_FIELDS` order, then id), then
+    zones, then the log (as a multiset of entries).
+    """
+    out: list[Difference] = []
+
+    def add(rank, path, message):
+        if not scope.ignores(path):
+            out.append(Difference(rank, _wild(path), f"[{_wild(path)}] {message}"))
+
+    players_a, players_b = fork.get("players", {}), reference.get("players", {})
+    for pid in sorted(set(players_a) | set(players_b)):
+        a, b = players_a.get(pid) or {}, players_b.get(pid) or {}
+        for key in sorted(set(a) | set(b)):
+            if a.get(key) != b.get(key):
+                add((0, key, pid), f"players.{pid}.{key}", f"player {pid} {key}: fork {a.get(key)!r} vs reference "
+                                                           f"{b.get(key)!r}")
     objs_a, objs_b = fork.get("objects", {}), reference.get("objects", {})
     for oid in sorted(set(objs_a) | set(objs_b)):
         a, b = objs_a.get(oid), objs_b.get(oid)
         if a is None or b is None:
-            out.append(f"object {oid}: {'missing in fork' if a is None else 'missing in reference'}")
+            add((1, -1, oid), f"objects.{oid}", f"object {oid}: {'missing in fork' if a is None else 'missing in reference'}")
             continue
-        for key in sorted(set(a) | set(b)):
-            if key in ignored:
+        for key in sorted(set(a) | set(b), key=lambda k: (OBJECT_FIELDS.index(k) if k in OBJECT_FIELDS else 99, k)):
+            needed = OPTIONAL_FIELDS.get(key, "")
+            if (needed and needed not in scope.capabilities) or (needed is None and key not in a):
                 continue
             if a.get(key) != b.get(key):
-                out.append(f"object {oid} ({b.get('name')}) {key}: fork {a.get(key)!r} vs reference {b.get(key)!r}")
-    if "log" not in ignored and _canonical_log(fork.get("log", [])) != _canonical_log(reference.get("log", [])):
-        only_fork = sorted(set(_canonical_log(fork.get("log", []))) - set(_canonical_log(reference.get("log", []))))
-        only_ref = sorted(set(_canonical_log(reference.get("log", []))) - set(_canonical_log(fork.get("log", []))))
-        out.append(f"log: only in fork {only_fork[:3]}, only in reference {only_ref[:3]}")
+                rank = OBJECT_FIELDS.index(key) if key in OBJECT_FIELDS else 99
+                add((1, rank, oid), f"objects.{oid}.{key}",
+                    f"object {oid} ({b.get('name')}) {key}: fork {a.get(key)!r} vs reference {b.get(key)!r}")
+    zones_a, zones_b = fork.get("zones", {}), reference.get("zones", {})
+    for zone in sorted(set(zones_a) | set(zones_b)):
+        a, b = zones_a.get(zone), zones_b.get(zone)
+        if isinstance(a, list) or isinstance(b, list):
+            if sorted(map(str, a or [])) != sorted(map(str, b or [])):
+                add((2, zone, ""), f"zones.{zone}", f"zone {zone}: fork {sorted(map(str, a or []))} vs reference "
+                                                    f"{sorted(map(str, b or []))}")
+            continue
+        a, b = a or {}, b or {}
+        for pid in sorted(set(a) | set(b)):
+            if sorted(map(str, a.get(pid) or [])) != sorted(map(str, b.get(pid) or [])):
+                add((2, zone, pid), f"zones.{zone}.{pid}", f"{pid}'s {zone}: fork {sorted(map(str, a.get(pid) or []))} "
+                                                           f"vs reference {sorted(map(str, b.get(pid) or []))}")
+    if not scope.ignores("log"):
+        log_a = sorted(k for k in (_log_key(e, scope) for e in fork.get("log", [])) if k)
+        log_b = sorted(k for k in (_log_key(e, scope) for e in reference.get("log", [])) if k)
+        if log_a != log_b:
+            only_fork = [k for k in log_a if k not in log_b]
+            only_ref = [k for k in log_b if k not in log_a]
+            first = json.loads((only_fork or only_ref or log_a or log_b)[0])
+            add((3, first.get("kind"), ""), f"log.{first.get('kind')}",
+                f"log: only in fork {only_fork[:3]}, only in reference {only_ref[:3]}")
+    return sorted(out)
+
+
+def observation_diff(fork: dict, reference: dict, ignored=frozenset(), limit: int = 12,
+                     scope: Scope | None = None) -> list[str]:
+    """Readable differences between two observations (each message starts with its ``[path]``).
+
+    ``scope`` says what is compared; without it, every field except the ``ignored`` paths.
+    """
+    if scope is None:
+        scope = Scope(frozenset(CAPABILITIES), tuple(sorted(ignored)))
+    out = [d.message for d in differences(fork, reference, scope)]
     return out[:limit] + ([f"... and {len(out) - limit} more differences"] if len(out) > limit else [])
+
+
+_PATH = re.compile(r"^\[([^\]]+)\]")
+
+
+def first_path(messages: Sequence[str]) -> str | None:
+    """The path of the first difference of a differential violation's messages (ids wildcarded), or None."""
+    for message in messages[:1]:
+        found = _PATH.match(message)
+        if found:
+            return found.group(1)
+    return None
 
 
 @invariant("differential.matches_reference", rules=("613.1", "400.1", "120.3"), family="differential",
            requires=(DIFFERENTIAL,))
 def matches_reference(t: Transition):
-    """After every event the fork's observation equals the reference engine's, given the same decisions.
+    """After ``new_game`` and every event the engine's observation equals the reference engine's, given the
+    same decisions, for what the engine declares.
 
     Also: both engines refuse the same events.
     """
@@ -55,9 +255,12 @@ def matches_reference(t: Transition):
         return None
     fork_illegal, ref_illegal = t.illegal is not None, t.reference.get("illegal") is not None
     if fork_illegal != ref_illegal:
-        return [f"the fork {'refused' if fork_illegal else 'performed'} the event "
+        return [f"[illegal] the fork {'refused' if fork_illegal else 'performed'} the event "
                 f"({t.illegal or 'legal'}) but the reference {'refused' if ref_illegal else 'performed'} it "
                 f"({t.reference.get('illegal') or 'legal'})"]
     if fork_illegal:
         return []
-    return observation_diff(t.after, t.reference["after"], t.reference.get("ignored", frozenset()))
+    scope = t.reference.get("scope")
+    if scope is None:
+        return observation_diff(t.after, t.reference["after"], t.reference.get("ignored", frozenset()))
+    return observation_diff(t.after, t.reference["after"], scope=scope)
