@@ -67,6 +67,12 @@ Events (``Event``), the harness's vocabulary, like a judge's test scenario:
 * ``{"type": "activate_regeneration", "object": ID}`` (CR 701.15a).
 * ``{"type": "set_combat", "object": ID, "status": "attacking" | "blocking" | null}``.
 * ``{"type": "cleanup"}``: the cleanup step (CR 514.2).
+* ``{"type": "change_control", "object": ID, "controller": P}`` (capability
+  ``control_change``): "P gains control of target permanent", a resolved effect with no
+  duration (layer 2, CR 613.1b; e.g. Agent of Treachery's enters ability). The permanent
+  keeps its owner (CR 108.3) and goes to its owner's graveyard when it dies (CR 404.1); it
+  is removed from combat (CR 506.4); a creature is summoning sick (CR 302.6). Logged as
+  ``control_changed`` (``object``, ``from``, ``to``) when the controller changes.
 
 Triggered abilities (CR 603) are part of the event that triggered them: after the event
 and its state-based actions, the abilities that triggered are put on the stack (APNAP
@@ -282,6 +288,8 @@ CAPABILITIES: dict[str, Capability] = _table(
                events=("set_combat",)),
     Capability("pt_until_end_of_turn", "+N/+N and -N/-N until end of turn", ("613.4c",), events=("modify_pt",)),
     Capability("cleanup", "the cleanup step", ("514.2",), events=("cleanup",)),
+    Capability("control_change", "control-changing effects: a player gains control of a permanent",
+               ("613.1b", "108.4", "506.4", "302.6"), events=("change_control",)),
     Capability("layers", "P/T layers 7b, 7c, 7d", ("613",), events=("set_base_pt", "switch_pt", "create_effect")),
     Capability("counters", "power/toughness counters", ("122", "704.5q"), board_features=("counters",),
                events=("add_counters",)),

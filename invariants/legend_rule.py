@@ -77,6 +77,8 @@ def same_controller_only(t: Transition):
         o = t.before["objects"].get(oid) or t.after["objects"][oid]
         if oid in t.before["objects"] and o["zone"] != "battlefield":
             continue
+        if t.event.get("type") == "change_control" and t.event.get("object") == oid:
+            o = dict(o, controller=t.event.get("controller"))  # its controller when the rule applied
         if oid not in t.before["objects"]:
             # A new object: it entered under the event's controller, as a copy if the
             # event says so (CR 707.2); off the battlefield it shows its card's values.

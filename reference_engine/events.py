@@ -387,6 +387,17 @@ def cleanup(game, event):
     return perform
 
 
+def change_control(game, event):
+    """``{"type": "change_control", "object": ID, "controller": P}``: "P gains control of target
+    permanent", a resolved effect with no duration (layer 2, CR 613.1b), e.g. Agent of
+    Treachery's enters ability. See :mod:`reference_engine.control`."""
+    obj = _permanent(game, event, "object")
+    controller = event.get("controller")
+    if not _is_player(game, controller):
+        raise IllegalAction("bad_event", f"controller={controller!r} is not a player")
+    return lambda decider: game.change_control(obj, controller)
+
+
 HANDLERS = {
     "cast": cast,
     "damage": damage,
@@ -402,4 +413,5 @@ HANDLERS = {
     "activate_regeneration": activate_regeneration,
     "set_combat": set_combat,
     "cleanup": cleanup,
+    "change_control": change_control,
 }

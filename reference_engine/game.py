@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 from . import events, unmodelled
 from .cards import card, mana_value
+from .control import ControlRules
 from .copies import CopyRules
 from .destruction import DestructionRules
 from .errors import BadBoard, IllegalAction, UnknownCard
@@ -46,6 +47,7 @@ CAPABILITIES = frozenset(
         "combat_status",
         "pt_until_end_of_turn",
         "cleanup",
+        "control_change",
         "log.zone_change_causes",
         "log.replacement_effects",
         # Layers, counters and copies (CR 613, 122, 707).
@@ -60,7 +62,7 @@ CAPABILITIES = frozenset(
 )
 
 
-class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbilities):
+class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbilities, ControlRules):
     """One game in progress. Not thread-safe; cheap to create.
 
     The rules procedures are methods (``destroy``, ``apply_umbra_armor``,

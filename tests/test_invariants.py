@@ -482,6 +482,14 @@ def bears_survive_shock(damage_after: int, **after_fields) -> Transition:
     return Transition(before, cast("Shock", "b"), after)
 
 
+def bears_dealt_one() -> Transition:
+    """Another Grizzly Bears ``o`` deals 1 damage to the 2/2 ``b`` (a fight): 1 damage stays marked,
+    not lethal (CR 120.3, 704.5g)."""
+    before = observation({"b": creature(colors=["G"]), "o": creature(colors=["G"], owner="P2")})
+    after = step(before, {"b": {"damage": 1}}, [dealt("o", "b", 1)])
+    return Transition(before, {"type": "damage", "source": "o", "target": "b", "amount": 1}, after)
+
+
 def shock_at_player(life_after: dict) -> Transition:
     """P2's Shock deals 2 damage to P1 (CR 120.3a: P1 loses 2 life); ``life_after`` is what the engine shows."""
     before = plain_bears()
@@ -953,6 +961,49 @@ def walker_dies(thopter: dict | None = None, trigger_controller: str = "P2", tho
     return Transition(before, {"type": "add_counters", "object": "w", "kind": "-1/-1", "amount": 1}, after)
 
 
+# --------------------------------------------------------------------------- control and zones
+
+
+GAIN_BEARS = {"type": "change_control", "object": "b", "controller": "P2"}
+
+
+def bears_stolen(**after_fields) -> Transition:
+    """P2 gains control of P1's attacking, tapped Bears (CR 613.1b): P2's now, still P1's card,
+    removed from combat (CR 506.4), summoning sick (CR 302.6), still tapped."""
+    before = plain_bears(tapped=True, combat="attacking")
+    fields = {"controller": "P2", "combat": None, "summoning_sick": True, **after_fields}
+    return Transition(before, GAIN_BEARS, step(before, {"b": fields}, [
+        {"kind": "control_changed", "object": "b", "from": "P1", "to": "P2"},
+        {"kind": "removed_from_combat", "object": "b"}]))
+
+
+def legend_stolen(chooser: str = "P2") -> Transition:
+    """P2 controls Isamaru ``j`` and gains control of P1's Isamaru ``i``: P2 chooses which stays
+    (704.5j); ``i`` goes to its owner P1's graveyard."""
+    before = observation({"j": creature(ISAMARU, owner="P2", supertypes=["Legendary"], colors=["W"]),
+                          "i": creature(ISAMARU, supertypes=["Legendary"], colors=["W"])})
+    event = {"type": "change_control", "object": "i", "controller": "P2"}
+    after = step(before, {"i": GRAVEYARD}, [{"kind": "control_changed", "object": "i", "from": "P1", "to": "P2"},
+                                           sba("i", "704.5j")])
+    return Transition(before, event, after, decisions=[Decision(chooser, "legend_rule", ("j", "i"), "j")])
+
+
+def sacrifice_did_nothing() -> Transition:
+    """Broken CR 701.17a: the sacrificed Bears stay on the battlefield."""
+    before = plain_bears()
+    return Transition(before, SACRIFICE, step(before, {}))
+
+
+def stolen_bears_murdered(graveyard_of: str = "P1") -> Transition:
+    """P1's Bears that P2 controls are Murdered: they go to their owner P1's graveyard (CR 404.1)."""
+    before = observation({"b": creature(colors=["G"], controller="P2")})
+    after = step(before, {"b": {**GRAVEYARD, "controller": "P1"}}, [destroyed("b", "Murder")])
+    if graveyard_of != "P1":
+        after["zones"]["graveyard"]["P1"].remove("b")
+        after["zones"]["graveyard"][graveyard_of].append("b")
+    return Transition(before, MURDER, after)
+
+
 # --------------------------------------------------------------------------- the table
 
 
@@ -1046,6 +1097,24 @@ CASES: dict[str, Case] = {
                                                            "made 0 token(s)"),
     "triggers.controller_is_the_sources": Case(walker_dies, lambda: walker_dies(trigger_controller="P1"),
                                                "its source's controller was P2"),
+    # control and ownership, CR 108.3, 613.1b
+    "control.gains_control_and_nothing_else": Case(bears_stolen, lambda: bears_stolen(combat="attacking"),
+                                                   "still attacking"),
+    "control.legend_rule_asks_the_new_controller": Case(legend_stolen, lambda: legend_stolen("P1"),
+                                                        "who controls them, must"),
+    "generic.owner_never_changes": Case(murdered_bears, lambda: with_after(murdered_bears(), set_field(
+        "b", owner="P2")), "now owned by P2"),
+    "generic.new_objects_owned_by_their_controller": Case(
+        put_onto_battlefield, lambda: with_after(put_onto_battlefield(), set_field("x", owner="P2")),
+        "is owned by P2"),
+    # zones and destinations, CR 400.3, 701.7a, 701.17a
+    "zones.sacrificed_goes_to_its_owners_graveyard": Case(sacrificed_with_umbra, sacrifice_did_nothing,
+                                                          "still on the battlefield"),
+    "zones.destroyed_without_replacement_leaves": Case(
+        murdered_bears, lambda: with_after(murdered_bears(), set_field("b", zone="battlefield")),
+        "still on the battlefield"),
+    "zones.graveyard_is_the_owners": Case(stolen_bears_murdered, lambda: stolen_bears_murdered("P2"),
+                                          "graveyard of ['P2']"),
     # generic
     "generic.engine_does_not_raise": Case(murdered_bears, engine_raised, "KeyError"),
     "generic.observation_shape": Case(murdered_bears, lambda: with_after(murdered_bears(), set_field("b", damage=-1)),
@@ -1058,7 +1127,7 @@ CASES: dict[str, Case] = {
         "2 zones"),
     "generic.objects_conserved": Case(murdered_token,
                                       lambda: with_after(murdered_token(), lambda o: o["log"].pop()), "vanished"),
-    "generic.no_pending_state_based_actions": Case(lambda: bears_survive_shock(0), lambda: bears_survive_shock(2),
+    "generic.no_pending_state_based_actions": Case(bears_dealt_one, lambda: bears_survive_shock(2),
                                                    "704.5g"),
     "generic.illegal_changes_nothing": Case(refused_murder, lambda: refused_murder({"zone": "exile"}),
                                             "changed objects"),
@@ -1076,6 +1145,13 @@ CASES: dict[str, Case] = {
 
 # More ways to break an invariant (name, broken builder, word in the message).
 MORE_BROKEN = [
+    ("control.gains_control_and_nothing_else", lambda: bears_stolen(summoning_sick=False), "not summoning sick"),
+    ("control.gains_control_and_nothing_else", lambda: bears_stolen(controller="P1"), "is controlled by P1"),
+    ("control.gains_control_and_nothing_else", lambda: bears_stolen(tapped=False), "tapped changed"),
+    ("generic.new_objects_owned_by_their_controller",
+     lambda: with_after(walker_dies(), set_field("w.thopter1", owner="P1")), "is owned by P1"),
+    ("zones.destroyed_without_replacement_leaves",
+     lambda: with_after(stolen_bears_murdered(), set_field("b", zone="exile")), "is in the exile"),
     ("cleanup.everything_that_ends_does", lambda: cleanup_step(regeneration_shields=1), "regeneration shield"),
     ("cleanup.everything_that_ends_does", lambda: cleanup_step(combat="attacking"), "still attacking"),
     ("cleanup.everything_that_ends_does", lambda: cleanup_step(pt_effects=end_of_turn_bears()["objects"]["b"][
@@ -1184,6 +1260,9 @@ MORE_BROKEN = [
 
 # More correct steps the invariant must accept (name, holds builder).
 MORE_HOLDS = [
+    ("generic.new_objects_owned_by_their_controller", walker_dies),
+    ("zones.destroyed_without_replacement_leaves", stolen_bears_murdered),
+    ("zones.graveyard_is_the_owners", walker_dies),
     ("cleanup.nothing_else_ends", cleanup_kills_shrunk_bears),
     ("cleanup.everything_that_ends_does", cleanup_kills_shrunk_bears),
     # Dog Umbra of the creature's controller has umbra armor even if the engine doesn't list it;
