@@ -29,7 +29,9 @@ Board (``BoardSpec``)::
                   "regeneration_shields": 0}]}
 
 Objects are listed in timestamp order (CR 613.7d); ``card`` is an Oracle name. A board
-token (``"token": true``) has the characteristics of the card it names (CR 111.11);
+token (``"token": true``) has the characteristics of the card it names (CR 111.11), or
+names a token an effect defines: ``"Mask"`` (Estrid, the Masked: a white Aura enchantment
+token with enchant permanent and umbra armor), ``"Thopter Token"``, ``"Soldier Token"``;
 ``counters`` may hold any power/toughness kind ("+1/+0", ...).
 
 Events (``Event``), the harness's vocabulary, like a judge's test scenario:

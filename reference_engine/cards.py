@@ -210,7 +210,20 @@ TOKEN_DEFS: dict[str, tuple[CardDef, CardScript]] = {
         CardDef("Thopter Token", "", (), ("Artifact", "Creature"), ("Thopter",), (), 1, 1, "Flying"),
         CardScript(keywords=frozenset({"flying"})),
     ),
+    # Estrid, the Masked's -1: "Create a white Aura enchantment token named Mask attached to
+    # another target permanent. The token has enchant permanent and umbra armor."
+    "Mask": (
+        CardDef("Mask", "", (), ("Enchantment",), ("Aura",), ("W",), None, None, "Enchant permanent\nUmbra armor",
+                frozenset({"enchant permanent", "umbra armor"})),
+        CardScript(keywords=frozenset({"umbra armor"}), enchant="permanent"),
+    ),
 }
+
+
+def token_definition(name) -> tuple[CardDef, CardScript] | None:
+    """The characteristics an effect of the card pool defines for a token named ``name``
+    (``"Mask"``, ``"Thopter Token"``, ``"Soldier Token"``; CR 111.3, 111.4), or None."""
+    return next((d for d in TOKEN_DEFS.values() if d[0].name == name), None)
 
 
 @lru_cache(maxsize=None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from . import events, unmodelled
-from .cards import card, mana_value
+from .cards import card, mana_value, token_definition
 from .control import ControlRules
 from .copies import CopyRules
 from .destruction import DestructionRules
@@ -124,7 +124,11 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbil
             try:
                 definition, script = card(spec.get("card"))
             except (UnknownCard, TypeError) as exc:
-                raise BadBoard(f"{where}.card: {exc}") from None
+                # A board token may also be a token an effect of the pool defines (CR 111.3).
+                defined = token_definition(spec.get("card")) if spec.get("token") is True else None
+                if defined is None:
+                    raise BadBoard(f"{where}.card: {exc}") from None
+                definition, script = defined
             owner = spec.get("owner")
             if owner not in self.players:
                 raise BadBoard(f"{where}.owner: {owner!r} is not a player")

@@ -16,9 +16,10 @@ strike, Spider Umbra +1/+1 and reach, Boar Umbra +3/+3; River Boa 2/1 regenerate
 Darksteel Myr 0/1 indestructible; Typhoid Rats 1/1 deathtouch; Isamaru 2/2 legendary.
 
 The layers, counters and copies cases (``invariants/layers_and_copies.py``) need the optional
-observation fields (``copiable``, ``pt_effects``, ``mana_value``) and triggered abilities, so
-their "holds" transitions are real steps of the reference engine (:func:`engine_step`), and
-their broken ones are those observations altered (:func:`with_after`).
+observation fields (``copiable``, ``pt_effects``, ``mana_value``): :func:`seen` fills an
+object's printed characteristics from the neutral card data (``cards``), and each case states,
+with the rule, what its event changes. No expected value comes from running an engine. Their
+broken transitions are those observations altered (:func:`with_after`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from typing import Callable, NamedTuple
 
 import pytest
 
+import cards
 from invariants import REGISTRY, Decision, ScenarioRun, Transition
-from reference_engine import ReferenceEngine
 
 PLAYERS = ("P1", "P2")
 HIDDEN_ZONES = ("library", "hand", "graveyard", "exile")
@@ -543,55 +544,7 @@ def reversed_log(obs: dict) -> None:
 
 
 # --------------------------------------------------------------------------- layers, counters and copies
-# Real steps of the reference engine: a board in the protocol's BoardSpec shape, optional setup
-# events, then the event of the transition, with every decision the engine asked recorded.
-# Cards (computed P/T): Octopus Umbra sets base P/T 8/8 (layer 7b); Giant Growth +3/+3 until end
-# of turn (7c); Penumbra Umbra: "When this Aura is put into a graveyard from the battlefield,
-# create a token that's a copy of enchanted creature, except it's black"; Clone (0/0) and
-# Cackling Counterpart copy a creature; Hangarback Walker ({X}{X}, 0/0) enters with X +1/+1
-# counters; Nekrataal (2/1) "When this creature enters, destroy target nonartifact, nonblack
-# creature".
-
-
-class Answers:
-    """A decider that answers ``kind`` with ``answers[kind]`` (default: the first option) and
-    records every question as a :class:`Decision`, as the harness's deciders do."""
-
-    def __init__(self, answers: dict | None = None):
-        self.answers = dict(answers or {})
-        self.asked: list[Decision] = []
-
-    def choose(self, player, kind, options):
-        answer = self.answers.get(kind, options[0])
-        self.asked.append(Decision(player, kind, tuple(options), answer))
-        return answer
-
-    def flip_coin(self, player):
-        return "heads"
-
-    def roll_die(self, player, sides):
-        return 1
-
-
-def permanent(oid: str, name: str, **fields) -> dict:
-    """One board object (``harness.protocol`` BoardSpec): an untapped permanent P1 owns and controls."""
-    obj = {"id": oid, "card": name, "zone": "battlefield", "owner": "P1", "controller": None, "tapped": False,
-           "summoning_sick": False, "damage": 0, "counters": {}, "attached_to": None, "token": False,
-           "combat": None, "regeneration_shields": 0}
-    obj.update(fields)
-    obj["controller"] = obj["controller"] or obj["owner"]
-    return obj
-
-
-def engine_step(objects: list[dict], event: dict, setup=(), answers: dict | None = None) -> Transition:
-    """The reference engine's transition for ``event`` on a board of ``objects`` after ``setup`` events."""
-    game = ReferenceEngine().new_game({"players": [{"id": p, "life": 20} for p in PLAYERS], "objects": objects})
-    for e in setup:
-        game.apply(e, Answers())
-    before = game.observe()
-    decider = Answers(answers)
-    game.apply(event, decider)
-    return Transition(before, event, game.observe(), decisions=decider.asked)
+# (The cases built by hand from the rules and the card data follow below.)
 
 
 def growth(oid: str) -> dict:
@@ -619,37 +572,327 @@ def drop_log(*kinds: str, obj: str | None = None) -> Callable[[dict], None]:
     return mutate
 
 
+# --------------------------------------------------------------------------- layers, counters and copies
+# Observations built by hand from the rules and the neutral card data (``cards``), never from an
+# engine: :func:`seen` fills an object's printed characteristics and copiable values from its
+# Oracle card, and each case states the fields its event changes, worked out in its docstring.
+# Cards: Grizzly Bears {1}{G} 2/2; Octopus Umbra sets base P/T 8/8 (layer 7b); Hyena Umbra +1/+1 and
+# first strike; Giant Growth +3/+3 until end of turn (7c); Penumbra Umbra: "When this Aura is put into
+# a graveyard from the battlefield, create a token that's a copy of enchanted creature, except it's
+# black"; Clone {3}{U} 0/0; Hangarback Walker {X}{X} 0/0 artifact; Nekrataal {2}{B}{B} 2/1 first
+# strike, "When this creature enters, destroy target nonartifact, nonblack creature".
+
+
+def _copiable(c: "cards.Card") -> dict:
+    keywords = sorted(k for k in c.keywords if not k.startswith(("enchant ", "protection ")))
+    return {"name": c.name, "mana_cost": c.mana_cost, "supertypes": list(c.supertypes), "types": list(c.types),
+            "subtypes": list(c.subtypes), "colors": list(c.colors), "keywords": keywords, "power": c.power,
+            "toughness": c.toughness}
+
+
+def seen(name: str, **fields) -> dict:
+    """An observed permanent whose characteristics are those printed on the Oracle card ``name``
+    (CR 109.3; copiable values, CR 707.2, for a creature), with ``fields`` overriding them; on
+    the battlefield, untapped, P1's, no effects (``pt_effects`` lists those that apply)."""
+    c = cards.card(name)
+    printed = _copiable(c)
+    creature_ = "Creature" in c.types
+    obj = card(name, supertypes=printed["supertypes"], types=printed["types"], subtypes=printed["subtypes"],
+               colors=printed["colors"], keywords=printed["keywords"], power=c.power, toughness=c.toughness,
+               mana_value=c.mana_value, copiable=dict(printed) if creature_ else None, pt_effects=[])
+    if "colors" in fields and obj["copiable"] is not None and fields.get("token"):
+        obj["copiable"]["colors"] = list(fields["colors"])  # a token copy with an exception (CR 707.9b)
+    obj.update(fields)
+    obj["controller"] = fields.get("controller") or obj["owner"]
+    return obj
+
+
+def gone(name: str, owner: str = "P1") -> dict:
+    """``name``'s card in its owner's graveyard: a new object with its printed characteristics and
+    none of its permanent state (CR 400.7)."""
+    return {**seen(name, owner=owner), **GRAVEYARD, "copiable": None, "controller": owner}
+
+
+def effect(layer: str, power, toughness, source: str, until_end_of_turn: bool = True) -> dict:
+    """One entry of ``pt_effects`` (CR 613.7)."""
+    return {"layer": layer, "power": power, "toughness": toughness, "source": source,
+            "until_end_of_turn": until_end_of_turn}
+
+
+OCTOPUS_8_8 = effect("7b", 8, 8, "o", False)
+GROWTH = effect("7c", 3, 3, "Giant Growth")
+SWITCH = effect("7d", None, None, "switch_pt")
+
+
+def enters_log(oid: str, **cause) -> dict:
+    return zone_change(oid, "battlefield", None, **(cause or {"event": "put_onto_battlefield"}))
+
+
 def octopus_bears_switched() -> Transition:
     """Octopus Umbra ruling: its 8/8 "overwrites all previous effects that set the creature's base
     power and toughness. Any power- or toughness-modifying effects ... will apply". A +1/+0
     counter (7c, CR 122.1a) makes the Bears 9/8; switching (7d, CR 613.4d) after it: 8/9."""
-    return engine_step([permanent("b", "Grizzly Bears", counters={"+1/+0": 1}),
-                        permanent("o", "Octopus Umbra", attached_to="b")], {"type": "switch_pt", "object": "b"})
+    before = observation({"b": seen("Grizzly Bears", counters={"+1/+0": 1}, power=9, toughness=8,
+                                    pt_effects=[OCTOPUS_8_8]),
+                          "o": seen("Octopus Umbra", attached_to="b")})
+    after = step(before, {"b": {"power": 8, "toughness": 9, "pt_effects": [OCTOPUS_8_8, SWITCH]}})
+    return Transition(before, {"type": "switch_pt", "object": "b"}, after)
+
+
+SET_0_4 = effect("7b", 0, 4, "set_base_pt")
 
 
 def octopus_joins() -> Transition:
     """Bears (a +1/+1 counter, base 0/4 until end of turn, Giant Growth: 4/8) gets Octopus Umbra:
     its 8/8 has the latest timestamp (CR 613.7e) and overwrites 0/4; Giant Growth and the counter
     still apply on top (CR 613.4c, Octopus Umbra ruling): 12/12."""
-    return engine_step([permanent("b", "Grizzly Bears", counters={"+1/+1": 1})],
-                       enters("o", "Octopus Umbra", attach_to="b"),
-                       setup=[{"type": "set_base_pt", "object": "b", "power": 0, "toughness": 4}, growth("b")])
+    before = observation({"b": seen("Grizzly Bears", counters={"+1/+1": 1}, power=4, toughness=8,
+                                    pt_effects=[SET_0_4, GROWTH])})
+    after = step(before, {"b": {"power": 12, "toughness": 12, "pt_effects": [SET_0_4, GROWTH, OCTOPUS_8_8]},
+                          "o": seen("Octopus Umbra", attached_to="b")}, [enters_log("o")])
+    return Transition(before, enters("o", "Octopus Umbra", attach_to="b"), after)
+
+
+ANTHEM = {"type": "create_effect", "affects": "creatures_you_control", "controller": "P1", "power": 1,
+          "toughness": 1}
+ANTHEM_1_1 = effect("7c", 1, 1, "create_effect")
+
+
+def anthem() -> Transition:
+    """"Creatures you control get +1/+1 until end of turn" affects P1's Bears only (CR 611.2c): 3/3."""
+    before = observation({"b": seen("Grizzly Bears"), "c": seen("Grizzly Bears", owner="P2")})
+    return Transition(before, ANTHEM, step(before, {"b": {"power": 3, "toughness": 3, "pt_effects": [ANTHEM_1_1]}}))
+
+
+def cleanup_after_growth() -> Transition:
+    """In the cleanup step Giant Growth ends (CR 514.2); Octopus Umbra's static effect stays:
+    11/11 becomes 8/8."""
+    before = observation({"b": seen("Grizzly Bears", power=11, toughness=11, pt_effects=[OCTOPUS_8_8, GROWTH]),
+                          "o": seen("Octopus Umbra", attached_to="b")})
+    return Transition(before, {"type": "cleanup"}, step(before, {"b": {"power": 8, "toughness": 8,
+                                                                       "pt_effects": [OCTOPUS_8_8]}}))
+
+
+def counters_annihilate() -> Transition:
+    """A -1/-1 counter on a Bears with two +1/+1 counters (4/4): one pair is removed (CR 704.5q): 3/3."""
+    before = observation({"b": seen("Grizzly Bears", counters={"+1/+1": 2}, power=4, toughness=4)})
+    after = step(before, {"b": {"counters": {"+1/+1": 1}, "power": 3, "toughness": 3}}, [
+        {"kind": "counters_added", "object": "b", "counter": "-1/-1", "amount": 1},
+        {"kind": "counters_removed", "object": "b", "rule": "704.5q", "amount": 1}])
+    return Transition(before, {"type": "add_counters", "object": "b", "kind": "-1/-1", "amount": 1}, after)
+
+
+def umbra_saves_bears_with_counter() -> Transition:
+    """Umbra armor removes all damage, not counters (CR 702.89a, 122.1): the Bears (a +1/+1 counter,
+    Hyena Umbra: 4/4 first strike, 1 damage) keeps its counter and is 3/3 without the Aura."""
+    before = observation({"b": seen("Grizzly Bears", counters={"+1/+1": 1}, damage=1, power=4, toughness=4,
+                                    keywords=["first strike"], pt_effects=[effect("7c", 1, 1, "h", False)]),
+                          "h": seen("Hyena Umbra", attached_to="b")})
+    return Transition(before, MURDER, saved(before, "Murder", power=3, toughness=3, keywords=[], pt_effects=[]))
+
+
+def clone_copies_octopus_bears() -> Transition:
+    """Clone copies a Bears enchanted by Octopus Umbra (8/8): only copiable values are copied
+    (CR 707.2, 613.2c), so P2's Clone is a 2/2 green Grizzly Bears with no effect on it."""
+    before = observation({"b": seen("Grizzly Bears", power=8, toughness=8, pt_effects=[OCTOPUS_8_8]),
+                          "o": seen("Octopus Umbra", attached_to="b")})
+    after = step(before, {"c": seen("Grizzly Bears", owner="P2", summoning_sick=True)},
+                 [enters_log("c", event="put_onto_battlefield", copy_of="b")])
+    return Transition(before, enters("c", "Clone", "P2", copy_of="b"), after)
+
+
+def counterpart_copies_tapped_bears() -> Transition:
+    """Penumbra Umbra ruling (the same for Cackling Counterpart): a copy "doesn't copy whether that
+    creature is tapped or untapped, whether it has any counters on it or Auras ... attached"
+    (CR 707.2): the token of a tapped, damaged Bears with two +1/+1 counters and Hyena Umbra
+    (5/5 first strike) is an untapped 2/2 Grizzly Bears token of P1's with nothing on it."""
+    before = observation({"b": seen("Grizzly Bears", tapped=True, counters={"+1/+1": 2}, damage=1, power=5,
+                                    toughness=5, keywords=["first strike"],
+                                    pt_effects=[effect("7c", 1, 1, "h", False)]),
+                          "h": seen("Hyena Umbra", attached_to="b")})
+    after = step(before, {"t": seen("Grizzly Bears", token=True, summoning_sick=True)},
+                 [enters_log("t", event="create_token", by="Cackling Counterpart", copy_of="b")])
+    return Transition(before, {"type": "cast", "card": "Cackling Counterpart", "controller": "P1", "targets": ["b"],
+                               "token_ids": ["t"]}, after)
+
+
+def clone_copies_walker() -> Transition:
+    """Penumbra Umbra ruling: "If the copied creature has {X} in its mana cost, X is 0" (CR 107.3m):
+    a Clone of a Hangarback Walker with two counters enters with none, dies as a 0/0 (704.5f) and,
+    as the Walker it copied, its dies ability triggers and makes no Thopter. In the graveyard it is a
+    Clone card again (CR 400.7)."""
+    before = observation({"w": seen("Hangarback Walker", counters={"+1/+1": 2}, power=2, toughness=2)})
+    after = step(before, {"c": gone("Clone")}, [
+        enters_log("c", event="put_onto_battlefield", copy_of="w"), sba("c", "704.5f"),
+        {"kind": "trigger", "source": "c", "ability": "dies", "controller": "P1"}])
+    return Transition(before, enters("c", "Clone", copy_of="w"), after)
+
+
+def clone_copies_nekrataal() -> Transition:
+    """Penumbra Umbra ruling: "Any enters abilities of the copied creature will trigger" (CR 603.6a,
+    707.5): a Clone of Nekrataal destroys P2's Bears, the only nonartifact, nonblack creature."""
+    before = observation({"n": seen("Nekrataal"), "b": seen("Grizzly Bears", owner="P2")})
+    after = step(before, {"c": seen("Nekrataal", summoning_sick=True), "b": gone("Grizzly Bears", "P2")}, [
+        enters_log("c", event="put_onto_battlefield", copy_of="n"),
+        {"kind": "trigger", "source": "c", "ability": "enters", "controller": "P1"}, destroyed("b", "Nekrataal")])
+    return Transition(before, enters("c", "Clone", copy_of="n"), after)
+
+
+def penumbra_host_sacrificed() -> Transition:
+    """Penumbra Umbra ruling: "If the enchanted creature is no longer on the battlefield, the copy
+    ... uses the copiable values of the creature as it last existed on the battlefield": the
+    Bears (a +1/+1 counter) is sacrificed, the Aura follows (704.5m), its ability makes a black
+    2/2 Grizzly Bears token for P1, with no counter."""
+    before = observation({"b": seen("Grizzly Bears", counters={"+1/+1": 1}, power=3, toughness=3),
+                          "p": seen("Penumbra Umbra", attached_to="b")})
+    after = step(before, {"b": gone("Grizzly Bears"), "p": gone("Penumbra Umbra"),
+                          "p.token": seen("Grizzly Bears", token=True, colors=["B"], summoning_sick=True)}, [
+        zone_change("b", event="sacrifice", by="P1"), sba("p", "704.5m"),
+        {"kind": "trigger", "source": "p", "ability": "put into a graveyard", "controller": "P1"},
+        enters_log("p.token", event="create_token", by="p", copy_of="b")])
+    return Transition(before, SACRIFICE_HOST, after)
 
 
 def set_base_pt_over_octopus() -> Transition:
     """A later "base power and toughness 0/1" overwrites Octopus Umbra's 8/8 (CR 613.7); Giant
-    Growth and the +1/+1 and +1/+0 counters still apply: 5/5."""
-    return engine_step([permanent("b", "Grizzly Bears", counters={"+1/+1": 1, "+1/+0": 1}),
-                        permanent("o", "Octopus Umbra", attached_to="b")],
-                       {"type": "set_base_pt", "object": "b", "power": 0, "toughness": 1}, setup=[growth("b")])
+    Growth and the +1/+1 and +1/+0 counters still apply: 13/12 becomes 5/5."""
+    before = observation({"b": seen("Grizzly Bears", counters={"+1/+1": 1, "+1/+0": 1}, power=13, toughness=12,
+                                    pt_effects=[OCTOPUS_8_8, GROWTH]),
+                          "o": seen("Octopus Umbra", attached_to="b")})
+    after = step(before, {"b": {"power": 5, "toughness": 5,
+                                "pt_effects": [OCTOPUS_8_8, GROWTH, effect("7b", 0, 1, "set_base_pt")]}})
+    return Transition(before, {"type": "set_base_pt", "object": "b", "power": 0, "toughness": 1}, after)
 
 
 def octopus_moved() -> Transition:
-    """Octopus Umbra moved from another Bears onto ``b`` (base 1/1 until end of turn): it gets a
-    new timestamp (CR 613.7e) and overwrites the 1/1."""
-    return engine_step([permanent("b", "Grizzly Bears"), permanent("c", "Grizzly Bears"),
-                        permanent("o", "Octopus Umbra", attached_to="c")], {"type": "attach", "aura": "o", "to": "b"},
-                       setup=[{"type": "set_base_pt", "object": "b", "power": 1, "toughness": 1}])
+    """Octopus Umbra moved from Bears ``c`` onto ``b`` (base 1/1 until end of turn): it gets a new
+    timestamp (CR 613.7e) and overwrites the 1/1: ``b`` is 8/8, ``c`` 2/2 again."""
+    set_1_1 = effect("7b", 1, 1, "set_base_pt")
+    before = observation({"b": seen("Grizzly Bears", power=1, toughness=1, pt_effects=[set_1_1]),
+                          "c": seen("Grizzly Bears", power=8, toughness=8, pt_effects=[OCTOPUS_8_8]),
+                          "o": seen("Octopus Umbra", attached_to="c")})
+    after = step(before, {"b": {"power": 8, "toughness": 8, "pt_effects": [set_1_1, OCTOPUS_8_8]},
+                          "c": {"power": 2, "toughness": 2, "pt_effects": []}, "o": {"attached_to": "b"}},
+                 [{"kind": "attached", "object": "o", "to": "b"}])
+    return Transition(before, {"type": "attach", "aura": "o", "to": "b"}, after)
+
+
+def enters_after_anthem() -> Transition:
+    """A Bears that enters after the anthem resolved isn't affected by it (CR 611.2c): a 2/2."""
+    before = observation({"b": seen("Grizzly Bears", power=3, toughness=3, pt_effects=[ANTHEM_1_1])})
+    after = step(before, {"x": seen("Grizzly Bears", summoning_sick=True)}, [enters_log("x")])
+    return Transition(before, enters("x", "Grizzly Bears"), after)
+
+
+def octopus_switched_then_murdered() -> Transition:
+    """Murder on a switched Bears with Octopus Umbra and two +1/+0 counters (10/8 switched: 8/10):
+    umbra armor saves it, its counters stay, and the switch applies to 2/2 plus the counters: 2/4."""
+    before = observation({"b": seen("Grizzly Bears", counters={"+1/+0": 2}, power=8, toughness=10,
+                                    pt_effects=[OCTOPUS_8_8, SWITCH]),
+                          "o": seen("Octopus Umbra", attached_to="b")})
+    return Transition(before, MURDER, saved(before, "Murder", aura="o", power=2, toughness=4, pt_effects=[SWITCH]))
+
+
+SACRIFICE_HOST = {"type": "sacrifice", "object": "b"}
+BLACK_BEARS = {**_copiable(cards.card("Grizzly Bears")), "colors": ["B"]}
+
+
+def clone_copies_penumbra_token() -> Transition:
+    """Penumbra Umbra ruling: the token's black is part of its copiable values (CR 707.9b), so P2's
+    Clone of Penumbra Umbra's token is a black Grizzly Bears."""
+    before = observation({"p.token": seen("Grizzly Bears", token=True, colors=["B"])})
+    after = step(before, {"c": seen("Grizzly Bears", owner="P2", colors=["B"], copiable=dict(BLACK_BEARS),
+                                    summoning_sick=True)},
+                 [enters_log("c", event="put_onto_battlefield", copy_of="p.token")])
+    return Transition(before, enters("c", "Clone", "P2", copy_of="p.token"), after)
+
+
+def walker_cast_with_x(x: int = 2) -> Transition:
+    """A Hangarback Walker cast with X = 2 enters with two +1/+1 counters (CR 107.3m): a 2/2 whose
+    mana value is 0 on the battlefield (CR 107.3g)."""
+    before = observation({})
+    after = step(before, {"w": seen("Hangarback Walker", counters={"+1/+1": x}, power=x, toughness=x,
+                                    summoning_sick=True)},
+                 [enters_log("w"), {"kind": "counters_added", "object": "w", "counter": "+1/+1", "amount": x}])
+    return Transition(before, enters("w", "Hangarback Walker", x=x), after)
+
+
+def nekrataal_without_target() -> Transition:
+    """Nekrataal's enters ability triggers; the only creature is black Nekrataal itself, no legal
+    target, so the ability is removed from the stack (CR 603.3d)."""
+    before = observation({})
+    after = step(before, {"n": seen("Nekrataal", summoning_sick=True)}, [
+        enters_log("n"), {"kind": "trigger", "source": "n", "ability": "enters", "controller": "P1"},
+        {"kind": "trigger_removed", "source": "n", "reason": "no legal target"}])
+    return Transition(before, enters("n", "Nekrataal"), after)
+
+
+def penumbra_board(host: str = "Grizzly Bears", **host_fields) -> dict:
+    """P1's ``host`` ``b`` with P1's Penumbra Umbra ``p`` (no power/toughness effect)."""
+    return {"b": seen(host, **host_fields), "p": seen("Penumbra Umbra", attached_to="b")}
+
+
+def penumbra_destroyed_instead(spell: str, event: dict) -> Transition:
+    """``spell`` would destroy the Bears; umbra armor destroys Penumbra Umbra instead (CR 702.89a),
+    which still goes to the graveyard from the battlefield: its ability makes a black token copy of
+    the Bears, still on the battlefield, for P1."""
+    before = observation(penumbra_board())
+    after = step(before, {"p": gone("Penumbra Umbra"),
+                          "p.token": seen("Grizzly Bears", token=True, colors=["B"], summoning_sick=True)}, [
+        umbra_replaces("p", "b"), destroyed("p", spell),
+        {"kind": "trigger", "source": "p", "ability": "put into a graveyard", "controller": "P1"},
+        enters_log("p.token", event="create_token", by="p", copy_of="b")])
+    return Transition(before, event, after)
+
+
+def penumbra_umbra_armor() -> Transition:
+    return penumbra_destroyed_instead("Murder", MURDER)
+
+
+def penumbra_wrath() -> Transition:
+    """Wrath of God: umbra armor saves the Bears, the destroyed Penumbra Umbra makes a token."""
+    return penumbra_destroyed_instead("Wrath of God", cast("Wrath of God"))
+
+
+def penumbra_nekrataal() -> Transition:
+    """Penumbra Umbra on a sacrificed, tapped Nekrataal with a counter: the black token copy (no
+    counter, untapped) has Nekrataal's enters ability, which triggers and destroys P2's Bears, the
+    only nonartifact, nonblack creature (Penumbra Umbra ruling)."""
+    before = observation({**penumbra_board("Nekrataal", tapped=True, counters={"+1/+1": 1}, power=3, toughness=2),
+                          "c": seen("Grizzly Bears", owner="P2")})
+    after = step(before, {"b": gone("Nekrataal"), "p": gone("Penumbra Umbra"), "c": gone("Grizzly Bears", "P2"),
+                          "p.token": seen("Nekrataal", token=True, colors=["B"], summoning_sick=True)}, [
+        zone_change("b", event="sacrifice", by="P1"), sba("p", "704.5m"),
+        {"kind": "trigger", "source": "p", "ability": "put into a graveyard", "controller": "P1"},
+        enters_log("p.token", event="create_token", by="p", copy_of="b"),
+        {"kind": "trigger", "source": "p.token", "ability": "enters", "controller": "P1"},
+        destroyed("c", "Nekrataal")])
+    return Transition(before, SACRIFICE_HOST, after)
+
+
+THOPTER = {"name": "Thopter Token", "mana_cost": "", "supertypes": [], "types": ["Artifact", "Creature"],
+           "subtypes": ["Thopter"], "colors": [], "keywords": ["flying"], "power": 1, "toughness": 1}
+
+
+def penumbra_walker() -> Transition:
+    """Penumbra Umbra on a sacrificed Hangarback Walker (two +1/+1 counters): the Walker dies with its
+    counters (two Thopters, CR 603.10a); the Aura follows (704.5m) and its black token copy has X = 0
+    (Penumbra Umbra ruling), dies as a 0/0 (704.5f), makes no Thopter and ceases to exist (704.5d).
+    P1 orders the two abilities (CR 603.3b); the Penumbra Umbra's, put on the stack last, resolves first."""
+    before = observation(penumbra_board("Hangarback Walker", counters={"+1/+1": 2}, power=2, toughness=2))
+    thopter = creature("Thopter Token", 1, 1, token=True, types=["Artifact", "Creature"], subtypes=["Thopter"],
+                       keywords=["flying"], summoning_sick=True, mana_value=0, copiable=dict(THOPTER), pt_effects=[])
+    after = step(before, {"b": gone("Hangarback Walker"), "p": gone("Penumbra Umbra"),
+                          "b.thopter1": thopter, "b.thopter2": dict(thopter)}, [
+        zone_change("b", event="sacrifice", by="P1"),
+        {"kind": "trigger", "source": "b", "ability": "dies", "controller": "P1"}, sba("p", "704.5m"),
+        {"kind": "trigger", "source": "p", "ability": "put into a graveyard", "controller": "P1"},
+        enters_log("p.token", event="create_token", by="p", copy_of="b"), sba("p.token", "704.5f"),
+        {"kind": "trigger", "source": "p.token", "ability": "dies", "controller": "P1"},
+        sba("p.token", "704.5d", frm="graveyard", to=None),
+        enters_log("b.thopter1", event="create_token", by="b"), enters_log("b.thopter2", event="create_token", by="b")])
+    order = Decision("P1", "trigger_order", ("dies:b", "put into a graveyard:p"), "dies:b")
+    return Transition(before, SACRIFICE_HOST, after, decisions=[order])
 
 
 def octopus_earlier_effect_first(obs: dict) -> None:
@@ -657,20 +900,6 @@ def octopus_earlier_effect_first(obs: dict) -> None:
     b = obs["objects"]["b"]
     b["pt_effects"] = [b["pt_effects"][2], *b["pt_effects"][:2]]
     b.update(power=4, toughness=8)
-
-
-ANTHEM = {"type": "create_effect", "affects": "creatures_you_control", "controller": "P1", "power": 1,
-          "toughness": 1}
-
-
-def anthem() -> Transition:
-    """"Creatures you control get +1/+1 until end of turn" affects P1's Bears only (CR 611.2c)."""
-    return engine_step([permanent("b", "Grizzly Bears"), permanent("c", "Grizzly Bears", owner="P2")], ANTHEM)
-
-
-def enters_after_anthem() -> Transition:
-    """A Bears that enters after the anthem resolved isn't affected by it (CR 611.2c)."""
-    return engine_step([permanent("b", "Grizzly Bears")], enters("x", "Grizzly Bears"), setup=[ANTHEM])
 
 
 def anthem_effect(obs: dict, oid: str) -> None:
@@ -681,96 +910,15 @@ def anthem_effect(obs: dict, oid: str) -> None:
     o.update(power=o["power"] + 1, toughness=o["toughness"] + 1)
 
 
-def cleanup_after_growth() -> Transition:
-    """In the cleanup step Giant Growth ends (CR 514.2); Octopus Umbra's static effect stays."""
-    return engine_step([permanent("b", "Grizzly Bears"), permanent("o", "Octopus Umbra", attached_to="b")],
-                       {"type": "cleanup"}, setup=[growth("b")])
-
-
 def growth_kept(obs: dict) -> None:
     obs["objects"]["b"]["pt_effects"].append({"layer": "7c", "power": 3, "toughness": 3, "source": "Giant Growth",
                                               "until_end_of_turn": True})
     obs["objects"]["b"].update(power=11, toughness=11)
 
 
-def counters_annihilate() -> Transition:
-    """A -1/-1 counter on a Bears with two +1/+1 counters: one pair is removed (CR 704.5q)."""
-    return engine_step([permanent("b", "Grizzly Bears", counters={"+1/+1": 2})],
-                       {"type": "add_counters", "object": "b", "kind": "-1/-1", "amount": 1})
-
-
-def umbra_saves_bears_with_counter() -> Transition:
-    """Umbra armor removes all damage, not counters (CR 702.89a, 122.1): the Bears keeps its
-    +1/+1 counter."""
-    return engine_step([permanent("b", "Grizzly Bears", counters={"+1/+1": 1}, damage=1),
-                        permanent("h", "Hyena Umbra", attached_to="b")], MURDER)
-
-
-def octopus_switched_then_murdered() -> Transition:
-    """Murder on a switched Bears with Octopus Umbra and two +1/+0 counters: umbra armor saves
-    it, its counters stay, and the switch applies to 2/2 plus the counters: 2/4."""
-    return engine_step([permanent("b", "Grizzly Bears", counters={"+1/+0": 2}),
-                        permanent("o", "Octopus Umbra", attached_to="b")], MURDER,
-                       setup=[{"type": "switch_pt", "object": "b"}])
-
-
-def clone_copies_octopus_bears() -> Transition:
-    """Clone copies a Bears enchanted by Octopus Umbra (8/8): only copiable values are copied
-    (CR 707.2, 613.2c), so the Clone is a 2/2 green Grizzly Bears."""
-    return engine_step([permanent("b", "Grizzly Bears"), permanent("o", "Octopus Umbra", attached_to="b")],
-                       enters("c", "Clone", "P2", copy_of="b"))
-
-
-def penumbra_board(host: str = "Grizzly Bears", **host_fields) -> list[dict]:
-    return [permanent("b", host, **host_fields), permanent("p", "Penumbra Umbra", attached_to="b")]
-
-
-SACRIFICE_HOST = {"type": "sacrifice", "object": "b"}
-
-
-def clone_copies_penumbra_token() -> Transition:
-    """Penumbra Umbra ruling: the token's black is part of its copiable values (CR 707.9b), so a
-    Clone of the token is a black Grizzly Bears."""
-    return engine_step(penumbra_board(), enters("c", "Clone", "P2", copy_of="p.token"), setup=[SACRIFICE_HOST])
-
-
-def counterpart_copies_tapped_bears() -> Transition:
-    """Penumbra Umbra ruling (the same for Cackling Counterpart): a copy "doesn't copy whether that
-    creature is tapped or untapped, whether it has any counters on it or Auras ... attached"
-    (CR 707.2): the token of a tapped, damaged, enchanted Bears with counters is a plain 2/2."""
-    return engine_step([permanent("b", "Grizzly Bears", tapped=True, counters={"+1/+1": 2}, damage=1),
-                        permanent("h", "Hyena Umbra", attached_to="b")],
-                       {"type": "cast", "card": "Cackling Counterpart", "controller": "P1", "targets": ["b"],
-                        "token_ids": ["t"]})
-
-
-def clone_copies_walker() -> Transition:
-    """Penumbra Umbra ruling: "If the copied creature has {X} in its mana cost, X is 0" (CR 107.3m):
-    a Clone of a Hangarback Walker with two counters enters with none and dies as a 0/0."""
-    return engine_step([permanent("w", "Hangarback Walker", counters={"+1/+1": 2})],
-                       enters("c", "Clone", copy_of="w"))
-
-
-def walker_cast_with_x(x: int = 2) -> Transition:
-    """A Hangarback Walker cast with X = 2 enters with two +1/+1 counters (CR 107.3m)."""
-    return engine_step([], enters("w", "Hangarback Walker", x=x))
-
-
 def clone_got_x_counters(obs: dict) -> None:
     """Broken CR 107.3m: the Clone of the Walker entered with the original's X."""
     obs["log"].insert(1, {"kind": "counters_added", "object": "c", "counter": "+1/+1", "amount": 2})
-
-
-def clone_copies_nekrataal() -> Transition:
-    """Penumbra Umbra ruling: "Any enters abilities of the copied creature will trigger" (CR 603.6a,
-    707.5): a Clone of Nekrataal destroys P2's Bears."""
-    return engine_step([permanent("n", "Nekrataal"), permanent("b", "Grizzly Bears", owner="P2")],
-                       enters("c", "Clone", copy_of="n"))
-
-
-def nekrataal_without_target() -> Transition:
-    """Nekrataal's enters ability triggers with no legal target, then is removed (CR 603.3d)."""
-    return engine_step([], enters("n", "Nekrataal"))
 
 
 def clone_trigger_missed() -> Transition:
@@ -780,37 +928,6 @@ def clone_trigger_missed() -> Transition:
     return Transition(t.before, t.event, observation(objects, t.after["log"][:1]))
 
 
-def penumbra_host_sacrificed() -> Transition:
-    """Penumbra Umbra ruling: "If the enchanted creature is no longer on the battlefield, the copy
-    ... uses the copiable values of the creature as it last existed on the battlefield": the
-    Bears is sacrificed, the Aura follows (704.5m), its ability makes a black Bears token for P1."""
-    return engine_step(penumbra_board(counters={"+1/+1": 1}), SACRIFICE_HOST)
-
-
-def penumbra_umbra_armor() -> Transition:
-    """Penumbra Umbra destroyed instead of the Bears by umbra armor (CR 702.89a) still goes to the
-    graveyard from the battlefield: its ability makes a token copy of the saved Bears."""
-    return engine_step(penumbra_board(), MURDER)
-
-
-def penumbra_wrath() -> Transition:
-    """Wrath of God: umbra armor saves the Bears, the destroyed Penumbra Umbra makes a token."""
-    return engine_step(penumbra_board(), cast("Wrath of God"))
-
-
-def penumbra_nekrataal() -> Transition:
-    """Penumbra Umbra on a sacrificed Nekrataal: the token copy's enters ability triggers and
-    destroys P2's Bears (Penumbra Umbra ruling)."""
-    return engine_step([*penumbra_board("Nekrataal", tapped=True, counters={"+1/+1": 1}),
-                        permanent("c", "Grizzly Bears", owner="P2")], SACRIFICE_HOST)
-
-
-def penumbra_walker() -> Transition:
-    """Penumbra Umbra on a sacrificed Hangarback Walker (X = 2): the token copy has X = 0, dies
-    as a 0/0 and makes no Thopter; the Walker makes two."""
-    return engine_step(penumbra_board("Hangarback Walker", counters={"+1/+1": 2}), SACRIFICE_HOST)
-
-
 def no_penumbra_token(obs: dict) -> None:
     """Broken: Penumbra Umbra's ability triggered but no token was created."""
     drop_log("zone_change", obj="p.token")(obs)
@@ -818,33 +935,43 @@ def no_penumbra_token(obs: dict) -> None:
     obs["zones"]["battlefield"].remove("p.token")
 
 
-
 # --------------------------------------------------------------------------- regeneration and the legend rule
-# Real steps of the reference engine. Drudge Skeletons (1/1, "{B}: Regenerate") with a regeneration
+# Built by hand from the rules: Drudge Skeletons (1/1, "{B}: Regenerate") with a regeneration
 # shield; Isamaru, Hound of Konda (2/2 legendary).
 
 
-def skeletons(**fields) -> list[dict]:
-    return [permanent("b", "Drudge Skeletons", regeneration_shields=1, **fields)]
+def skeletons(**fields) -> dict:
+    """P1's Drudge Skeletons ``b`` (1/1, "{B}: Regenerate") with one regeneration shield."""
+    return {"b": seen("Drudge Skeletons", regeneration_shields=1, **fields)}
 
 
 def skeletons_regenerated() -> Transition:
-    """Murder on a blocking, damaged Drudge Skeletons with a shield: "instead remove all damage marked
-    on it and its controller taps it. If it's an attacking or blocking creature, remove it from
-    combat" (CR 701.15a)."""
-    return engine_step(skeletons(combat="blocking", damage=1), MURDER)
+    """Murder on a blocking Drudge Skeletons with a shield: "instead remove all damage marked on it
+    and its controller taps it. If it's an attacking or blocking creature, remove it from combat"
+    (CR 701.15a): tapped, out of combat, no shield left."""
+    before = observation(skeletons(combat="blocking"))
+    after = step(before, {"b": {"tapped": True, "combat": None, "regeneration_shields": 0}}, [
+        {"kind": "replacement", "effect": "regeneration", "affected": "b"}, {"kind": "tapped", "object": "b"},
+        {"kind": "removed_from_combat", "object": "b"}])
+    return Transition(before, MURDER, after)
 
 
 def wrath_on_shielded_skeletons() -> Transition:
     """Wrath of God: "They can't be regenerated": the shield is not applied, the Skeletons die (CR 701.15c)."""
-    return engine_step(skeletons(), cast("Wrath of God"))
+    before = observation(skeletons())
+    return Transition(before, cast("Wrath of God"), step(before, {"b": gone("Drudge Skeletons")},
+                                                         [destroyed("b", "Wrath of God")]))
 
 
 def destroy_cant_be_regenerated_with_umbra() -> Transition:
-    """A "can't be regenerated" destroy effect on a shielded Skeletons wearing Hyena Umbra: umbra armor
-    still saves it (Hyena Umbra ruling 2010-06-15), and the shield is unused (CR 701.15c)."""
-    return engine_step([*skeletons(), permanent("h", "Hyena Umbra", attached_to="b")],
-                       {"type": "destroy", "targets": ["b"], "cant_be_regenerated": True})
+    """A "can't be regenerated" destroy effect on a shielded Skeletons wearing Hyena Umbra (2/2 first
+    strike): umbra armor still saves it (Hyena Umbra ruling 2010-06-15), and the shield is unused
+    (CR 701.15c): a 1/1 with its shield."""
+    before = observation({**skeletons(power=2, toughness=2, keywords=["first strike"],
+                                      pt_effects=[effect("7c", 1, 1, "h", False)]),
+                          "h": seen("Hyena Umbra", attached_to="b")})
+    return Transition(before, {"type": "destroy", "targets": ["b"], "cant_be_regenerated": True},
+                      saved(before, "destroy effect", power=1, toughness=1, keywords=[], pt_effects=[]))
 
 
 def regenerated_anyway(obs: dict) -> None:
@@ -865,8 +992,18 @@ ISAMARU = "Isamaru, Hound of Konda"
 
 def second_isamaru(keep: str = "j", controller: str = "P1") -> Transition:
     """A second Isamaru enters under ``controller`` while P1 controls one: with the same controller,
-    "that player chooses one of them, and the rest are put into their owners' graveyards" (CR 704.5j)."""
-    return engine_step([permanent("i", ISAMARU)], enters("j", ISAMARU, controller), answers={"legend_rule": keep})
+    "that player chooses one of them, and the rest are put into their owners' graveyards" (CR 704.5j);
+    under another controller both stay."""
+    before = observation({"i": seen(ISAMARU)})
+    changes = {"j": seen(ISAMARU, owner=controller, summoning_sick=True)}
+    log = [enters_log("j")]
+    decisions = []
+    if controller == "P1":
+        loser = "i" if keep == "j" else "j"
+        changes[loser] = gone(ISAMARU)
+        log.append(sba(loser, "704.5j"))
+        decisions.append(Decision("P1", "legend_rule", ("i", "j"), keep))
+    return Transition(before, enters("j", ISAMARU, controller), step(before, changes, log), decisions=decisions)
 
 
 def legend_rule_decision(**changes) -> Callable[[], Transition]:
