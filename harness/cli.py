@@ -50,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="fuzz an engine and report the smallest rules violation found")
     run.add_argument("--engine", required=True,
-                     help="'reference', 'package.module:attribute' or 'path/to/file.py:attribute'")
+                     help="'reference', 'package.module:attribute', 'path/to/file.py:attribute' or "
+                          "'exec:COMMAND ARGS...' (an engine in any language, docs/protocol.md)")
     run.add_argument("--against", metavar="ENGINE",
                      help="differential mode: compare every observation with this engine (e.g. 'reference')")
     run.add_argument("--max-examples", type=_positive(int), default=200, help="examples to generate (default 200)")
@@ -64,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="Hypothesis example database: a directory, redis://host:port/db, 'memory' or 'none'")
     run.add_argument("--step-timeout", type=_positive(float), default=10.0,
                      help="seconds one engine call may take before it counts as a hang (default 10)")
+    run.add_argument("--isolate", action="store_true",
+                     help="run an in-process engine in a child process (a crash is a finding, not the end of the run)")
     run.add_argument("--json", dest="json_path", help="also write the summary and finding as JSON to this file")
     run.add_argument("--quiet", action="store_true", help="no progress lines")
 
@@ -72,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--engine", required=True, help="as for `run`")
     replay.add_argument("--against", metavar="ENGINE", help="differential mode, as for `run`")
     replay.add_argument("--step-timeout", type=_positive(float), default=10.0)
+    replay.add_argument("--isolate", action="store_true", help="as for `run`")
 
     inv = sub.add_parser("invariants", help="list every invariant with its rules and required capabilities")
     inv.add_argument("--json", action="store_true", help="as JSON")
@@ -80,9 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _engine(spec: str):
+def _engine(spec: str, args=None, isolate: bool = False):
     try:
-        return load_engine(spec)
+        return load_engine(spec, step_timeout=getattr(args, "step_timeout", 10.0), isolate=isolate)
     except EngineLoadError as exc:
         raise BadInput(str(exc)) from None
 
@@ -90,8 +94,8 @@ def _engine(spec: str):
 def cmd_run(args) -> int:
     from .runner import database_from, run
 
-    engine = _engine(args.engine)
-    against = _engine(args.against) if args.against else None
+    engine = _engine(args.engine, args, args.isolate)
+    against = _engine(args.against, args) if args.against else None
     try:
         database = database_from(args.database)
     except ValueError as exc:
@@ -166,8 +170,8 @@ def cmd_replay(args) -> int:
         scenario = scenario_file.load(args.file)
     except scenario_file.ScenarioError as exc:
         raise BadInput(str(exc)) from None
-    engine = _engine(args.engine)
-    against = _engine(args.against) if args.against else None
+    engine = _engine(args.engine, args, args.isolate)
+    against = _engine(args.against, args) if args.against else None
     capabilities = set(engine.info.capabilities) | ({"differential"} if against is not None else set())
     steps = invariant_registry.select(capabilities, scope="step")
     whole = invariant_registry.select(capabilities, scope="scenario")

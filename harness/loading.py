@@ -3,12 +3,16 @@
 ``reference`` is the reference engine; ``package.module:attribute`` imports a module;
 ``path/to/file.py:attribute`` loads a file. The attribute is an engine (protocol
 ``harness.protocol.Engine``) or a callable with no arguments that returns one.
+``exec:COMMAND ARGS...`` starts an engine in any language as a child process speaking
+the wire protocol (docs/protocol.md, :mod:`harness.rpc`); ``isolate=True`` runs an
+in-process spec the same way, through ``python -m harness.serve SPEC``.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -17,8 +21,14 @@ class EngineLoadError(Exception):
     """The engine spec can't be resolved to an engine; the message says why."""
 
 
-def load_engine(spec: str):
-    """Resolve ``spec`` to an engine object. Raises :class:`EngineLoadError`."""
+def load_engine(spec: str, *, step_timeout: float | None = 10.0, isolate: bool = False):
+    """Resolve ``spec`` to an engine object. Raises :class:`EngineLoadError`.
+
+    ``step_timeout`` (seconds) bounds each message of a child-process engine
+    (``exec:`` or ``isolate``); ``isolate`` serves an in-process spec from a child.
+    """
+    if spec.startswith("exec:") or isolate:
+        return _process_engine(spec, step_timeout)
     if spec == "reference":
         from harness.adapters.reference import ReferenceAdapter
 
@@ -74,3 +84,25 @@ def check_engine(engine, spec: str = "engine") -> None:
             check_ignored_path(path)
         except ValueError as exc:
             raise EngineLoadError(f"engine {spec!r}: {exc}") from None
+
+
+def _process_engine(spec: str, step_timeout: float | None):
+    """An engine in a child process: ``exec:COMMAND ARGS...``, or an in-process spec served by harness.serve."""
+    from .execution import EngineTimeout
+    from .rpc import EngineProcessError, ProcessEngine, parse_exec
+
+    if spec.startswith("exec:"):
+        try:
+            argv = parse_exec(spec)
+        except ValueError as exc:
+            raise EngineLoadError(f"engine {spec!r}: {exc}") from None
+        env = None
+    else:
+        # The child imports the same harness as this process, from wherever it runs.
+        root = str(Path(__file__).resolve().parent.parent)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (root, os.environ.get("PYTHONPATH"))))}
+        argv = [sys.executable, "-m", "harness.serve", spec]
+    try:
+        return ProcessEngine(argv, step_timeout=step_timeout, env=env)
+    except (EngineProcessError, EngineTimeout) as exc:
+        raise EngineLoadError(f"engine {spec!r}: {exc}") from None

@@ -306,3 +306,36 @@ CAPABILITIES: dict[str, Capability] = _table(
     Capability("observe.copiable", "observations carry copiable values", ("707.2",)),
     Capability("observe.pt_effects", "observations carry P/T effects in timestamp order", ("613.7",)),
 )
+
+
+# --------------------------------------------------------------------------- wire protocol
+# The same protocol spoken to an engine in another process: JSON-RPC 2.0, one message per
+# line on the child's stdin/stdout (docs/protocol.md; schemas in harness/schema/). The
+# client is harness.rpc, the server for in-process engines harness.serve.
+
+#: The version of the wire protocol, sent in ``initialize`` and answered back.
+PROTOCOL_VERSION = 1
+
+#: Methods the harness calls on the engine.
+ENGINE_METHODS = ("initialize", "new_game", "apply", "observe", "dispose", "shutdown")
+
+#: Methods the engine may call on the harness while an ``apply`` is pending (the decider).
+HARNESS_METHODS = ("choose", "flip_coin", "roll_die")
+
+#: JSON-RPC error codes of the protocol: name -> code. ``illegal_action`` and
+#: ``unsupported`` carry ``data.reason`` (:class:`IllegalAction`, :class:`Unsupported`);
+#: ``bad_board`` says in its message which field is wrong; ``decision_refused`` is the
+#: harness's answer to a callback it can't answer (the engine then abandons the apply).
+ERROR_CODES = {
+    "parse_error": -32700,
+    "invalid_request": -32600,
+    "method_not_found": -32601,
+    "invalid_params": -32602,
+    "internal_error": -32603,
+    "illegal_action": -32001,
+    "unsupported": -32002,
+    "bad_board": -32003,
+    "unknown_game": -32004,
+    "protocol_version": -32005,
+    "decision_refused": -32010,
+}

@@ -1,0 +1,79 @@
+"""A child-process engine that misbehaves on every sacrifice event, for the isolation tests.
+
+``python tests/process_engines/faulty_engine.py MODE``: the reference engine served over
+the wire protocol, except that applying a ``sacrifice`` event does MODE:
+
+* ``crash``: the process dies of SIGSEGV, as an engine with a broken native extension;
+* ``hang``: it never answers;
+* ``garbage``: it writes a line that is not JSON on stdout;
+* ``exit_mid_apply``: it asks the harness a question (``choose``), then exits;
+* ``unexpected``: it answers with a response to a request never made;
+* ``clean``: nothing (the reference engine).
+
+It writes a line to stderr before misbehaving, and its pid to the file named by
+``$RULESFUZZ_TEST_PIDFILE`` (when set) at start.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from harness.adapters.reference import ReferenceAdapter  # noqa: E402
+from harness.serve import Server  # noqa: E402
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else "clean"
+OUT = os.fdopen(os.dup(1), "wb")
+os.dup2(2, 1)
+
+
+class FaultyGame:
+    def __init__(self, game):
+        self._game = game
+
+    def apply(self, event, decider):
+        if event.get("type") == "sacrifice" and MODE != "clean":
+            print(f"faulty engine: about to {MODE} on {event}", file=sys.stderr, flush=True)
+            if MODE == "crash":
+                os.kill(os.getpid(), signal.SIGSEGV)
+            elif MODE == "hang":
+                if os.environ.get("RULESFUZZ_TEST_PIDFILE"):
+                    with open(os.environ["RULESFUZZ_TEST_PIDFILE"], "a") as f:
+                        f.write(f"hang {os.getpid()}\n")
+                time.sleep(3600)
+            elif MODE == "garbage":
+                OUT.write(b"Traceback? no: this is not JSON\n")
+                OUT.flush()
+            elif MODE == "exit_mid_apply":
+                decider.choose("P1", "faulty_question", ["a", "b"])
+                os._exit(7)
+            elif MODE == "unexpected":
+                OUT.write(b'{"jsonrpc": "2.0", "id": 424242, "result": null}\n')
+                OUT.flush()
+        self._game.apply(event, decider)
+
+    def observe(self):
+        return self._game.observe()
+
+
+class FaultyEngine:
+    def __init__(self):
+        self._engine = ReferenceAdapter()
+        self.info = self._engine.info
+
+    def new_game(self, board):
+        return FaultyGame(self._engine.new_game(board))
+
+
+if __name__ == "__main__":
+    if os.environ.get("RULESFUZZ_TEST_PIDFILE"):
+        with open(os.environ["RULESFUZZ_TEST_PIDFILE"], "a") as f:
+            f.write(f"{os.getpid()}\n")
+    print(f"faulty engine ({MODE}) ready", file=sys.stderr, flush=True)
+    Server(FaultyEngine(), sys.stdin.buffer, OUT).serve()

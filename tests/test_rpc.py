@@ -1,0 +1,222 @@
+"""The wire protocol: schemas agree with harness.protocol, real exchanges validate, and a
+child engine that crashes, hangs, prints garbage or exits mid-apply is a finding, never the
+end of the run."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from harness import schemas
+from harness.cli import main
+from harness.decider import ReplayDecider
+from harness.loading import EngineLoadError, load_engine
+from harness.protocol import ENGINE_METHODS, ERROR_CODES, HARNESS_METHODS, PROTOCOL_VERSION, EngineInfo, IllegalAction
+from harness.rpc import ProcessEngine
+from harness.runner import run
+from invariants.generic import OBJECT_FIELDS
+
+from .conftest import FORKS, ROOT, board
+
+FAULTY = ROOT / "tests" / "process_engines" / "faulty_engine.py"
+SERVE = [sys.executable, "-m", "harness.serve"]
+
+
+def faulty(mode: str) -> str:
+    return f"exec:{sys.executable} {FAULTY} {mode}"
+
+
+# --------------------------------------------------------------------------- schemas
+def test_message_schema_agrees_with_the_protocol_module():
+    messages = schemas.load("messages")
+    defs = messages["$defs"]
+    methods = set(ENGINE_METHODS) | set(HARNESS_METHODS)
+    assert set(defs["request"]["properties"]["method"]["enum"]) == methods
+    assert {k[: -len("_params")] for k in defs if k.endswith("_params")} == methods
+    assert {k[: -len("_result")] for k in defs if k.endswith("_result")} == methods
+    assert sorted(defs["error"]["properties"]["code"]["enum"]) == sorted(ERROR_CODES.values())
+    info = schemas.load("engine_info")
+    assert info["properties"]["protocol"]["const"] == PROTOCOL_VERSION
+    assert set(info["properties"]) == {f.name for f in dataclasses.fields(EngineInfo)} | {"protocol"}
+
+
+def test_observation_schema_agrees_with_the_observation_shape():
+    obj = schemas.load("observation")["$defs"]["object"]
+    assert set(obj["required"]) == set(OBJECT_FIELDS)
+    json_type = {str: "string", int: "integer", bool: "boolean", dict: "object", list: "array", type(None): "null"}
+    for name, kind in OBJECT_FIELDS.items():
+        spec = obj["properties"][name]
+        if "$ref" in spec:
+            spec = schemas.load("observation")["$defs"][spec["$ref"].split("/")[-1]]
+        expected = {json_type[k] for k in (kind if isinstance(kind, tuple) else (kind,))}
+        declared = spec.get("type") or ("string" if "enum" in spec else None)
+        assert set([declared] if isinstance(declared, str) else declared) == expected, name
+
+
+def test_board_schema_agrees_with_the_scenario_format():
+    scenario_board = schemas.load("board")  # the same board a replay file holds
+    from importlib import resources
+
+    scenario = json.loads(resources.files("harness").joinpath("schema", "scenario.schema.json").read_text())
+    assert set(scenario_board["$defs"]["object"]["properties"]) == set(scenario["$defs"]["object"]["properties"])
+    assert scenario_board["$defs"]["object"]["required"] == scenario["$defs"]["object"]["required"]
+
+
+def test_schemas_reject_what_the_protocol_forbids():
+    assert schemas.problems({"players": [], "objects": []}, "board")  # at least one player
+    assert schemas.problems({"protocol": 1, "name": "x", "version": "1"}, "engine_info")  # no capabilities
+    assert schemas.problems({"jsonrpc": "2.0", "id": 1, "error": {"code": -32001, "message": "no"}}, "messages")
+    assert schemas.message_problems({"jsonrpc": "2.0", "id": 1, "method": "roll_die",
+                                     "params": {"player": "P1", "sides": 0}}, "roll_die")
+    assert not schemas.message_problems({"jsonrpc": "2.0", "id": "h1", "method": "flip_coin",
+                                         "params": {"player": "P1"}}, "flip_coin")
+
+
+def test_a_real_exchange_validates_against_the_schemas():
+    """Every message of a session with the reference engine behind the bridge matches its schema."""
+    trace: list = []
+    engine = ProcessEngine([*SERVE, "reference"], trace=trace)
+    game = engine.new_game(board({"id": "a", "card": "Grizzly Bears"}, {"id": "u", "card": "Hyena Umbra",
+                                                                        "attached_to": "a"}))
+    game.apply({"type": "destroy", "targets": ["a"], "cant_be_regenerated": False}, ReplayDecider([], strict=False))
+    with pytest.raises(IllegalAction) as refused:
+        game.apply({"type": "sacrifice", "object": "nobody"}, ReplayDecider([], strict=False))
+    assert refused.value.reason and game.observe()["objects"]["a"]["zone"] == "battlefield"
+    del game, refused  # the traceback held the game
+    gc.collect()
+    engine.new_game(board({"id": "b", "card": "Grizzly Bears"}))  # sends the dispose of the first game
+    engine.close()
+    methods, checked = {}, set()
+    for _, message in trace:
+        if "method" in message:
+            methods[message.get("id")] = message["method"]
+            method = message["method"]
+        else:
+            method = methods[message["id"]]
+        assert not schemas.message_problems(message, method), (message, schemas.message_problems(message, method))
+        checked.add(method if "method" in message else f"{method} answer")
+    assert {"initialize", "new_game", "apply", "dispose", "shutdown", "apply answer"} <= checked
+
+
+# --------------------------------------------------------------------------- the bridge
+def test_isolated_run_finds_what_the_in_process_run_finds(tmp_path):
+    """Same seed, same engine, in-process and behind harness.serve: the same shrunk finding."""
+    spec = f"{FORKS / 'umbra_taps_creature.py'}:engine"
+    results = []
+    for isolate in (False, True):
+        engine = load_engine(spec, isolate=isolate)
+        result = run(engine, max_examples=300, seed=5, replay_dir=tmp_path / str(isolate), database=None)
+        assert result.violation is not None
+        results.append((result.violation.invariant, result.scenario["board"], result.scenario["steps"],
+                        result.examples_to_failure))
+    assert results[0] == results[1]
+
+
+def test_bad_exec_specs_fail_at_load_with_one_line(tmp_path, capsys):
+    for spec, says in (("exec:", "no command"), ("exec:/no/such/engine --x", "can't start"),
+                       (f"exec:{sys.executable} -c pass", "closed its stdout"),
+                       (f"exec:{sys.executable} -c \"print('hello')\"", "not JSON")):
+        code = main(["run", "--engine", spec, "--replay-dir", str(tmp_path), "--database", "none"])
+        err = capsys.readouterr().err
+        assert code == 2 and says in err and err.count("\n") >= 1 and "Traceback" not in err, err
+
+
+def test_an_engine_that_answers_initialize_wrongly_is_refused_at_load():
+    script = ("import sys,json; m=json.loads(sys.stdin.readline()); "
+              "print(json.dumps({'jsonrpc':'2.0','id':m['id'],'result':{'protocol':1,'name':'x'}}), flush=True)")
+    with pytest.raises(EngineLoadError, match="'version' must be a non-empty string"):
+        load_engine(f"exec:{sys.executable} -c \"{script}\"")
+
+
+def test_the_bridge_refuses_another_protocol_version():
+    proc = subprocess.run([*SERVE, "reference"], input='{"jsonrpc":"2.0","id":1,"method":"initialize",'
+                          '"params":{"protocol":99}}\n', capture_output=True, text=True, cwd=ROOT, timeout=60)
+    answer = json.loads(proc.stdout.splitlines()[0])
+    assert answer["error"]["code"] == ERROR_CODES["protocol_version"]
+
+
+# --------------------------------------------------------------------------- isolation
+@pytest.mark.parametrize("mode,says", [
+    ("crash", "exit code -11"),
+    ("garbage", "not JSON"),
+    ("exit_mid_apply", "exit code 7"),
+    ("unexpected", "answered id 424242"),
+    ("hang", "within 0.5 s"),
+])
+def test_a_misbehaving_child_is_a_finding_with_its_stderr(mode, says, tmp_path):
+    engine = load_engine(faulty(mode), step_timeout=0.5)
+    result = run(engine, max_examples=60, seed=1, replay_dir=tmp_path, database=None, step_timeout=0.5,
+                 steps_per_example=8, shrink=False)
+    assert result.violation is not None and result.violation.invariant == "generic.engine_does_not_raise"
+    message = "\n".join(result.violation.messages)
+    assert says in message and f"about to {mode} on" in message, message
+    assert result.replay_path is not None and result.replay_path.exists()
+    assert json.loads(result.replay_path.read_text())["steps"][-1]["event"]["type"] == "sacrifice"
+    # The child was stopped; the next game gets a fresh one.
+    fresh = engine.new_game(board({"id": "a", "card": "Grizzly Bears"}))
+    assert fresh.observe()["objects"]["a"]["zone"] == "battlefield"
+    assert engine.restarts >= 1
+
+
+def test_a_crashing_child_is_reported_shrunk_and_replays(tmp_path, capsys):
+    code = main(["run", "--engine", faulty("crash"), "--max-examples", "40", "--seed", "2", "--replay-dir",
+                 str(tmp_path), "--database", "none", "--quiet", "--steps", "6"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "generic.engine_does_not_raise" in out and "exit code -11" in out and "about to crash" in out
+    replays = list(tmp_path.glob("*.json"))
+    assert len(replays) == 1 and "pending" not in replays[0].name
+    steps = json.loads(replays[0].read_text())["steps"]
+    assert [s["event"]["type"] for s in steps] == ["sacrifice"]  # shrunk to the one event that crashes it
+    assert main(["replay", str(replays[0]), "--engine", faulty("crash")]) == 1
+    assert main(["replay", str(replays[0]), "--engine", faulty("clean")]) == 0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is dead
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def test_ctrl_c_reaches_the_harness_not_the_engine_and_is_no_finding(tmp_path):
+    """A terminal's Ctrl-C (SIGINT to the foreground process group) while the child hangs in apply."""
+    pidfile = tmp_path / "pids"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", "--engine", faulty("hang"), "--max-examples", "1000",
+         "--step-timeout", "120", "--replay-dir", str(tmp_path / "replays"), "--database", "none", "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, "RULESFUZZ_TEST_PIDFILE": str(pidfile)},
+        start_new_session=True,  # stands for the terminal's foreground process group
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (pidfile.exists() and "hang" in pidfile.read_text()):
+            assert time.monotonic() < deadline and proc.poll() is None, "the engine never reached its hang"
+            time.sleep(0.05)
+        engine_pids = [int(line.split()[-1]) for line in pidfile.read_text().split("\n") if line]
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, (out, err)
+    assert "cut short (interrupted)" in out and "No violation in" in out and "Replay file" not in out, out
+    assert not list((tmp_path / "replays").glob("*.json"))
+    time.sleep(0.2)
+    assert not [pid for pid in engine_pids if _alive(pid)]
