@@ -77,6 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--step-timeout", type=_positive(float), default=10.0)
     replay.add_argument("--isolate", action="store_true", help="as for `run`")
 
+    check = sub.add_parser("check", help="a short conformance checklist for an engine: run it first")
+    check.add_argument("--engine", required=True, help="as for `run`")
+    check.add_argument("--step-timeout", type=_positive(float), default=10.0)
+    check.add_argument("--isolate", action="store_true", help="as for `run`")
+
     inv = sub.add_parser("invariants", help="list every invariant with its rules and required capabilities")
     inv.add_argument("--json", action="store_true", help="as JSON")
 
@@ -198,6 +203,24 @@ def cmd_replay(args) -> int:
     return EXIT_VIOLATION
 
 
+def cmd_check(args) -> int:
+    from .conformance import check
+
+    try:
+        engine = load_engine(args.engine, step_timeout=args.step_timeout, isolate=args.isolate)
+    except EngineLoadError as exc:
+        if not exc.engine_fault:
+            raise BadInput(str(exc)) from None
+        print(f"FAIL  initialize: {str(exc).splitlines()[0]}")  # the engine started but broke the protocol
+        return EXIT_VIOLATION
+    results = check(engine)
+    for result in results:
+        print(result)
+    failed = sum(not r.ok for r in results)
+    print(f"{len(results) - failed} of {len(results)} checks passed")
+    return EXIT_VIOLATION if failed else EXIT_OK
+
+
 def cmd_invariants(args) -> int:
     items = list(invariant_registry.REGISTRY.values())
     if args.json:
@@ -227,7 +250,7 @@ def main(argv=None) -> int:
     """Entry point of the ``rulesfuzz`` console script; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    handler = {"run": cmd_run, "replay": cmd_replay, "invariants": cmd_invariants, "cards": cmd_cards}[args.command]
+    handler = {"run": cmd_run, "replay": cmd_replay, "invariants": cmd_invariants, "check": cmd_check, "cards": cmd_cards}[args.command]
     try:
         return handler(args)
     except BadInput as exc:

@@ -18,7 +18,13 @@ from pathlib import Path
 
 
 class EngineLoadError(Exception):
-    """The engine spec can't be resolved to an engine; the message says why."""
+    """The engine spec can't be resolved to an engine; the message says why.
+
+    ``engine_fault`` is True when a child-process engine started but broke the protocol
+    before or in its answer to ``initialize`` (the engine's fault, not the user's spec).
+    """
+
+    engine_fault = False
 
 
 def load_engine(spec: str, *, step_timeout: float | None = 10.0, isolate: bool = False):
@@ -89,7 +95,7 @@ def check_engine(engine, spec: str = "engine") -> None:
 def _process_engine(spec: str, step_timeout: float | None):
     """An engine in a child process: ``exec:COMMAND ARGS...``, or an in-process spec served by harness.serve."""
     from .execution import EngineTimeout
-    from .rpc import EngineProcessError, ProcessEngine, parse_exec
+    from .rpc import EngineProcessError, EngineStartError, ProcessEngine, parse_exec
 
     if spec.startswith("exec:"):
         try:
@@ -105,4 +111,6 @@ def _process_engine(spec: str, step_timeout: float | None):
     try:
         return ProcessEngine(argv, step_timeout=step_timeout, env=env)
     except (EngineProcessError, EngineTimeout) as exc:
-        raise EngineLoadError(f"engine {spec!r}: {exc}") from None
+        error = EngineLoadError(f"engine {spec!r}: {exc}")
+        error.engine_fault = not isinstance(exc, EngineStartError)
+        raise error from None

@@ -61,6 +61,10 @@ class EngineProcessError(Exception):
         super().__init__(message + (f"\n  last lines of the engine's stderr:{tail}" if tail else ""))
 
 
+class EngineStartError(EngineProcessError):
+    """The engine's command could not be started at all (no such file, not executable)."""
+
+
 class EngineError(Exception):
     """The engine answered a request with an error other than illegal action, unsupported or bad board.
 
@@ -115,7 +119,7 @@ class _Child:
                 bufsize=0,
             )
         except OSError as exc:
-            raise EngineProcessError(f"can't start {shlex.join(argv)}: {exc}") from None
+            raise EngineStartError(f"can't start {shlex.join(argv)}: {exc}") from None
         self.stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_thread.start()
@@ -259,6 +263,8 @@ class ProcessEngine:
                                                       "harness": {"name": "rulesfuzz"}})
             info = _info_from_json(result)
             child.timeout = self.step_timeout
+            #: The raw answer to ``initialize`` (``rulesfuzz check`` validates it against its schema).
+            self.initialize_result = result
         except ValueError as exc:
             raise child.fail(f"{shlex.join(self.argv)}: {exc}") from None
         except BaseException:
