@@ -109,8 +109,10 @@ def _process_engine(spec: str, step_timeout: float | None):
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (root, os.environ.get("PYTHONPATH"))))}
         argv = [sys.executable, "-m", "harness.serve", spec]
     try:
-        return ProcessEngine(argv, step_timeout=step_timeout, env=env)
+        engine = ProcessEngine(argv, step_timeout=step_timeout, env=env)
     except (EngineProcessError, EngineTimeout) as exc:
         error = EngineLoadError(f"engine {spec!r}: {exc}")
         error.engine_fault = not isinstance(exc, EngineStartError)
         raise error from None
+    check_engine(engine, spec)
+    return engine
