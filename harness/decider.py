@@ -3,14 +3,14 @@
 Choices and chance are inputs (DESIGN.md): during fuzzing a :class:`DrawingDecider`
 draws each answer with Hypothesis, so answers shrink and replay; a :class:`ReplayDecider`
 gives back recorded answers. Both record every question as a
-:class:`invariants.Decision`, so invariants can check who was asked what.
+:class:`harness.protocol.Decision`, so invariants can check who was asked what.
 """
 
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from invariants import Decision
+from .protocol import Decision
 
 
 class BadDecisionRequest(Exception):

@@ -15,13 +15,12 @@ from dataclasses import dataclass, field
 
 from hypothesis.errors import HypothesisException, StopTest
 
-from invariants import Transition, Violation
 from invariants.generic import json_problem, observation_problems
 
 from . import interrupts
-from .decider import BadDecisionRequest, ReplayDiverged
+from .decider import BadDecisionRequest, ReplayDecider, ReplayDiverged
 from .oracle import Oracle
-from .protocol import IllegalAction, Unsupported
+from .protocol import IllegalAction, ScenarioRun, Transition, Unsupported, Violation
 
 
 class EngineTimeout(Exception):
@@ -350,3 +349,37 @@ class Session:
         checked[name] = checked.get(name, 0) + 1
         if applicable:
             self.stats.applicable[name] = self.stats.applicable.get(name, 0) + 1
+
+
+def scenario_run(engine, session: Session) -> ScenarioRun:
+    """The :class:`ScenarioRun` of a finished ``session``, for scenario-scope invariants.
+
+    Its ``replay`` plays the session's board, events and recorded decisions on a fresh
+    game of ``engine`` (events the engine refuses with IllegalAction are skipped as they
+    were). If the fresh game asks a question the recording lacks, the observation list
+    ends with ``{"replay diverged": message}``; if it fails or declines, with
+    ``{"replay failed": message}``.
+    """
+
+    def again(every_step: bool = True) -> list[dict]:
+        timeout = session.step_timeout
+        observations = []
+        try:
+            fresh = engine_call("new_game", engine.new_game, copy.deepcopy(session.board), timeout=timeout)
+            if every_step:
+                observations.append(engine_call("observe", fresh.observe, timeout=timeout))
+            for step in session.steps:
+                try:
+                    engine_call("apply", fresh.apply, copy.deepcopy(step["event"]),
+                                ReplayDecider(step.get("decisions", []), strict=True), timeout=timeout)
+                except IllegalAction:
+                    pass
+                if every_step:
+                    observations.append(engine_call("observe", fresh.observe, timeout=timeout))
+            return observations if every_step else [engine_call("observe", fresh.observe, timeout=timeout)]
+        except ReplayDiverged as exc:
+            return observations + [{"replay diverged": str(exc)}]
+        except (EngineFailed, Unsupported) as exc:  # a game that went differently the second time
+            return observations + [{"replay failed": f"{type(exc).__name__}: {exc}"}]
+
+    return ScenarioRun(session.board, [s["event"] for s in session.steps], session.observations, again)

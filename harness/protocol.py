@@ -142,11 +142,117 @@ Log entries (``kind`` first):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Literal, NotRequired, Protocol, Required, Sequence, TypedDict, runtime_checkable
 
-Observation = dict[str, Any]
-Event = dict[str, Any]
-BoardSpec = dict[str, Any]
+
+# ---------------------------------------------------------------- JSON shapes
+class PlayerSpec(TypedDict):
+    """A player of a board: ``{"id": "P1", "life": 20}``."""
+
+    id: str
+    life: int
+
+
+class ObjectSpec(TypedDict, total=False):
+    """An object of a board; only ``id`` and ``card`` are required (defaults: battlefield,
+    untapped, no damage, no counters, not attached, not a token, not in combat)."""
+
+    id: Required[str]
+    card: Required[str]
+    zone: str
+    owner: str
+    controller: str
+    tapped: bool
+    summoning_sick: bool
+    damage: int
+    counters: dict[str, int]
+    attached_to: str | None
+    token: bool
+    combat: Literal["attacking", "blocking"] | None
+    regeneration_shields: int
+
+
+class BoardSpec(TypedDict):
+    """A board: players (the first is the active player) and objects in timestamp order."""
+
+    players: list[PlayerSpec]
+    objects: list[ObjectSpec]
+
+
+class Event(TypedDict, total=False):
+    """One event of the harness's vocabulary (see the module docstring); ``type`` selects
+    which of the other fields it has."""
+
+    type: Required[str]
+    card: str
+    controller: str
+    targets: list[str]
+    token_ids: list[str]
+    source: str
+    target: str
+    amount: int
+    cant_be_regenerated: bool
+    object: str
+    power: int
+    toughness: int
+    affects: str
+    kind: str
+    id: str
+    attach_to: str | None
+    copy_of: str
+    x: int
+    aura: str
+    to: str
+    status: Literal["attacking", "blocking"] | None
+
+
+class ObservedPlayer(TypedDict):
+    """A player as observed: life total and whether they lost (CR 104.3)."""
+
+    life: int
+    lost: bool
+
+
+class ObservedObject(TypedDict, total=False):
+    """An object as observed, with its computed characteristics (CR 613)."""
+
+    name: Required[str]
+    zone: Required[str]
+    owner: str
+    controller: str
+    token: bool
+    tapped: bool
+    summoning_sick: bool
+    damage: int
+    counters: dict[str, int]
+    attached_to: str | None
+    combat: str | None
+    regeneration_shields: int
+    supertypes: list[str]
+    types: list[str]
+    subtypes: list[str]
+    colors: list[str]
+    keywords: list[str]
+    power: int | None
+    toughness: int | None
+    mana_value: NotRequired[int]
+    copiable: NotRequired[dict[str, Any] | None]
+    pt_effects: NotRequired[list[dict[str, Any]]]
+
+
+class LogEntry(TypedDict, total=False):
+    """One entry of an observation's log; ``kind`` selects the other fields."""
+
+    kind: Required[str]
+
+
+class Observation(TypedDict, total=False):
+    """What ``game.observe()`` returns (see the module docstring)."""
+
+    players: Required[dict[str, ObservedPlayer]]
+    objects: Required[dict[str, ObservedObject]]
+    zones: dict[str, Any]
+    log: list[LogEntry]
 
 
 class Unsupported(Exception):
@@ -174,6 +280,83 @@ class IllegalAction(Exception):
     def __init__(self, reason: str, message: str = ""):
         super().__init__(f"{reason}: {message}" if message else reason)
         self.reason = reason
+
+
+# ---------------------------------------------------------------- records
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One question an engine asked its decider: who, what kind, the options, the answer."""
+
+    player: str | None
+    kind: str
+    options: tuple
+    answer: Any
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "kind": self.kind, "options": list(self.options), "answer": self.answer}
+
+
+@dataclass(slots=True)
+class Transition:
+    """One step, what a step invariant checks: ``before`` and ``after`` observations around ``event``.
+
+    ``illegal`` is the reason code when the engine refused the event (then ``after``
+    must equal ``before``); ``decisions`` are those asked while performing it;
+    ``error`` describes an exception other than IllegalAction, or a hang;
+    ``reference`` (differential mode) is ``{"after": observation, "illegal": reason or
+    None, "ignored": fields}`` from the reference engine given the same decisions.
+    """
+
+    before: dict
+    event: dict
+    after: dict
+    illegal: str | None = None
+    decisions: list[Decision] = field(default_factory=list)
+    error: str | None = None
+    reference: dict | None = None
+
+    @property
+    def log(self) -> list[dict]:
+        return self.after.get("log", []) if self.illegal is None else []
+
+
+@dataclass(slots=True)
+class ScenarioRun:
+    """A whole example, what a scenario invariant checks.
+
+    ``replay()`` runs the same board, events and decisions on a fresh game of the same
+    engine and returns its observations after each event; ``replay(every_step=False)``
+    returns only the last one (cheaper: no observation in between).
+    """
+
+    board: dict
+    events: list[dict]
+    observations: list[dict]
+    replay: Callable[..., list[dict]]
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """An invariant that failed on a step: which (its registered name), where (1-based
+    step, 0 for the board), and what was wrong."""
+
+    invariant: str
+    step: int
+    messages: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        """``{"invariant", "step", "messages", "rules", "rulings"}``: the CR rules and the
+        ruling texts are those the invariant registry gives for its name (empty if none)."""
+        from invariants import REGISTRY, ruling_text  # the registry imports this module
+
+        inv = REGISTRY.get(self.invariant)
+        return {
+            "invariant": self.invariant,
+            "step": self.step,
+            "messages": list(self.messages),
+            "rules": list(inv.rules) if inv else [],
+            "rulings": [ruling_text(r) for r in inv.rulings] if inv else [],
+        }
 
 
 @dataclass(frozen=True)

@@ -140,7 +140,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
         reduced = reduce_scenario(engine, result.scenario, step_invariants, scenario_invariants, against,
                                   step_timeout=step_timeout)
         if reduced is not result.scenario:
-            from invariants import Violation
+            from .protocol import Violation
 
             result.scenario = reduced
             found = [reduced["violation"], *reduced.get("also_violated", [])]
@@ -159,7 +159,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
             if pending_path is not None and pending_path.exists() and pending_path != result.replay_path:
                 pending_path.unlink()
         if result.violation is None:
-            from invariants import Violation
+            from .protocol import Violation
 
             v = result.scenario.get("violation", {})
             result.violation = Violation(v.get("invariant", "?"), v.get("step", 0), tuple(v.get("messages", ())))

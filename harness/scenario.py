@@ -21,10 +21,9 @@ from pathlib import Path
 
 import jsonschema
 
-from invariants import Violation
-
 from .decider import ReplayDecider, ReplayDiverged
-from .execution import BoardRejected, Session, Stats
+from .execution import BoardRejected, Session, Stats, scenario_run
+from .protocol import Violation
 
 FORMAT = "rulesfuzz-scenario/1"
 
@@ -186,8 +185,6 @@ def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_time
         if session.broken:
             break
     if not session.broken and scenario_invariants:
-        from .machine import scenario_run  # local: avoids an import cycle
-
         run = scenario_run(engine, session)
         for inv in scenario_invariants:
             messages = inv.check(run)

@@ -11,49 +11,17 @@ rules effective 2025-02-07).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
+
+from harness.protocol import Decision, ScenarioRun, Transition, Violation
+
+__all__ = ["FAMILIES", "REGISTRY", "Check", "Decision", "Invariant", "ScenarioRun", "Transition", "Violation",
+           "invariant", "ruling_text", "select"]
 
 FAMILIES = ("rules", "generic", "differential")
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """One question an engine asked its decider: who, what kind, the options, the answer."""
-
-    player: str | None
-    kind: str
-    options: tuple
-    answer: Any
-
-    def to_json(self) -> dict:
-        return {"player": self.player, "kind": self.kind, "options": list(self.options), "answer": self.answer}
-
-
-@dataclass(slots=True)
-class Transition:
-    """One step: ``before`` and ``after`` observations around ``event``.
-
-    ``illegal`` is the reason code when the engine refused the event (then ``after``
-    must equal ``before``); ``decisions`` are those asked while performing it;
-    ``error`` describes an exception other than IllegalAction, or a hang;
-    ``reference`` (differential mode) is ``{"after": observation, "illegal": reason or
-    None, "ignored": fields}`` from the reference engine given the same decisions.
-    """
-
-    before: dict
-    event: dict
-    after: dict
-    illegal: str | None = None
-    decisions: list[Decision] = field(default_factory=list)
-    error: str | None = None
-    reference: dict | None = None
-
-    @property
-    def log(self) -> list[dict]:
-        return self.after.get("log", []) if self.illegal is None else []
 
 
 Check = Callable[[Transition], "list[str] | None"]
@@ -118,21 +86,6 @@ def select(capabilities: Iterable[str], names: Iterable[str] | None = None, scop
     return [inv for inv in chosen if inv.requires <= caps and inv.scope == scope]
 
 
-@dataclass(slots=True)
-class ScenarioRun:
-    """A whole example, for scenario-scope invariants.
-
-    ``replay()`` runs the same board, events and decisions on a fresh game of the same
-    engine and returns its observations after each event; ``replay(every_step=False)``
-    returns only the last one (cheaper: no observation in between).
-    """
-
-    board: dict
-    events: list[dict]
-    observations: list[dict]
-    replay: Callable[..., list[dict]]
-
-
 @lru_cache(maxsize=1)
 def _rulings() -> list[dict]:
     text = resources.files("invariants").joinpath("data/rulings.json").read_text(encoding="utf-8")
@@ -150,22 +103,3 @@ def ruling_text(key: str) -> str:
         if ruling["card"] == card and str(ruling["date"]) == date and ruling["text"].startswith(words):
             return ruling["text"]
     return key
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """An invariant that failed on a step: which, where, and what was wrong."""
-
-    invariant: str
-    step: int
-    messages: tuple[str, ...]
-
-    def to_json(self) -> dict:
-        inv = REGISTRY.get(self.invariant)
-        return {
-            "invariant": self.invariant,
-            "step": self.step,
-            "messages": list(self.messages),
-            "rules": list(inv.rules) if inv else [],
-            "rulings": [ruling_text(r) for r in inv.rulings] if inv else [],
-        }

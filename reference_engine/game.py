@@ -68,7 +68,8 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbil
     The rules procedures are methods (``destroy``, ``apply_umbra_armor``,
     ``check_state_based_actions``, ``apply_pt_layers``, ``create_token_copy``,
     ``resolve_triggers``, ...), so a fork of the engine is a subclass that overrides one
-    of them.
+    of them. The methods a fork may override, with their parameters and CR rules, are
+    the fork API, listed in ``docs/fork-api.md``.
 
     State: ``players``, ``objects`` (by id, in timestamp order of creation), ``effects``
     (resolved power/toughness effects), ``last_known`` (each object as it last existed on

@@ -1,0 +1,19 @@
+"""The state machine's rules, one mixin class per rules area.
+
+Each module holds one :class:`~harness.rules.base.RulesArea` subclass whose
+``@rule`` methods build events of that area; ``harness.machine.EngineMachine``
+inherits them all (Hypothesis collects rules over the class's MRO). See
+``harness.machine`` for how a new area is added.
+"""
+
+from .base import REQUIRES, RulesArea, needs, objects
+from .destruction import DestructionRules
+from .layers import LayersRules
+from .permanents import PermanentRules
+from .umbra import UmbraRules
+
+#: The rules-area mixins the machine inherits, in MRO order.
+AREAS: tuple[type[RulesArea], ...] = (DestructionRules, UmbraRules, PermanentRules, LayersRules)
+
+__all__ = ["AREAS", "REQUIRES", "DestructionRules", "LayersRules", "PermanentRules", "RulesArea", "UmbraRules",
+           "needs", "objects"]

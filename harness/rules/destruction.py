@@ -1,0 +1,72 @@
+"""Rules for destruction and damage: destroy (CR 701.7), damage and deathtouch (CR 120,
+702.2), sacrifice (CR 701.17) and regeneration (CR 701.15)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from hypothesis.stateful import precondition, rule
+
+from .. import strategies as S
+from .base import RulesArea, needs, objects
+
+
+class DestructionRules(RulesArea):
+    """Destroy and damage spells and effects, on live creatures and on any object id."""
+
+    @needs("destroy")
+    @precondition(RulesArea.has_creature)
+    @rule(spell=st.sampled_from(S.DESTROY_SPELLS), caster=S.players, data=st.data())
+    def cast_destroy_on_creature(self, spell, caster, data):
+        victim = data.draw(st.sampled_from(self._live()), label="victim")
+        self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
+
+    @needs("damage")
+    @precondition(RulesArea.has_creature)
+    @rule(spell=st.sampled_from(S.DAMAGE_SPELLS), caster=S.players, data=st.data())
+    def cast_damage_on_creature(self, spell, caster, data):
+        victim = data.draw(st.sampled_from(self._live()), label="victim")
+        self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
+
+    @needs("deathtouch")
+    @precondition(RulesArea.has_deathtouch)
+    @rule(amount=st.integers(1, 4), data=st.data())
+    def deathtouch_damage(self, amount, data):
+        source = data.draw(st.sampled_from(self._live("deathtouch")), label="source")
+        victim = data.draw(st.sampled_from(self._live()), label="victim")
+        self._apply({"type": "damage", "source": source, "target": victim, "amount": amount}, data)
+
+    @needs("destroy")
+    @rule(spell=st.sampled_from(S.DESTROY_SPELLS), victim=objects, caster=S.players, data=st.data())
+    def cast_destroy(self, spell, victim, caster, data):
+        self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
+
+    @needs("destroy")
+    @rule(caster=S.players, data=st.data())
+    def cast_wrath_of_god(self, caster, data):
+        self._apply({"type": "cast", "card": "Wrath of God", "controller": caster, "targets": []}, data)
+
+    @needs("damage")
+    @rule(spell=st.sampled_from(S.DAMAGE_SPELLS), victim=st.one_of(objects, S.players), caster=S.players,
+          data=st.data())
+    def cast_damage(self, spell, victim, caster, data):
+        self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
+
+    @needs("damage")
+    @rule(source=objects, victim=objects, amount=st.integers(1, 6), data=st.data())
+    def deal_damage(self, source, victim, amount, data):
+        self._apply({"type": "damage", "source": source, "target": victim, "amount": amount}, data)
+
+    @needs("destroy")
+    @rule(victims=st.lists(objects, min_size=1, max_size=3, unique=True), cant=st.booleans(), data=st.data())
+    def destroy(self, victims, cant, data):
+        self._apply({"type": "destroy", "targets": victims, "cant_be_regenerated": cant}, data)
+
+    @needs("sacrifice")
+    @rule(obj=objects, data=st.data())
+    def sacrifice(self, obj, data):
+        self._apply({"type": "sacrifice", "object": obj}, data)
+
+    @needs("regeneration")
+    @rule(obj=objects, data=st.data())
+    def activate_regeneration(self, obj, data):
+        self._apply({"type": "activate_regeneration", "object": obj}, data)

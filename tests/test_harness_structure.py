@@ -1,0 +1,102 @@
+"""The harness's seams: protocol records live in harness.protocol, harness modules
+import each other without cycles, and the machine's rules come from its mixins."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import rule, run_state_machine_as_test
+
+import invariants
+from harness import protocol
+from harness.adapters.reference import ReferenceAdapter
+from harness.hypothesis_shim import is_rule, rule_names
+from harness.machine import EngineMachine, make_machine
+from harness.rules import AREAS, RulesArea, needs
+
+HARNESS = Path(__file__).resolve().parent.parent / "harness"
+RECORDS = ("Decision", "Transition", "Violation", "ScenarioRun")
+
+
+def harness_imports() -> dict[str, set[str]]:
+    """Module name -> the harness modules it imports anywhere in its source (lazy imports too)."""
+    graph = {}
+    for path in sorted(HARNESS.rglob("*.py")):
+        rel = path.relative_to(HARNESS.parent).with_suffix("")
+        name = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        package = name if rel.name == "__init__" else name.rpartition(".")[0]
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package
+                for _ in range(max(node.level - 1, 0)):
+                    base = base.rpartition(".")[0]
+                module = (f"{base}.{node.module}" if node.module else base) if node.level else node.module or ""
+                edges.add(module)
+                edges.update(f"{module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                edges.update(a.name for a in node.names)
+        graph[name] = edges
+    return {n: {e for e in edges if e in graph and e != n} for n, edges in graph.items()}
+
+
+def test_harness_modules_import_each_other_without_cycles():
+    graph = harness_imports()
+    assert "harness.scenario" in graph and "harness.machine" in graph
+    state: dict[str, str] = {}
+
+    def visit(node, path):
+        state[node] = "open"
+        for nxt in sorted(graph[node]):
+            if nxt.startswith(node + "."):
+                continue  # a package importing its own submodules is not a cycle
+            assert state.get(nxt) != "open", f"import cycle: {' -> '.join(path + [nxt])}"
+            if nxt not in state:
+                visit(nxt, path + [nxt])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+
+
+def test_the_harness_takes_its_protocol_records_from_harness_protocol():
+    for name in RECORDS:
+        assert getattr(invariants, name) is getattr(protocol, name)
+    for path in HARNESS.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("invariants"):
+                imported = {a.name for a in node.names}
+                assert not imported & set(RECORDS), f"{path.name} imports {imported & set(RECORDS)} from invariants"
+
+
+def test_the_machine_has_every_rule_of_every_area():
+    collected = rule_names(EngineMachine)
+    declared = {name for area in AREAS for name, f in vars(area).items() if is_rule(f)}
+    assert len(declared) >= 20
+    assert collected == declared
+    assert all(issubclass(EngineMachine, area) for area in AREAS)
+
+
+class PingRules(RulesArea):
+    """A rules area written as another module would: one rule, gated by a capability."""
+
+    @needs("cleanup")
+    @rule(data=st.data())
+    def ping(self, data):
+        type(self).pings += 1
+        self._apply({"type": "cleanup"}, data)
+
+
+def test_a_new_mixin_contributes_rules_hypothesis_runs():
+    engine = ReferenceAdapter()
+    base = make_machine(engine, [])
+    machine = type("WithPing", (PingRules, base), {"pings": 0})
+    assert "ping" in rule_names(machine)
+    assert not is_rule(PingRules._live)
+    run_state_machine_as_test(machine, settings=settings(max_examples=15, stateful_step_count=10, deadline=None,
+                                                         database=None))
+    assert machine.pings > 0
