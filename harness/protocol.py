@@ -68,13 +68,49 @@ Events (``Event``), the harness's vocabulary, like a judge's test scenario:
 * ``{"type": "attach", "aura": ID, "to": ID}`` (CR 303.4j, 613.7e).
 * ``{"type": "activate_regeneration", "object": ID}`` (CR 701.15a).
 * ``{"type": "set_combat", "object": ID, "status": "attacking" | "blocking" | null}``.
-* ``{"type": "cleanup"}``: the cleanup step (CR 514.2).
+* ``{"type": "cleanup"}``: the cleanup step (CR 514.2); mana pools empty (CR 106.4).
 * ``{"type": "change_control", "object": ID, "controller": P}`` (capability
   ``control_change``): "P gains control of target permanent", a resolved effect with no
   duration (layer 2, CR 613.1b; e.g. Agent of Treachery's enters ability). The permanent
   keeps its owner (CR 108.3) and goes to its owner's graveyard when it dies (CR 404.1); it
   is removed from combat (CR 506.4); a creature is summoning sick (CR 302.6). Logged as
   ``control_changed`` (``object``, ``from``, ``to``) when the controller changes.
+* ``{"type": "activate", "object": ID, "ability": N}`` (capabilities ``mana``,
+  ``tap_untap_costs``): the controller of ID activates its activated ability N: the
+  index, from 0, among the object's activated abilities in Oracle text order, a basic
+  land type's intrinsic mana ability first (CR 305.6: a Forest's "{T}: Add {G}." is 0;
+  Birds of Paradise's "{T}: Add one mana of any color." is 0, Flying not being
+  activated; Fatestitcher's unearth is 1). The cost is paid (CR 601.2h): {T} taps an
+  untapped permanent (CR 107.5), {Q} untaps a tapped one (107.6), mana symbols are paid
+  from the controller's mana pool (hybrid and generic: decider kind ``"mana_payment"``,
+  options the mana types that would do). A creature's {T} or {Q} ability can't be
+  activated while it is summoning sick (CR 302.6). Anything that can't be paid, a
+  missing ability or a missing target raises IllegalAction (``"already_tapped"``,
+  ``"already_untapped"``, ``"summoning_sick"``, ``"insufficient_mana"``,
+  ``"no_such_ability"``, ``"no_legal_target"``) and changes nothing. A mana ability
+  resolves at once (CR 605.3b); a choice of mana type is decider kind ``"mana_type"``,
+  options the types (``"W"``, ``"U"``, ``"B"``, ``"R"``, ``"G"``, ``"C"``). Another
+  ability chooses its target (kind ``"target"``) and resolves next (CR 608.2): Gilder
+  Bairn, Order of Whiteclay, Puresight Merrow (kind ``"may"``, options ``["yes",
+  "no"]``; the top card of a library is the owner's first library card of the board),
+  Fatestitcher (kind ``"tap_or_untap"``, options ``["tap", "untap", "neither"]``).
+* ``{"type": "pass_step"}`` (capability ``mana``): the current step ends; every mana pool
+  empties (CR 106.4, 500.4).
+* ``{"type": "begin_turn", "player": P}`` (capability ``mana``): pools empty, then P's
+  turn begins: P's permanents stop being summoning sick (CR 302.6) and untap (CR 502.3).
+  No upkeep or draw happens.
+
+Mana (capability ``mana``; CR 106, 605): to tap a permanent for mana is to activate a mana
+ability with {T} in its activation cost (CR 106.12). Replacement effects on it (Mana
+Reflection, Nyxbloom Ancient: "if you tap a permanent for mana"; Contamination: "if a land
+is tapped for mana") modify the mana production event while it resolves and produces
+mana (106.12b), each once, in the order the player who tapped chooses (decider kind
+``"replacement_effect"``, options ``"<card name>:<id>"``). Heartbeat of Spring and Mana
+Flare trigger when a land's such ability resolves and produces mana (106.12a), each
+separately, and add their mana at once (CR 605.4a). The types a permanent "could produce"
+(CR 106.7; Reflecting Pool, Exotic Orchard, Fellwar Stone) count replacement effects in
+any order and ignore costs; lands that look at each other terminate with what the other
+lands give them, nothing if nothing (CR 106.5: an undefined type produces no mana).
 
 Triggered abilities (CR 603) are part of the event that triggered them: after the event
 and its state-based actions, the abilities that triggered are put on the stack (APNAP
@@ -93,7 +129,8 @@ ever used in the game.
 
 Observation::
 
-    {"players": {"P1": {"life": 20, "lost": false}, ...},
+    {"players": {"P1": {"life": 20, "lost": false,
+                        "mana_pool": {"W": 0, "U": 0, "B": 0, "R": 0, "G": 2, "C": 0}}, ...},
      "objects": {"o1": {"name", "zone", "owner", "controller", "token", "tapped",
                         "summoning_sick", "damage", "counters", "attached_to",
                         "combat", "regeneration_shields", "supertypes", "types",
@@ -136,7 +173,20 @@ Log entries (``kind`` first):
   ``add_counters`` event, or "enters with X +1/+1 counters".
 * ``trigger`` (``source``, ``ability``: "enters", "dies" or "put into a graveyard",
   ``controller``): an ability triggered (CR 603.2); ``trigger_removed`` (``source``,
-  ``reason``): it did nothing for lack of a legal target (CR 603.3d, 608.2b).
+  ``reason``): it did nothing for lack of a legal target (CR 603.3d, 608.2b). A "tapped
+  for mana" trigger is ``trigger`` with ``ability`` "tapped for mana" and ``land``: the
+  land tapped (CR 106.12a).
+* Mana (capability ``mana``): ``activated`` (``object``, ``ability``: N, ``player``,
+  ``cost``: ``{"mana": "{2}{G/U}", "tap": bool, "untap": bool, "other": [...]}``, the
+  total cost paid, ``mana_ability``: bool); ``mana_produced`` (``player``, ``source``:
+  the object whose ability produced it, CR 106.3, ``ability``: N or ``"triggered"``,
+  ``tapped_for_mana``: bool, ``produced``: ``{type: n}`` before replacement effects,
+  ``mana``: ``{type: n}`` added to the pool, ``replacements``: the labels applied in
+  order); ``mana_spent`` and ``mana_lost`` (``player``, ``mana``: ``{type: n}``);
+  ``tapped`` and ``untapped`` (``object``, ``cause``: ``"cost"``, ``"ability"`` or
+  ``"untap step"``); ``ability_resolved`` (``object``, ``ability``, ``targets``);
+  ``looked_at`` (``player``, ``object``). Zone changes by an ability have cause
+  ``{"event": "ability", "by": ID}``.
 """
 
 from __future__ import annotations
@@ -371,7 +421,9 @@ class EngineInfo:
     ``counters`` (add_counters, counters_added), ``copies`` (Clone, Mirror Image,
     Cackling Counterpart, Raise the Alarm, Penumbra Umbra), ``x_costs`` ("x" on
     put_onto_battlefield), ``triggers`` (triggered abilities and their log entries),
-    ``observe.copiable`` and ``observe.pt_effects`` (the optional observation fields).
+    ``observe.copiable`` and ``observe.pt_effects`` (the optional observation fields);
+    ``mana`` (mana pools, mana abilities, ``pass_step``, ``begin_turn``) and
+    ``tap_untap_costs`` (the ``activate`` event's {T}, {Q} and mana costs).
     ``ignored_fields`` names observation fields the engine does not model; the
     differential oracle does not compare them. ``cards`` names the cards it plays
     (None: every card of the pool). :data:`CAPABILITIES` is the table of every
@@ -394,7 +446,8 @@ class Decider(Protocol):
     ``choose(player, kind, options)`` returns one element of ``options`` (a list of
     strings); ``kind`` names the choice (``"replacement_effect"`` for CR 616.1,
     ``"legend_rule"`` for CR 704.5j, ``"trigger_order"`` for CR 603.3b, ``"target"``
-    for a triggered ability's target, CR 603.3d, ``"search"`` for a library search).
+    for a triggered ability's target, CR 603.3d, ``"search"`` for a library search,
+    ``"mana_type"`` and ``"mana_payment"`` for mana, ``"may"`` and ``"tap_or_untap"``).
     ``flip_coin(player)`` returns ``"heads"`` or ``"tails"``; ``roll_die(player, sides)``
     returns an int in 1..sides.
     """
@@ -488,6 +541,14 @@ CAPABILITIES: dict[str, Capability] = _table(
     Capability("log.replacement_effects", "replacement effects applied are logged", ("614",)),
     Capability("observe.copiable", "observations carry copiable values", ("707.2",)),
     Capability("observe.pt_effects", "observations carry P/T effects in timestamp order", ("613.7",)),
+    Capability("mana", "mana pools, mana abilities, tapped-for-mana triggers and replacement effects, could produce",
+               ("106.4", "106.5", "106.6a", "106.7", "106.12", "605"),
+               board_features=("lands", "mana creatures", "mana artifacts", "mana enchantments"),
+               events=("activate:mana", "pass_step", "begin_turn")),
+    Capability("tap_untap_costs", "{T} and {Q} in activation costs, summoning sickness, mana costs of abilities",
+               ("107.5", "107.6", "302.6", "602.2"),
+               board_features=("untap-cost creatures", "summoning_sick", "tapped permanents"),
+               events=("activate",)),
 )
 
 

@@ -80,6 +80,13 @@ class CardScript:
         graveyard_trigger: the kind of its "When this is put into a graveyard from the
             battlefield, ..." ability (CR 603.6c): ``"copy enchanted creature, black"``
             (Penumbra Umbra).
+        activated: the kind of each activated ability written in its Oracle text, in order
+            (kinds in :mod:`reference_engine.abilities`; the costs are read from the text,
+            and a basic land type's mana ability comes from the subtype, CR 305.6).
+        mana_replacement: its "tapped for mana" replacement effect (CR 106.12b), a kind
+            of :mod:`reference_engine.mana`: Mana Reflection, Nyxbloom Ancient, Contamination.
+        land_mana_trigger: "Whenever a player taps a land for mana, that player adds one
+            mana of any type that land produced" (CR 106.12a; Heartbeat of Spring, Mana Flare).
         not_modelled: abilities on the card the engine does not model.
     """
 
@@ -98,6 +105,9 @@ class CardScript:
     enters_trigger: str | None = None
     dies_trigger: str | None = None
     graveyard_trigger: str | None = None
+    activated: tuple[str, ...] = ()
+    mana_replacement: str | None = None
+    land_mana_trigger: bool = False
     not_modelled: tuple[str, ...] = field(default=())
 
 
@@ -198,6 +208,10 @@ SCRIPTS: dict[str, CardScript] = {
     "Cackling Counterpart": CardScript(spell="token_copy", not_modelled=("Flashback {5}{U}{U}",)),
     "Raise the Alarm": CardScript(spell="soldier_tokens", spell_amount=2),
 }
+
+from .mana_scripts import mana_card_scripts  # noqa: E402  (its scripts are CardScripts)
+
+SCRIPTS.update(mana_card_scripts())
 
 #: Tokens whose characteristics are defined by the effect that creates them (CR 111.3,
 #: 111.4: an unnamed token is named after its subtypes plus "Token").

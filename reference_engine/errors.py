@@ -51,3 +51,4 @@ class UnknownCard(EngineError, KeyError):
 
 class BadBoard(EngineError, ValueError):
     """A board description the engine cannot build a game from; the message says where."""
+

@@ -7,6 +7,7 @@ anything, or returns ``perform(decider)``. The event vocabulary is documented in
 
 from __future__ import annotations
 
+from . import activation, turn
 from .cards import TOKEN_DEFS, card
 from .errors import IllegalAction, UnknownCard
 from .layers import characteristics, counter_pt
@@ -383,6 +384,7 @@ def cleanup(game, event):
             obj.regeneration_shields = 0
             obj.combat = None
         game.effects = [e for e in game.effects if not e.until_end_of_turn]
+        game.empty_mana_pools()  # CR 106.4: the step ends
 
     return perform
 
@@ -414,4 +416,7 @@ HANDLERS = {
     "set_combat": set_combat,
     "cleanup": cleanup,
     "change_control": change_control,
+    "activate": activation.activate,
+    "pass_step": turn.pass_step,
+    "begin_turn": turn.begin_turn,
 }

@@ -11,12 +11,15 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from . import events, unmodelled
+from .activation import ActivatedAbilityEffects
 from .cards import card, mana_value, token_definition
 from .control import ControlRules
 from .copies import CopyRules
+from .costs import CostPayment
 from .destruction import DestructionRules
 from .errors import BadBoard, IllegalAction, UnknownCard
 from .layers import Layers, characteristics
+from .mana import ManaRules, counts
 from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, LastKnown, Player, PTEffect, Trigger
 from .state_based_actions import StateBasedActions
 from .triggers import TriggeredAbilities
@@ -58,11 +61,15 @@ CAPABILITIES = frozenset(
         "triggers",
         "observe.copiable",
         "observe.pt_effects",
+        # Mana abilities, pools and activation costs (CR 106, 605, 107.5, 107.6, 302.6).
+        "mana",
+        "tap_untap_costs",
     }
 )
 
 
-class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbilities, ControlRules):
+class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbilities, ControlRules, ManaRules,
+           CostPayment, ActivatedAbilityEffects):
     """One game in progress. Not thread-safe; cheap to create.
 
     The rules procedures are methods (``destroy``, ``apply_umbra_armor``,
@@ -85,6 +92,7 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbil
         self.pending_triggers: list[Trigger] = []
         self.stack: list[Trigger] = []
         self.log: list[dict] = []
+        self.mana_pools: dict[str, list] = {}  # CR 106.4, see reference_engine.mana
         self._clock = 0
         self._deferred: list | None = None
         self._cache: dict | None = None
@@ -412,7 +420,8 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbil
             else:
                 zones[obj.zone][obj.owner].append(obj.id)
         return {
-            "players": {p.id: {"life": p.life, "lost": p.lost} for p in self.players.values()},
+            "players": {p.id: {"life": p.life, "lost": p.lost, "mana_pool": counts(self.mana_pool(p.id))}
+                        for p in self.players.values()},
             "objects": objects,
             "zones": zones,
             "log": list(self.log),
