@@ -4,7 +4,7 @@ Importing this package registers every invariant in :data:`REGISTRY`.
 """
 
 from . import (  # noqa: F401
-    cleanup, control, damage, differential, generic, layers_and_copies, legend_rule, regeneration, triggers,
+    cleanup, control, damage, differential, generic, layers_and_copies, legend_rule, mana, regeneration, triggers,
     zones, umbra_armor,
 )
 from .base import (

@@ -46,6 +46,8 @@ OBJECT_FIELDS = ("name", "zone", "owner", "controller", "token", "types", "super
                  "combat", "regeneration_shields", "mana_value", "copiable", "pt_effects")
 #: Optional object fields and the capability that makes them compared (None: compared when observed).
 OPTIONAL_FIELDS = {"copiable": "observe.copiable", "pt_effects": "observe.pt_effects", "mana_value": None}
+#: Optional player fields and the capability that makes them compared.
+OPTIONAL_PLAYER_FIELDS = {"mana_pool": "mana"}
 #: Log entry kinds compared only when the engine claims the capability that produces them.
 LOG_KINDS = {
     "replacement": "log.replacement_effects", "damage": "damage", "player_lost": "sba.life_total",
@@ -177,6 +179,8 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
     for pid in sorted(set(players_a) | set(players_b)):
         a, b = players_a.get(pid) or {}, players_b.get(pid) or {}
         for key in sorted(set(a) | set(b)):
+            if OPTIONAL_PLAYER_FIELDS.get(key, "") not in scope.capabilities | {""}:
+                continue
             if a.get(key) != b.get(key):
                 add((0, key, pid), f"players.{pid}.{key}", f"player {pid} {key}: fork {a.get(key)!r} vs reference "
                                                            f"{b.get(key)!r}")

@@ -224,3 +224,18 @@ def test_capabilities_are_in_the_table():
     assert {"mana", "tap_untap_costs"} <= caps
     assert "activate" in protocol.CAPABILITIES["tap_untap_costs"].events
     assert "pass_step" in protocol.CAPABILITIES["mana"].events
+
+
+def test_differential_ignores_mana_pools_of_an_engine_without_mana():
+    """An engine that doesn't claim ``mana`` observes no mana pools: the differential oracle
+    doesn't compare them, but still compares everything else of a player."""
+    from invariants.differential import Scope, differences
+
+    reference = ReferenceEngine().new_game(board()).observe()
+    fork = copy.deepcopy(reference)
+    for player in fork["players"].values():
+        del player["mana_pool"]
+    assert differences(fork, reference, Scope(frozenset({"destroy"}))) == []
+    assert differences(fork, reference, Scope(frozenset({"mana"})))
+    fork["players"]["P1"]["life"] = 19
+    assert differences(fork, reference, Scope(frozenset({"destroy"})))

@@ -467,7 +467,7 @@ def test_breathe_your_last_gains_life_for_each_colour_of_the_destroyed_creature(
          "cause": {"event": "destroy", "by": "Breathe Your Last"}},
         {"kind": "life_gained", "player": "P2", "amount": 1},
     ]
-    assert obs["players"] == {"P1": {"life": 20, "lost": False}, "P2": {"life": 21, "lost": False}}
+    assert {p: (v["life"], v["lost"]) for p, v in obs["players"].items()} == {"P1": (20, False), "P2": (21, False)}
 
 
 def test_breathe_your_last_can_target_black_unlike_doom_blade():

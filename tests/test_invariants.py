@@ -32,6 +32,8 @@ import pytest
 import cards
 from invariants import REGISTRY, Decision, ScenarioRun, Transition
 
+from . import mana_invariant_cases
+
 PLAYERS = ("P1", "P2")
 HIDDEN_ZONES = ("library", "hand", "graveyard", "exile")
 
@@ -1396,6 +1398,10 @@ MORE_BROKEN = [
 ]
 
 # More correct steps the invariant must accept (name, holds builder).
+# Mana and activation costs (invariants/mana.py): their cases live in tests/mana_invariant_cases.py.
+CASES.update(mana_invariant_cases.CASES)
+MORE_BROKEN += mana_invariant_cases.MORE_BROKEN
+
 MORE_HOLDS = [
     ("generic.new_objects_owned_by_their_controller", walker_dies),
     ("zones.destroyed_without_replacement_leaves", stolen_bears_murdered),

@@ -960,7 +960,7 @@ def test_felidar_umbra_lifelink_gains_life_for_the_creatures_controller():
         aura("felidar", "Felidar Umbra", "bears", owner="P2"),
     )
     obs, _ = play(game, damage("bears", "P2", 2))
-    assert obs["players"] == {"P1": {"life": 22, "lost": False}, "P2": {"life": 18, "lost": False}}
+    assert {p: (v["life"], v["lost"]) for p, v in obs["players"].items()} == {"P1": (22, False), "P2": (18, False)}
     assert obs["log"][-1] == {"kind": "life_gained", "player": "P1", "amount": 2}
 
 

@@ -1,0 +1,248 @@
+"""What the mana invariants know of mana abilities, read from card data and the board only.
+
+Not an engine: from a card's Oracle text (``cards``) and an observation, it says which
+activated abilities a permanent has and what they cost (CR 602.1, 305.6 for basic land
+types), what a mana ability would add, which "tapped for mana" replacement effects and
+triggers apply (CR 106.12a/b), and the types each permanent could produce (CR 106.7),
+computed as a least fixed point so that lands looking at each other terminate.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations
+
+import cards
+
+MANA_TYPES = ("W", "U", "B", "R", "G", "C")
+COLORS = ("W", "U", "B", "R", "G")
+BASIC_LAND_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+
+FIXED, ANY_COLOR, LAND_YOU_CONTROL, OPPONENT_LAND = "fixed", "any color", "land you control", "opponent land"
+_SYMBOL = re.compile(r"\{([^}]+)\}")
+_REMINDER = re.compile(r"\s*\([^)]*\)")
+_VERBS = ("Sacrifice ", "Discard ", "Pay ", "Exile ", "Remove ", "Tap ", "Untap ", "Return ")
+
+
+@dataclass(frozen=True)
+class Ability:
+    """An activated ability as written: ``tap`` ({T}), ``untap`` ({Q}), ``mana_cost``
+    (symbols), ``other`` (other cost parts), ``produces`` (None for a non-mana ability,
+    else FIXED / ANY_COLOR / LAND_YOU_CONTROL / OPPONENT_LAND), ``fixed`` (the mana of a
+    FIXED ability), ``zone`` (``"graveyard"`` for unearth)."""
+
+    tap: bool
+    untap: bool
+    mana_cost: tuple[str, ...]
+    other: tuple[str, ...]
+    produces: str | None
+    fixed: tuple[str, ...] = ()
+    zone: str = "battlefield"
+
+
+def _cost(text: str):
+    mana, tap, untap, other = [], False, False, []
+    for part in (p.strip() for p in text.split(",")):
+        if part.startswith(_VERBS):
+            other.append(part)
+        elif part and not _SYMBOL.sub("", part).strip():
+            for s in _SYMBOL.findall(part):
+                tap, untap = tap or s == "T", untap or s == "Q"
+                if s not in ("T", "Q"):
+                    mana.append(s)
+        else:
+            return None
+    return tuple(mana), tap, untap, tuple(other)
+
+
+def _produces(effect: str):
+    fixed = re.match(r"Add ((?:\{[WUBRGC]\})+)\.$", effect)
+    if fixed:
+        return FIXED, tuple(_SYMBOL.findall(fixed.group(1)))
+    if effect == "Add one mana of any color.":
+        return ANY_COLOR, ()
+    if effect == "Add one mana of any type that a land you control could produce.":
+        return LAND_YOU_CONTROL, ()
+    if effect == "Add one mana of any color that a land an opponent controls could produce.":
+        return OPPONENT_LAND, ()
+    return None, ()
+
+
+@lru_cache(maxsize=None)
+def abilities(name: str, subtypes: tuple[str, ...] = ()) -> tuple[Ability, ...]:
+    """The activated abilities of a permanent named ``name`` with ``subtypes``, in the
+    protocol's order (basic land types first, then Oracle text order). Unknown names: none."""
+    found = [Ability(True, False, (), (), FIXED, (BASIC_LAND_MANA[s],)) for s in subtypes if s in BASIC_LAND_MANA]
+    try:
+        text = cards.card(name).oracle_text
+    except cards.UnknownCardName:
+        return tuple(found)
+    for line in text.splitlines():
+        line = _REMINDER.sub("", line).strip()
+        if line.lower().startswith("unearth "):
+            mana = tuple(_SYMBOL.findall(line))
+            found.append(Ability(False, False, mana, (), None, zone="graveyard"))
+            continue
+        cost, sep, effect = line.partition(": ")
+        parsed = _cost(cost) if sep else None
+        if parsed is not None:
+            produces, fixed = _produces(effect)
+            found.append(Ability(parsed[1], parsed[2], parsed[0], parsed[3], produces, fixed))
+    return tuple(found)
+
+
+def ability_of(obs: dict, oid: str, index) -> Ability | None:
+    """Ability ``index`` of object ``oid`` in ``obs``, or None."""
+    o = obs["objects"].get(oid) if isinstance(oid, str) else None
+    if o is None or not isinstance(index, int) or isinstance(index, bool) or index < 0:
+        return None
+    found = abilities(o["name"], tuple(o["subtypes"]))
+    return found[index] if index < len(found) else None
+
+
+@lru_cache(maxsize=None)
+def _text(name: str) -> str:
+    try:
+        return cards.card(name).oracle_text
+    except cards.UnknownCardName:
+        return ""
+
+
+def replacement(name: str) -> tuple[str, int] | None:
+    """The "tapped for mana" replacement effect of a card (CR 106.12b): ``("you", k)`` for
+    "If you tap a permanent for mana, it produces k times as much" (twice: 2, three
+    times: 3), ``("black", 1)`` for Contamination's "If a land is tapped for mana, it
+    produces {B} instead of any other type and amount", else None."""
+    text = _text(name)
+    if "If you tap a permanent for mana, it produces twice as much" in text:
+        return ("you", 2)
+    if "If you tap a permanent for mana, it produces three times as much" in text:
+        return ("you", 3)
+    if "If a land is tapped for mana, it produces {B} instead of any other type and amount" in text:
+        return ("black", 1)
+    return None
+
+
+def land_trigger(name: str) -> bool:
+    """Whether the card has "Whenever a player taps a land for mana, that player adds one
+    mana of any type that land produced" (CR 106.12a)."""
+    return "Whenever a player taps a land for mana, that player adds one mana of any type that land produced" \
+        in _text(name)
+
+
+def battlefield(obs: dict) -> list[tuple[str, dict]]:
+    """(id, object) of every permanent, in the order the observation lists the battlefield."""
+    return [(oid, obs["objects"][oid]) for oid in obs["zones"]["battlefield"] if oid in obs["objects"]]
+
+
+def is_land(o: dict) -> bool:
+    return "Land" in o["types"]
+
+
+def replacements_for(obs: dict, source: dict, player: str) -> list[tuple[str, str, int]]:
+    """Replacement effects that apply when ``player`` taps ``source`` for mana:
+    (id, kind, factor) for each permanent whose card creates one (CR 106.12b)."""
+    out = []
+    for oid, o in battlefield(obs):
+        r = replacement(o["name"])
+        if r is None:
+            continue
+        if r[0] == "you" and o["controller"] == player:
+            out.append((oid, "multiply", r[1]))
+        elif r[0] == "black" and is_land(source):
+            out.append((oid, "black", 1))
+    return out
+
+
+def apply_in_order(mana: dict[str, int], effects) -> dict[str, int]:
+    """``mana`` after replacement effects (kind, factor) applied in order."""
+    for kind, factor in effects:
+        mana = {"B": 1} if kind == "black" else {t: n * factor for t, n in mana.items()}
+    return mana
+
+
+def outcomes(mana: dict[str, int], effects: list[tuple[str, int]]) -> list[dict[str, int]]:
+    """The mana after ``effects`` in every possible order (CR 616.1), without duplicates."""
+    seen = []
+    for order in permutations(effects):
+        result = apply_in_order(dict(mana), order)
+        if result not in seen:
+            seen.append(result)
+    return seen or [dict(mana)]
+
+
+def could_produce(obs: dict) -> dict[str, frozenset[str]]:
+    """The types each permanent could produce (CR 106.7), by id: the least fixed point of
+    "what its mana abilities would add, after replacement effects in any order"."""
+    perms = battlefield(obs)
+    known = {oid: frozenset() for oid, _ in perms}
+    changed = True
+    while changed:
+        changed = False
+        for oid, o in perms:
+            types = set(known[oid])
+            for ability in abilities(o["name"], tuple(o["subtypes"])):
+                base = base_types(obs, o, ability, known)
+                if not base:
+                    continue
+                effects = [(k, f) for _, k, f in replacements_for(obs, o, o["controller"])] if ability.tap else []
+                for result in outcomes({t: 1 for t in base}, effects):
+                    types.update(t for t, n in result.items() if n)
+            if frozenset(types) != known[oid]:
+                known[oid] = frozenset(types)
+                changed = True
+    return known
+
+
+def base_types(obs: dict, o: dict, ability: Ability, known: dict[str, frozenset[str]]) -> frozenset[str]:
+    """The types ``ability`` of ``o`` could add before replacement effects."""
+    if ability.produces == FIXED:
+        return frozenset(ability.fixed)
+    if ability.produces == ANY_COLOR:
+        return frozenset(COLORS)
+    if ability.produces == LAND_YOU_CONTROL:
+        return frozenset().union(*(known.get(i, frozenset()) for i, x in battlefield(obs)
+                                   if is_land(x) and x["controller"] == o["controller"]))
+    if ability.produces == OPPONENT_LAND:
+        return frozenset().union(*(known.get(i, frozenset()) for i, x in battlefield(obs)
+                                   if is_land(x) and x["controller"] != o["controller"])) & frozenset(COLORS)
+    return frozenset()
+
+
+def pool(obs: dict, player: str) -> dict[str, int]:
+    """``player``'s mana pool in ``obs`` (all six types; missing ones 0)."""
+    found = obs["players"].get(player, {}).get("mana_pool") or {}
+    return {t: int(found.get(t, 0)) for t in MANA_TYPES}
+
+
+def payable(available: dict[str, int], symbols) -> bool | None:
+    """Whether ``available`` mana pays ``symbols``; None for symbols this model can't judge."""
+    left = dict(available)
+    hybrid, generic = [], 0
+    for s in symbols:
+        if s in MANA_TYPES:
+            if left.get(s, 0) <= 0:
+                return False
+            left[s] -= 1
+        elif s.isdigit():
+            generic += int(s)
+        elif "/" in s and all(h in MANA_TYPES for h in s.split("/")):
+            hybrid.append(s.split("/"))
+        else:
+            return None
+
+    def go(i: int) -> bool:
+        if i == len(hybrid):
+            return sum(left.values()) >= generic
+        for half in hybrid[i]:
+            if left.get(half, 0) > 0:
+                left[half] -= 1
+                ok = go(i + 1)
+                left[half] += 1
+                if ok:
+                    return True
+        return False
+
+    return go(0)
