@@ -93,6 +93,7 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbil
         self.stack: list[Trigger] = []
         self.log: list[dict] = []
         self.mana_pools: dict[str, list] = {}  # CR 106.4, see reference_engine.mana
+        self.shuffled_libraries: set[str] = set()  # owners whose library order is no longer the board's
         self._clock = 0
         self._deferred: list | None = None
         self._cache: dict | None = None

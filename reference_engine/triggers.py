@@ -151,6 +151,7 @@ class TriggeredAbilities:
         graveyard, then shuffle." The controller chooses (kind ``"search"``) one of the
         artifact cards in their library, or ``"nothing"`` (CR 701.19b: a search for a card
         with a stated quality may fail to find). Not asked when there is no artifact card."""
+        self.shuffled_libraries.add(trigger.controller)  # "then shuffle": its order is unknown from now on
         options = [o.id for o in self.objects.values()
                    if o.zone == "library" and o.owner == trigger.controller and "Artifact" in o.card.types]
         if not options:

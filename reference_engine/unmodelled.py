@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .abilities import LOOK_AND_EXILE_TOP, UNEARTH
 from .cards import card
 from .errors import UnknownCard, Unsupported
 from .layers import characteristics
@@ -149,6 +150,30 @@ def _islandwalk(game, event) -> bool:
                            for o in game.battlefield())
 
 
+def _activation(game, event):
+    """(object, ability) an ``activate`` event names, whatever zone the object is in, or None."""
+    oid, index = event.get("object"), event.get("ability")
+    obj = game.objects.get(oid) if event.get("type") == "activate" and isinstance(oid, str) else None
+    if obj is None or not isinstance(index, int) or isinstance(index, bool) or index < 0:
+        return None
+    abilities = game.printed_abilities(obj)
+    return (obj, abilities[index]) if index < len(abilities) else None
+
+
+def _top_after_shuffle(game, event) -> bool:
+    """Puresight Merrow looks at the top card of a library Goblin Engineer's search shuffled:
+    which card is on top is no longer the board's order (CR 701.24a)."""
+    found = _activation(game, event)
+    return (found is not None and found[0].zone == BATTLEFIELD and found[1].kind == LOOK_AND_EXILE_TOP
+            and found[0].controller in game.shuffled_libraries)
+
+
+def _unearth(game, event) -> bool:
+    """Fatestitcher's unearth is activated from its graveyard (CR 702.84a)."""
+    found = _activation(game, event)
+    return found is not None and found[0].zone == "graveyard" and found[1].kind == UNEARTH
+
+
 NO_CASTING = "no event casts a permanent spell, so when it could be cast never matters"
 NO_MANA = "the event that performs the ability (activate_regeneration, attach) is free by definition"
 NO_ACTIVATION = "only activating it would make it matter; the engine never performs it (an activation is declined)"
@@ -193,7 +218,17 @@ GAPS: tuple[Gap, ...] = (
     Gap("Goblin Engineer", "{R}, {T}, Sacrifice an artifact: Return target artifact card with mana value 3 or less "
                            "from your graveyard to the battlefield.", "ability:activated", NO_ACTIVATION),
     Gap("Goblin Engineer", "the shuffle (library order is not modelled)", "ability:shuffle",
-        "library order is never observed or used: no event draws or looks at the top of a library"),
+        "the top card of a library its search shuffled is looked at (Puresight Merrow)", _top_after_shuffle),
+    Gap("Thought Vessel", "You have no maximum hand size. (the cleanup event does not discard to hand size, "
+                          "CR 514.1, so it changes nothing)", "ability:hand size",
+        "no event makes a player discard to their maximum hand size (the cleanup event skips CR 514.1)"),
+    Gap("Nyxbloom Ancient", "Trample (combat damage is not modelled)", "ability:trample",
+        "no event deals combat damage (the damage event is damage a permanent deals outside combat)"),
+    Gap("Fatestitcher", "Unearth {U} (activating it raises Unsupported)", "ability:unearth",
+        "its unearth ability is activated from its owner's graveyard (CR 702.84a)", _unearth),
+    Gap("Contamination", "At the beginning of your upkeep, sacrifice Contamination unless you sacrifice a "
+                         "creature. (no upkeep: begin_turn goes no further than the untap step)",
+        "ability:upkeep trigger", "no event reaches an upkeep step (begin_turn ends with the untap step, CR 502)"),
     Gap("Cackling Counterpart", "Flashback {5}{U}{U}", "ability:flashback",
         "the cast event casts spells from outside the game, never from a graveyard"),
 )

@@ -202,6 +202,27 @@ def _shuffle():
     assert results == [("graveyard", "library")] * 2
 
 
+def _no_discard():
+    """The cleanup event discards nothing (CR 514.1 is skipped): eight cards stay in hand."""
+    game = game_of(*(obj(f"h{i}", "Forest", zone="hand") for i in range(8)))
+    obs = performed(game, {"type": "cleanup"})
+    assert all(obs["objects"][f"h{i}"]["zone"] == "hand" for i in range(8))
+
+
+def _no_combat_damage():
+    """Nyxbloom Ancient deals the damage the damage event names, to that target only."""
+    game = game_of(obj("nyx", "Nyxbloom Ancient"), obj("bears", "Grizzly Bears", owner="P2"))
+    obs = performed(game, {"type": "damage", "source": "nyx", "target": "bears", "amount": 3})
+    assert obs["players"]["P2"]["life"] == 20 and obs["objects"]["bears"]["zone"] == "graveyard"
+
+
+def _no_upkeep():
+    """begin_turn untaps and ends summoning sickness; Contamination stays and nothing is sacrificed."""
+    game = game_of(obj("c", "Contamination"), obj("bears", "Grizzly Bears"))
+    obs = performed(game, {"type": "begin_turn", "player": "P1"})
+    assert obs["objects"]["c"]["zone"] == "battlefield" and obs["objects"]["bears"]["zone"] == "battlefield"
+
+
 def _flashback():
     """The cast event casts a spell from outside the game: a Cackling Counterpart card in its
     owner's graveyard is never cast (flashback) and stays there."""
@@ -227,7 +248,11 @@ UNREACHABLE = {
     ("Goblin Engineer", "{R}, {T}, Sacrifice an artifact: Return target artifact card with mana value 3 or less "
                         "from your graveyard to the battlefield."): _not_performed("Goblin Engineer"),
     ("Treefolk Umbra", "assigns combat damage equal to its toughness (combat damage is not modelled)"): _treefolk,
-    ("Goblin Engineer", "the shuffle (library order is not modelled)"): _shuffle,
+    ("Thought Vessel", "You have no maximum hand size. (the cleanup event does not discard to hand size, "
+                       "CR 514.1, so it changes nothing)"): _no_discard,
+    ("Nyxbloom Ancient", "Trample (combat damage is not modelled)"): _no_combat_damage,
+    ("Contamination", "At the beginning of your upkeep, sacrifice Contamination unless you sacrifice a "
+                      "creature. (no upkeep: begin_turn goes no further than the untap step)"): _no_upkeep,
     ("Cackling Counterpart", "Flashback {5}{U}{U}"): _flashback,
 }
 
@@ -247,3 +272,29 @@ def test_river_boa_islandwalk_matters_only_with_an_island():
     attacking River Boa is performed as usual; the gap's check needs an Island."""
     game = game_of(obj("boa", "River Boa", combat="attacking"), obj("bears", "Grizzly Bears", owner="P2"))
     assert performed(game, combat("bears", "blocking"))["objects"]["bears"]["combat"] == "blocking"
+
+
+def test_shuffle_matters_once_the_top_card_is_looked_at():
+    """Goblin Engineer's search shuffles its controller's library; the engine keeps the
+    board's order, so Puresight Merrow looking at the top card afterwards declines. The
+    search itself finds the same cards whatever the order, and a library nobody searched
+    keeps the board's order: the Merrow sees its first card."""
+    _shuffle()
+    game = game_of(obj("merrow", "Puresight Merrow", tapped=True), obj("island", "Island"),
+                   obj("top", "Darksteel Myr", zone="library"), obj("next", "Grizzly Bears", zone="library"))
+    fresh = game_of(obj("merrow", "Puresight Merrow", tapped=True), obj("island", "Island"),
+                    obj("top", "Darksteel Myr", zone="library"))
+    performed(fresh, {"type": "activate", "object": "island", "ability": 0})
+    assert performed(fresh, {"type": "activate", "object": "merrow", "ability": 0}, "yes")["objects"]["top"][
+        "zone"] == "exile"
+    performed(game, {"type": "put_onto_battlefield", "id": "ge", "card": "Goblin Engineer", "controller": "P1",
+                     "attach_to": None}, "nothing")
+    performed(game, {"type": "activate", "object": "island", "ability": 0})
+    assert_declined(game, {"type": "activate", "object": "merrow", "ability": 0}, "ability:shuffle")
+
+
+def test_unearth_from_the_graveyard_declines():
+    """Fatestitcher's unearth (CR 702.84a) works from its graveyard; activating it there declines."""
+    game = game_of(obj("fs", "Fatestitcher", zone="graveyard"), obj("island", "Island"))
+    performed(game, {"type": "activate", "object": "island", "ability": 0})
+    assert_declined(game, {"type": "activate", "object": "fs", "ability": 1}, "ability:unearth")
