@@ -76,10 +76,10 @@ def _timed_recorder():
     class TimedRecorder(Recorder):
         first_failure = None
 
-        def found(self, scenario, examples):
+        def found(self, key, scenario, examples):
             if TimedRecorder.first_failure is None:
                 TimedRecorder.first_failure = (time.perf_counter(), time.process_time())
-            super().found(scenario, examples)
+            super().found(key, scenario, examples)
 
     return TimedRecorder
 
@@ -112,7 +112,7 @@ def run_one(task: dict) -> dict:
     runner.Recorder = recorder_class
     started, started_cpu = time.perf_counter(), time.process_time()
 
-    def progress(stats):
+    def progress(line):
         if time.process_time() - started_cpu >= task["budget"]:
             raise _OutOfBudget  # the runner stops, as on Ctrl-C, and returns what it has
 

@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--max-seconds", type=_positive(float), default=None, help="wall-time budget in seconds")
     run.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
     run.add_argument("--replay-dir", default="rulesfuzz-replays", help="where replay files go (default ./rulesfuzz-replays)")
-    run.add_argument("--steps", type=_positive(int), default=20, help="events per example at most (default 20)")
+    run.add_argument("--steps", type=_positive(int), default=20, help="events per example (default 20)")
     run.add_argument("--invariant", action="append", dest="invariants", metavar="NAME",
                      help="check only this invariant (repeatable); see `rulesfuzz invariants`")
     run.add_argument("--database", default=".hypothesis/rulesfuzz",
@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--isolate", action="store_true",
                      help="run an in-process engine in a child process (a crash is a finding, not the end of the run)")
     run.add_argument("--json", dest="json_path", help="also write the summary and finding as JSON to this file")
+    run.add_argument("--keep-going", action="store_true",
+                     help="after a finding is shrunk and saved, go on looking for other distinct findings "
+                          "(budgets are totals)")
     run.add_argument("--quiet", action="store_true", help="no progress lines")
 
     replay = sub.add_parser("replay", help="re-run a scenario file and check it again")
@@ -109,15 +112,9 @@ def cmd_run(args) -> int:
         unknown = [n for n in args.invariants if n not in invariant_registry.REGISTRY]
         if unknown:
             raise BadInput(f"unknown invariant(s) {unknown}; see `rulesfuzz invariants`")
-    started = time.perf_counter()
-    last = [started]
-
-    def progress(stats):
-        now = time.perf_counter()
-        if not args.quiet and now - last[0] >= 2.0:
-            last[0] = now
-            print(f"  ... {stats.examples} examples, {stats.steps} steps, {now - started:.1f} s", file=sys.stderr,
-                  flush=True)
+    def progress(line: str) -> None:
+        if not args.quiet:
+            print(line, file=sys.stderr, flush=True)
 
     with interrupts.sigint_flag():  # from the header on, a Ctrl-C ends the run with its summary
         return _run_and_report(args, engine, against, database, progress)
@@ -131,43 +128,38 @@ def _run_and_report(args, engine, against, database, progress) -> int:
           f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''})", flush=True)
     result = run(engine, max_examples=args.max_examples, max_seconds=args.max_seconds, seed=args.seed,
                  replay_dir=args.replay_dir, invariant_names=args.invariants, steps_per_example=args.steps,
-                 database=database, step_timeout=args.step_timeout, progress=progress, against=against)
+                 database=database, step_timeout=args.step_timeout, progress=progress, against=against,
+                 keep_going=args.keep_going)
     print()
     print(report.describe_stats(result.stats, result.invariants))
     if result.cut_short:
         print(f"\nThe run was cut short ({result.cut_short}) after {result.seconds:.1f} s.")
-    if result.violation is not None:
-        for violation in result.violations:
-            print()
-            print(report.describe_violation(violation))
-        if result.scenario is not None:
-            print()
-            print(report.describe_scenario(result.scenario))
-        if result.replay_path is not None:
-            print(f"\nReplay file: {result.replay_path}")
-            again = f" --against {args.against}" if args.against else ""
-            print(f"Replay it:   rulesfuzz replay {result.replay_path} --engine {args.engine}{again}")
+    again = f" --against {args.against}" if args.against else ""
+    for finding in result.findings:
+        print()
+        print(report.describe_finding(finding, f"rulesfuzz replay {{file}} --engine {args.engine}{again}"))
+    if result.findings:
+        print()
+        print(report.describe_findings_table(result.findings))
+    if result.also_seen:
+        print(f"Also failed on the way, not reported: {', '.join(result.also_seen)} (--keep-going reports every "
+              f"distinct finding)")
     else:
         print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s).")
+    status = report.run_status(result)
     if args.json_path:
-        payload = {
-            "engine": {"name": engine.info.name, "version": engine.info.version},
-            "seed": args.seed, "seconds": result.seconds, "cut_short": result.cut_short,
-            "stats": result.stats.to_json(),
-            "violation": result.violation.to_json() if result.violation else None,
-            "violations": [v.to_json() for v in result.violations],
-            "replay_file": str(result.replay_path) if result.replay_path else None,
-            "examples_to_failure": result.examples_to_failure,
-        }
+        options = {"max_examples": args.max_examples, "max_seconds": args.max_seconds, "seed": args.seed,
+                   "steps": args.steps, "step_timeout": args.step_timeout, "invariants": args.invariants,
+                   "database": args.database, "replay_dir": args.replay_dir, "keep_going": args.keep_going,
+                   "baseline": getattr(args, "baseline", None)}
+        payload = report.run_report(result, engine, against, options)
         Path(args.json_path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-    if result.violation is not None:
-        return EXIT_VIOLATION
-    if result.stats.mostly_declined():
+    if status == "declined":
         top = "; ".join(f"{reason} ({n})" for reason, n in result.stats.top_declines())
         raise BadInput(f"{engine.info.name} declined {result.stats.early_declines} of {result.stats.examples} examples "
                        f"at new_game or their first event (top reasons: {top}): what it declares (EngineInfo.cards, "
                        f"capabilities) and what it accepts disagree, so this run tested nothing")
-    return EXIT_INTERRUPTED if result.cut_short == "interrupted" else EXIT_OK
+    return report.STATUS_EXIT[status]
 
 
 def cmd_replay(args) -> int:

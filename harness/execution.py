@@ -82,16 +82,26 @@ HARNESS_CONTROL = (ReplayDiverged, BadDecisionRequest, HypothesisException, Stop
 
 @contextmanager
 def time_limit(seconds: float | None, what: str):
-    """Raise :class:`EngineTimeout` if the block runs longer than ``seconds`` (main thread only)."""
-    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+    """Raise :class:`EngineTimeout` if the block runs longer than ``seconds`` (main thread only).
+
+    If the run's time budget (:func:`harness.interrupts.deadline`) ends first, raises
+    :class:`harness.interrupts.BudgetExhausted` then instead: the budget bounds hanging
+    engines too.
+    """
+    left = interrupts.remaining()
+    limit = seconds if left is None else min(seconds or left, left)
+    if not limit or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
+    budget_first = left is not None and (not seconds or left < seconds)
 
     def on_alarm(signum, frame):
+        if budget_first:
+            raise interrupts.BudgetExhausted
         raise EngineTimeout(f"engine did not return from {what} within {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, max(limit, 0.001))
     try:
         yield
     finally:
@@ -240,7 +250,7 @@ class Session:
 
     def _break_at_start(self, name: str, messages: list[str]) -> None:
         self.broken = True
-        self.observation = {}
+        self.observation = {"players": {}, "objects": {}, "zones": {}, "log": []}
         self._count(name, True)
         self.initial_violations.append(Violation(name, 0, tuple(messages)))
 

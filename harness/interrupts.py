@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -23,6 +24,7 @@ class BudgetExhausted(BaseException):
 class _State:
     requested = False
     armed = False
+    deadline: float | None = None
 
 
 def requested() -> bool:
@@ -31,9 +33,28 @@ def requested() -> bool:
 
 
 def check() -> None:
-    """Raise ``KeyboardInterrupt`` if the user asked to stop: call between steps."""
+    """Raise ``KeyboardInterrupt`` if the user asked to stop, :class:`BudgetExhausted` if the
+    run's time is up: call between steps."""
     if _State.requested:
         raise KeyboardInterrupt
+    if _State.deadline is not None and time.perf_counter() >= _State.deadline:
+        raise BudgetExhausted
+
+
+def remaining() -> float | None:
+    """Seconds left of the run's time budget (:func:`deadline`), or None when there is none."""
+    return None if _State.deadline is None else max(0.0, _State.deadline - time.perf_counter())
+
+
+@contextmanager
+def deadline(seconds: float | None) -> Iterator[None]:
+    """Within the block, :func:`check` raises :class:`BudgetExhausted` after ``seconds`` (None: never)."""
+    before = _State.deadline
+    _State.deadline = None if seconds is None else time.perf_counter() + seconds
+    try:
+        yield
+    finally:
+        _State.deadline = before
 
 
 @contextmanager

@@ -53,6 +53,7 @@ from . import interrupts
 from . import strategies as S
 from .decider import DrawingDecider
 from .execution import Declined, Session, Stats
+from .findings import finding_key
 from .protocol import Violation
 from .recording import InvariantViolation, Recorder, scenario_run
 from .rules import DestructionRules, LayersRules, PermanentRules, UmbraRules, objects
@@ -68,6 +69,7 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, R
     scenario_invariants: list = []
     run_stats: Stats = None
     recorder: Recorder = None
+    found_keys: set = frozenset()
     capabilities: frozenset = frozenset()
     step_timeout: float | None = None
     against = None
@@ -83,6 +85,7 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, R
         # with an exception, CR 707.9b) and creatures cast with X >= 1 (CR 107.3m).
         self.special: list[str] = []
         self._live_cache: tuple | None = None
+        self.stopped = False
 
     @initialize(target=objects, board=st.deferred(lambda: S.boards(EngineMachine.max_creatures,
                                                                    EngineMachine.max_auras)))
@@ -99,8 +102,22 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, R
         return multiple(*(o["id"] for o in board["objects"]))
 
     def _found(self, violations: list[Violation]) -> None:
-        """Record the scenario of this example (the smallest is kept on disk) and fail it."""
-        raise self.recorder.violation(self.session, violations, self.engine, self.run_stats.examples)
+        """Fail the example with the first violation whose key is new (its scenario is kept on disk).
+
+        When every key is already found (``--keep-going``), the failure is counted and the
+        example stops without failing, so Hypothesis looks for other bugs.
+        """
+        session = self.session
+        keys = [finding_key(v) for v in violations]
+        new = [i for i, key in enumerate(keys) if key not in self.found_keys]
+        if not new:
+            for key in dict.fromkeys(keys):
+                self.recorder.repeat(key)
+            self.stopped = True
+            return
+        first = new[0]
+        ordered = [violations[first]] + [v for i, v in enumerate(violations) if i != first]
+        raise self.recorder.violation(session, ordered, self.engine, self.run_stats.examples, keys[first])
 
     def _decline(self, exc: Declined) -> None:
         """End the example without blame: the engine doesn't model what it needs (counted by reason).
@@ -113,6 +130,8 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, R
 
     def _apply(self, event: dict, data) -> None:
         interrupts.check()
+        if self.stopped:  # a finding already reported: the rest of the example does nothing
+            return
         try:
             violations = self.session.step(event, DrawingDecider(data))
         except Declined as exc:
@@ -135,7 +154,9 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, R
 
     def teardown(self):
         session = self.session
-        if session is None or session.broken or not self.scenario_invariants or not session.steps:
+        if session is not None:
+            self.recorder.ran(session.board, session.steps)
+        if session is None or session.broken or self.stopped or not self.scenario_invariants or not session.steps:
             return
         run = scenario_run(self.engine, session)
         for inv in self.scenario_invariants:
@@ -164,5 +185,6 @@ def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None
             "capabilities": frozenset(engine.info.capabilities),
             "step_timeout": step_timeout,
             "against": against,
+            "found_keys": set(),
         },
     )

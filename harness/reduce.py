@@ -20,8 +20,10 @@ def _size(scenario: dict) -> tuple[int, int]:
 
 
 def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants=(), against=None,
-                    max_replays: int = 400, max_seconds: float = 10.0, step_timeout: float | None = 10.0) -> dict:
-    """The smallest variant of ``scenario`` that still breaks the same invariant.
+                    max_replays: int = 400, max_seconds: float = 10.0, step_timeout: float | None = 10.0,
+                    key: str | None = None) -> dict:
+    """The smallest variant of ``scenario`` that still fails with the same finding key
+    (:func:`harness.findings.finding_key`; ``key`` defaults to that of its violation).
 
     Returns ``scenario`` itself when nothing can be removed. ``max_replays`` and
     ``max_seconds`` bound the work (each replay is one run of the scenario on ``engine``;
@@ -29,14 +31,20 @@ def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants
     """
     from . import scenario as scenario_file
 
-    target = scenario.get("violation", {}).get("invariant")
-    if target is None:
+    from invariants import Violation
+
+    from .findings import finding_key
+
+    if key is None and "violation" in scenario:
+        found = scenario["violation"]
+        key = finding_key(Violation(found["invariant"], found.get("step", 0), tuple(found.get("messages", ()))))
+    if key is None:
         return scenario
     budget = [max_replays]
     deadline = time.perf_counter() + max_seconds
 
     def attempt(board, steps):
-        """The re-recorded scenario if it still breaks ``target``, else None."""
+        """The re-recorded scenario if it still fails with ``key``, else None."""
         if budget[0] <= 0 or time.perf_counter() > deadline:
             budget[0] = 0
             return None
@@ -47,16 +55,16 @@ def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants
                                           keep_session=True, step_timeout=step_timeout)
         except (BoardRejected, Declined, ReplayDiverged, EngineTimeout):
             return None
-        hits = [v for v in result.violations if v.invariant == target]
+        hits = [v for v in result.violations if finding_key(v) == key]
         if not hits:
             return None
         first = hits[0]
         same_step = [v for v in result.violations if v.step == first.step]
         others = [v for v in same_step if v is not first]
         rebuilt = scenario_file.build(board, result.session.steps[: first.step], [first, *others])
-        for key in ("engine", "seed"):
-            if key in scenario:
-                rebuilt[key] = scenario[key]
+        for field in ("engine", "seed"):
+            if field in scenario:
+                rebuilt[field] = scenario[field]
         return rebuilt
 
     best = scenario

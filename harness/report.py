@@ -81,3 +81,96 @@ def describe_stats(stats, invariant_names) -> str:
         counts = data["invariants"].get(name, {"checked": 0, "applicable": 0})
         lines.append(f"{name:<48} {counts['checked']:>9} {counts['applicable']:>11}")
     return "\n".join(lines)
+
+
+def describe_finding(finding, replay_command: str = "") -> str:
+    """One finding: its key, every violation of the failing step, the scenario, the engine's
+    output tail, and the replay file with the command that replays it (``{file}`` in
+    ``replay_command`` is replaced by the file)."""
+    lines = []
+    if finding.known:
+        lines.append(f"KNOWN (baseline: {finding.known})")
+    for violation in finding.violations:
+        lines.append(describe_violation(violation))
+        lines.append("")
+    lines.append(describe_scenario(finding.scenario))
+    output = finding.scenario.get("engine_output")
+    if output:
+        tail = output.rstrip("\n").splitlines()[-20:]
+        lines.append(f"Engine output (last {len(tail)} lines of the failing step):")
+        lines.extend(f"  | {line}" for line in tail)
+    if finding.shrink_cut_short:
+        lines.append("(not fully shrunk: the run was cut short while shrinking)")
+    for note in finding.notes:
+        lines.append(f"note: {note}")
+    if finding.replay_path is not None:
+        lines.append(f"Replay file: {finding.replay_path}")
+        if replay_command:
+            lines.append(f"Replay it:   {replay_command.format(file=finding.replay_path)}")
+    return "\n".join(lines)
+
+
+def describe_findings_table(findings) -> str:
+    """The table of distinct findings: key, rules, examples to find, shrunk size, replay file."""
+    rows = [("finding", "rules", "examples", "shrunk", "replay file")]
+    for f in findings:
+        inv = REGISTRY.get(f.violation.invariant)
+        rules = ", ".join(inv.rules) if inv and inv.rules else "-"
+        events, objects = f.size
+        rows.append((f.key + (" (known)" if f.known else ""), rules,
+                     str(f.examples_to_find) if f.examples_to_find is not None else "-",
+                     f"{events} ev, {objects} obj" + ("*" if f.shrink_cut_short else ""),
+                     str(f.replay_path) if f.replay_path else "-"))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    new = sum(1 for f in findings if not f.known)
+    lines = [f"{len(findings)} distinct finding(s), {new} new:"]
+    lines += ["  " + "  ".join(cell.ljust(widths[i]) if i < 4 else cell for i, cell in enumerate(row)) for row in rows]
+    return "\n".join(lines)
+
+
+REPORT_FORMAT = "rulesfuzz-run-report/1"
+
+#: Run statuses and their exit codes (README "Exit codes").
+STATUS_EXIT = {"passed": 0, "known_findings_only": 0, "findings": 1, "declined": 2, "interrupted": 130}
+
+
+def version() -> str:
+    """The installed rulesfuzz version (``"unknown"`` when run from a source tree that isn't installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("rulesfuzz")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def run_status(result) -> str:
+    """The status of a run result (see :data:`STATUS_EXIT`)."""
+    if any(not f.known for f in result.findings):
+        return "findings"
+    if result.findings:
+        return "known_findings_only"
+    if result.stats.mostly_declined():
+        return "declined"
+    return "interrupted" if result.cut_short == "interrupted" else "passed"
+
+
+def run_report(result, engine, against, options: dict) -> dict:
+    """The ``--json`` report of a run (schema: ``harness/schema/run-report.schema.json``)."""
+    status = run_status(result)
+    return {
+        "format": REPORT_FORMAT, "status": status, "exit_code": STATUS_EXIT[status], "rulesfuzz_version": version(),
+        "engine": {"name": engine.info.name, "version": engine.info.version},
+        "against": {"name": against.info.name, "version": against.info.version} if against is not None else None,
+        "options": options, "seconds": round(result.seconds, 3), "cut_short": result.cut_short,
+        "stats": result.stats.to_json(), "findings": [f.to_json() for f in result.findings],
+        "also_seen": list(result.also_seen),
+    }
+
+
+def run_report_schema() -> dict:
+    """The JSON Schema of :func:`run_report` (shipped as package data)."""
+    from importlib import resources
+
+    return json.loads(resources.files("harness").joinpath("schema/run-report.schema.json").read_text("utf-8"))

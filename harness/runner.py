@@ -1,9 +1,17 @@
 """Running the state machine against an engine with a budget, and collecting findings.
 
 :func:`run` drives Hypothesis in chunks of examples with seeds derived from the run's
-seed, so ``--max-seconds`` is honoured between chunks and a run is reproducible. The
-first violation stops the run after Hypothesis has shrunk it; the smallest failing
-scenario is on disk as soon as it is seen, so Ctrl-C loses nothing.
+seed, so a run is reproducible. Each finding is shrunk by Hypothesis, reduced
+(:mod:`harness.reduce`) and written as a replay file; the smallest failing scenario of
+every key is on disk as soon as it is seen, so a Ctrl-C or a crash loses nothing.
+
+Without ``keep_going`` the run stops at its first finding. With it, the run goes on:
+later failures of a key already found are counted, not reported again, and each
+distinct key (:func:`harness.findings.finding_key`) gets its own finding and replay
+file. Hypothesis shrinks each key on its own (every key raises its own exception type,
+which Hypothesis treats as a distinct bug), so shrinking never slips from one finding
+to another. Budgets are totals over the whole run; ``max_seconds`` bounds everything,
+shrinking and reduction included.
 """
 
 from __future__ import annotations
@@ -13,156 +21,254 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, Verbosity, settings
-from hypothesis import seed as hypothesis_seed
-from hypothesis.errors import Unsatisfiable
-from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
-from hypothesis.stateful import get_state_machine_test
+from hypothesis.errors import Flaky, Unsatisfiable
 
 import invariants as invariant_registry
 
-from . import interrupts
+from . import hypothesis_shim, interrupts
+from . import scenario as scenario_file
 from .execution import Stats
-from .machine import InvariantViolation, Recorder, make_machine
+from .findings import Finding, finding_key, scenario_size
+from .machine import make_machine
+from .protocol import Violation
+from .recording import InvariantViolation, Recorder
+
+NOT_DETERMINISTIC = "generic.determinism"
 
 
 @dataclass
 class RunResult:
     """The outcome of :func:`run`.
 
-    ``violation`` is the shrunk finding (None if none), ``violations`` every invariant
-    that failed on the same step (e.g. both the differential oracle and a rule);
-    ``scenario`` its replayable form;
-    ``replay_path`` where it was written; ``cut_short`` names why the run stopped early
-    (``"interrupted"``, ``"time budget"``) or is None; ``seconds`` is wall time.
+    ``findings`` are the distinct findings in the order found (at most one without
+    ``keep_going``); ``cut_short`` names why the run stopped early (``"interrupted"``,
+    ``"time budget"``) or is None; ``seconds`` is wall time; ``invariants`` the names
+    checked; ``also_seen`` other keys that failed but were not reported (without
+    ``keep_going``). ``violation``, ``violations``, ``scenario``, ``replay_path``,
+    ``examples_to_failure`` and ``seconds_to_failure`` are those of the first finding.
     """
 
     engine: str
     stats: Stats
-    violation: object | None = None
-    violations: list = field(default_factory=list)
-    scenario: dict | None = None
-    replay_path: Path | None = None
+    findings: list[Finding] = field(default_factory=list)
     cut_short: str | None = None
     seconds: float = 0.0
-    examples_to_failure: int | None = None
-    seconds_to_failure: float | None = None
     invariants: list = field(default_factory=list)
+    #: Keys that failed too but were not reported (without ``keep_going`` only the first is).
+    also_seen: list = field(default_factory=list)
+
+    def _first(self, name, default=None):
+        return getattr(self.findings[0], name) if self.findings else default
+
+    violation = property(lambda self: self._first("violation"))
+    violations = property(lambda self: self._first("violations", []))
+    scenario = property(lambda self: self._first("scenario"))
+    replay_path = property(lambda self: self._first("replay_path"))
+    examples_to_failure = property(lambda self: self._first("examples_to_find"))
+    seconds_to_failure = property(lambda self: self._first("seconds_to_find"))
+
+
+class DatabaseError(ValueError):
+    """An ``--database`` spec that can't be used; the message says why."""
 
 
 def database_from(spec: str | None):
     """An example database from a CLI spec: a directory, ``redis://host:port/db``, ``memory`` or ``none``.
 
-    Raises ValueError for a Redis URL when ``hypothesis[redis]`` is not installed.
+    Raises :class:`DatabaseError` for a spec that can't work: an unknown URL scheme, a
+    path that is a file or can't be created or written, a Redis URL without
+    ``hypothesis[redis]`` installed or with no server answering.
     """
+    from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
+
     if spec in (None, "none"):
         return None
     if spec == "memory":
         return InMemoryExampleDatabase()
-    if spec.startswith("redis://"):
+    scheme, sep, _ = spec.partition("://")
+    if sep and scheme in ("redis", "rediss", "unix"):
         try:
             import redis
             from hypothesis.extra.redis import RedisExampleDatabase
         except ImportError:
-            raise ValueError("a Redis example database needs `pip install 'hypothesis[redis]'`") from None
-        return RedisExampleDatabase(redis.Redis.from_url(spec), key_prefix=b"rulesfuzz:")
+            raise DatabaseError("a Redis example database needs `pip install 'hypothesis[redis]'`") from None
+        client = redis.Redis.from_url(spec, socket_connect_timeout=2, socket_timeout=5)
+        try:
+            client.ping()
+        except Exception as exc:  # noqa: BLE001  redis' ConnectionError, TimeoutError, ResponseError...
+            raise DatabaseError(f"{spec}: no Redis server answers ({type(exc).__name__}: {exc})") from None
+        return RedisExampleDatabase(client, key_prefix=b"rulesfuzz:")
+    if sep:
+        raise DatabaseError(f"{spec}: unknown scheme {scheme!r}; expected a directory, redis://host:port/db, "
+                            f"'memory' or 'none'")
+    path = Path(spec)
+    if path.exists() and not path.is_dir():
+        raise DatabaseError(f"{spec}: is a file, not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".rulesfuzz-write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise DatabaseError(f"{spec}: can't write there ({exc.strerror or exc})") from None
     return DirectoryBasedExampleDatabase(spec)
+
+
+def safe_name(text: str) -> str:
+    """``text`` with every character but letters, digits, ``-_.`` replaced by ``_`` (for file names)."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in text)
+
+
+def replay_file_path(replay_dir, engine_name: str, key: str, scenario: dict) -> Path:
+    """Where a finding's replay file goes: ``<engine>-<key>.json``, or ``-2``, ``-3``... when
+    that name holds a different finding (another key or another scenario): never overwritten."""
+    base = Path(replay_dir) / f"{safe_name(engine_name)}-{safe_name(key)}"
+    n = 1
+    while True:
+        path = base.with_name(base.name + (f"-{n}" if n > 1 else "") + ".json")
+        if not path.exists():
+            return path
+        try:
+            existing = scenario_file.load(path)
+        except scenario_file.ScenarioError:
+            existing = None
+        if existing is not None and existing.get("key") == key and existing["board"] == scenario["board"] \
+                and [s["event"] for s in existing["steps"]] == [s["event"] for s in scenario["steps"]]:
+            return path  # the same finding again
+        n += 1
+
+
+def _raised_violations(exc: BaseException) -> list[InvariantViolation]:
+    """The :class:`InvariantViolation` s in what Hypothesis raised (one, or a group of them)."""
+    if isinstance(exc, InvariantViolation):
+        return [exc]
+    if isinstance(exc, BaseExceptionGroup) and not isinstance(exc, Flaky):
+        return [v for inner in exc.exceptions for v in _raised_violations(inner)]
+    return []
 
 
 def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, seed: int = 0,
         replay_dir=None, invariant_names=None, steps_per_example: int = 20, chunk: int = 25,
         database=None, step_timeout: float | None = 10.0, progress=None, shrink: bool = True,
-        against=None) -> RunResult:
-    """Fuzz ``engine`` (protocol :class:`harness.protocol.Engine`) until a violation or the budget ends.
+        against=None, keep_going: bool = False) -> RunResult:
+    """Fuzz ``engine`` (protocol :class:`harness.protocol.Engine`) until a finding (or, with
+    ``keep_going``, until the budget ends).
 
-    ``max_examples`` bounds generated examples; ``max_seconds`` bounds wall time
-    (checked between chunks of ``chunk`` examples); ``progress(stats)`` is called after
-    each chunk. ``against`` is a reference engine for differential mode: the same events
-    and decisions go to both and their observations must agree. The replay file is ``replay_dir/<engine>-<invariant>.json``. Raises
-    KeyError for an unknown invariant name; an engine that rejects generated boards is
-    reported as a violation of ``generic.engine_does_not_raise``.
+    ``max_examples`` bounds generated examples and ``max_seconds`` wall time, over the
+    whole run (generation, shrinking, reduction); ``steps_per_example`` is the number of
+    events per example at most; ``step_timeout`` bounds each engine call in seconds;
+    ``progress(line)`` is called with a progress line now and then (also while shrinking).
+    ``against`` is a reference engine for differential mode. Replay files go to
+    ``replay_dir`` (:func:`replay_file_path`). Raises KeyError for an unknown invariant name.
     """
     capabilities = set(engine.info.capabilities) | ({"differential"} if against is not None else set())
     step_invariants = invariant_registry.select(capabilities, invariant_names, "step")
     scenario_invariants = invariant_registry.select(capabilities, invariant_names, "scenario")
     stats = Stats()
-    safe_name = "".join(c if c.isalnum() or c in "-_." else "_" for c in engine.info.name)
-    pending_path = Path(replay_dir) / f"{safe_name}-pending.json" if replay_dir else None
-    recorder = Recorder(pending_path, engine, seed)
+    started = time.perf_counter()
+    last_progress = [started]
+
+    def tick(line_of) -> None:
+        if progress is not None and time.perf_counter() - last_progress[0] >= 2.0:
+            last_progress[0] = time.perf_counter()
+            progress(f"  ... {line_of()} ({stats.examples} examples, {stats.steps} steps, "
+                     f"{last_progress[0] - started:.1f} s)")
+
+    recorder = Recorder(Path(replay_dir) if replay_dir else None, engine, seed, tick)
     machine = make_machine(engine, step_invariants, scenario_invariants, stats, recorder, step_timeout, against)
     result = RunResult(engine.info.name, stats, invariants=[i.name for i in step_invariants + scenario_invariants])
-    started = time.perf_counter()
-    done = 0
-    index = 0
-    phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if shrink else [])
+    digest = (safe_name(engine.info.name) + ("+differential" if against is not None else "")).encode()
+    done = index = 0
+
+    def finish(key: str, violations: list[Violation], scenario: dict, cut: bool, reduce: bool = True) -> None:
+        """Reduce (within the budget), save and record one new finding."""
+        finding = Finding(key, list(violations), scenario, examples_to_find=recorder.first_example.get(key),
+                          seconds_to_find=recorder.first_seconds.get(key), shrink_cut_short=cut)
+        if shrink and reduce and not cut:
+            from .reduce import reduce_scenario
+
+            remaining = interrupts.remaining()
+            if remaining is None or remaining > 0:
+                reduced = reduce_scenario(engine, scenario, step_invariants, scenario_invariants, against,
+                                          max_seconds=min(10.0, remaining if remaining is not None else 10.0),
+                                          step_timeout=step_timeout, key=key)
+                if reduced is not scenario:
+                    found = [reduced["violation"], *reduced.get("also_violated", [])]
+                    finding.violations = [Violation(v["invariant"], v["step"], tuple(v["messages"])) for v in found]
+                    finding.scenario = reduced
+        finding.scenario["key"] = key
+        if replay_dir is not None:
+            path = replay_file_path(replay_dir, engine.info.name, key, finding.scenario)
+            finding.replay_path = scenario_file.save(finding.scenario, path)
+            recorder.forget(key)
+        result.findings.append(finding)
+        machine.found_keys.add(key)
+
+    def finish_flaky(exc: Flaky) -> None:
+        """The engine behaved differently when Hypothesis ran the same example again: report that, with
+        the scenario that failed (or, if none did, the last one run). Not reduced: it would not replay."""
+        key = next((k for k in recorder.keys() if k not in machine.found_keys), None)
+        scenario = dict(recorder.best[key]) if key is not None else recorder.last_scenario()
+        said = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        first = (f"{key} failed" if key else "the example ran") + " once, and the same board, events and decisions"
+        message = (f"the engine is not deterministic across games: {first} behaved differently when run again "
+                   f"in a new game (state kept between games: a leak, a cache, a global counter?). "
+                   f"Hypothesis: {type(exc).__name__}: {said}")
+        violations = [Violation(NOT_DETERMINISTIC, len(scenario["steps"]), (message,))]
+        scenario["violation"] = violations[0].to_json()
+        machine.found_keys.update(recorder.keys())
+        recorder.first_example.setdefault(NOT_DETERMINISTIC, recorder.first_example.get(key))
+        recorder.first_seconds.setdefault(NOT_DETERMINISTIC, recorder.first_seconds.get(key))
+        finish(NOT_DETERMINISTIC, violations, scenario, False, reduce=False)
+
     try:
-      with interrupts.sigint_flag(), interrupts.armed():
-        while done < max_examples:
-            if max_seconds is not None and time.perf_counter() - started >= max_seconds:
-                result.cut_short = "time budget"
-                break
-            n = min(chunk, max_examples - done)
-            test = get_state_machine_test(
-                machine,
-                settings=settings(
-                    max_examples=n, stateful_step_count=steps_per_example, deadline=None, database=database,
-                    suppress_health_check=list(HealthCheck), report_multiple_bugs=False, print_blob=False,
-                    verbosity=Verbosity.quiet, phases=phases,
-                ),
-            )
-            test.hypothesis.inner_test._hypothesis_internal_add_digest = (
-                safe_name + ("+differential" if against is not None else "")).encode()
-            # hypothesis.seed() also switches the example database off; we want both a
-            # reproducible run and saved failures replayed first, so keep our settings.
-            chosen = test._hypothesis_internal_use_settings
-            hypothesis_seed(seed * 100_003 + index)(test)
-            test._hypothesis_internal_use_settings = chosen
-            index += 1
-            try:
-                test()
-            except InvariantViolation as exc:
-                result.violation = exc.violations[0]
-                result.violations = list(exc.violations)
-                result.scenario = exc.scenario
-                result.examples_to_failure = recorder.first_failure_example
-                break
-            except Unsatisfiable:  # every example was rejected: the engine declined them all
-                break
-            done += n
-            if progress is not None:
-                progress(stats)
+        with interrupts.sigint_flag(), interrupts.deadline(max_seconds), interrupts.armed():
+            while done < max_examples:
+                interrupts.check()
+                n = min(chunk, max_examples - done)
+                reuse = [Phase.reuse] if not machine.found_keys else []  # keep saved failures of found keys
+                test = hypothesis_shim.machine_test(machine, settings(
+                    max_examples=n, stateful_step_count=steps_per_example + 1,  # + the board (initialize)
+                    deadline=None, database=database, suppress_health_check=list(HealthCheck),
+                    report_multiple_bugs=keep_going, print_blob=False, verbosity=Verbosity.quiet,
+                    phases=[Phase.explicit, *reuse, Phase.generate] + ([Phase.shrink] if shrink else []),
+                ), seed=seed * 100_003 + index, digest=digest)
+                index += 1
+                raised: list[InvariantViolation] = []
+                try:
+                    test()
+                except Unsatisfiable:  # every example was rejected: the engine declined them all
+                    break
+                except Flaky as exc:
+                    finish_flaky(exc)
+                    break
+                except BaseException as exc:
+                    raised = _raised_violations(exc)
+                    if not raised:
+                        raise
+                done += n
+                for exc in sorted(raised, key=lambda e: scenario_size(e.scenario)):
+                    if exc.key not in machine.found_keys:
+                        finish(exc.key, exc.violations, exc.scenario, False)
+                if result.findings and not keep_going:
+                    break
+                tick(lambda: f"{len(result.findings)} finding(s)")
     except KeyboardInterrupt:
         result.cut_short = "interrupted"
-        if recorder.best is not None and result.scenario is None:
-            result.scenario = recorder.best
-    if result.scenario is not None and shrink and result.cut_short is None:
-        from .reduce import reduce_scenario
-
-        reduced = reduce_scenario(engine, result.scenario, step_invariants, scenario_invariants, against,
-                                  step_timeout=step_timeout)
-        if reduced is not result.scenario:
-            from .protocol import Violation
-
-            result.scenario = reduced
-            found = [reduced["violation"], *reduced.get("also_violated", [])]
-            result.violations = [Violation(v["invariant"], v["step"], tuple(v["messages"])) for v in found]
-            result.violation = result.violations[0]
+    except interrupts.BudgetExhausted:
+        result.cut_short = "time budget"
+    # Failures seen but not yet reported (the run was cut short while shrinking): the
+    # smallest scenario seen of each is kept, and said to be not fully shrunk.
+    for key in recorder.keys():
+        if key not in machine.found_keys and (keep_going or not result.findings):
+            best = recorder.best[key]
+            finish(key, [Violation(**{k: (tuple(v) if k == "messages" else v) for k, v in found.items()
+                                      if k in ("invariant", "step", "messages")})
+                         for found in [best["violation"], *best.get("also_violated", [])]], best, True)
+    result.also_seen = [key for key in recorder.keys() if key not in machine.found_keys]
+    for key in result.also_seen:  # seen on the way (Hypothesis shrinks one bug without --keep-going)
+        recorder.forget(key)
     result.seconds = time.perf_counter() - started
-    if result.scenario is not None:
-        if recorder.first_failure_example is not None:
-            result.examples_to_failure = recorder.first_failure_example
-            result.seconds_to_failure = recorder.first_failure_seconds
-        if replay_dir is not None:
-            from . import scenario as scenario_file
-
-            name = result.scenario.get("violation", {}).get("invariant", "violation")
-            result.replay_path = scenario_file.save(result.scenario, Path(replay_dir) / f"{safe_name}-{name}.json")
-            if pending_path is not None and pending_path.exists() and pending_path != result.replay_path:
-                pending_path.unlink()
-        if result.violation is None:
-            from .protocol import Violation
-
-            v = result.scenario.get("violation", {})
-            result.violation = Violation(v.get("invariant", "?"), v.get("step", 0), tuple(v.get("messages", ())))
-        if not result.violations:
-            result.violations = [result.violation]
+    for finding in result.findings:
+        finding.repeats = recorder.repeats.get(finding.key, 0)
     return result

@@ -9,9 +9,11 @@ import subprocess
 import sys
 import time
 
+import jsonschema
 import pytest
 
 from harness.cli import main
+from harness.report import run_report_schema
 
 from .conftest import FORKS, ROOT
 
@@ -69,9 +71,25 @@ def test_json_summary(tmp_path, capsys):
                    "--database", "none", "--quiet", "--json", out_file)
     assert code == 0
     data = json.loads(out_file.read_text())
-    assert data["violation"] is None
+    jsonschema.validate(data, run_report_schema())
+    assert data["status"] == "passed" and data["exit_code"] == 0 and data["findings"] == []
+    assert data["options"]["max_examples"] == 20 and data["rulesfuzz_version"]
     assert data["stats"]["examples"] >= 20
     assert data["stats"]["invariants"]["generic.objects_conserved"]["checked"] == data["stats"]["steps"]
+
+
+def test_json_report_of_a_finding_has_its_key_scenario_and_replay_file(tmp_path, capsys):
+    out_file = tmp_path / "run.json"
+    spec = f"{FORKS / 'umbra_taps_creature.py'}:engine"
+    code = run_cli("run", "--engine", spec, "--max-examples", 300, "--seed", 1, "--replay-dir", tmp_path,
+                   "--database", "none", "--quiet", "--json", out_file)
+    assert code == 1
+    data = json.loads(out_file.read_text())
+    jsonschema.validate(data, run_report_schema())
+    assert data["status"] == "findings" and data["exit_code"] == 1
+    [finding] = data["findings"]
+    assert finding["key"].startswith("umbra_armor.") and finding["scenario"]["steps"]
+    assert json.loads(open(finding["replay_file"]).read())["key"] == finding["key"]
 
 
 def test_invariants_lists_rules_and_capabilities(capsys):
@@ -246,9 +264,10 @@ def test_interrupted_run_keeps_its_finding(tmp_path, default_sigint):
 
             class Game:
                 def apply(self, event, decider):
-                    outer.calls += 1
-                    if outer.calls == 400:
-                        os.kill(os.getpid(), signal.SIGINT)  # the user's Ctrl-C
+                    if any(tmp_path.glob("*-pending.json")):  # a failure was seen: shrinking
+                        outer.calls += 1
+                        if outer.calls == 20:
+                            os.kill(os.getpid(), signal.SIGINT)  # the user's Ctrl-C
                     return game.apply(event, decider)
 
                 def observe(self):

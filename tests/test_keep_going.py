@@ -1,0 +1,105 @@
+"""``--keep-going``: every distinct finding of a run, each shrunk on its own, with its own replay file."""
+
+from __future__ import annotations
+
+import json
+
+from harness.cli import main
+from harness.findings import difference_path, finding_key
+from harness.loading import load_engine
+from harness.runner import run
+from invariants import Violation
+from invariants.differential import observation_diff
+
+from .conftest import FORKS, ROOT
+
+TWO_BUGS = '''
+from harness.loading import load_engine
+
+fork = load_engine("examples/forks/umbra_taps_creature.py:engine")
+
+
+class TwoBugs:
+    """The umbra-taps fork (umbra_armor.not_regeneration) that also crashes in every cleanup step."""
+
+    info = fork.info
+
+    def new_game(self, board):
+        game = fork.new_game(board)
+
+        class Game:
+            def apply(self, event, decider):
+                if event["type"] == "cleanup":
+                    raise ZeroDivisionError("cleanup divides by zero")
+                return game.apply(event, decider)
+
+            def observe(self):
+                return game.observe()
+
+        return Game()
+
+
+engine = TwoBugs()
+'''
+
+
+def two_bugs(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    path = tmp_path / "two_bugs.py"
+    path.write_text(TWO_BUGS)
+    return f"{path}:engine"
+
+
+def test_keep_going_reports_each_distinct_finding_once_with_its_own_replay_file(tmp_path, monkeypatch, capsys):
+    spec = two_bugs(tmp_path, monkeypatch)
+    out_dir = tmp_path / "out"
+    code = main(["run", "--engine", spec, "--keep-going", "--max-examples", "300", "--seed", "1",
+                 "--replay-dir", str(out_dir), "--database", "none", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    files = sorted(out_dir.glob("*.json"))
+    keys = [json.loads(f.read_text())["key"] for f in files]
+    assert "generic.engine_does_not_raise" in keys
+    assert any(k.startswith("umbra_armor.") for k in keys)
+    assert len(keys) == len(set(keys))  # one file per distinct key
+    assert "distinct finding(s)" in out and all(k in out for k in keys)
+    # Shrinking did not slip: each file fails with its own key, and minimally.
+    crash = json.loads(next(f for f in files if "engine_does_not_raise" in f.name).read_text())
+    assert crash["violation"]["invariant"] == "generic.engine_does_not_raise"
+    assert [s["event"]["type"] for s in crash["steps"]] == ["cleanup"]
+    for f in files:
+        assert main(["replay", str(f), "--engine", spec]) == 1
+    assert not list(out_dir.glob("*pending*"))
+
+
+def test_without_keep_going_the_run_stops_at_its_first_finding(tmp_path, monkeypatch):
+    spec = two_bugs(tmp_path, monkeypatch)
+    engine = load_engine(spec)
+    result = run(engine, max_examples=300, seed=1, database=None, replay_dir=tmp_path / "out")
+    assert len(result.findings) == 1
+    assert len(list((tmp_path / "out").glob("*.json"))) == 1
+
+
+def test_later_failures_of_a_found_key_are_counted_not_reported(tmp_path):
+    fork = load_engine(f"{FORKS / 'umbra_taps_creature.py'}:engine")
+    result = run(fork, max_examples=300, seed=1, database=None, keep_going=True)
+    keys = [f.key for f in result.findings]
+    assert len(keys) == len(set(keys)) >= 1
+    assert sum(f.repeats for f in result.findings) > 0
+    assert result.stats.examples >= 300  # the budget is a total: the run went on after its finding
+
+
+def test_differential_keys_name_the_first_differing_field_with_ids_wildcarded():
+    before = {"players": {"P1": {"life": 20, "lost": False}}, "objects": {
+        "c7": {"name": "Grizzly Bears", "tapped": True, "damage": 0}}, "zones": {}, "log": []}
+    after = {"players": {"P1": {"life": 20, "lost": False}}, "objects": {
+        "c7": {"name": "Grizzly Bears", "tapped": False, "damage": 0}}, "zones": {}, "log": []}
+    messages = observation_diff(before, after)
+    assert difference_path(messages[0]) == "objects.*.tapped"
+    key = finding_key(Violation("differential.matches_reference", 1, tuple(messages)))
+    assert key == "differential.matches_reference[objects.*.tapped]"
+    lost = observation_diff({**after, "players": {"P1": {"life": 18, "lost": False}}}, after)
+    assert difference_path(lost[0]) == "players.*"
+    gone = observation_diff({**after, "objects": {}}, after)
+    assert difference_path(gone[0]) == "objects.*:missing_in_fork"
+    assert finding_key(Violation("umbra_armor.mandatory", 2, ("x",))) == "umbra_armor.mandatory"
