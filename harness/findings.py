@@ -9,41 +9,22 @@ with a known key are counted, not reported again.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from invariants.differential import first_path
 
 from .protocol import Violation
 
 DIFFERENTIAL = "differential.matches_reference"
 
-# The forms of the differential oracle's messages (invariants/differential.py), most
-# specific first: (pattern, key path).
-_DIFFERENCE_FORMS = (
-    (re.compile(r"^object \S+ \(.*?\) (?P<field>[\w.]+): fork "), "objects.*.{field}"),
-    (re.compile(r"^object \S+: missing in (?P<side>fork|reference)"), "objects.*:missing_in_{side}"),
-    (re.compile(r"^player \S+: fork "), "players.*"),
-    (re.compile(r"^log: "), "log"),
-    (re.compile(r"^the fork (refused|performed) the event"), "illegal"),
-)
-
-
-def difference_path(message: str) -> str:
-    """The wildcarded path of the field a differential message is about (``"objects.*.tapped"``).
-
-    ``"other"`` when the message has none of the oracle's forms.
-    """
-    for pattern, template in _DIFFERENCE_FORMS:
-        match = pattern.match(message)
-        if match:
-            return template.format(**match.groupdict())
-    return "other"
-
 
 def finding_key(violation: Violation) -> str:
-    """The key of ``violation``: its invariant, and for the differential oracle the first differing field."""
-    if violation.invariant == DIFFERENTIAL and violation.messages:
-        return f"{DIFFERENTIAL}[{difference_path(violation.messages[0])}]"
+    """The key of ``violation``: its invariant, and for the differential oracle the path of
+    the first difference with ids wildcarded (:func:`invariants.differential.first_path`),
+    e.g. ``differential.matches_reference[objects.*.tapped]``."""
+    if violation.invariant == DIFFERENTIAL:
+        return f"{DIFFERENTIAL}[{first_path(violation.messages) or 'other'}]"
     return violation.invariant
 
 
