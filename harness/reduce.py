@@ -31,7 +31,7 @@ def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants
     """
     from . import scenario as scenario_file
 
-    from invariants import Violation
+    from .protocol import Violation
 
     from .findings import finding_key
 
