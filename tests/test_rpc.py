@@ -61,15 +61,6 @@ def test_observation_schema_agrees_with_the_observation_shape():
         assert set([declared] if isinstance(declared, str) else declared) == expected, name
 
 
-def test_board_schema_agrees_with_the_scenario_format():
-    scenario_board = schemas.load("board")  # the same board a replay file holds
-    from importlib import resources
-
-    scenario = json.loads(resources.files("harness").joinpath("schema", "scenario.schema.json").read_text())
-    assert set(scenario_board["$defs"]["object"]["properties"]) == set(scenario["$defs"]["object"]["properties"])
-    assert scenario_board["$defs"]["object"]["required"] == scenario["$defs"]["object"]["required"]
-
-
 def test_schemas_reject_what_the_protocol_forbids():
     assert schemas.problems({"players": [], "objects": []}, "board")  # at least one player
     assert schemas.problems({"protocol": 1, "name": "x", "version": "1"}, "engine_info")  # no capabilities
@@ -222,3 +213,68 @@ def test_ctrl_c_reaches_the_harness_not_the_engine_and_is_no_finding(tmp_path):
     assert not list((tmp_path / "replays").glob("*.json"))
     time.sleep(0.2)
     assert not [pid for pid in engine_pids if _alive(pid)]
+
+
+# --------------------------------------------------------------------------- the records of harness.protocol
+def _json_types(annotation) -> set[str]:
+    """The JSON types a Python annotation of harness.protocol allows."""
+    import types
+    import typing
+
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Required, typing.NotRequired):
+        return _json_types(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        return set().union(*(_json_types(a) for a in typing.get_args(annotation)))
+    if origin is typing.Literal:
+        return {"null" if v is None else "string" for v in typing.get_args(annotation)}
+    if annotation is typing.Any:
+        return {"any"}
+    simple = {str: "string", int: "integer", bool: "boolean", type(None): "null", list: "array", dict: "object"}
+    base = origin or annotation
+    if isinstance(base, type) and typing.is_typeddict(base):
+        return {"object"}
+    return {simple[base]}
+
+
+def _schema_types(spec: dict, root: dict) -> set[str]:
+    if "$ref" in spec:
+        ref = spec["$ref"]
+        if ref.startswith("#/$defs/"):
+            return _schema_types(root["$defs"][ref.split("/")[-1]], root)
+        return {"object"}  # another file: boards, events and observations are objects
+    if "const" in spec:
+        return {"integer" if isinstance(spec["const"], int) else "string"}
+    if "enum" in spec:
+        return {"null" if v is None else "string" for v in spec["enum"]}
+    kind = spec.get("type", "any")
+    return set([kind] if isinstance(kind, str) else kind)
+
+
+@pytest.mark.parametrize("record,schema,where", [
+    ("PlayerSpec", "board", ("properties", "players", "items")),
+    ("ObjectSpec", "board", ("$defs", "object")),
+    ("BoardSpec", "board", ()),
+    ("Event", "event", ()),
+    ("ObservedPlayer", "observation", ("properties", "players", "additionalProperties")),
+    ("ObservedObject", "observation", ("$defs", "object")),
+    ("LogEntry", "observation", ("$defs", "log_entry")),
+    ("Observation", "observation", ()),
+])
+def test_each_schema_has_the_fields_and_types_of_its_record_in_harness_protocol(record, schema, where):
+    """harness/protocol.py is the single source of shapes: the same fields with the same JSON types."""
+    import typing
+
+    import harness.protocol as protocol
+
+    root = schemas.load(schema)
+    node = root
+    for key in where:
+        node = node[key]
+    cls = getattr(protocol, record)
+    hints = typing.get_type_hints(cls, include_extras=True)
+    assert set(node["properties"]) == set(hints), record
+    for name, annotation in hints.items():
+        expected, declared = _json_types(annotation), _schema_types(node["properties"][name], root)
+        assert expected == declared or "any" in expected, (record, name, expected, declared)
+    assert set(node.get("required", ())) <= set(hints), record
