@@ -1,7 +1,8 @@
 """A child-process engine that misbehaves on every sacrifice event, for the isolation tests.
 
-``python tests/process_engines/faulty_engine.py MODE``: the reference engine served over
-the wire protocol, except that applying a ``sacrifice`` event does MODE:
+``python tests/process_engines/faulty_engine.py MODE [ENGINE]``: ENGINE (an in-process
+engine spec, default the reference engine) served over the wire protocol, except that
+applying a ``sacrifice`` event does MODE:
 
 * ``crash``: the process dies of SIGSEGV, as an engine with a broken native extension;
 * ``hang``: it never answers;
@@ -25,10 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from harness.adapters.reference import ReferenceAdapter  # noqa: E402
+from harness.loading import load_engine  # noqa: E402
 from harness.serve import Server  # noqa: E402
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "clean"
+BASE = sys.argv[2] if len(sys.argv) > 2 else "reference"
 OUT = os.fdopen(os.dup(1), "wb")
 os.dup2(2, 1)
 
@@ -64,7 +66,7 @@ class FaultyGame:
 
 class FaultyEngine:
     def __init__(self):
-        self._engine = ReferenceAdapter()
+        self._engine = load_engine(BASE)
         self.info = self._engine.info
 
     def new_game(self, board):

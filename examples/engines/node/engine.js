@@ -288,8 +288,9 @@ function parseArgs(argv) {
   return bugs;
 }
 
-function main() {
-  const bugs = parseArgs(process.argv.slice(2));
+// Serve the protocol on stdin/stdout. hooks.beforeApply(event), if given, runs before each
+// apply (tests use it to plant process faults).
+function serve(bugs, hooks = {}) {
   const games = new Map();
   let nextGame = 0;
   const send = (message) => process.stdout.write(JSON.stringify(message) + "\n");
@@ -317,6 +318,7 @@ function main() {
     },
     apply(params) {
       const g = game(params);
+      if (hooks.beforeApply) hooks.beforeApply(params.event);
       try {
         g.apply(params.event);
       } catch (e) {
@@ -375,4 +377,6 @@ function main() {
   process.stderr.write(`tiny-node ready${bugs.size ? ` (bugs: ${[...bugs].join(", ")})` : ""}\n`);
 }
 
-main();
+module.exports = { Game, BUGS, serve, parseArgs };
+
+if (require.main === module) serve(parseArgs(process.argv.slice(2)));
