@@ -12,6 +12,13 @@ that other load on the machine disturbs them less; wall-clock rates are in the J
     (the harness's own rules and strategies) and trivial bodies: a stub engine whose
     ``apply`` does nothing, no invariants.
 
+(d) the cost of the wire protocol: harness steps per wall-clock second of the tiny engine
+    (examples/engines/tiny) in-process and over the protocol (``--isolate``: the same
+    engine behind ``python -m harness.serve``), same seeds, in one run, and their ratio
+    (target >= 0.5); with ``node`` installed, also the Node.js engine
+    (examples/engines/node). Wall-clock, because over the protocol the engine's time is
+    spent in another process.
+
 The last line is ``harness efficiency: R`` with R = (b) / (c); the target is R >= 0.5.
 ``--profile`` adds a cProfile of (b), by own time and by cumulative time, for finding hot
 spots. ``--json PATH`` writes the figures.
@@ -178,6 +185,41 @@ def bare_steps_per_second(examples: int, seed: int) -> dict:
             "per_second": counter[0] / cpu, "per_wall_second": counter[0] / elapsed}
 
 
+# --------------------------------------------------------------------------- (d)
+TINY = f"{ROOT / 'examples' / 'engines' / 'tiny' / 'engine.py'}:engine"
+NODE = f"exec:node {ROOT / 'examples' / 'engines' / 'node' / 'engine.js'}"
+
+
+def wall_steps_per_second(spec: str, examples: int, seed: int, isolate: bool = False) -> dict:
+    """One harness run of the engine ``spec``: steps per wall-clock second (start-up excluded)."""
+    from harness.loading import load_engine
+
+    engine = load_engine(spec, isolate=isolate)
+    try:
+        result = run(engine, max_examples=examples, seed=seed, database=None, shrink=False)
+    finally:
+        getattr(engine, "close", lambda: None)()
+    if result.violation is not None:
+        raise SystemExit(f"{spec} broke {result.violation.invariant}: fix that first")
+    return {"examples": result.stats.examples, "steps": result.stats.steps, "seconds": result.seconds,
+            "per_second": result.stats.steps / result.seconds}
+
+
+def protocol_cost(examples: int, seed: int, repeat: int) -> dict:
+    """(d): the tiny engine in-process, over the protocol, and the Node.js engine; medians of ``repeat`` runs."""
+    import shutil
+
+    runs: dict[str, list] = {"in_process": [], "protocol": [], "node": []}
+    for i in range(repeat):  # interleaved, so that other load on the machine hits all alike
+        runs["in_process"].append(wall_steps_per_second(TINY, examples, seed + i))
+        runs["protocol"].append(wall_steps_per_second(TINY, examples, seed + i, isolate=True))
+        if shutil.which("node"):
+            runs["node"].append(wall_steps_per_second(NODE, examples, seed + i))
+    rate = {k: statistics.median(r["per_second"] for r in v) for k, v in runs.items() if v}
+    return {"runs": runs, "per_second": rate, "ratio": rate["protocol"] / rate["in_process"],
+            "ms_per_step_added": 1000 * (1 / rate["protocol"] - 1 / rate["in_process"])}
+
+
 # --------------------------------------------------------------------------- main
 def profile_harness(examples: int, seed: int, top: int) -> str:
     profiler = cProfile.Profile()
@@ -215,9 +257,14 @@ def main(argv=None) -> int:
           f"{args.examples} examples: {[round(r['per_second']) for r in harness_runs]})")
     print(f"(c) bare:    {c:9.0f} steps/s   (same rules, trivial bodies; median of {args.repeat} runs: "
           f"{[round(r['per_second']) for r in bare_runs]})")
+    cost = protocol_cost(args.examples, args.seed, args.repeat)
+    rate = cost["per_second"]
+    print(f"(d) tiny engine in-process: {rate['in_process']:7.0f} steps/s; over the protocol: {rate['protocol']:7.0f} "
+          f"steps/s (ratio {cost['ratio']:.2f}, +{cost['ms_per_step_added']:.3f} ms per step)"
+          + (f"; Node.js engine: {rate['node']:7.0f} steps/s" if "node" in rate else "; node not installed"))
     if args.profile:
         print(profile_harness(args.examples, args.seed, 40))
-    figures = {"engine_events_per_second": raw, "harness": harness_runs, "bare": bare_runs,
+    figures = {"engine_events_per_second": raw, "harness": harness_runs, "bare": bare_runs, "protocol": cost,
                "harness_steps_per_second": b, "bare_steps_per_second": c, "efficiency": b / c,
                "python": sys.version.split()[0]}
     if args.json_path:
