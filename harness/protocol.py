@@ -424,8 +424,10 @@ class EngineInfo:
     ``observe.copiable`` and ``observe.pt_effects`` (the optional observation fields);
     ``mana`` (mana pools, mana abilities, ``pass_step``, ``begin_turn``) and
     ``tap_untap_costs`` (the ``activate`` event's {T}, {Q} and mana costs).
-    ``ignored_fields`` names observation fields the engine does not model; the
-    differential oracle does not compare them. ``cards`` names the cards it plays
+    ``ignored_fields`` names what the engine does not model, as dotted paths with
+    ``*`` for any id (``objects.*.mana_value``, ``players.*.life``, ``log.damage``,
+    ``zones``; a bare field name means ``objects.*.<name>``); the differential oracle
+    does not compare them (:mod:`invariants.differential`). ``cards`` names the cards it plays
     (None: every card of the pool). :data:`CAPABILITIES` is the table of every
     capability name.
     """

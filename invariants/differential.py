@@ -6,8 +6,8 @@ every event (CR 613.1 characteristics, 400.1 zones, 120.3 damage, ...). Only wha
 engine declares is compared (:class:`Scope`):
 
 * the optional observation fields of capabilities it doesn't claim (``copiable`` without
-  ``observe.copiable``, ``pt_effects`` without ``observe.pt_effects``), and ``mana_value``
-  when its observation has none;
+  ``observe.copiable``, ``pt_effects`` without ``observe.pt_effects``, a player's
+  ``mana_pool`` without ``mana``), and ``mana_value`` when its observation has none;
 * log entries of capabilities it doesn't claim (``replacement`` without
   ``log.replacement_effects``, ``damage`` without ``damage``, ...; a ``zone_change``'s
   ``cause`` without ``log.zone_change_causes``);
@@ -48,11 +48,14 @@ OBJECT_FIELDS = ("name", "zone", "owner", "controller", "token", "types", "super
 OPTIONAL_FIELDS = {"copiable": "observe.copiable", "pt_effects": "observe.pt_effects", "mana_value": None}
 #: Optional player fields and the capability that makes them compared.
 OPTIONAL_PLAYER_FIELDS = {"mana_pool": "mana"}
+#: Optional player fields and the capability that makes them compared.
+OPTIONAL_PLAYER_FIELDS = {"mana_pool": "mana"}
 #: Log entry kinds compared only when the engine claims the capability that produces them.
 LOG_KINDS = {
     "replacement": "log.replacement_effects", "damage": "damage", "player_lost": "sba.life_total",
     "counters_removed": "sba.counter_annihilation", "counters_added": "counters", "trigger": "triggers",
-    "trigger_removed": "triggers", "regeneration_shield": "regeneration",
+    "trigger_removed": "triggers", "regeneration_shield": "regeneration", "mana_produced": "mana",
+    "mana_spent": "mana", "mana_lost": "mana", "activated": "tap_untap_costs", "control_changed": "control_change",
 }
 _TOP = ("players", "objects", "zones", "log")
 #: The capability of each state-based action rule (CR 704.5), from the capability table.

@@ -233,3 +233,10 @@ def test_the_correct_tiny_engine_matches_the_reference_step_by_step():
         assert s.step(event, _Asked()) == [], event
     assert json.dumps(s.observation["players"], sort_keys=True) == \
         '{"P1": {"life": 20, "lost": false}, "P2": {"life": 18, "lost": false}}'
+
+
+def test_mana_pools_are_compared_only_for_engines_that_claim_mana():
+    fork, ref = observed(), observed()
+    ref["players"]["P1"]["mana_pool"] = {"G": 1}
+    assert differences(fork, ref, Scope(frozenset({"damage"}))) == []
+    assert [d.path for d in differences(fork, ref, Scope(frozenset({"mana"})))] == ["players.*.mana_pool"]
