@@ -15,6 +15,7 @@ from pathlib import Path
 
 import invariants as invariant_registry
 
+from . import baseline as baseline_file
 from . import interrupts, report
 from . import scenario as scenario_file
 from .decider import ReplayDiverged
@@ -71,10 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--keep-going", action="store_true",
                      help="after a finding is shrunk and saved, go on looking for other distinct findings "
                           "(budgets are totals)")
+    run.add_argument("--baseline", metavar="FILE",
+                     help="known findings (rulesfuzz baseline --from RUN.json): still reported, but the run "
+                          "exits 0 when every finding is known")
     run.add_argument("--quiet", action="store_true", help="no progress lines")
 
-    replay = sub.add_parser("replay", help="re-run a scenario file and check it again")
-    replay.add_argument("file", help="a scenario (replay) file")
+    replay = sub.add_parser("replay", help="re-run a scenario file (or every one in a folder) and check it again")
+    replay.add_argument("file", help="a scenario (replay) file, or a folder of them (a regression corpus)")
     replay.add_argument("--engine", required=True, help="as for `run`")
     replay.add_argument("--against", metavar="ENGINE", help="differential mode, as for `run`")
     replay.add_argument("--step-timeout", type=_positive(float), default=10.0)
@@ -84,6 +88,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--engine", required=True, help="as for `run`")
     check.add_argument("--step-timeout", type=_positive(float), default=10.0)
     check.add_argument("--isolate", action="store_true", help="as for `run`")
+
+    base = sub.add_parser("baseline", help="write a baseline of known findings from a `run --json` report")
+    base.add_argument("--from", dest="report", required=True, metavar="RUN.json", help="a `rulesfuzz run --json` report")
+    base.add_argument("--output", "-o", default="rulesfuzz-baseline.json",
+                      help="the baseline file to write (default ./rulesfuzz-baseline.json; '-' for stdout)")
 
     inv = sub.add_parser("invariants", help="list every invariant with its rules and required capabilities")
     inv.add_argument("--json", action="store_true", help="as JSON")
@@ -112,15 +121,20 @@ def cmd_run(args) -> int:
         unknown = [n for n in args.invariants if n not in invariant_registry.REGISTRY]
         if unknown:
             raise BadInput(f"unknown invariant(s) {unknown}; see `rulesfuzz invariants`")
+    try:
+        known = baseline_file.load(args.baseline) if args.baseline else {}
+    except baseline_file.BaselineError as exc:
+        raise BadInput(f"--baseline: {exc}") from None
+
     def progress(line: str) -> None:
         if not args.quiet:
             print(line, file=sys.stderr, flush=True)
 
     with interrupts.sigint_flag():  # from the header on, a Ctrl-C ends the run with its summary
-        return _run_and_report(args, engine, against, database, progress)
+        return _run_and_report(args, engine, against, database, progress, known)
 
 
-def _run_and_report(args, engine, against, database, progress) -> int:
+def _run_and_report(args, engine, against, database, progress, known: dict[str, str]) -> int:
     from .runner import run
 
     mode = f" against {against.info.name}" if against is not None else ""
@@ -130,6 +144,8 @@ def _run_and_report(args, engine, against, database, progress) -> int:
                  replay_dir=args.replay_dir, invariant_names=args.invariants, steps_per_example=args.steps,
                  database=database, step_timeout=args.step_timeout, progress=progress, against=against,
                  keep_going=args.keep_going)
+    for finding in result.findings:
+        finding.known = known.get(finding.key)
     print()
     print(report.describe_stats(result.stats, result.invariants))
     if result.cut_short:
@@ -163,12 +179,41 @@ def _run_and_report(args, engine, against, database, progress) -> int:
 
 
 def cmd_replay(args) -> int:
-    try:
-        scenario = scenario_file.load(args.file)
-    except scenario_file.ScenarioError as exc:
-        raise BadInput(str(exc)) from None
     engine = _engine(args.engine, args, args.isolate)
     against = _engine(args.against, args) if args.against else None
+    folder = Path(args.file)
+    if not folder.is_dir():
+        return _replay_file(args, folder, engine, against)
+    files = sorted(p for p in folder.glob("*.json") if not p.name.endswith("-pending.json"))
+    if not files:
+        raise BadInput(f"{folder}: no scenario files (*.json) in this folder")
+    outcomes = {}
+    for path in files:
+        print(f"=== {path}")
+        try:
+            outcomes[path] = "pass" if _replay_file(args, path, engine, against) == EXIT_OK else "FAIL"
+        except BadInput as exc:
+            print(f"rulesfuzz: error: {exc}")
+            outcomes[path] = "bad input"
+        print()
+    for path, outcome in outcomes.items():
+        print(f"{outcome:<9} {path}")
+    failed = sum(1 for o in outcomes.values() if o == "FAIL")
+    bad = sum(1 for o in outcomes.values() if o == "bad input")
+    print(f"{len(files)} scenario(s): {len(files) - failed - bad} pass, {failed} fail, {bad} bad input")
+    if failed:
+        return EXIT_VIOLATION
+    if bad:
+        raise BadInput(f"{folder}: {bad} scenario file(s) are bad input (see above)")
+    return EXIT_OK
+
+
+def _replay_file(args, path, engine, against) -> int:
+    """Replay one scenario file; returns 0 (passes) or 1 (fails). Raises :class:`BadInput`."""
+    try:
+        scenario = scenario_file.load(path)
+    except scenario_file.ScenarioError as exc:
+        raise BadInput(str(exc)) from None
     capabilities = set(engine.info.capabilities) | ({"differential"} if against is not None else set())
     steps = invariant_registry.select(capabilities, scope="step")
     whole = invariant_registry.select(capabilities, scope="scenario")
@@ -176,11 +221,11 @@ def cmd_replay(args) -> int:
         result = scenario_file.replay(engine, scenario, steps, whole, step_timeout=args.step_timeout,
                                       against=against)
     except BoardRejected as exc:
-        raise BadInput(f"{args.file}: not a legal board: {exc}") from None
+        raise BadInput(f"{path}: not a legal board: {exc}") from None
     except (ReplayDiverged, EngineTimeout) as exc:
-        raise BadInput(f"{args.file}: {exc}") from None
+        raise BadInput(f"{path}: {exc}") from None
     except Declined as exc:
-        raise BadInput(f"{args.file}: the {exc} (Unsupported: it can't judge this scenario)") from None
+        raise BadInput(f"{path}: the {exc} (Unsupported: it can't judge this scenario)") from None
     print(report.describe_scenario(scenario))
     for step, note in result.notes:
         print(f"note: step {step}: {note}")
@@ -193,6 +238,23 @@ def cmd_replay(args) -> int:
         print(f"\nNo violation: {result.steps_run} step(s) replayed on {engine.info.name}.")
         return EXIT_OK
     return EXIT_VIOLATION
+
+
+def cmd_baseline(args) -> int:
+    try:
+        data = baseline_file.from_report(args.report)
+    except baseline_file.BaselineError as exc:
+        raise BadInput(str(exc)) from None
+    text = json.dumps(data, indent=2) + "\n"
+    if args.output == "-":
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"--output {args.output}: can't write: {exc.strerror or exc}") from None
+    print(f"rulesfuzz: wrote {args.output}: {len(data['findings'])} known finding(s); edit each reason before use")
+    return EXIT_OK
 
 
 def cmd_check(args) -> int:
@@ -242,7 +304,8 @@ def main(argv=None) -> int:
     """Entry point of the ``rulesfuzz`` console script; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    handler = {"run": cmd_run, "replay": cmd_replay, "invariants": cmd_invariants, "check": cmd_check, "cards": cmd_cards}[args.command]
+    handler = {"run": cmd_run, "replay": cmd_replay, "invariants": cmd_invariants, "check": cmd_check,
+               "baseline": cmd_baseline, "cards": cmd_cards}[args.command]
     try:
         return handler(args)
     except BadInput as exc:
