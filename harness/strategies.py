@@ -76,6 +76,16 @@ def pt_counters(draw):
     return counters
 
 
+def owner_of(draw, controller: str) -> str:
+    """The owner of a permanent ``controller`` controls: usually the controller, one time in
+    five the other player (a permanent whose control changed, CR 108.4, 613.1b), so rules
+    about owners (graveyards, CR 404.1) and controllers are told apart. Shrinks to the
+    controller."""
+    if draw(st.integers(0, 4)) == 4:
+        return next(p for p in PLAYERS if p != controller)
+    return controller
+
+
 @st.composite
 def creature_specs(draw, index: int, legends_taken: set):
     name = draw(st.sampled_from(list(CREATURES)))
@@ -85,7 +95,7 @@ def creature_specs(draw, index: int, legends_taken: set):
             name = "Grizzly Bears"
         else:
             legends_taken.add((controller, name))
-    spec = {"id": f"c{index}", "card": name, "owner": controller, "controller": controller}
+    spec = {"id": f"c{index}", "card": name, "owner": owner_of(draw, controller), "controller": controller}
     toughness = CREATURES[name]
     if draw(st.integers(0, 3)) == 0:  # a quarter of the creatures have counters
         counters = draw(pt_counters())
@@ -120,7 +130,8 @@ def boards(draw, max_creatures: int = 4, max_auras: int = 3):
     creatures ``x<i>``, library cards ``l<i>``. Each Aura is drawn with its creature, so
     the shrinker removes a creature together with its Auras. An umbra Aura's controller
     is drawn independently of its creature's, so Auras controlled by the other player
-    occur; Penumbra Umbra ("enchant creature you control") has its creature's controller
+    occur; any permanent's owner may differ from its controller (:func:`owner_of`);
+    Penumbra Umbra ("enchant creature you control") has its creature's controller
     and is never on a legendary creature (its token copy would start a legend rule
     inside the event, which the umbra armor invariants do not predict).
     """
@@ -132,8 +143,9 @@ def boards(draw, max_creatures: int = 4, max_auras: int = 3):
         objects.append(creature)
         for j in range(draw(st.integers(0, max_auras))):
             controller = draw(players)
-            auras.append({"id": f"c{i}a{j}", "card": draw(st.sampled_from(UMBRA_AURAS)), "owner": controller,
-                          "controller": controller, "attached_to": creature["id"]})
+            auras.append({"id": f"c{i}a{j}", "card": draw(st.sampled_from(UMBRA_AURAS)),
+                          "owner": owner_of(draw, controller), "controller": controller,
+                          "attached_to": creature["id"]})
         if creature["card"] not in LEGENDS and draw(st.integers(0, 5)) == 0:
             # Penumbra Umbra: "Enchant creature you control".
             auras.append({"id": f"c{i}p", "card": "Penumbra Umbra", "owner": creature["controller"],
@@ -142,7 +154,7 @@ def boards(draw, max_creatures: int = 4, max_auras: int = 3):
     for i in range(draw(st.integers(0, 1))):
         # A creature with {X} in its cost that entered with X >= 1 +1/+1 counters.
         controller = draw(players)
-        extras.append({"id": f"x{i}", "card": draw(st.sampled_from(X_CREATURES)), "owner": controller,
+        extras.append({"id": f"x{i}", "card": draw(st.sampled_from(X_CREATURES)), "owner": owner_of(draw, controller),
                        "controller": controller, "counters": {"+1/+1": draw(st.integers(1, 3))}})
     library = []
     for i in range(draw(st.integers(1, 3)) if draw(st.integers(0, 3)) == 0 else 0):

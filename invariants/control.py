@@ -56,8 +56,8 @@ def new_objects_owned_by_their_controller(t: Transition):
            requires=("control_change",))
 def gains_control_and_nothing_else(t: Transition):
     """After "P gains control of X": X is P's (unless a state-based action then took it off the
-    battlefield), still owned by its owner, removed from combat, a creature is summoning sick if
-    its controller changed, and its damage, counters, tapped status and attachment are unchanged."""
+    battlefield), still owned by its owner; if its controller changed, it is removed from combat
+    and a creature is summoning sick; its damage, counters, tapped status and attachment are unchanged."""
     if t.illegal is not None or t.event.get("type") != "change_control":
         return None
     oid, controller = t.event.get("object"), t.event.get("controller")
@@ -72,7 +72,7 @@ def gains_control_and_nothing_else(t: Transition):
     out = []
     if after["controller"] != controller:
         out.append(f"{controller} gained control of {oid} but it is controlled by {after['controller']}")
-    if after["combat"] is not None:
+    if before["controller"] != controller and after["combat"] is not None:
         out.append(f"{oid} changed control and is still {after['combat']} (CR 506.4: removed from combat)")
     if before["controller"] != controller and "Creature" in after["types"] and not after["summoning_sick"]:
         out.append(f"creature {oid} came under {controller}'s control and is not summoning sick (CR 302.6)")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .base import Transition, invariant
+from .observed import controller_as_it_last_existed
 
 LAYERS = frozenset({"layers", "observe.pt_effects", "observe.copiable"})
 COPIES = frozenset({"copies", "observe.copiable"})
@@ -484,7 +485,8 @@ def status_counters_and_auras_not_copied(t: Transition):
             problems.append(f"is affected by {obj['pt_effects']}")
         if cause.get("event") == "create_token":
             creator = t.before["objects"].get(cause.get("by"))
-            controller = creator["controller"] if creator is not None else t.event.get("controller")
+            controller = controller_as_it_last_existed(t, cause["by"]) if creator is not None else t.event.get(
+                "controller")
             if controller is not None and obj["controller"] != controller:
                 problems.append(f"is controlled by {obj['controller']}, not by its creator {controller}")
             if not obj["token"]:
@@ -619,7 +621,8 @@ def penumbra_umbra_copies_the_enchanted_creature(t: Transition):
                        f"{token['copiable']['power']}/{token['copiable']['toughness']}; expected a black "
                        f"{expected['name']!r} {expected['power']}/{expected['toughness']} as {host} "
                        f"{'last existed' if not on_battlefield_after(t, host) else 'is'}")
-        if token["controller"] != aura["controller"] or not token["token"]:
+        controller = controller_as_it_last_existed(t, aura_id)
+        if token["controller"] != controller or not token["token"]:
             out.append(f"Penumbra Umbra's token {token_id} is controlled by {token['controller']} (token "
-                       f"{token['token']}); it must be a token of the Aura's controller {aura['controller']}")
+                       f"{token['token']}); it must be a token of the Aura's controller {controller}")
     return out

@@ -123,3 +123,13 @@ def left_battlefield(log: list[dict]) -> dict[str, dict]:
     says why it left.
     """
     return {e["object"]: e for e in log if e.get("kind") == "zone_change" and e.get("from") == "battlefield"}
+
+
+def controller_as_it_last_existed(t, oid: str) -> str | None:
+    """The controller of ``oid`` at the end of ``t``'s event or as it last existed on the
+    battlefield: as before the event, unless the event gave control of it to another player
+    (``change_control``, CR 613.1b). None if it wasn't in the game before."""
+    if t.event.get("type") == "change_control" and t.event.get("object") == oid:
+        return t.event.get("controller")
+    before = t.before["objects"].get(oid)
+    return before["controller"] if before is not None else None

@@ -13,20 +13,13 @@ import re
 
 from .base import Transition, invariant
 from .card_abilities import card_text
+from .observed import controller_as_it_last_existed
 
 #: "When <name> dies, create a P/T colorless <Subtype> artifact creature token with flying
 #: for each +1/+1 counter on <name>." (Hangarback Walker)
 _TOKENS_PER_COUNTER = re.compile(
     r"When (?P<name>[^,]+) dies, create an? (?P<p>\d+)/(?P<t>\d+) (?:colorless )?(?P<subtype>\w+) artifact creature "
     r"token with flying for each \+1/\+1 counter on (?:it|(?P=name))\.")
-
-
-def _controller_as_it_last_existed(t: Transition, oid: str) -> str | None:
-    """The controller of ``oid`` when it left: as before the event, unless the event gave control of it away."""
-    if t.event.get("type") == "change_control" and t.event.get("object") == oid:
-        return t.event.get("controller")
-    before = t.before["objects"].get(oid)
-    return before["controller"] if before is not None else None
 
 
 def _plus_counters_as_it_last_existed(t: Transition, oid: str) -> int:
@@ -75,7 +68,7 @@ def tokens_per_counter_as_it_last_existed(t: Transition):
             continue
         applicable = True
         expected = _plus_counters_as_it_last_existed(t, oid)
-        controller = _controller_as_it_last_existed(t, oid)
+        controller = controller_as_it_last_existed(t, oid)
         made = _created_by(t, oid)
         if len(made) != expected:
             out.append(f"{oid} ({t.before['objects'][oid]['name']}) died with {expected} +1/+1 counter(s) as it last "
@@ -111,7 +104,7 @@ def controller_is_the_sources(t: Transition):
         source = e.get("source")
         if source not in t.before["objects"] or t.before["objects"][source]["zone"] != "battlefield":
             continue  # entered during the event: its controller is judged where it entered
-        expected = _controller_as_it_last_existed(t, source)
+        expected = controller_as_it_last_existed(t, source)
         after = t.after["objects"].get(source)
         if after is not None and after["zone"] == "battlefield" and e.get("ability") == "enters":
             continue

@@ -90,3 +90,30 @@ def graveyard_is_the_owners(t: Transition):
             holder = [p for p, ids in graveyards.items() if oid in (ids or [])]
             out.append(f"{oid} ({after['name']}), owned by {owner}, went to the graveyard of {holder or 'nobody'}")
     return out
+
+
+@invariant("zones.destroyed_unless_replaced", rules=("701.7a", "614.1a", "704.5g", "704.5h", "702.12b"),
+           family="generic", requires=("destroy", "log.replacement_effects"))
+def destroyed_unless_replaced(t: Transition):
+    """A creature that would be destroyed and isn't indestructible leaves the battlefield, unless a
+    replacement effect replaced its destruction (and the log says which).
+
+    The generic form of umbra armor's and regeneration's rules: whatever could have saved it, a
+    creature still on the battlefield after a destruction (a spell, an effect, lethal or
+    deathtouch damage) must show the replacement effect that saved it.
+    """
+    if t.illegal is not None:
+        return None
+    out = []
+    applicable = False
+    replaced = {e.get("affected") for e in t.log if e.get("kind") == "replacement"}
+    for oid, prediction in would_be_destroyed(t.before, t.event).items():
+        before = t.before["objects"][oid]
+        if has_keyword(before, "indestructible"):
+            continue
+        applicable = True
+        after = t.after["objects"].get(oid)
+        if after is not None and after["zone"] == "battlefield" and oid not in replaced:
+            out.append(f"{oid} ({before['name']}) would be destroyed ({prediction['by']}) and is still on the "
+                       f"battlefield, but no replacement effect replaced its destruction")
+    return out if applicable else None

@@ -264,6 +264,15 @@ def deathtouch_lethal_kills() -> Transition:
     return Transition(before, RATS_HIT_BEARS, after)
 
 
+def deathtouch_ignored() -> Transition:
+    """Broken CR 704.5h: 1 damage from Typhoid Rats (deathtouch) on the enchanted Bears (3/3, no
+    damage): the Bears stay, damaged, their Aura untouched, and no replacement effect is logged."""
+    before = enchanted_bears()
+    before["objects"]["r"] = creature("Typhoid Rats", 1, 1, owner="P2", colors=["B"], keywords=["deathtouch"])
+    before = observation(before["objects"])
+    return Transition(before, RATS_HIT_BEARS, step(before, {"b": {"damage": 1}}, [dealt("r", "b", 1, True)]))
+
+
 DESTROY_BOTH = {"type": "destroy", "targets": ["b", "h"], "cant_be_regenerated": False}
 
 
@@ -1252,6 +1261,8 @@ CASES: dict[str, Case] = {
     "zones.destroyed_without_replacement_leaves": Case(
         murdered_bears, lambda: with_after(murdered_bears(), set_field("b", zone="battlefield")),
         "still on the battlefield"),
+    "zones.destroyed_unless_replaced": Case(murder_saves_bears, deathtouch_ignored,
+                                            "no replacement effect replaced its destruction"),
     "zones.graveyard_is_the_owners": Case(stolen_bears_murdered, lambda: stolen_bears_murdered("P2"),
                                           "graveyard of ['P2']"),
     # generic
@@ -1403,6 +1414,9 @@ CASES.update(mana_invariant_cases.CASES)
 MORE_BROKEN += mana_invariant_cases.MORE_BROKEN
 
 MORE_HOLDS = [
+    ("zones.destroyed_unless_replaced", boa_regenerates),
+    ("zones.destroyed_unless_replaced", destroy_both_saves_creature),
+    ("zones.destroyed_unless_replaced", murdered_bears),
     ("generic.new_objects_owned_by_their_controller", walker_dies),
     ("zones.destroyed_without_replacement_leaves", stolen_bears_murdered),
     ("zones.graveyard_is_the_owners", walker_dies),

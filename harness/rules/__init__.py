@@ -7,13 +7,14 @@ inherits them all (Hypothesis collects rules over the class's MRO). See
 """
 
 from .base import REQUIRES, RulesArea, needs, objects
+from .control import ControlRules
 from .destruction import DestructionRules
 from .layers import LayersRules
 from .permanents import PermanentRules
 from .umbra import UmbraRules
 
 #: The rules-area mixins the machine inherits, in MRO order.
-AREAS: tuple[type[RulesArea], ...] = (DestructionRules, UmbraRules, PermanentRules, LayersRules)
+AREAS: tuple[type[RulesArea], ...] = (DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules)
 
-__all__ = ["AREAS", "REQUIRES", "DestructionRules", "LayersRules", "PermanentRules", "RulesArea", "UmbraRules",
-           "needs", "objects"]
+__all__ = ["AREAS", "REQUIRES", "ControlRules", "DestructionRules", "LayersRules", "PermanentRules", "RulesArea",
+           "UmbraRules", "needs", "objects"]
