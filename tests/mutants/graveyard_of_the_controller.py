@@ -13,12 +13,12 @@ from reference_engine import Game, ReferenceEngine
 
 
 class MutantGame(Game):
-    def _move(self, ids, cause):
+    def move_to_graveyard(self, ids, cause):
         for oid in ids:
             obj = self.objects[oid]
             if obj.zone == "battlefield":
                 obj.owner = obj.controller  # the bug: the controller's graveyard
-        super()._move(ids, cause)
+        super().move_to_graveyard(ids, cause)
 
 
 class MutantEngine(ReferenceEngine):
