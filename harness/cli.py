@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -125,6 +126,7 @@ def cmd_run(args) -> int:
         known = baseline_file.load(args.baseline) if args.baseline else {}
     except baseline_file.BaselineError as exc:
         raise BadInput(f"--baseline: {exc}") from None
+    _check_output_paths(args)
 
     def progress(line: str) -> None:
         if not args.quiet:
@@ -132,6 +134,25 @@ def cmd_run(args) -> int:
 
     with interrupts.sigint_flag():  # from the header on, a Ctrl-C ends the run with its summary
         return _run_and_report(args, engine, against, database, progress, known)
+
+
+def _check_output_paths(args) -> None:
+    """Refuse, before fuzzing, a --json file or --replay-dir the run could not write to, so
+    no finding is lost at the end of a run. Raises :class:`BadInput`."""
+    if args.json_path:
+        folder = Path(args.json_path).parent
+        if not folder.is_dir():
+            raise BadInput(f"--json {args.json_path}: no folder {folder}")
+        if Path(args.json_path).is_dir():
+            raise BadInput(f"--json {args.json_path}: is a folder, not a file")
+    replay_dir = Path(args.replay_dir)
+    if replay_dir.exists() and not replay_dir.is_dir():
+        raise BadInput(f"--replay-dir {replay_dir}: is a file, not a folder")
+    existing = next(p for p in [replay_dir, *replay_dir.absolute().parents] if p.exists())
+    if not existing.is_dir():
+        raise BadInput(f"--replay-dir {replay_dir}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK):
+        raise BadInput(f"--replay-dir {replay_dir}: {existing} is not writable")
 
 
 def _run_and_report(args, engine, against, database, progress, known: dict[str, str]) -> int:
@@ -160,7 +181,7 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     if result.also_seen:
         print(f"Also failed on the way, not reported: {', '.join(result.also_seen)} (--keep-going reports every "
               f"distinct finding)")
-    else:
+    elif not result.findings:
         print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s).")
     status = report.run_status(result)
     if args.json_path:

@@ -56,11 +56,33 @@ def load(path) -> dict:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioError(f"{path}: can't read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte {exc.start}); scenario files are UTF-8 JSON") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ScenarioError(f"{path}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    return validate(data, str(path))
+    except RecursionError:
+        raise ScenarioError(f"{path}: not a scenario: JSON nested too deeply") from None
+    try:
+        validate(data, str(path))
+    except RecursionError:
+        raise ScenarioError(f"{path}: not a scenario: JSON nested too deeply") from None
+    unknown_event_types(data, str(path))
+    return data
+
+
+def unknown_event_types(data: dict, source: str = "scenario") -> None:
+    """Raise :class:`ScenarioError` for the first step whose event type is outside the
+    protocol's vocabulary (the event types the reference engine performs; see
+    :mod:`harness.protocol`): such a file is malformed, not a scenario an engine refuses."""
+    from reference_engine.events import HANDLERS
+
+    for i, step in enumerate(data["steps"]):
+        kind = step["event"]["type"]
+        if kind not in HANDLERS:
+            raise ScenarioError(f"{source}: steps/{i}/event/type: unknown event type {kind!r} "
+                                f"(the vocabulary: {', '.join(sorted(HANDLERS))})")
 
 
 def build(board: dict, steps: list[dict], violations: list[Violation] = (), engine=None, seed=None) -> dict:

@@ -1,0 +1,87 @@
+"""What a new user meets first: bad scenario files, bad output paths and the run's summary line.
+
+Each case is one the command line must answer with one clear line and exit 2 (bad input),
+or, for a finding, never with "No violation".
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness.cli import main
+
+from .conftest import FORKS, ROOT
+
+WRATH = ROOT / "examples/scenarios/wrath_with_two_umbras.json"
+FORK = f"{FORKS / 'umbra_taps_creature.py'}:engine"
+
+
+def run_cli(*args) -> int:
+    return main([str(a) for a in args])
+
+
+def one_error_line(capsys) -> str:
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err + captured.out
+    lines = [line for line in captured.err.splitlines() if line.strip()]
+    assert len(lines) == 1, captured.err
+    return lines[0]
+
+
+def _wrath() -> dict:
+    return json.loads(WRATH.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name, content, words", [
+    ("binary", bytes(range(256)), "not UTF-8"),
+    ("utf16", json.dumps(_wrath()).encode("utf-16"), "not UTF-8"),
+    ("nested", b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+])
+def test_unreadable_scenario_bytes_are_bad_input(name, content, words, tmp_path, capsys):
+    path = tmp_path / f"{name}.json"
+    path.write_bytes(content)
+    assert run_cli("replay", path, "--engine", "reference") == 2
+    line = one_error_line(capsys)
+    assert words in line and str(path) in line
+
+
+def test_unknown_event_type_in_a_scenario_is_bad_input(tmp_path, capsys):
+    """An event outside the protocol's vocabulary is a malformed file, not an engine's refusal
+    (which would make the expectations fail and exit 1)."""
+    data = _wrath()
+    data["steps"][0]["event"] = {"type": "teleport", "object": "bears"}
+    path = tmp_path / "teleport.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert run_cli("replay", path, "--engine", "reference") == 2
+    line = one_error_line(capsys)
+    assert "steps/0/event/type" in line and "'teleport'" in line
+
+
+def test_json_report_into_a_missing_folder_is_bad_input_before_the_run(tmp_path, capsys):
+    target = tmp_path / "no-such-folder" / "run.json"
+    assert run_cli("run", "--engine", "reference", "--max-examples", 5, "--database", "none", "--quiet",
+                   "--replay-dir", tmp_path, "--json", target) == 2
+    line = one_error_line(capsys)
+    assert "--json" in line and "no-such-folder" in line
+    assert "rulesfuzz: fuzzing" not in capsys.readouterr().out  # refused before fuzzing
+
+
+@pytest.mark.parametrize("make", ["file", "under_a_file"])
+def test_replay_dir_that_cannot_be_a_folder_is_bad_input_before_the_run(make, tmp_path, capsys):
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    replay_dir = afile if make == "file" else afile / "replays"
+    assert run_cli("run", "--engine", FORK, "--max-examples", 50, "--database", "none", "--quiet",
+                   "--replay-dir", replay_dir) == 2
+    assert "--replay-dir" in one_error_line(capsys)
+
+
+def test_a_finding_is_never_summed_up_as_no_violation(tmp_path, capsys):
+    code = run_cli("run", "--engine", FORK, "--max-examples", 200, "--database", "none", "--quiet",
+                   "--replay-dir", tmp_path)
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "VIOLATION umbra_armor." in out
+    assert "No violation" not in out
