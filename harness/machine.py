@@ -56,12 +56,13 @@ from .execution import Declined, Session, Stats
 from .findings import finding_key
 from .protocol import Violation
 from .recording import InvariantViolation, Recorder, scenario_run
-from .rules import ControlRules, DestructionRules, LayersRules, PermanentRules, UmbraRules, objects
+from .rules import ControlRules, DestructionRules, LayersRules, ManaRules, PermanentRules, UmbraRules, objects
 
 __all__ = ["EngineMachine", "InvariantViolation", "Recorder", "make_machine", "scenario_run"]
 
 
-class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, RuleBasedStateMachine):
+class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, ManaRules,
+                    RuleBasedStateMachine):
     """The rules of every area (``harness.rules``) over one engine. Use :func:`make_machine` to bind an engine."""
 
     engine = None
@@ -88,9 +89,11 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
         self.stopped = False
 
     @initialize(target=objects, board=st.deferred(lambda: S.boards(EngineMachine.max_creatures,
-                                                                   EngineMachine.max_auras)))
-    def setup(self, board):
+                                                                   EngineMachine.max_auras)),
+                data=st.data())
+    def setup(self, board, data):
         interrupts.check()
+        board = self.extend_board(board, data)
         self.run_stats.examples += 1
         try:
             self.session = Session(self.engine, board, self.step_invariants, self.run_stats, self.step_timeout,

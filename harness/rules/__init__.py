@@ -10,11 +10,13 @@ from .base import REQUIRES, RulesArea, needs, objects
 from .control import ControlRules
 from .destruction import DestructionRules
 from .layers import LayersRules
+from .mana import ManaRules
 from .permanents import PermanentRules
 from .umbra import UmbraRules
 
 #: The rules-area mixins the machine inherits, in MRO order.
-AREAS: tuple[type[RulesArea], ...] = (DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules)
+AREAS: tuple[type[RulesArea], ...] = (DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules,
+                                       ManaRules)
 
-__all__ = ["AREAS", "REQUIRES", "ControlRules", "DestructionRules", "LayersRules", "PermanentRules", "RulesArea",
-           "UmbraRules", "needs", "objects"]
+__all__ = ["AREAS", "REQUIRES", "ControlRules", "DestructionRules", "LayersRules", "ManaRules", "PermanentRules",
+           "RulesArea", "UmbraRules", "needs", "objects"]

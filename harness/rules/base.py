@@ -47,3 +47,9 @@ class RulesArea(Targeting):
 
     def _new_id(self) -> str:  # provided by the machine
         raise NotImplementedError
+
+    def extend_board(self, board: dict, data) -> dict:
+        """The board of a new example with this area's board features added: an area
+        overrides it, calls ``super()`` first, and adds objects only for capabilities the
+        engine claims (``data`` is Hypothesis's ``st.data()``, so the additions shrink)."""
+        return board

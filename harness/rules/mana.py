@@ -1,0 +1,240 @@
+"""Rules for mana abilities and activation costs (capabilities ``mana``, ``tap_untap_costs``).
+
+Boards of an engine that claims ``mana`` get, on most examples, a mana corner
+(:func:`mana_objects`): lands of both players (basic lands, Reflecting Pool, Exotic
+Orchard), mana creatures and artifacts, tapped or summoning sick or not, and the
+"tapped for mana" enchantments (Mana Reflection, Nyxbloom Ancient, Contamination,
+Heartbeat of Spring, Mana Flare), often two of the same. Events: ``activate`` (mostly a
+real ability of a live permanent, sometimes one that can't be paid or doesn't exist),
+``pass_step``, ``begin_turn`` and mana permanents put onto the battlefield. {Q}
+abilities, non-mana abilities and their mana costs need ``tap_untap_costs`` too.
+
+An engine that claims neither capability gets none of this: its boards and events are
+the same as before.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from hypothesis.stateful import multiple, precondition, rule
+
+from invariants import mana_model as M
+
+from .. import strategies as S
+from .base import RulesArea, needs, objects
+
+#: Lands with mana abilities (CR 305.6 for the basic land types; CR 106.7 for the others).
+MANA_LANDS = ("Forest", "Island", "Plains", "Swamp", "Mountain", "Reflecting Pool", "Exotic Orchard")
+#: Creatures with {T} mana abilities.
+MANA_CREATURES = ("Llanowar Elves", "Birds of Paradise")
+#: Creatures whose abilities cost {Q} (and mana), and Fatestitcher's non-mana {T} ability.
+COST_CREATURES = ("Pili-Pala", "Gilder Bairn", "Order of Whiteclay", "Puresight Merrow", "Fatestitcher")
+MANA_ARTIFACTS = ("Fellwar Stone", "Thought Vessel")
+#: "Tapped for mana" replacement effects and triggers (CR 106.12a, 106.12b).
+MANA_ENCHANTMENTS = ("Mana Reflection", "Nyxbloom Ancient", "Contamination", "Heartbeat of Spring", "Mana Flare")
+#: Small boards each ruling talks about (card, whose: 0 = the first player drawn, 1 = the
+#: other), one of which the mana corner often starts with: a {Q} mana ability beside Mana
+#: Reflection (CR 106.12), lands looking at each other (106.7, 106.5), could-produce
+#: under Contamination (106.7), two "tapped for mana" triggers (106.12a), cumulative
+#: multipliers and Contamination in either order (106.12b, 616.1).
+RULING_BOARDS = (
+    (("Forest", 0), ("Forest", 0), ("Pili-Pala", 0), ("Mana Reflection", 0)),
+    (("Reflecting Pool", 0), ("Reflecting Pool", 0), ("Exotic Orchard", 0), ("Exotic Orchard", 1)),
+    (("Fellwar Stone", 0), ("Forest", 1), ("Island", 1), ("Contamination", 1), ("Reflecting Pool", 0)),
+    (("Forest", 0), ("Llanowar Elves", 0), ("Heartbeat of Spring", 0), ("Mana Flare", 1)),
+    (("Forest", 0), ("Mana Reflection", 0), ("Mana Reflection", 0), ("Nyxbloom Ancient", 0), ("Contamination", 1)),
+    (("Puresight Merrow", 0), ("Gilder Bairn", 0), ("Order of Whiteclay", 0), ("Plains", 0), ("Plains", 0),
+     ("Island", 0), ("Forest", 0)),
+)
+ACTIVATED = frozenset(MANA_LANDS + MANA_CREATURES + COST_CREATURES + MANA_ARTIFACTS)
+
+
+@st.composite
+def mana_objects(draw, costs: bool):
+    """The mana corner of a board: ids ``r<i>`` (one of :data:`RULING_BOARDS`, on two boards in
+    three), ``m<i>`` (lands and mana permanents), ``e<i>``
+    (enchantments), ``g<i>`` (a creature card in a graveyard, for Order of Whiteclay),
+    ``t<i>`` (a library card, for Puresight Merrow). ``costs``: also {Q} creatures."""
+    found = []
+    if draw(st.integers(0, 2)):
+        first = draw(S.players)
+        other = next(p for p in S.PLAYERS if p != first)
+        for i, (card, whose) in enumerate(draw(st.sampled_from(RULING_BOARDS), label="ruling board")):
+            if card in COST_CREATURES and not costs:
+                continue
+            owner = (first, other)[whose]
+            spec = {"id": f"r{i}", "card": card, "owner": owner, "controller": owner}
+            if card in COST_CREATURES[:-1]:
+                spec["tapped"] = True
+                if draw(st.booleans()):
+                    spec["summoning_sick"] = True
+            found.append(spec)
+    creatures = MANA_CREATURES + (COST_CREATURES + ("Pili-Pala",) if costs else ())  # Pili-Pala: the {Q} mana ability
+    for i in range(draw(st.integers(0 if found else 1, 4))):
+        kind = draw(st.integers(0, 5))
+        pool = MANA_LANDS if kind <= 2 else creatures if kind <= 4 else MANA_ARTIFACTS
+        card = draw(st.sampled_from(pool), label="mana permanent")
+        owner = draw(S.players)
+        spec = {"id": f"m{i}", "card": card, "owner": owner, "controller": owner}
+        if draw(st.integers(0, 3)) < (3 if card in COST_CREATURES[:-1] else 1):  # {Q} creatures: mostly tapped
+            spec["tapped"] = True
+        if pool is creatures and draw(st.integers(0, 2)) == 0:
+            spec["summoning_sick"] = True
+        found.append(spec)
+    enchantments = draw(st.lists(st.sampled_from(MANA_ENCHANTMENTS), max_size=3), label="enchantments")
+    if enchantments and draw(st.booleans()):
+        enchantments.append(enchantments[0])  # two of the same: each applies, each triggers
+    for i, card in enumerate(enchantments):
+        # Mostly the first permanent's controller's: "If you tap a permanent for mana".
+        owner = found[0]["owner"] if draw(st.integers(0, 2)) else draw(S.players)
+        found.append({"id": f"e{i}", "card": card, "owner": owner, "controller": owner})
+    if costs and draw(st.integers(0, 2)) == 0:
+        found.append({"id": "g0", "card": "Grizzly Bears", "owner": draw(S.players), "zone": "graveyard"})
+        found.append({"id": "t0", "card": draw(st.sampled_from(MANA_LANDS)), "owner": draw(S.players),
+                      "zone": "library"})
+    return found
+
+
+class ManaRules(RulesArea):
+    """Activating abilities, mana, steps and turns."""
+
+    def extend_board(self, board: dict, data) -> dict:
+        """Add the mana corner to most boards of an engine that claims ``mana``."""
+        board = super().extend_board(board, data)
+        if "mana" not in self.capabilities or not data.draw(st.integers(0, 3), label="mana corner"):
+            return board
+        extra = data.draw(mana_objects("tap_untap_costs" in self.capabilities), label="mana objects")
+        extra = [o for o in extra if self._plays(o["card"])]
+        return {**board, "objects": board["objects"] + extra}
+
+    def _plays(self, card: str) -> bool:
+        """Whether the engine plays ``card`` (``EngineInfo.cards``; None: every card)."""
+        cards = getattr(getattr(self, "engine", None), "info", None)
+        cards = getattr(cards, "cards", None)
+        return cards is None or card in cards
+
+    def _activatable(self) -> list[str]:
+        """Permanents on the battlefield with an activated ability of this area's cards (read
+        from card data; other cards' abilities, such as River Boa's regeneration, have their
+        own events)."""
+        observation = self.session.observation
+        return [oid for oid in observation["zones"]["battlefield"]
+                if observation["objects"][oid]["name"] in ACTIVATED
+                or any(t in M.BASIC_LAND_MANA for t in observation["objects"][oid]["subtypes"])]
+
+    def has_activatable(self) -> bool:
+        return self.session is not None and bool(self._activatable())
+
+    def _usable(self, oid: str) -> bool:
+        """Whether a payable-looking ability is there: {T} untapped, {Q} tapped, no sickness."""
+        o = self.session.observation["objects"][oid]
+        for ability in M.abilities(o["name"], tuple(o["subtypes"])):
+            if ability.tap != ability.untap and ability.tap == (not o["tapped"]):
+                if not (o["summoning_sick"] and "Creature" in o["types"]):
+                    return True
+        return False
+
+    @needs("mana")
+    @precondition(has_activatable)
+    @rule(data=st.data())
+    def activate(self, data):
+        """Activate an ability of a live permanent: mostly one whose {T}/{Q} can be paid."""
+        observation = self.session.observation
+        options = self._activatable()
+        if "tap_untap_costs" not in self.capabilities:
+            options = [oid for oid in options if all(
+                a.produces is not None and a.tap and not a.mana_cost
+                for a in M.abilities(observation["objects"][oid]["name"],
+                                     tuple(observation["objects"][oid]["subtypes"])))]
+            if not options:
+                return
+        if data.draw(st.integers(0, 3), label="usable"):
+            options = [o for o in options if self._usable(o)] or options
+        oid = self._pick(data, options, "object")
+        o = observation["objects"][oid]
+        count = len(M.abilities(o["name"], tuple(o["subtypes"])))
+        index = data.draw(st.integers(0, count if data.draw(st.integers(0, 9), label="no such") == 0 else count - 1),
+                          label="ability")
+        self._apply({"type": "activate", "object": oid, "ability": index}, data)
+
+    def _mana_sources(self) -> list[tuple[str, int]]:
+        """(id, ability index) of the {T} mana abilities that can be paid now."""
+        objects = self.session.observation["objects"]
+        found = []
+        for oid in self._activatable():
+            o = objects[oid]
+            if o["tapped"] or (o["summoning_sick"] and "Creature" in o["types"]):
+                continue
+            found += [(oid, i) for i, a in enumerate(M.abilities(o["name"], tuple(o["subtypes"])))
+                      if a.produces is not None and a.tap and not a.mana_cost]
+        return found
+
+    def has_mana_source(self) -> bool:
+        return self.session is not None and bool(self._mana_sources())
+
+    @needs("mana")
+    @precondition(has_mana_source)
+    @rule(data=st.data())
+    def tap_for_mana(self, data):
+        """Tap an untapped permanent for mana (CR 106.12): replacement effects and triggers apply."""
+        oid, index = data.draw(st.sampled_from(sorted(self._mana_sources())), label="mana ability")
+        self._apply({"type": "activate", "object": oid, "ability": index}, data)
+
+    def _untap_abilities(self) -> list[tuple[str, int]]:
+        """(id, ability index) of the {Q} abilities of tapped permanents on the battlefield."""
+        objects = self.session.observation["objects"]
+        return [(oid, i) for oid in self._activatable() if objects[oid]["tapped"]
+                for i, a in enumerate(M.abilities(objects[oid]["name"], tuple(objects[oid]["subtypes"]))) if a.untap]
+
+    def has_untap_ability(self) -> bool:
+        return self.session is not None and bool(self._untap_abilities())
+
+    @needs("mana", "tap_untap_costs")
+    @precondition(has_untap_ability)
+    @rule(data=st.data())
+    def pay_then_untap(self, data):
+        """Tap the controller's mana sources for as much mana as a {Q} ability costs, then
+        activate it (CR 107.6, 601.2h): reaches {Q} costs paid with mana, by creatures that
+        may be summoning sick (CR 302.6) and under "tapped for mana" effects."""
+        oid, index = data.draw(st.sampled_from(sorted(self._untap_abilities())), label="untap ability")
+        objects = self.session.observation["objects"]
+        player = objects[oid]["controller"]
+        cost = sum(int(s) if s.isdigit() else 1 for s in M.abilities(
+            objects[oid]["name"], tuple(objects[oid]["subtypes"]))[index].mana_cost)
+        for source in self._activatable():
+            observation = self.session.observation
+            if sum(M.pool(observation, player).values()) >= cost:
+                break
+            o = observation["objects"].get(source)
+            if o is None or o["zone"] != "battlefield" or o["controller"] != player or o["tapped"] \
+                    or (o["summoning_sick"] and "Creature" in o["types"]):
+                continue
+            for i, a in enumerate(M.abilities(o["name"], tuple(o["subtypes"]))):
+                if a.produces is not None and a.tap and not a.mana_cost:
+                    self._apply({"type": "activate", "object": source, "ability": i}, data)
+                    break
+        self._apply({"type": "activate", "object": oid, "ability": index}, data)
+
+    @needs("mana")
+    @rule(data=st.data())
+    def pass_step(self, data):
+        self._apply({"type": "pass_step"}, data)
+
+    @needs("mana")
+    @rule(player=S.players, data=st.data())
+    def begin_turn(self, player, data):
+        self._apply({"type": "begin_turn", "player": player}, data)
+
+    @needs("mana")
+    @rule(target=objects, controller=S.players, data=st.data())
+    def put_mana_permanent(self, controller, data):
+        """A land, mana creature or artifact, or a "tapped for mana" enchantment enters (a
+        creature that just entered is summoning sick, CR 302.6)."""
+        cards = [c for c in MANA_LANDS + MANA_CREATURES + MANA_ARTIFACTS + MANA_ENCHANTMENTS if self._plays(c)]
+        if not cards:
+            return multiple()
+        oid = self._new_id()
+        card = data.draw(st.sampled_from(cards), label="card")
+        self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
+                     "attach_to": None}, data)
+        return oid
