@@ -58,6 +58,6 @@ def test_mana_corner_is_a_legal_board_part(data):
 def test_ruling_boards_name_known_cards():
     """Each ruling board is made of this area's cards, every one with Oracle data."""
     for ruling_board in RULING_BOARDS:
-        for card, whose in ruling_board:
+        for card, whose, state in ruling_board:
             assert card in ACTIVATED or card in MANA_ENCHANTMENTS
-            assert whose in (0, 1)
+            assert whose in (0, 1) and state in ("", "tapped", "sick")

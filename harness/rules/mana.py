@@ -33,18 +33,22 @@ MANA_ARTIFACTS = ("Fellwar Stone", "Thought Vessel")
 #: "Tapped for mana" replacement effects and triggers (CR 106.12a, 106.12b).
 MANA_ENCHANTMENTS = ("Mana Reflection", "Nyxbloom Ancient", "Contamination", "Heartbeat of Spring", "Mana Flare")
 #: Small boards each ruling talks about (card, whose: 0 = the first player drawn, 1 = the
-#: other), one of which the mana corner often starts with: a {Q} mana ability beside Mana
-#: Reflection (CR 106.12), lands looking at each other (106.7, 106.5), could-produce
-#: under Contamination (106.7), two "tapped for mana" triggers (106.12a), cumulative
-#: multipliers and Contamination in either order (106.12b, 616.1).
+#: other, state: "" untapped, "tapped", or "sick": tapped and summoning sick), one of which
+#: the mana corner often starts with: a {Q} mana ability beside Mana Reflection (CR
+#: 106.12), lands looking at each other (106.7, 106.5), could-produce under Contamination
+#: (106.7), two "tapped for mana" triggers (106.12a), cumulative multipliers and
+#: Contamination in either order (106.12b, 616.1), {Q} abilities of summoning-sick
+#: creatures with mana to pay (107.6, 302.6).
 RULING_BOARDS = (
-    (("Forest", 0), ("Forest", 0), ("Pili-Pala", 0), ("Mana Reflection", 0)),
-    (("Reflecting Pool", 0), ("Reflecting Pool", 0), ("Exotic Orchard", 0), ("Exotic Orchard", 1)),
-    (("Fellwar Stone", 0), ("Forest", 1), ("Island", 1), ("Contamination", 1), ("Reflecting Pool", 0)),
-    (("Forest", 0), ("Llanowar Elves", 0), ("Heartbeat of Spring", 0), ("Mana Flare", 1)),
-    (("Forest", 0), ("Mana Reflection", 0), ("Mana Reflection", 0), ("Nyxbloom Ancient", 0), ("Contamination", 1)),
-    (("Puresight Merrow", 0), ("Gilder Bairn", 0), ("Order of Whiteclay", 0), ("Plains", 0), ("Plains", 0),
-     ("Island", 0), ("Forest", 0)),
+    (("Forest", 0, ""), ("Forest", 0, ""), ("Pili-Pala", 0, "tapped"), ("Mana Reflection", 0, "")),
+    (("Reflecting Pool", 0, ""), ("Reflecting Pool", 0, ""), ("Exotic Orchard", 0, ""), ("Exotic Orchard", 1, "")),
+    (("Fellwar Stone", 0, ""), ("Forest", 1, ""), ("Island", 1, ""), ("Contamination", 1, ""),
+     ("Reflecting Pool", 0, "")),
+    (("Forest", 0, ""), ("Llanowar Elves", 0, ""), ("Heartbeat of Spring", 0, ""), ("Mana Flare", 1, "")),
+    (("Forest", 0, ""), ("Mana Reflection", 0, ""), ("Mana Reflection", 0, ""), ("Nyxbloom Ancient", 0, ""),
+     ("Contamination", 1, "")),
+    (("Puresight Merrow", 0, "sick"), ("Gilder Bairn", 0, "sick"), ("Pili-Pala", 0, "sick"), ("Plains", 0, ""),
+     ("Island", 0, ""), ("Forest", 0, "")),
 )
 ACTIVATED = frozenset(MANA_LANDS + MANA_CREATURES + COST_CREATURES + MANA_ARTIFACTS)
 
@@ -59,15 +63,15 @@ def mana_objects(draw, costs: bool):
     if draw(st.integers(0, 2)):
         first = draw(S.players)
         other = next(p for p in S.PLAYERS if p != first)
-        for i, (card, whose) in enumerate(draw(st.sampled_from(RULING_BOARDS), label="ruling board")):
+        for i, (card, whose, state) in enumerate(draw(st.sampled_from(RULING_BOARDS), label="ruling board")):
             if card in COST_CREATURES and not costs:
                 continue
             owner = (first, other)[whose]
             spec = {"id": f"r{i}", "card": card, "owner": owner, "controller": owner}
-            if card in COST_CREATURES[:-1]:
+            if state:
                 spec["tapped"] = True
-                if draw(st.booleans()):
-                    spec["summoning_sick"] = True
+            if state == "sick":
+                spec["summoning_sick"] = True
             found.append(spec)
     creatures = MANA_CREATURES + (COST_CREATURES + ("Pili-Pala",) if costs else ())  # Pili-Pala: the {Q} mana ability
     for i in range(draw(st.integers(0 if found else 1, 4))):
