@@ -194,6 +194,10 @@ def _interaction(entry: dict) -> str | None:
         return f"state-based action {entry.get('rule')}"
     if kind == "trigger":
         return "triggered ability"
+    if kind == "mana_produced" and entry.get("tapped_for_mana"):
+        if not entry.get("mana"):
+            return "mana of an undefined type (106.5)"
+        return f"tapped for mana, {len(entry.get('replacements') or ())} replacement effect(s)"
     if kind == "zone_change" and (entry.get("cause") or {}).get("copy_of"):
         return "copy entered"
     return None
