@@ -229,14 +229,15 @@ class ManaRules:
             known = self.could_produce_all()
         controller = obj.controller
         if ability.kind == ADD_LAND_YOU_CONTROL_TYPE:
-            lands = [o for o in self.battlefield() if o.controller == controller and self._is_land(o)]
+            lands = [o for o in self.battlefield() if o.controller == controller and self.is_land(o)]
             return frozenset().union(*(known.get(o.id, frozenset()) for o in lands))
         if ability.kind == ADD_OPPONENT_LAND_COLOR:
-            lands = [o for o in self.battlefield() if o.controller != controller and self._is_land(o)]
+            lands = [o for o in self.battlefield() if o.controller != controller and self.is_land(o)]
             return frozenset().union(*(known.get(o.id, frozenset()) for o in lands)) & frozenset(COLORS)
         return frozenset()
 
-    def _is_land(self, obj: GameObject) -> bool:
+    def is_land(self, obj: GameObject) -> bool:
+        """Whether ``obj`` is a land now (its computed card types, CR 205.2a)."""
         return "Land" in characteristics(self, obj).types
 
     # ------------------------------------------------- replacement effects
@@ -253,7 +254,7 @@ class ManaRules:
             kind = self.mana_replacement_of(source)
             if kind in MULTIPLIERS and source.controller == player:
                 found.append(source)
-            elif kind == CONTAMINATION and self._is_land(obj):
+            elif kind == CONTAMINATION and self.is_land(obj):
                 found.append(source)
         return found
 
@@ -307,7 +308,7 @@ class ManaRules:
         Flare triggers if ``obj`` is a land (CR 106.12a; each one separately) and, as a
         triggered mana ability, resolves at once (CR 605.1b, 605.4a): ``player`` adds one
         mana of a type the land produced (decider kind ``"mana_type"`` if several)."""
-        if not self._is_land(obj):
+        if not self.is_land(obj):
             return
         produced = [t for t in MANA_TYPES if mana.get(t)]
         for source in sorted(self.battlefield(), key=lambda o: o.timestamp):

@@ -25,7 +25,7 @@ class MutantGame(Game):
             if ability.kind in (ADD_LAND_YOU_CONTROL_TYPE, ADD_OPPONENT_LAND_COLOR):
                 mine = ability.kind == ADD_LAND_YOU_CONTROL_TYPE
                 for land in self.battlefield():
-                    if self._is_land(land) and (land.controller == obj.controller) == mine:
+                    if self.is_land(land) and (land.controller == obj.controller) == mine:
                         found = self._naive(land)  # the bug: no memory of the lands being asked
                         types |= found if mine else found & set(COLORS)
             else:

@@ -20,8 +20,8 @@ class MutantGame(Game):
         finally:
             self._any_permanent = False
 
-    def _is_land(self, obj):
-        return self._any_permanent or super()._is_land(obj)
+    def is_land(self, obj):
+        return self._any_permanent or super().is_land(obj)
 
 
 class MutantEngine(ReferenceEngine):
