@@ -85,3 +85,19 @@ def test_a_finding_is_never_summed_up_as_no_violation(tmp_path, capsys):
     assert code == 1, out
     assert "VIOLATION umbra_armor." in out
     assert "No violation" not in out
+
+
+def test_readme_documents_every_command_and_run_option():
+    """A new user learns the command line from README.md: every subcommand and every option of
+    `rulesfuzz run` is there."""
+    import argparse
+
+    from harness.cli import build_parser
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    missing = [f"rulesfuzz {name}" for name in commands if f"rulesfuzz {name}" not in readme]
+    missing += [opt for action in commands["run"]._actions for opt in action.option_strings
+                if opt.startswith("--") and opt != "--help" and opt not in readme]
+    assert not missing, f"README.md doesn't mention {missing}"
