@@ -147,7 +147,19 @@ def test_sacrifice_goes_to_the_owners_graveyard_as_a_new_object():
     assert game.observe()["log"][0]["cause"] == {"event": "sacrifice", "by": "P2"}
 
 
+def test_a_creature_put_onto_the_battlefield_is_its_controllers_and_summoning_sick():
+    """CR 110.1, 302.6: it enters under its controller, who owns it (it came from outside the game); summoning sick."""
+    game = play(tiny.engine, board(), {"type": "put_onto_battlefield", "id": "n1", "card": "Typhoid Rats",
+                                       "controller": "P2", "attach_to": None}, damage("n1", "P1", 1))
+    rats = game.observe()["objects"]["n1"]
+    assert (rats["zone"], rats["owner"], rats["controller"], rats["summoning_sick"]) == ("battlefield", "P2", "P2", True)
+    assert game.observe()["players"]["P1"]["life"] == 19  # it deals damage: summoning sickness doesn't stop that
+
+
 @pytest.mark.parametrize("event", [
+    {"type": "put_onto_battlefield", "id": "bears", "card": "Grizzly Bears", "controller": "P1"},  # id in use
+    {"type": "put_onto_battlefield", "id": "n1", "card": "Murder", "controller": "P1"},  # not a permanent card
+    {"type": "put_onto_battlefield", "id": "n1", "card": "Grizzly Bears", "controller": "P3"},
     cast("Murder", "P2"),                                   # Murder targets a creature (CR 115.1)
     cast("Murder", "nothing"),
     cast("Grizzly Bears", "bears"),                          # not an instant or sorcery
@@ -183,6 +195,9 @@ def test_declines_boards_it_does_not_model(spec, reason):
 
 @pytest.mark.parametrize("event, reason", [
     ({"type": "cleanup"}, "event:cleanup"),
+    ({"type": "put_onto_battlefield", "id": "n1", "card": "Grizzly Bears", "controller": "P1", "copy_of": "bears"},
+     "event:put_onto_battlefield:copy_of"),
+    ({"type": "put_onto_battlefield", "id": "n1", "card": "Clone", "controller": "P1"}, "card:Clone"),
     ({"type": "modify_pt", "object": "bears", "power": 1, "toughness": 1}, "event:modify_pt"),
     (cast("Lightning Bolt", "bears"), "card:Lightning Bolt"),
 ])
@@ -237,3 +252,23 @@ def test_buggy_takes_life_from_the_wrong_player():
         expected_life = {"P1": 20, "P2": 18} if not messages else {"P1": 18, "P2": 20}
         assert {p: v["life"] for p, v in after["players"].items()} == expected_life
         assert bool(player_loses_life(Transition(before, cast("Shock", "P2"), after))) is messages
+
+
+def test_the_benchmark_classifies_findings_by_planted_bug():
+    bench = _load_benchmark()
+    keys = ["generic.damage_only_on_battlefield", "damage.player_loses_life", "sba.deathtouch_damage"]
+    found, unexpected = bench.bugs_found(keys, "invariant-only")
+    assert set(found.values()) == set(keys) and unexpected == []
+    found, unexpected = bench.bugs_found(keys + ["generic.one_zone_per_object",
+                                                 "differential.matches_reference[objects.*.zone]"], "invariant-only")
+    assert unexpected == ["generic.one_zone_per_object", "differential.matches_reference[objects.*.zone]"]
+    found, unexpected = bench.bugs_found(["differential.matches_reference[players.*.life]"], "differential")
+    assert found["damage_to_wrong_player"] and not found["deathtouch_ignored"] and unexpected == []
+
+
+def _load_benchmark():
+    spec = importlib.util.spec_from_file_location("tiny_engine_benchmark_under_test",
+                                                  ROOT / "benchmarks" / "tiny_engine.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

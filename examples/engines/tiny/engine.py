@@ -14,6 +14,8 @@ Rules implemented:
 * 701.7a: destroy moves a permanent to its owner's graveyard; 702.12b: indestructible
   permanents aren't destroyed (by Murder, a destroy effect or lethal damage).
 * 701.17a: a permanent's controller sacrifices it: it goes to its owner's graveyard.
+* 110.1, 302.6: a creature card put onto the battlefield from outside the game enters
+  under its controller (who owns it), summoning sick.
 * 702.2b-c: any nonzero damage from a deathtouch source is lethal.
 * 704.3: state-based actions are checked until none applies: 704.5a (0 or less life
   loses), 704.5g (lethal damage destroys), 704.5h (deathtouch damage destroys).
@@ -23,7 +25,7 @@ Rules implemented:
 Board fields read: players ``id``, ``life``; objects ``id``, ``card``, ``owner``,
 ``controller``, ``zone``, ``tapped``, ``summoning_sick``, ``damage``. Anything else it
 doesn't model (tokens, counters, Auras, combat, regeneration shields, other cards,
-other events) is declined with :class:`Unsupported`; malformed or illegal events are
+other events, copies and X) is declined with :class:`Unsupported`; malformed or illegal events are
 refused with :class:`IllegalAction` and change nothing.
 
 Observation fields: players ``life``, ``lost``; objects ``name``, ``zone``, ``owner``,
@@ -121,9 +123,10 @@ class TinyGame:
         if not isinstance(kind, str):
             raise IllegalAction("bad_event", f"expected an event object with a 'type', got {event!r:.60}")
         handler = {"cast": self._cast, "damage": self._damage, "destroy": self._destroy_event,
-                   "sacrifice": self._sacrifice}.get(kind)
+                   "sacrifice": self._sacrifice, "put_onto_battlefield": self._put_onto_battlefield}.get(kind)
         if handler is None:
-            raise Unsupported(f"event:{kind}", "tiny performs only cast, damage, destroy and sacrifice")
+            raise Unsupported(f"event:{kind}", "tiny performs only cast, damage, destroy, sacrifice and "
+                                               "put_onto_battlefield")
         perform = handler(event)  # validates before anything changes
         self.log = []
         perform()
@@ -174,7 +177,30 @@ class TinyGame:
         obj = self._permanent(event.get("object"))
         return lambda: self._move([event["object"]], {"event": "sacrifice", "by": obj["controller"]})
 
+    def _put_onto_battlefield(self, event):
+        oid, name, controller = event.get("id"), event.get("card"), event.get("controller")
+        if event.get("copy_of") is not None or "x" in event:
+            raise Unsupported("event:put_onto_battlefield:" + ("copy_of" if "x" not in event else "x"),
+                              "tiny has no copy effects and no {X} cards")
+        if not isinstance(oid, str) or not oid or oid in self.objects or oid in self.players:
+            raise IllegalAction("bad_event", f"id={oid!r}: expected a new, unused object id")
+        if name not in CARDS:
+            raise Unsupported(f"card:{name}", f"tiny plays only {', '.join(CARDS)}")
+        if not cards.card(name).is_type("Creature") or event.get("attach_to") is not None:
+            raise IllegalAction("not_a_permanent", f"{name} can't enter the battlefield unattached here")
+        if controller not in self.players:
+            raise IllegalAction("bad_event", f"controller={controller!r} is not a player")
+        return lambda: self._enter(oid, name, controller)
+
     # ------------------------------------------------------------------ rules
+    def _enter(self, oid: str, name: str, controller: str) -> None:
+        """CR 110.1, 302.6: a creature card from outside the game enters under ``controller``, summoning sick."""
+        self.objects[oid] = {"card": cards.card(name), "zone": "battlefield", "owner": controller,
+                             "controller": controller, "damage": 0, "deathtouch_damage": False, "tapped": False,
+                             "summoning_sick": True}
+        self.log.append({"kind": "zone_change", "object": oid, "from": None, "to": "battlefield",
+                         "cause": {"event": "put_onto_battlefield"}})
+
     def _deal_damage(self, source_name: str, controller: str, source: dict | None, target: str, amount: int) -> None:
         """CR 120.3: ``source`` is the dealing permanent (None for a spell), ``controller`` its controller."""
         deathtouch = source is not None and "deathtouch" in source["card"].keywords
