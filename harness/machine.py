@@ -56,12 +56,15 @@ from .execution import Declined, Session, Stats
 from .findings import finding_key
 from .protocol import Violation
 from .recording import InvariantViolation, Recorder, scenario_run
-from .rules import ControlRules, DestructionRules, LayersRules, ManaRules, PermanentRules, UmbraRules, objects
+from .rules import (
+    ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules, PermanentRules, UmbraRules,
+    objects,
+)
 
 __all__ = ["EngineMachine", "InvariantViolation", "Recorder", "make_machine", "scenario_run"]
 
 
-class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, ManaRules,
+class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, ManaRules, ChanceRules,
                     RuleBasedStateMachine):
     """The rules of every area (``harness.rules``) over one engine. Use :func:`make_machine` to bind an engine."""
 

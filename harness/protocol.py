@@ -111,6 +111,25 @@ separately, and add their mana at once (CR 605.4a). The types a permanent "could
 (CR 106.7; Reflecting Pool, Exotic Orchard, Fellwar Stone) count replacement effects in
 any order and ignore costs; lands that look at each other terminate with what the other
 lands give them, nothing if nothing (CR 106.5: an undefined type produces no mana).
+* ``{"type": "flip_coins", "player": P, "count": N, "calls": bool}`` (capability
+  ``chance``): an effect instructs P to flip N >= 1 coins, one at a time (CR 705). With
+  ``calls`` P calls each (decider kind ``"coin_call"``, options ``["heads", "tails"]``)
+  and wins it when the call matches the result; without, nobody wins or loses (705.2).
+* ``{"type": "roll_dice", "player": P, "count": N, "sides": K}`` (capability ``chance``):
+  an effect instructs P to roll N >= 1 K-sided dice, one roll (CR 706.1).
+
+Coins and dice: every coin is ``decider.flip_coin(P)`` and every die
+``decider.roll_die(P, K)``, including the extra ones replacement effects add. Before a
+flip or roll, the replacement effects that apply are chosen one at a time by the player
+(decider kind ``"replacement_effect"``, options ``"<effect>:<source id>"`` and
+``"none"`` when all of them are optional; CR 616.1), each applying at most once
+(614.5): Krark's Thumb (``"Krark's Thumb:ID"``; the coin kept is decider kind
+``"coin_kept"`` with the distinct results as options), Pixie Guide (``"Pixie
+Guide:ID"``), Pokey, the Scallywagg (``"Pokey: roll a d20 instead:ID"``, ``"Pokey: flip a
+coin instead:ID"``; its rulings 2024-11-08). An ignored coin or die never happened
+(706.6). Tavern Scoundrel's and Brazen Dwarf's abilities trigger on flips won and dice
+rolled; Tavern Scoundrel's Treasure tokens get ids ``"<source id>.treasure1"`` and
+``"<source id>.treasure2"``.
 
 Triggered abilities (CR 603) are part of the event that triggered them: after the event
 and its state-based actions, the abilities that triggered are put on the stack (APNAP
@@ -187,6 +206,22 @@ Log entries (``kind`` first):
   ``"untap step"``); ``ability_resolved`` (``object``, ``ability``, ``targets``);
   ``looked_at`` (``player``, ``object``). Zone changes by an ability have cause
   ``{"event": "ability", "by": ID}``.
+* ``trigger`` (``source``, ``ability``: "enters", "dies", "put into a graveyard", "win a
+  coin flip" or "roll one or more dice", ``controller``): an ability triggered (CR
+  603.2); ``trigger_removed`` (``source``, ``reason``): it did nothing for lack of a
+  legal target (CR 603.3d, 608.2b).
+* ``coin_flip`` (``player``, ``instruction``: 1, 2, ... the coin of the event it belongs
+  to, ``result``: "heads" or "tails", ``call``: the call or null, ``won``: true, false or
+  null when nobody wins (705.2) or the coin is ignored, ``ignored``: bool, ``replaced``:
+  null for a coin actually flipped, or ``"die_roll"`` for a flip that was replaced by a
+  d20 roll, whose ``result`` and ``won`` are what the original effect sees).
+* ``die_roll`` (``player``, ``instruction``, ``sides``, ``natural``: the natural result
+  (706.2), or null for a roll that never happened, ``result``: the result the effect
+  sees, ``ignored``, ``replaced``: null, or ``"coin_flip"`` for a d20 roll replaced by a
+  flip (20 for heads, 1 for tails)). For one instruction, the replaced flips and rolls
+  come first, in the order they were replaced, then the coins or dice actually flipped
+  or rolled; ``replacement`` entries (``effect``, ``source``, ``affected``) before them
+  name each replacement effect applied.
 """
 
 from __future__ import annotations
@@ -449,7 +484,9 @@ class Decider(Protocol):
     strings); ``kind`` names the choice (``"replacement_effect"`` for CR 616.1,
     ``"legend_rule"`` for CR 704.5j, ``"trigger_order"`` for CR 603.3b, ``"target"``
     for a triggered ability's target, CR 603.3d, ``"search"`` for a library search,
-    ``"mana_type"`` and ``"mana_payment"`` for mana, ``"may"`` and ``"tap_or_untap"``).
+    ``"mana_type"`` and ``"mana_payment"`` for mana, ``"may"`` and ``"tap_or_untap"``,
+    ``"coin_call"`` for a call of heads or tails, CR 705.2, ``"coin_kept"`` for the coin
+    Krark's Thumb keeps).
     ``flip_coin(player)`` returns ``"heads"`` or ``"tails"``; ``roll_die(player, sides)``
     returns an int in 1..sides.
     """
@@ -539,6 +576,10 @@ CAPABILITIES: dict[str, Capability] = _table(
     Capability("x_costs", "X in enters abilities", ("107.3m",), events=("put_onto_battlefield:x",)),
     Capability("triggers", "triggered abilities", ("603",)),
     Capability("library", "cards in libraries", ("401",), board_features=("library cards",)),
+    Capability("chance", "coin flips and die rolls through the decider, and the effects that replace or watch them "
+               "(Krark's Thumb, Pixie Guide, Pokey, the Scallywagg, Tavern Scoundrel, Brazen Dwarf)",
+               ("705", "706", "614.5", "616.1"), board_features=("chance permanents",),
+               events=("flip_coins", "roll_dice")),
     Capability("log.zone_change_causes", "zone changes are logged with their causes", ()),
     Capability("log.replacement_effects", "replacement effects applied are logged", ("614",)),
     Capability("observe.copiable", "observations carry copiable values", ("707.2",)),

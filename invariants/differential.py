@@ -37,6 +37,7 @@ from typing import Iterable, Sequence
 from harness.protocol import CAPABILITIES
 
 from .base import Transition, invariant
+from .chance import REPLACEMENT_EFFECTS as CHANCE_REPLACEMENTS
 
 DIFFERENTIAL = "differential"  # pseudo-capability added by the runner when --against is given
 
@@ -56,7 +57,10 @@ LOG_KINDS = {
     "counters_removed": "sba.counter_annihilation", "counters_added": "counters", "trigger": "triggers",
     "trigger_removed": "triggers", "regeneration_shield": "regeneration", "mana_produced": "mana",
     "mana_spent": "mana", "mana_lost": "mana", "activated": "tap_untap_costs", "control_changed": "control_change",
+    "coin_flip": "chance", "die_roll": "chance",
 }
+#: The capability of each replacement effect a ``replacement`` log entry names (default: the effect's name).
+REPLACEMENT_CAPABILITY = {"umbra armor": "umbra_armor", **{effect: "chance" for effect in CHANCE_REPLACEMENTS}}
 _TOP = ("players", "objects", "zones", "log")
 #: The capability of each state-based action rule (CR 704.5), from the capability table.
 SBA_CAPABILITY = {rule: cap.name for cap in CAPABILITIES.values() for rule in cap.rules
@@ -110,7 +114,7 @@ def capabilities_used(entry: dict) -> set[str]:
     cause = entry.get("cause") if isinstance(entry.get("cause"), dict) else {}
     used = set()
     if kind == "replacement":
-        used.add({"umbra armor": "umbra_armor"}.get(entry.get("effect"), str(entry.get("effect"))))
+        used.add(REPLACEMENT_CAPABILITY.get(entry.get("effect"), str(entry.get("effect"))))
     elif kind == "zone_change":
         rule = cause.get("rule") if cause.get("event") == "state_based_action" else cause.get("by")
         if rule in SBA_CAPABILITY:

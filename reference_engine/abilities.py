@@ -33,6 +33,7 @@ RETURN_SMALL_CREATURE = "return target creature card with mana value 3 or less f
 LOOK_AND_EXILE_TOP = "look at the top card of your library, you may exile it"
 TAP_OR_UNTAP_ANOTHER = "you may tap or untap another target permanent"
 UNEARTH = "unearth"
+FLIP_A_COIN = "flip a coin"  #: Tavern Scoundrel (reference_engine.chance)
 #: An ability of a card whose script names no activated ability kinds: activating it
 #: raises ``Unsupported`` (e.g. River Boa's "{G}: Regenerate", played by the
 #: ``activate_regeneration`` event instead).
@@ -47,7 +48,7 @@ MULTIPLIERS = {DOUBLE: 2, TRIPLE: 3}
 #: Kinds that are mana abilities (CR 605.1a: no target, could add mana).
 MANA_KINDS = frozenset({ADD, ADD_ANY_COLOR, ADD_LAND_YOU_CONTROL_TYPE, ADD_OPPONENT_LAND_COLOR})
 KINDS = MANA_KINDS | {DOUBLE_COUNTERS, RETURN_SMALL_CREATURE, LOOK_AND_EXILE_TOP, TAP_OR_UNTAP_ANOTHER, UNEARTH,
-                      NOT_MODELLED}
+                      FLIP_A_COIN, NOT_MODELLED}
 
 _SYMBOL = re.compile(r"\{([^}]+)\}")
 _REMINDER = re.compile(r"\s*\([^)]*\)")

@@ -20,6 +20,7 @@ import cards as card_data
 from cards import Card, mana_value  # noqa: F401  (mana_value is re-exported)
 
 from .errors import UnknownCard
+from .unpublished import UNPUBLISHED
 
 #: Keyword abilities the engine understands (CR 702).
 KEYWORDS = frozenset(
@@ -87,6 +88,10 @@ class CardScript:
             of :mod:`reference_engine.mana`: Mana Reflection, Nyxbloom Ancient, Contamination.
         land_mana_trigger: "Whenever a player taps a land for mana, that player adds one
             mana of any type that land produced" (CR 106.12a; Heartbeat of Spring, Mana Flare).
+        chance_replacements: its replacement effects on coin flips and die rolls (CR 614.1a,
+            705, 706), names of :data:`reference_engine.chance.REPLACEMENTS`.
+        chance_trigger: its ability that triggers on coin flips or die rolls, a name of
+            :data:`reference_engine.chance.TRIGGERS`.
         not_modelled: abilities on the card the engine does not model.
     """
 
@@ -108,6 +113,8 @@ class CardScript:
     activated: tuple[str, ...] = ()
     mana_replacement: str | None = None
     land_mana_trigger: bool = False
+    chance_replacements: tuple[str, ...] = ()
+    chance_trigger: str | None = None
     not_modelled: tuple[str, ...] = field(default=())
 
 
@@ -207,6 +214,13 @@ SCRIPTS: dict[str, CardScript] = {
     "Giant Growth": CardScript(spell="pump", spell_amount=3),
     "Cackling Counterpart": CardScript(spell="token_copy", not_modelled=("Flashback {5}{U}{U}",)),
     "Raise the Alarm": CardScript(spell="soldier_tokens", spell_amount=2),
+    # Coins and dice (CR 705, 706; reference_engine.chance).
+    "Krark's Thumb": CardScript(chance_replacements=("thumb",)),
+    "Pixie Guide": CardScript(keywords=frozenset({"flying"}), chance_replacements=("advantage",)),
+    # Its unpublished first ability is unknown (reference_engine.unpublished): only what its rulings state.
+    "Pokey, the Scallywagg": CardScript(chance_replacements=("pokey: flip to d20", "pokey: d20 to flip")),
+    "Tavern Scoundrel": CardScript(chance_trigger="win a coin flip", activated=("flip a coin",)),
+    "Brazen Dwarf": CardScript(chance_trigger="roll one or more dice"),
 }
 
 from .mana_scripts import mana_card_scripts  # noqa: E402  (its scripts are CardScripts)
@@ -231,6 +245,13 @@ TOKEN_DEFS: dict[str, tuple[CardDef, CardScript]] = {
                 frozenset({"enchant permanent", "umbra armor"})),
         CardScript(keywords=frozenset({"umbra armor"}), enchant="permanent"),
     ),
+    # CR 111.10a: "a colorless Treasure artifact token with '{T}, Sacrifice this artifact:
+    # Add one mana of any color.'" (Tavern Scoundrel).
+    "Treasure": (
+        CardDef("Treasure Token", "", (), ("Artifact",), ("Treasure",), (), None, None,
+                "{T}, Sacrifice this artifact: Add one mana of any color."),
+        CardScript(not_modelled=("{T}, Sacrifice this artifact: Add one mana of any color.",)),
+    ),
 }
 
 
@@ -251,7 +272,7 @@ def card(name: str) -> tuple[CardDef, CardScript]:
     script = SCRIPTS.get(name)
     if script is None or name not in card_data.pool():
         raise UnknownCard(name, sorted(SCRIPTS))
-    return card_data.card(name), script
+    return UNPUBLISHED.get(name) or card_data.card(name), script
 
 
 def playable_cards() -> list[str]:

@@ -7,7 +7,7 @@ anything, or returns ``perform(decider)``. The event vocabulary is documented in
 
 from __future__ import annotations
 
-from . import activation, turn
+from . import activation, chance, turn
 from .cards import TOKEN_DEFS, card
 from .errors import IllegalAction, UnknownCard
 from .layers import characteristics, counter_pt
@@ -420,3 +420,4 @@ HANDLERS = {
     "pass_step": turn.pass_step,
     "begin_turn": turn.begin_turn,
 }
+HANDLERS.update(chance.HANDLERS)  # flip_coins, roll_dice

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from . import events, unmodelled
 from .activation import ActivatedAbilityEffects
 from .cards import card, mana_value, token_definition
+from .chance import ChanceRules
 from .control import ControlRules
 from .copies import CopyRules
 from .costs import CostPayment
@@ -64,12 +65,14 @@ CAPABILITIES = frozenset(
         # Mana abilities, pools and activation costs (CR 106, 605, 107.5, 107.6, 302.6).
         "mana",
         "tap_untap_costs",
+        # Coins and dice (CR 705, 706).
+        "chance",
     }
 )
 
 
-class Game(DestructionRules, StateBasedActions, Layers, CopyRules, TriggeredAbilities, ControlRules, ManaRules,
-           CostPayment, ActivatedAbilityEffects):
+class Game(DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, TriggeredAbilities, ControlRules,
+           ManaRules, CostPayment, ActivatedAbilityEffects):
     """One game in progress. Not thread-safe; cheap to create.
 
     The rules procedures are methods (``destroy``, ``apply_umbra_armor``,

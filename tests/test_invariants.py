@@ -33,6 +33,8 @@ import cards
 from invariants import REGISTRY, Decision, ScenarioRun, Transition
 
 from . import mana_invariant_cases
+from .chance_cases import CASES as CHANCE_CASES
+from .chance_cases import MORE_BROKEN as CHANCE_MORE_BROKEN
 
 PLAYERS = ("P1", "P2")
 HIDDEN_ZONES = ("library", "hand", "graveyard", "exile")
@@ -1476,6 +1478,9 @@ MORE_HOLDS = [
     ("differential.matches_reference", both_refused),
 ]
 
+
+CASES.update({name: Case(*case) for name, case in CHANCE_CASES.items()})
+MORE_BROKEN += CHANCE_MORE_BROKEN
 
 # --------------------------------------------------------------------------- tests
 

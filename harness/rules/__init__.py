@@ -7,6 +7,7 @@ inherits them all (Hypothesis collects rules over the class's MRO). See
 """
 
 from .base import REQUIRES, RulesArea, needs, objects
+from .chance import ChanceRules
 from .control import ControlRules
 from .destruction import DestructionRules
 from .layers import LayersRules
@@ -16,7 +17,8 @@ from .umbra import UmbraRules
 
 #: The rules-area mixins the machine inherits, in MRO order.
 AREAS: tuple[type[RulesArea], ...] = (DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules,
-                                       ManaRules)
+                                       ManaRules, ChanceRules)
 
-__all__ = ["AREAS", "REQUIRES", "ControlRules", "DestructionRules", "LayersRules", "ManaRules", "PermanentRules",
+__all__ = ["AREAS", "REQUIRES", "ChanceRules", "ControlRules", "DestructionRules", "LayersRules", "ManaRules",
+           "PermanentRules",
            "RulesArea", "UmbraRules", "needs", "objects"]

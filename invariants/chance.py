@@ -1,0 +1,395 @@
+"""Coins and dice (CR 705, 706) and the effects that replace or watch them.
+
+Read from the log's ``coin_flip`` and ``die_roll`` entries (shapes in
+``harness.protocol``), the decisions asked during the event, and the permanents each
+player controlled before it: Krark's Thumb ("If you would flip a coin, instead flip two
+coins and ignore one"), Pixie Guide ("If you would roll one or more dice, instead roll that
+many dice plus one and ignore the lowest roll"), Pokey, the Scallywagg (its rulings
+2024-11-08), Tavern Scoundrel ("Whenever you win a coin flip, create two Treasure
+tokens") and Brazen Dwarf ("Whenever you roll one or more dice, this creature deals 1
+damage to each opponent").
+
+A permanent with the continuous supertype has no abilities while it is tapped (Orb of
+Origin ruling), so it is not counted then.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .base import Transition, invariant
+
+CHANCE = frozenset({"chance"})
+THUMB, PIXIE, POKEY = "Krark's Thumb", "Pixie Guide", "Pokey, the Scallywagg"
+SCOUNDREL, DWARF = "Tavern Scoundrel", "Brazen Dwarf"
+
+#: The replacement effects on flips and rolls, as ``replacement`` log entries name them.
+REPLACEMENT_EFFECTS = ("Krark's Thumb", "Pixie Guide", "Pokey: roll a d20 instead", "Pokey: flip a coin instead")
+
+POKEY_FLIP = "Pokey, the Scallywagg 2024-11-08: Each time a spell or ability instructs you to flip"
+POKEY_ROLL = "Pokey, the Scallywagg 2024-11-08: Each time a spell or ability instructs you to roll a d20"
+POKEY_SEES_ROLL = "Pokey, the Scallywagg 2024-11-08: If you apply Pokey's second ability"
+POKEY_SEES_FLIP = "Pokey, the Scallywagg 2024-11-08: If you apply Pokey's third ability"
+POKEY_BOTH = "Pokey, the Scallywagg 2024-11-08: If you really want to"
+
+
+def has_abilities(o: dict) -> bool:
+    """Whether an observed permanent has its abilities: not while tapped with the
+    continuous supertype (Orb of Origin ruling: "no abilities as long as it's tapped")."""
+    return not (o.get("tapped") and "Continuous" in (o.get("supertypes") or ()))
+
+
+def controlled(t: Transition, player: str, name: str) -> list[str]:
+    """Ids of permanents named ``name`` that ``player`` controlled, with their abilities, when
+    the event's first coin was flipped or die rolled: those on the battlefield before the
+    event, less those that left it earlier in the event (a cost paid, CR 601.2h)."""
+    gone = set()
+    for e in t.log:
+        if e.get("kind") in ("coin_flip", "die_roll"):
+            break
+        if e.get("kind") == "zone_change" and e.get("from") == "battlefield":
+            gone.add(e.get("object"))
+    return sorted(oid for oid, o in t.before["objects"].items()
+                  if o["zone"] == "battlefield" and o["controller"] == player and o["name"] == name
+                  and has_abilities(o) and oid not in gone)
+
+
+def chance_entries(log: list[dict]) -> list[dict]:
+    return [e for e in log if e.get("kind") in ("coin_flip", "die_roll")]
+
+
+def instructions(log: list[dict]) -> dict[tuple, list[dict]]:
+    """``coin_flip``/``die_roll`` entries grouped by (player, instruction), in log order."""
+    groups: dict[tuple, list[dict]] = {}
+    for e in chance_entries(log):
+        groups.setdefault((e.get("player"), e.get("instruction")), []).append(e)
+    return groups
+
+
+def happened(entries: list[dict]) -> list[dict]:
+    """The coins and dice actually flipped or rolled (not replaced)."""
+    return [e for e in entries if e.get("replaced") is None]
+
+
+def _applies(t: Transition) -> bool:
+    return t.illegal is None and bool(chance_entries(t.log))
+
+
+def _seen(entry_or_group) -> object:
+    """What the next link of a chain shows: a replaced entry's result, or the result of the
+    actual coin kept / the first die not ignored."""
+    if isinstance(entry_or_group, dict):
+        return entry_or_group.get("result")
+    kept = [e for e in entry_or_group if not e.get("ignored")]
+    return kept[0].get("result") if kept else None
+
+
+@invariant("chance.through_the_decider", rules=("705.1", "706.1a", "706.2"), requires=CHANCE)
+def through_the_decider(t: Transition):
+    """Every coin flipped and every die rolled is the decider's answer, asked of the player flipping or rolling.
+
+    The coins actually flipped (ignored ones included, replaced flips excluded) are, in
+    order, the answers to the ``coin_flip`` questions; the dice, to the ``dN``
+    questions; nothing else was flipped or rolled.
+    """
+    if not _applies(t) and not any(d.kind == "coin_flip" or d.kind.startswith("d") and d.kind[1:].isdigit()
+                                   for d in t.decisions):
+        return None
+    out = []
+    coins = [(e.get("player"), e.get("result")) for e in happened(chance_entries(t.log)) if e["kind"] == "coin_flip"]
+    flips = [(d.player, d.answer) for d in t.decisions if d.kind == "coin_flip"]
+    if coins != flips:
+        out.append(f"coins in the log {coins} are not the decider's flips {flips}")
+    dice = [(e.get("player"), f"d{e.get('sides')}", e.get("natural"))
+            for e in happened(chance_entries(t.log)) if e["kind"] == "die_roll"]
+    rolls = [(d.player, d.kind, d.answer) for d in t.decisions if d.kind[:1] == "d" and d.kind[1:].isdigit()]
+    if dice != rolls:
+        out.append(f"dice in the log {dice} are not the decider's rolls {rolls}")
+    for e in happened(chance_entries(t.log)):
+        if e["kind"] == "die_roll" and e.get("result") != e.get("natural"):
+            out.append(f"die roll {e}: no modifier applies, so its result is its natural result (CR 706.2)")
+    return out
+
+
+@invariant("chance.instructions_carried_out", rules=("705.1", "706.1", "614.6"), requires=CHANCE)
+def instructions_carried_out(t: Transition):
+    """An instruction to flip N coins is N flips (instructions 1..N); to roll dice, one roll (instruction 1).
+
+    Each instruction shows the events that replaced one another, then what actually
+    happened: a replaced flip became a d20 roll and a replaced d20 roll became a flip
+    (CR 614.6: the replaced event never happens), so their kinds alternate, starting from
+    what the effect instructed, and what actually happened is of one kind only.
+    """
+    kind = t.event.get("type")
+    if t.illegal is not None or kind not in ("flip_coins", "roll_dice"):
+        return None
+    player = t.event.get("player")
+    groups = instructions(t.log)
+    if any(p != player for p, _ in groups):
+        return [f"flips or rolls by {sorted({p for p, _ in groups} - {player})} in an event instructing {player}"]
+    if any(p.get("lost") for p in t.after["players"].values()) and not groups:
+        return None
+    expected = list(range(1, t.event.get("count", 0) + 1)) if kind == "flip_coins" else [1]
+    out = []
+    if sorted(i for _, i in groups) != expected:
+        out.append(f"instructions {sorted(i for _, i in groups)} in the log; expected {expected}")
+    first = "coin_flip" if kind == "flip_coins" else "die_roll"
+    for (_, i), entries in groups.items():
+        replaced = [e for e in entries if e.get("replaced") is not None]
+        actual = happened(entries)
+        if entries[:len(replaced)] != replaced:
+            out.append(f"instruction {i}: replaced flips or rolls must come before what happened: {entries}")
+        want = first
+        for e in replaced:
+            other = "die_roll" if want == "coin_flip" else "coin_flip"
+            if e["kind"] != want or e["replaced"] != other:
+                out.append(f"instruction {i}: expected a {want} replaced by a {other}, got {e}")
+            want = other
+        if not actual or any(e["kind"] != want for e in actual):
+            out.append(f"instruction {i}: what happened must be {want} entries, got {actual}")
+        if want == "die_roll" and replaced and any(e.get("sides") != 20 for e in actual):
+            out.append(f"instruction {i}: a flip replaced by Pokey is replaced by a d20 roll, got {actual}")
+    return out
+
+
+@invariant("chance.calls_and_wins", rules=("705.2",), rulings=(POKEY_FLIP,), requires=CHANCE)
+def calls_and_wins(t: Transition):
+    """The player who flips calls (when the effect has a winner) and wins when the call matches the result.
+
+    Only the player who flips wins or loses (705.2); an effect that cares only about heads
+    or tails has no call and no winner; an ignored coin is won by nobody (706.6). A flip
+    replaced by a d20 roll is won or lost as the original effect sees it (Pokey ruling).
+    """
+    if not _applies(t):
+        return None
+    out = []
+    calls = [d for d in t.decisions if d.kind == "coin_call"]
+    for d in calls:
+        if d.player != t.event.get("player", d.player):
+            out.append(f"{d.player} called a coin {t.event.get('player')} flips")
+    for e in chance_entries(t.log):
+        if e["kind"] != "coin_flip":
+            continue
+        if e.get("ignored"):
+            if e.get("won") is not None:
+                out.append(f"ignored coin {e} was won or lost: it never happened (CR 706.6)")
+            continue
+        call = e.get("call")
+        want = None if call is None or e.get("result") is None else e.get("result") == call
+        if e.get("won") != want:
+            out.append(f"coin {e}: call {call!r}, result {e.get('result')!r}, so won must be {want}")
+    if t.event.get("type") == "flip_coins":
+        made = Counter(d.answer for d in calls)
+        for (_, i), entries in instructions(t.log).items():
+            kept = [e for e in entries if not e.get("ignored")]
+            original = kept[0] if kept else entries[0]  # the instructed flip, replaced or not
+            if original["kind"] != "coin_flip":
+                continue
+            if t.event.get("calls") and original.get("call") not in COIN_SIDES:
+                out.append(f"instruction {i}: the effect has a winner, so {t.event.get('player')} calls; "
+                           f"the log shows call {original.get('call')!r}")
+            if not t.event.get("calls") and original.get("call") is not None:
+                out.append(f"instruction {i}: the effect cares only about heads or tails, yet the call is "
+                           f"{original.get('call')!r}")
+            if original.get("call") in COIN_SIDES:
+                if made[original["call"]] <= 0:
+                    out.append(f"instruction {i}: call {original['call']!r} was not asked of the decider "
+                               f"(kind coin_call)")
+                made[original["call"]] -= 1
+    return out
+
+
+COIN_SIDES = ("heads", "tails")
+
+
+@invariant("chance.krarks_thumb", rules=("614.1a", "706.6"), requires=CHANCE)
+def krarks_thumb(t: Transition):
+    """Krark's Thumb: its controller's coin flips are two coins, one ignored; nobody else's are.
+
+    "If you would flip a coin, instead flip two coins and ignore one": a coin actually
+    flipped by a player who controls a Krark's Thumb (it is legendary: at most one) is
+    two coins with exactly one ignored, the one the player chose to keep (decider kind
+    ``coin_kept``) kept; any other player flips one coin, not ignored.
+    """
+    if not _applies(t):
+        return None
+    out = []
+    kept = [d.answer for d in t.decisions if d.kind == "coin_kept"]
+    for (player, i), entries in instructions(t.log).items():
+        coins = [e for e in happened(entries) if e["kind"] == "coin_flip"]
+        if not coins:
+            continue
+        thumbs = controlled(t, player, THUMB)
+        if not thumbs:
+            if len(coins) != 1 or coins[0].get("ignored"):
+                out.append(f"{player} controls no Krark's Thumb but flipped {len(coins)} coin(s) for instruction {i}, "
+                           f"{sum(bool(c.get('ignored')) for c in coins)} ignored")
+            continue
+        if len(coins) != 2 or sum(bool(c.get("ignored")) for c in coins) != 1:
+            out.append(f"{player} controls Krark's Thumb {thumbs[0]}: instruction {i} must be two coins, one ignored; "
+                       f"got {[(c.get('result'), c.get('ignored')) for c in coins]}")
+            continue
+        if coins[0]["result"] != coins[1]["result"]:
+            chosen = kept.pop(0) if kept else None
+            keep = next(c for c in coins if not c.get("ignored"))
+            if chosen is None:
+                out.append(f"{player} was not asked which coin to keep (instruction {i})")
+            elif keep["result"] != chosen:
+                out.append(f"{player} chose to keep {chosen}, but the coin kept shows {keep['result']}")
+    return out
+
+
+@invariant("chance.pixie_guide", rules=("614.1a", "706.6"), rulings=(POKEY_SEES_ROLL,), requires=CHANCE)
+def pixie_guide(t: Transition):
+    """Pixie Guide: its controller rolls one more die per Pixie Guide and ignores that many of the lowest.
+
+    "If you would roll one or more dice, instead roll that many dice plus one and ignore
+    the lowest roll": a roll by a player controlling k Pixie Guides is the dice
+    instructed plus k, the k lowest ignored (CR 706.6: an ignored roll never happened).
+    A d20 roll that replaced a flip is a roll of one d20, so Pixie Guide applies to it
+    (Pokey ruling).
+    """
+    if not _applies(t):
+        return None
+    out = []
+    for (player, i), entries in instructions(t.log).items():
+        dice = [e for e in happened(entries) if e["kind"] == "die_roll"]
+        if not dice:
+            continue
+        if any(e.get("replaced") for e in entries) or t.event.get("type") != "roll_dice":
+            count, sides = 1, 20
+        else:
+            count, sides = t.event.get("count"), t.event.get("sides")
+        k = len(controlled(t, player, PIXIE))
+        ignored = [e for e in dice if e.get("ignored")]
+        kept = [e for e in dice if not e.get("ignored")]
+        if len(dice) != count + k or len(ignored) != k:
+            out.append(f"{player} controls {k} Pixie Guide(s): instruction {i} to roll {count} d{sides} must roll "
+                       f"{count + k} and ignore {k}; rolled {len(dice)}, ignored {len(ignored)}")
+        elif ignored and kept and max(e["natural"] for e in ignored) > min(e["natural"] for e in kept):
+            out.append(f"instruction {i}: ignored {[e['natural'] for e in ignored]} but kept "
+                       f"{[e['natural'] for e in kept]}: the lowest are ignored")
+        if any(e.get("sides") != sides for e in dice):
+            out.append(f"instruction {i}: dice must be d{sides}, got {[e.get('sides') for e in dice]}")
+    return out
+
+
+def _d20_as_coin(value):
+    return "tails" if isinstance(value, int) and 1 <= value <= 10 else \
+        "heads" if isinstance(value, int) and 11 <= value <= 20 else None
+
+
+def _coin_as_d20(result):
+    return 20 if result == "heads" else 1 if result == "tails" else None
+
+
+@invariant("chance.pokey", rules=("614.1a", "614.5", "616.1"),
+           rulings=(POKEY_FLIP, POKEY_ROLL, POKEY_BOTH), requires=CHANCE)
+def pokey(t: Transition):
+    """Pokey: a flip may become a d20 roll (1-10 tails, 11-20 heads), a d20 roll a flip (heads 20, tails 1), once each.
+
+    Only for a player controlling Pokey, and only if that player chose it (decider kind
+    ``replacement_effect``: it is optional); each Pokey's second and third ability
+    applies at most once to one instruction (CR 614.5: "the nonsense stops there"); the
+    original effect sees the mapped result of what replaced it.
+    """
+    if not _applies(t):
+        return None
+    out = []
+    chosen = [d for d in t.decisions if d.kind == "replacement_effect" and str(d.answer).startswith("Pokey:")]
+    replaced_total = 0
+    for (player, i), entries in instructions(t.log).items():
+        replaced = [e for e in entries if e.get("replaced") is not None]
+        if not replaced:
+            continue
+        replaced_total += len(replaced)
+        pokeys = controlled(t, player, POKEY)
+        flips = sum(e["kind"] == "coin_flip" for e in replaced)
+        rolls = len(replaced) - flips
+        if flips > len(pokeys) or rolls > len(pokeys):
+            out.append(f"{player} controls {len(pokeys)} Pokey: instruction {i} had {flips} flip(s) replaced by a "
+                       f"roll and {rolls} roll(s) by a flip; each ability applies once (CR 614.5)")
+        chain: list = replaced + [happened(entries)]
+        for link, following in zip(replaced, chain[1:]):
+            seen = _seen(following)
+            want = _d20_as_coin(seen) if link["kind"] == "coin_flip" else _coin_as_d20(seen)
+            if link.get("result") != want:
+                out.append(f"instruction {i}: the {link['kind']} replaced by a {link['replaced']} showing {seen!r} "
+                           f"must be seen as {want!r}, the log says {link.get('result')!r}")
+        for link in replaced:
+            if link["kind"] == "die_roll" and link.get("sides") != 20:
+                out.append(f"instruction {i}: only a d20 roll can become a flip, got {link}")
+    if replaced_total != len(chosen):
+        out.append(f"{replaced_total} flip(s) or roll(s) replaced by Pokey, but the player chose Pokey "
+                   f"{len(chosen)} time(s) (it is optional: \"you may\")")
+    return out
+
+
+def _triggers(log: list[dict], ability: str) -> Counter:
+    return Counter(e.get("source") for e in log if e.get("kind") == "trigger" and e.get("ability") == ability)
+
+
+@invariant("chance.ignored_never_happened", rules=("603.2", "706.6", "614.6"),
+           rulings=(POKEY_SEES_ROLL, POKEY_SEES_FLIP), requires=CHANCE | {"triggers"})
+def ignored_never_happened(t: Transition):
+    """Tavern Scoundrel triggers once per coin flip its controller wins; Brazen Dwarf once per roll.
+
+    Ignored coins and dice never happened (CR 706.6) and replaced flips and rolls never
+    happened (CR 614.6): only coins actually flipped and kept trigger Tavern Scoundrel,
+    and only dice actually rolled trigger Brazen Dwarf ("Whenever you roll one or more
+    dice": once per roll, however many dice). After Pokey's second ability Brazen Dwarf
+    triggers and Tavern Scoundrel doesn't; after its third, the reverse (Pokey rulings).
+    """
+    if not _applies(t):
+        return None
+    out = []
+    scoundrels, dwarves = _triggers(t.log, "win a coin flip"), _triggers(t.log, "roll one or more dice")
+    groups = instructions(t.log)
+    players = {p for p, _ in groups}
+    for player in players:
+        won = sum(1 for (p, _), entries in groups.items() if p == player
+                  for e in happened(entries) if e["kind"] == "coin_flip" and not e.get("ignored") and e.get("won"))
+        rolls = sum(1 for (p, _), entries in groups.items() if p == player
+                    and any(e["kind"] == "die_roll" for e in happened(entries)))
+        for oid in controlled(t, player, SCOUNDREL):
+            if scoundrels.get(oid, 0) != won:
+                out.append(f"{player} won {won} coin flip(s): Tavern Scoundrel {oid} must trigger {won} time(s), "
+                           f"triggered {scoundrels.get(oid, 0)}")
+        for oid in controlled(t, player, DWARF):
+            if dwarves.get(oid, 0) != rolls:
+                out.append(f"{player} rolled dice {rolls} time(s): Brazen Dwarf {oid} must trigger {rolls} time(s), "
+                           f"triggered {dwarves.get(oid, 0)}")
+    for source in set(scoundrels) | set(dwarves):
+        o = t.before["objects"].get(source)
+        if o is None or o["zone"] != "battlefield" or o["controller"] not in players or not has_abilities(o):
+            out.append(f"{source} triggered on a coin flip or die roll of no player controlling it")
+    return out
+
+
+@invariant("chance.trigger_effects", rules=("603.2", "111.10a", "120.3"), requires=CHANCE | {"triggers"})
+def trigger_effects(t: Transition):
+    """Each Tavern Scoundrel trigger creates two Treasure tokens; each Brazen Dwarf trigger deals 1 damage to each opponent.
+
+    Checked when no player has lost (the game ends before the rest resolve, CR 104.3).
+    """
+    if not _applies(t) or any(p.get("lost") for p in t.after["players"].values()):
+        return None
+    out = []
+    created = Counter(((e.get("cause") or {}).get("by")) for e in t.log if e.get("kind") == "zone_change"
+                      and (e.get("cause") or {}).get("event") == "create_token")
+    for source, n in _triggers(t.log, "win a coin flip").items():
+        treasures = [e["object"] for e in t.log if e.get("kind") == "zone_change"
+                     and (e.get("cause") or {}).get("by") == source
+                     and (t.after["objects"].get(e["object"]) or {}).get("name") == "Treasure Token"]
+        if created.get(source, 0) != 2 * n or len(treasures) != 2 * n:
+            out.append(f"Tavern Scoundrel {source} triggered {n} time(s): {2 * n} Treasure tokens, got {treasures}")
+    for source, n in _triggers(t.log, "roll one or more dice").items():
+        controller = (t.before["objects"].get(source) or {}).get("controller")
+        for opponent in t.before["players"]:
+            if opponent == controller:
+                continue
+            dealt = sum(e.get("amount", 0) for e in t.log if e.get("kind") == "damage" and e.get("source") == source
+                        and e.get("target") == opponent)
+            if dealt != n:
+                out.append(f"Brazen Dwarf {source} triggered {n} time(s): {n} damage to {opponent}, dealt {dealt}")
+    return out
