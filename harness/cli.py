@@ -23,7 +23,7 @@ from .decider import ReplayDiverged
 from .execution import BoardRejected, Declined, EngineTimeout
 from .loading import EngineLoadError, load_engine
 
-EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT, EXIT_HARNESS_FAILED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 class BadInput(Exception):
@@ -122,6 +122,8 @@ def cmd_run(args) -> int:
         unknown = [n for n in args.invariants if n not in invariant_registry.REGISTRY]
         if unknown:
             raise BadInput(f"unknown invariant(s) {unknown}; see `rulesfuzz invariants`")
+    if args.invariants and "differential.matches_reference" in args.invariants and not args.against:
+        raise BadInput("--invariant differential.matches_reference needs --against ENGINE (it compares two engines)")
     try:
         known = baseline_file.load(args.baseline) if args.baseline else {}
     except baseline_file.BaselineError as exc:
@@ -181,7 +183,7 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     if result.also_seen:
         print(f"Also failed on the way, not reported: {', '.join(result.also_seen)} (--keep-going reports every "
               f"distinct finding)")
-    elif not result.findings:
+    if not result.findings and not result.stats.mostly_declined():
         print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s).")
     status = report.run_status(result)
     if args.json_path:
@@ -336,8 +338,27 @@ def main(argv=None) -> int:
         print("rulesfuzz: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # output piped into a command that stopped reading (head, grep -m1)
-        sys.stderr.close()
+        _quiet_broken_pipe()
         return 141  # as if killed by SIGPIPE: the result could not be reported
+    except Exception:  # noqa: BLE001  a bug of rulesfuzz itself, not of the engine or the input
+        import traceback
+
+        traceback.print_exc()
+        print(f"rulesfuzz: internal error (a bug of rulesfuzz {report.version()}, not of your engine): please "
+              f"report it with the command line and the traceback above", file=sys.stderr)
+        return EXIT_HARNESS_FAILED
+
+
+def _quiet_broken_pipe() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush can't complain about the closed pipe."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.stderr.close()
 
 
 if __name__ == "__main__":

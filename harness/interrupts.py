@@ -17,8 +17,12 @@ from contextlib import contextmanager
 from typing import Iterator
 
 
-class BudgetExhausted(BaseException):
-    """The run's wall-time budget (``--max-seconds``) ran out: stops generation, shrinking and reduction."""
+class BudgetExhausted(KeyboardInterrupt):
+    """The run's wall-time budget (``--max-seconds``) ran out: stops generation, shrinking and reduction.
+
+    A ``KeyboardInterrupt`` because that is what Hypothesis lets through at once, whatever
+    it is doing (any other exception would be a test failure to shrink or a flaky one).
+    """
 
 
 class _State:

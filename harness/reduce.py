@@ -62,6 +62,8 @@ def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants
         same_step = [v for v in result.violations if v.step == first.step]
         others = [v for v in same_step if v is not first]
         rebuilt = scenario_file.build(board, result.session.steps[: first.step], [first, *others])
+        if result.session.output:
+            rebuilt["engine_output"] = result.session.output
         for field in ("engine", "seed"):
             if field in scenario:
                 rebuilt[field] = scenario[field]

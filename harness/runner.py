@@ -253,10 +253,10 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                 if result.findings and not keep_going:
                     break
                 tick(lambda: f"{len(result.findings)} finding(s)")
-    except KeyboardInterrupt:
-        result.cut_short = "interrupted"
     except interrupts.BudgetExhausted:
         result.cut_short = "time budget"
+    except KeyboardInterrupt:
+        result.cut_short = "interrupted"
     # Failures seen but not yet reported (the run was cut short while shrinking): the
     # smallest scenario seen of each is kept, and said to be not fully shrunk.
     for key in recorder.keys():
