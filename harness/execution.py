@@ -203,6 +203,10 @@ def _interaction(entry: dict) -> str | None:
     return None
 
 
+class NotAGame(Exception):
+    """``engine.new_game`` returned something without ``apply`` and ``observe``."""
+
+
 class Session:
     """One game of ``engine`` from ``board``, checked by ``invariants`` after every event.
 
@@ -236,9 +240,14 @@ class Session:
         self.observation: dict = {}
         try:
             self.game = self._call("new_game", engine.new_game, copy.deepcopy(board))
+            if not all(callable(getattr(self.game, name, None)) for name in ("apply", "observe")):
+                raise NotAGame(f"new_game returned {type(self.game).__name__}, not a game with apply() and "
+                               f"observe() (harness.protocol.Game)")
             self.observation = self._call("observe", self.game.observe)
         except Unsupported as exc:
             raise Declined(exc.reason, exc.message, 0) from None
+        except NotAGame as exc:
+            self._break_at_start("generic.observation_shape", [str(exc)])
         except EngineFailed as exc:
             self._break_at_start("generic.engine_does_not_raise", [str(exc)])
         else:

@@ -101,3 +101,35 @@ def test_readme_documents_every_command_and_run_option():
     missing += [opt for action in commands["run"]._actions for opt in action.option_strings
                 if opt.startswith("--") and opt != "--help" and opt not in readme]
     assert not missing, f"README.md doesn't mention {missing}"
+
+
+NO_GAME_ENGINE = """
+from harness.protocol import EngineInfo
+
+
+class ReturnsNoGame:
+    info = EngineInfo(name="no-game", version="1", capabilities=frozenset({"destroy"}))
+
+    def new_game(self, board):
+        return None
+
+
+engine = ReturnsNoGame()
+"""
+
+
+def test_new_game_returning_no_game_is_a_finding_with_a_replay_file(tmp_path, capsys):
+    """An engine whose new_game returns None broke the protocol on the board: a finding at step 0
+    with its replay file (was a traceback and exit 1 with nothing written)."""
+    engine_file = tmp_path / "no_game.py"
+    engine_file.write_text(NO_GAME_ENGINE, encoding="utf-8")
+    spec = f"{engine_file}:engine"
+    tmp_path = tmp_path / "replays"
+    assert run_cli("run", "--engine", spec, "--max-examples", 5, "--database", "none", "--quiet",
+                   "--replay-dir", tmp_path) == 1
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    assert "VIOLATION generic.observation_shape at step 0" in out.out and "not a game" in out.out
+    files = list(tmp_path.glob("*.json"))
+    assert len(files) == 1
+    assert run_cli("replay", files[0], "--engine", spec) == 1
