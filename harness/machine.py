@@ -56,6 +56,7 @@ from .execution import Declined, Session, Stats
 from .findings import finding_key
 from .protocol import Violation
 from .recording import InvariantViolation, Recorder, scenario_run
+from .rules.mana import board_extras
 from .rules import (
     ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules, PermanentRules, UmbraRules,
     objects,
@@ -93,10 +94,10 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
 
     @initialize(target=objects, board=st.deferred(lambda: S.boards(EngineMachine.max_creatures,
                                                                    EngineMachine.max_auras)),
-                data=st.data())
-    def setup(self, board, data):
+                extras=st.deferred(lambda: board_extras()))
+    def setup(self, board, extras):
         interrupts.check()
-        board = self.extend_board(board, data)
+        board = self.extend_board(board, extras)
         self.run_stats.examples += 1
         try:
             self.session = Session(self.engine, board, self.step_invariants, self.run_stats, self.step_timeout,

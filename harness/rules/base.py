@@ -48,8 +48,9 @@ class RulesArea(Targeting):
     def _new_id(self) -> str:  # provided by the machine
         raise NotImplementedError
 
-    def extend_board(self, board: dict, data) -> dict:
+    def extend_board(self, board: dict, extras: dict) -> dict:
         """The board of a new example with this area's board features added: an area
-        overrides it, calls ``super()`` first, and adds objects only for capabilities the
-        engine claims (``data`` is Hypothesis's ``st.data()``, so the additions shrink)."""
+        overrides it, calls ``super()`` first, and adds objects from ``extras`` (drawn with
+        the board, whatever the engine, so no data is drawn while the example runs) only for
+        capabilities the engine claims."""
         return board

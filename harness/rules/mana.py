@@ -99,16 +99,27 @@ def mana_objects(draw, costs: bool):
     return found
 
 
+def board_extras():
+    """The board features of every area, drawn with the board: ``{"mana": [objects] or None}``
+    (the mana corner on three boards in four)."""
+    corner = st.one_of(st.none(), mana_objects(True), mana_objects(True), mana_objects(True))
+    return st.fixed_dictionaries({"mana": corner})
+
+
 class ManaRules(RulesArea):
     """Activating abilities, mana, steps and turns."""
 
-    def extend_board(self, board: dict, data) -> dict:
-        """Add the mana corner to most boards of an engine that claims ``mana``."""
-        board = super().extend_board(board, data)
-        if "mana" not in self.capabilities or not data.draw(st.integers(0, 3), label="mana corner"):
+    def extend_board(self, board: dict, extras: dict) -> dict:
+        """Add the mana corner (``extras["mana"]``, on most boards) to the board of an engine
+        that claims ``mana``; {Q} creatures and Fatestitcher only if it claims ``tap_untap_costs``."""
+        board = super().extend_board(board, extras)
+        extra = extras.get("mana")
+        if "mana" not in self.capabilities or not extra:
             return board
-        extra = data.draw(mana_objects("tap_untap_costs" in self.capabilities), label="mana objects")
-        extra = [o for o in extra if self._plays(o["card"])]
+        costs = "tap_untap_costs" in self.capabilities
+        extra = [o for o in extra if self._plays(o["card"]) and (costs or o["card"] not in COST_CREATURES)]
+        if not costs:
+            extra = [o for o in extra if o.get("zone") is None]  # the graveyard and library cards serve {Q} abilities
         return {**board, "objects": board["objects"] + extra}
 
     def _plays(self, card: str) -> bool:
