@@ -98,7 +98,15 @@ def build_parser() -> argparse.ArgumentParser:
     inv = sub.add_parser("invariants", help="list every invariant with its rules and required capabilities")
     inv.add_argument("--json", action="store_true", help="as JSON")
 
-    sub.add_parser("cards", help="list the cards the reference engine can play")
+    cards = sub.add_parser("cards", help="list the card pool and what the reference engine does not model")
+    cards.add_argument("--json", action="store_true",
+                       help="the card data as JSON (one object per card, with reference_not_modelled)")
+
+    plan = sub.add_parser("plan", help="the cards, board features, events and invariants a run of an engine "
+                                       "uses, and what it leaves out and why")
+    plan.add_argument("--engine", required=True, help="as for `run`")
+    plan.add_argument("--json", action="store_true", help="as JSON")
+    plan.add_argument("--step-timeout", type=_positive(float), default=10.0)
     return parser
 
 
@@ -314,12 +322,63 @@ def cmd_invariants(args) -> int:
 
 
 def cmd_cards(args) -> int:
-    from reference_engine import cards
+    import cards
 
-    for name in cards.playable_cards():
-        _, script = cards.card(name)
-        extra = f"   (not modelled: {'; '.join(script.not_modelled)})" if script.not_modelled else ""
-        print(f"{name}{extra}")
+    from .adapters.reference import not_modelled
+
+    rows = []
+    for record in cards.to_json():
+        gaps = not_modelled(record["name"])
+        rows.append({**record, "reference_plays": gaps is not None, "reference_not_modelled": gaps or []})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return EXIT_OK
+    for row in rows:
+        if not row["reference_plays"]:
+            extra = "   (the reference engine does not play it)"
+        elif row["reference_not_modelled"]:
+            extra = f"   (not modelled: {'; '.join(row['reference_not_modelled'])})"
+        else:
+            extra = ""
+        print(f"{row['name']}{extra}")
+    return EXIT_OK
+
+
+def cmd_plan(args) -> int:
+    from .machine import EngineMachine, rule_gates
+    from .plan import Plan
+
+    engine = _engine(args.engine, args)
+    info = engine.info
+    plan = Plan.of(info.capabilities, getattr(info, "cards", None))
+    gates = rule_gates(EngineMachine, plan)
+    invariants = {}
+    for inv in invariant_registry.REGISTRY.values():
+        missing = sorted(inv.requires - plan.capabilities)
+        if inv.family == "differential":
+            invariants[inv.name] = "used with --against"
+        else:
+            invariants[inv.name] = f"needs capability {', '.join(missing)}" if missing else None
+    report = {
+        "engine": {"name": info.name, "version": info.version},
+        "cards": sorted(plan.cards),
+        "cards_left_out": dict(sorted(plan.left_out_cards.items())),
+        "board_features": sorted(plan.features),
+        "board_features_left_out": dict(sorted(plan.left_out_features.items())),
+        "events": sorted(n for n, why in gates.items() if why is None),
+        "events_left_out": {n: why for n, why in sorted(gates.items()) if why},
+        "invariants": sorted(n for n, why in invariants.items() if why is None),
+        "invariants_left_out": {n: why for n, why in sorted(invariants.items()) if why},
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return EXIT_OK
+    print(f"engine {info.name} {info.version}")
+    for key, title in (("cards", "cards"), ("board_features", "board features"), ("events", "events (rules)"),
+                       ("invariants", "invariants")):
+        print(f"{title} ({len(report[key])}): {', '.join(report[key]) or '-'}")
+        for name, why in report[f"{key}_left_out"].items():
+            print(f"  left out: {name}: {why}")
     return EXIT_OK
 
 
@@ -328,7 +387,7 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = {"run": cmd_run, "replay": cmd_replay, "invariants": cmd_invariants, "check": cmd_check,
-               "baseline": cmd_baseline, "cards": cmd_cards}[args.command]
+               "baseline": cmd_baseline, "cards": cmd_cards, "plan": cmd_plan}[args.command]
     try:
         return handler(args)
     except BadInput as exc:

@@ -83,6 +83,9 @@ def check_engine(engine, spec: str = "engine") -> None:
                               f"(missing {missing or ['info']}); see harness.protocol.EngineInfo")
     if not callable(getattr(engine, "new_game", None)):
         raise EngineLoadError(f"engine {spec!r}: no new_game(board) method")
+    problem = declaration_problem(info)
+    if problem:
+        raise EngineLoadError(f"engine {spec!r}: {problem}")
     from invariants.differential import check_ignored_path
 
     for path in getattr(info, "ignored_fields", ()) or ():
@@ -90,6 +93,32 @@ def check_engine(engine, spec: str = "engine") -> None:
             check_ignored_path(path)
         except ValueError as exc:
             raise EngineLoadError(f"engine {spec!r}: {exc}") from None
+
+
+def declaration_problem(info) -> str | None:
+    """One line naming the first field of ``info`` (an ``EngineInfo``) that names an unknown
+    capability or card, with the accepted values; None when every name is known."""
+    import cards as card_data
+
+    from .protocol import CAPABILITIES
+
+    caps = getattr(info, "capabilities", None)
+    if isinstance(caps, str) or not isinstance(caps, (set, frozenset, list, tuple)):
+        return f"info.capabilities: expected a set of capability names, got {type(caps).__name__}"
+    unknown = sorted(str(c) for c in caps if c not in CAPABILITIES)
+    if unknown:
+        return (f"info.capabilities: unknown capability {', '.join(map(repr, unknown))}; accepted: "
+                f"{', '.join(sorted(CAPABILITIES))}")
+    declared = getattr(info, "cards", None)
+    if declared is None:
+        return None
+    if isinstance(declared, str) or not isinstance(declared, (set, frozenset, list, tuple)):
+        return f"info.cards: expected a set of Oracle card names or None, got {type(declared).__name__}"
+    unknown = sorted(str(c) for c in declared if c not in card_data.names())
+    if unknown:
+        return (f"info.cards: unknown card {', '.join(map(repr, unknown))}; accepted: the Oracle names of the "
+                f"card pool (`rulesfuzz cards` lists them)")
+    return None
 
 
 def _process_engine(spec: str, step_timeout: float | None):

@@ -55,14 +55,16 @@ from .decider import DrawingDecider
 from .execution import Declined, Session, Stats
 from .findings import finding_key
 from .protocol import Violation
+from .hypothesis_shim import is_rule
+from .plan import FULL, Plan
 from .recording import InvariantViolation, Recorder, scenario_run
 from .rules.mana import board_extras
 from .rules import (
-    ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules, PermanentRules, UmbraRules,
-    objects,
+    CARD_LISTS, REQUIRES, ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules, PermanentRules,
+    UmbraRules, objects,
 )
 
-__all__ = ["EngineMachine", "InvariantViolation", "Recorder", "make_machine", "scenario_run"]
+__all__ = ["EngineMachine", "InvariantViolation", "Recorder", "make_machine", "rule_gates", "scenario_run"]
 
 
 class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, ManaRules, ChanceRules,
@@ -80,6 +82,8 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
     against = None
     max_creatures = 4
     max_auras = 3
+    plan: Plan = FULL
+    board_strategy = S.boards(FULL, max_creatures, max_auras)
 
     def __init__(self):
         super().__init__()
@@ -92,12 +96,10 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
         self._live_cache: tuple | None = None
         self.stopped = False
 
-    @initialize(target=objects, board=st.deferred(lambda: S.boards(EngineMachine.max_creatures,
-                                                                   EngineMachine.max_auras)),
-                extras=st.deferred(lambda: board_extras()))
-    def setup(self, board, extras):
+    @initialize(target=objects, data=st.data(), extras=st.deferred(lambda: board_extras()))
+    def setup(self, data, extras):
         interrupts.check()
-        board = self.extend_board(board, extras)
+        board = self.extend_board(data.draw(self.board_strategy, label="board"), extras)
         self.run_stats.examples += 1
         try:
             self.session = Session(self.engine, board, self.step_invariants, self.run_stats, self.step_timeout,
@@ -174,16 +176,45 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
                 self._found([Violation(inv.name, len(session.steps), tuple(messages))])
 
 
+def rule_gates(machine: type = EngineMachine, plan: Plan = FULL) -> dict[str, str | None]:
+    """Every rule of ``machine`` -> None if ``plan`` runs it, else why not (one line).
+
+    A rule runs when the engine claims every capability its ``needs`` names and the
+    plan's card lists it draws from are not empty.
+    """
+    gates = {}
+    for name in sorted(dir(machine)):
+        method = getattr(machine, name, None)
+        if method is None or not is_rule(method):
+            continue
+        missing = sorted(getattr(method, REQUIRES, frozenset()) - plan.capabilities)
+        empty = [lst for lst in getattr(method, CARD_LISTS, ()) if not plan.lists.get(lst)]
+        why = []
+        if missing:
+            why.append(f"needs capability {', '.join(missing)}")
+        if empty:
+            why.append(f"no card of list {', '.join(empty)} is playable")
+        gates[name] = "; ".join(why) or None
+    return gates
+
+
 def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None = None,
                  recorder: Recorder | None = None, step_timeout: float | None = None, against=None):
     """A subclass of :class:`EngineMachine` bound to ``engine`` and its invariants.
 
-    ``against`` is the reference engine for differential mode, or None.
+    ``against`` is the reference engine for differential mode, or None. The run's
+    :class:`~harness.plan.Plan` is made here, once: boards use only its cards and board
+    features, and rules it leaves out (:func:`rule_gates`) are not in the class at all.
     """
+    plan = Plan.of(engine.info.capabilities, getattr(engine.info, "cards", None))
+    off = {name: None for name, why in rule_gates(EngineMachine, plan).items() if why}
     return type(
         "EngineMachineFor_" + "".join(c if c.isalnum() else "_" for c in engine.info.name),
         (EngineMachine,),
         {
+            **off,
+            "plan": plan,
+            "board_strategy": S.boards(plan, EngineMachine.max_creatures, EngineMachine.max_auras),
             "engine": engine,
             "step_invariants": list(invariants),
             "scenario_invariants": list(scenario_invariants),

@@ -12,32 +12,37 @@ and cards in libraries for Goblin Engineer's search.
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import strategies as st
+
+import cards as card_data
 
 PLAYERS = ("P1", "P2")
 
-#: Creatures with their printed toughness (damage on the board stays below it). The
-#: first one is what the shrinker prefers: a vanilla creature.
-CREATURES = {
-    "Grizzly Bears": 2,
-    "Typhoid Rats": 1,
-    "Darksteel Myr": 1,
-    "River Boa": 1,
-    "Drudge Skeletons": 1,
-    "Isamaru, Hound of Konda": 2,
-    "Umbra Mystic": 2,
-    "Goblin Engineer": 2,  # an enters ability: copies of it trigger (CR 707.5)
-}
-LEGENDS = ("Isamaru, Hound of Konda",)
-UMBRA_AURAS = (
-    "Hyena Umbra", "Bear Umbra", "Snake Umbra", "Spider Umbra", "Boar Umbra", "Eel Umbra", "Eland Umbra",
-    "Drake Umbra", "Mammoth Umbra", "Felidar Umbra", "Crab Umbra", "Indrik Umbra", "Treefolk Umbra",
-    "Octopus Umbra", "Dog Umbra",
+
+def _pool(test) -> tuple[str, ...]:
+    """Names of the published cards of the pool for which ``test(card)`` holds, in the data's order."""
+    return tuple(name for name, card in card_data.pool().items() if card.published and test(card))
+
+
+# Generator lists. Which cards a generator uses is a choice (named lists); what a card
+# is (legendary, umbra Aura, {X} in its cost, its toughness) is read from the card data.
+#: Creatures boards are built from; the first is what the shrinker prefers: a vanilla creature.
+CREATURES = (
+    "Grizzly Bears", "Typhoid Rats", "Darksteel Myr", "River Boa", "Drudge Skeletons", "Isamaru, Hound of Konda",
+    "Umbra Mystic",
+    "Goblin Engineer",  # an enters ability: copies of it trigger (CR 707.5)
 )
+#: The legendary creatures among them (CR 205.4d).
+LEGENDS = tuple(n for n in CREATURES if "Legendary" in card_data.card(n).supertypes)
+#: Umbra Auras that enchant any creature: Auras whose Oracle text gives them umbra armor (CR 702.89).
+UMBRA_AURAS = _pool(lambda c: "Aura" in c.subtypes and "enchant creature" in c.keywords
+                    and "umbra armor" in c.oracle_text.lower())
 #: Creatures with {X} in their mana cost that enter with X +1/+1 counters (CR 107.3m).
-X_CREATURES = ("Hangarback Walker", "Endless One", "Stonecoil Serpent", "Hydroid Krasis")
+X_CREATURES = _pool(lambda c: c.is_type("Creature") and c.x_in_cost > 0 and "with X +1/+1 counters" in c.oracle_text)
 #: Creatures that may enter as a copy (CR 707.5).
-COPY_CREATURES = ("Clone", "Mirror Image")
+COPY_CREATURES = _pool(lambda c: c.is_type("Creature") and re.search(r"enter the battlefield as a copy", c.oracle_text))
 #: Creatures with an enters-the-battlefield triggered ability that the state machine
 #: generates. (Nekrataal's "destroy target creature" is left to scenario tests: the
 #: umbra armor invariants predict what an event destroys, not what a triggered ability
@@ -57,7 +62,31 @@ LIBRARY_CARDS = ("Darksteel Myr", "Hangarback Walker", "Stonecoil Serpent", "Gri
 ANTHEMS = ((1, 1), (1, 0), (0, 1), (2, 2), (-1, -1))
 DESTROY_SPELLS = ("Murder", "Doom Blade", "Breathe Your Last")
 DAMAGE_SPELLS = ("Shock", "Lightning Bolt")
+SWEEPERS = ("Wrath of God",)
+PUMP_SPELLS = ("Giant Growth",)
 COMBAT = (None, "attacking", "blocking")
+
+#: Every generator list by name: ``harness.plan.Plan`` keeps, for one engine, the cards
+#: of each list it declares and has the capabilities for.
+CARD_LISTS: dict[str, tuple[str, ...]] = {
+    "creatures": CREATURES, "legends": LEGENDS, "umbra_auras": UMBRA_AURAS, "x_creatures": X_CREATURES,
+    "copy_creatures": COPY_CREATURES, "enters_trigger_creatures": ENTERS_TRIGGER_CREATURES,
+    "layers_creatures": LAYERS_CREATURES, "layers_auras": LAYERS_AURAS, "token_spells": TOKEN_SPELLS,
+    "library_cards": LIBRARY_CARDS, "destroy_spells": DESTROY_SPELLS, "damage_spells": DAMAGE_SPELLS,
+    "sweepers": SWEEPERS, "pump_spells": PUMP_SPELLS,
+}
+
+
+def toughness(name: str) -> int:
+    """The printed toughness of creature card ``name`` (card data; CR 208)."""
+    return card_data.card(name).toughness
+
+
+def rarely(draw, one_in: int, label: str | None = None) -> bool:
+    """True one time in ``one_in``, drawn so that False (the feature absent) is the value
+    Hypothesis shrinks toward: shrunk scenarios carry no rare feature they don't need."""
+    return draw(st.integers(0, one_in - 1)) == one_in - 1
+
 
 players = st.sampled_from(PLAYERS)
 
@@ -76,55 +105,61 @@ def pt_counters(draw):
     return counters
 
 
-def owner_of(draw, controller: str) -> str:
+def owner_of(draw, controller: str, plan) -> str:
     """The owner of a permanent ``controller`` controls: usually the controller, one time in
-    five the other player (a permanent whose control changed, CR 108.4, 613.1b), so rules
-    about owners (graveyards, CR 404.1) and controllers are told apart. Shrinks to the
-    controller."""
-    if draw(st.integers(0, 4)) == 4:
+    five the other player (a permanent whose control changed, CR 108.4, 613.1b, when
+    ``plan`` has the board feature "owner is not controller"), so rules about owners
+    (graveyards, CR 404.1) and controllers are told apart. Shrinks to the controller."""
+    if plan.has("owner is not controller") and draw(st.integers(0, 4)) == 4:
         return next(p for p in PLAYERS if p != controller)
     return controller
 
 
 @st.composite
-def creature_specs(draw, index: int, legends_taken: set):
-    name = draw(st.sampled_from(list(CREATURES)))
+def creature_specs(draw, plan, index: int, legends_taken: set):
+    """One creature of a board (``ObjectSpec``) with only the features ``plan`` allows."""
+    name = draw(plan.choice("creatures"))
     controller = draw(players)
-    if name in LEGENDS:
+    if name in plan.lists["legends"]:
         if (controller, name) in legends_taken:
-            name = "Grizzly Bears"
+            name = plan.lists["creatures"][0]
         else:
             legends_taken.add((controller, name))
-    spec = {"id": f"c{index}", "card": name, "owner": owner_of(draw, controller), "controller": controller}
-    toughness = CREATURES[name]
-    if draw(st.integers(0, 3)) == 0:  # a quarter of the creatures have counters
+    spec = {"id": f"c{index}", "card": name, "owner": owner_of(draw, controller, plan), "controller": controller}
+    printed = value = toughness(name)
+    if plan.has("counters") and rarely(draw, 4):  # a quarter of the creatures have counters
         counters = draw(pt_counters())
-        with_counters = toughness + sum(_counter_pt(k)[1] * n for k, n in counters.items())
+        with_counters = value + sum(_counter_pt(k)[1] * n for k, n in counters.items())
         if counters and with_counters > 0:
             spec["counters"] = counters
-            toughness = with_counters
-    if draw(st.integers(0, 7)) == 0:
+            value = with_counters
+    if plan.has("tokens") and rarely(draw, 8):
         spec["token"] = True
     if draw(st.booleans()):
         spec["tapped"] = True
-    damage = draw(st.integers(0, min(CREATURES[name], toughness) - 1))
-    if damage:
-        spec["damage"] = damage
-    combat = draw(st.sampled_from(COMBAT))
-    if combat:
-        spec["combat"] = combat
-    shields = draw(st.integers(0, 2))
-    if shields:
-        spec["regeneration_shields"] = shields
+    if plan.has("marked damage") and min(printed, value) > 1:
+        damage = draw(st.integers(0, min(printed, value) - 1))
+        if damage:
+            spec["damage"] = damage
+    if plan.has("combat"):
+        combat = draw(st.sampled_from(COMBAT))
+        if combat:
+            spec["combat"] = combat
+    if plan.has("regeneration_shields"):
+        shields = draw(st.integers(0, 2))
+        if shields:
+            spec["regeneration_shields"] = shields
     return spec
 
 
 @st.composite
-def boards(draw, max_creatures: int = 4, max_auras: int = 3):
-    """A board (``BoardSpec``): two players at 20 life, 1..max_creatures creatures, each
+def boards(draw, plan, max_creatures: int = 4, max_auras: int = 3):
+    """A board (``BoardSpec``) inside ``plan`` (a ``harness.plan.Plan``; ``plan.FULL``:
+    every card and capability): two players at 20 life, 1..max_creatures creatures, each
     with 0..max_auras umbra Auras attached, sometimes a Penumbra Umbra, sometimes
     counters (asymmetric ones too) or a token; 0..1 creature with {X} in its cost
-    and +1/+1 counters; on some boards 1..3 cards in libraries.
+    and +1/+1 counters; on some boards 1..3 cards in libraries. Each rare feature is
+    drawn so that its absence is what shrinking goes toward.
 
     Creature ids are ``c<i>``, Aura ids ``c<i>a<j>`` (Penumbra Umbra ``c<i>p``), {X}
     creatures ``x<i>``, library cards ``l<i>``. Each Aura is drawn with its creature, so
@@ -138,26 +173,30 @@ def boards(draw, max_creatures: int = 4, max_auras: int = 3):
     legends: set = set()
     objects = []
     auras = []
-    for i in range(draw(st.integers(1, max_creatures))):
-        creature = draw(creature_specs(i, legends))
+    umbras = plan.lists["umbra_auras"] if plan.has("umbra Auras") else ()
+    penumbra = "Penumbra Umbra" in plan.lists["layers_auras"]
+    n_creatures = draw(st.integers(1, max_creatures)) if plan.lists["creatures"] else 0
+    for i in range(n_creatures):
+        creature = draw(creature_specs(plan, i, legends))
         objects.append(creature)
-        for j in range(draw(st.integers(0, max_auras))):
+        for j in range(draw(st.integers(0, max_auras)) if umbras else 0):
             controller = draw(players)
-            auras.append({"id": f"c{i}a{j}", "card": draw(st.sampled_from(UMBRA_AURAS)),
-                          "owner": owner_of(draw, controller), "controller": controller,
+            auras.append({"id": f"c{i}a{j}", "card": draw(plan.choice("umbra_auras")),
+                          "owner": owner_of(draw, controller, plan), "controller": controller,
                           "attached_to": creature["id"]})
-        if creature["card"] not in LEGENDS and draw(st.integers(0, 5)) == 0:
+        if penumbra and creature["card"] not in plan.lists["legends"] and rarely(draw, 6):
             # Penumbra Umbra: "Enchant creature you control".
             auras.append({"id": f"c{i}p", "card": "Penumbra Umbra", "owner": creature["controller"],
                           "controller": creature["controller"], "attached_to": creature["id"]})
     extras = []
-    for i in range(draw(st.integers(0, 1))):
+    for i in range(draw(st.integers(0, 1)) if plan.lists["x_creatures"] and plan.has("counters") else 0):
         # A creature with {X} in its cost that entered with X >= 1 +1/+1 counters.
         controller = draw(players)
-        extras.append({"id": f"x{i}", "card": draw(st.sampled_from(X_CREATURES)), "owner": owner_of(draw, controller),
+        extras.append({"id": f"x{i}", "card": draw(plan.choice("x_creatures")), "owner": owner_of(draw, controller, plan),
                        "controller": controller, "counters": {"+1/+1": draw(st.integers(1, 3))}})
     library = []
-    for i in range(draw(st.integers(1, 3)) if draw(st.integers(0, 3)) == 0 else 0):
-        library.append({"id": f"l{i}", "card": draw(st.sampled_from(LIBRARY_CARDS)), "owner": draw(players),
-                        "zone": "library"})
+    if plan.has("library cards") and plan.lists["library_cards"] and rarely(draw, 4):
+        for i in range(draw(st.integers(1, 3))):
+            library.append({"id": f"l{i}", "card": draw(plan.choice("library_cards")), "owner": draw(players),
+                            "zone": "library"})
     return {"players": [{"id": p, "life": 20} for p in PLAYERS], "objects": objects + extras + auras + library}

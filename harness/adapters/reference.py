@@ -53,3 +53,13 @@ class ReferenceAdapter:
 def reference_engine_adapter() -> ReferenceAdapter:
     """A fresh adapter for the clean reference engine."""
     return ReferenceAdapter()
+
+
+def not_modelled(name: str) -> list[str] | None:
+    """What the reference engine does not model of card ``name`` (its script's list), or
+    None when the reference engine can't play the card at all."""
+    try:
+        _, script = reference_engine.cards.card(name)
+    except reference_engine.UnknownCard:
+        return None
+    return list(script.not_modelled)

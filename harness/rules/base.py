@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis.stateful import Bundle, precondition
+from hypothesis.stateful import Bundle
 
 from ..targeting import Targeting
 
@@ -10,23 +10,28 @@ from ..targeting import Targeting
 #: looked up by name, so every mixin's rules share this one.
 objects = Bundle("objects")
 
-#: Name of the attribute on a rule method that holds the capabilities it needs.
+#: Names of the attributes on a rule method that hold the capabilities and the card
+#: lists (``harness.strategies.CARD_LISTS``) it needs.
 REQUIRES = "rulesfuzz_requires"
+CARD_LISTS = "rulesfuzz_card_lists"
 
 
-def needs(*capabilities: str):
+def needs(*capabilities: str, cards: str | None = None):
     """Mark a rule as needing every capability in ``capabilities`` (names of
-    ``harness.protocol.CAPABILITIES``); decorators stack, requirements add up.
+    ``harness.protocol.CAPABILITIES``) and, with ``cards``, a non-empty card list of that
+    name in the run's plan; decorators stack, requirements add up.
 
-    Put it above ``@rule``/``@precondition``. The requirement is also a precondition,
-    so the rule is never chosen for an engine that doesn't claim them.
+    Put it above ``@rule``/``@precondition``. Gating is decided once per run:
+    ``harness.machine.make_machine`` leaves out every rule whose needs the engine
+    doesn't meet, so no precondition runs per step for it.
     """
     required = frozenset(capabilities)
 
     def decorate(method):
-        wrapped = precondition(lambda self: required <= self.capabilities)(method)
-        setattr(wrapped, REQUIRES, required | getattr(method, REQUIRES, frozenset()))
-        return wrapped
+        setattr(method, REQUIRES, required | getattr(method, REQUIRES, frozenset()))
+        if cards is not None:
+            setattr(method, CARD_LISTS, (*getattr(method, CARD_LISTS, ()), cards))
+        return method
 
     return decorate
 
@@ -34,13 +39,19 @@ def needs(*capabilities: str):
 class RulesArea(Targeting):
     """Base of the rules-area mixins: what the machine provides to their rules.
 
-    ``capabilities`` is the engine's claimed capability set; ``_apply(event, data)``
+    ``capabilities`` is the engine's claimed capability set, ``plan`` the run's
+    ``harness.plan.Plan`` (``_card(data, list_name)`` draws a card from it); ``_apply(event, data)``
     performs one event on the session and checks invariants (raising
     ``InvariantViolation``); ``_new_id()`` returns a fresh object id for an event that
     creates an object (a rule that creates one returns its id with ``target=objects``).
     """
 
     capabilities: frozenset = frozenset()
+    plan = None  # harness.plan.Plan of the run
+
+    def _card(self, data, name: str) -> str:
+        """One card of the run's card list ``name`` (``harness.strategies.CARD_LISTS``)."""
+        return data.draw(self.plan.choice(name), label=name)
 
     def _apply(self, event: dict, data) -> None:  # provided by the machine
         raise NotImplementedError

@@ -13,17 +13,19 @@ from .base import RulesArea, needs, objects
 class DestructionRules(RulesArea):
     """Destroy and damage spells and effects, on live creatures and on any object id."""
 
-    @needs("destroy")
+    @needs("destroy", cards="destroy_spells")
     @precondition(RulesArea.has_creature)
-    @rule(spell=st.sampled_from(S.DESTROY_SPELLS), caster=S.players, data=st.data())
-    def cast_destroy_on_creature(self, spell, caster, data):
+    @rule(caster=S.players, data=st.data())
+    def cast_destroy_on_creature(self, caster, data):
+        spell = self._card(data, "destroy_spells")
         victim = data.draw(st.sampled_from(self._live()), label="victim")
         self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
 
-    @needs("damage")
+    @needs("damage", cards="damage_spells")
     @precondition(RulesArea.has_creature)
-    @rule(spell=st.sampled_from(S.DAMAGE_SPELLS), caster=S.players, data=st.data())
-    def cast_damage_on_creature(self, spell, caster, data):
+    @rule(caster=S.players, data=st.data())
+    def cast_damage_on_creature(self, caster, data):
+        spell = self._card(data, "damage_spells")
         victim = data.draw(st.sampled_from(self._live()), label="victim")
         self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
 
@@ -35,20 +37,22 @@ class DestructionRules(RulesArea):
         victim = data.draw(st.sampled_from(self._live()), label="victim")
         self._apply({"type": "damage", "source": source, "target": victim, "amount": amount}, data)
 
-    @needs("destroy")
-    @rule(spell=st.sampled_from(S.DESTROY_SPELLS), victim=objects, caster=S.players, data=st.data())
-    def cast_destroy(self, spell, victim, caster, data):
+    @needs("destroy", cards="destroy_spells")
+    @rule(victim=objects, caster=S.players, data=st.data())
+    def cast_destroy(self, victim, caster, data):
+        spell = self._card(data, "destroy_spells")
         self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
 
-    @needs("destroy")
+    @needs("destroy", cards="sweepers")
     @rule(caster=S.players, data=st.data())
     def cast_wrath_of_god(self, caster, data):
-        self._apply({"type": "cast", "card": "Wrath of God", "controller": caster, "targets": []}, data)
+        self._apply({"type": "cast", "card": self._card(data, "sweepers"), "controller": caster, "targets": []},
+                    data)
 
-    @needs("damage")
-    @rule(spell=st.sampled_from(S.DAMAGE_SPELLS), victim=st.one_of(objects, S.players), caster=S.players,
-          data=st.data())
-    def cast_damage(self, spell, victim, caster, data):
+    @needs("damage", cards="damage_spells")
+    @rule(victim=st.one_of(objects, S.players), caster=S.players, data=st.data())
+    def cast_damage(self, victim, caster, data):
+        spell = self._card(data, "damage_spells")
         self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
 
     @needs("damage")

@@ -49,57 +49,61 @@ class LayersRules(RulesArea):
         self._apply({"type": "create_effect", "affects": "creatures_you_control", "controller": controller,
                      "power": pt[0], "toughness": pt[1]}, data)
 
-    @needs("layers")
-    @needs("umbra_armor")
+    @needs("layers", "umbra_armor", cards="layers_auras")
     @precondition(RulesArea.has_creature)
-    @rule(target=objects, card=st.sampled_from(S.LAYERS_AURAS), controller=S.players, data=st.data())
-    def put_layers_aura(self, card, controller, data):
+    @rule(target=objects, controller=S.players, data=st.data())
+    def put_layers_aura(self, controller, data):
         """Octopus Umbra (a setting effect, layer 7b) on any creature, or Penumbra Umbra
         ("enchant creature you control") on a creature, with that creature's controller."""
+        card = self._card(data, "layers_auras")
         objects = self.session.observation["objects"]
         oid = self._new_id()
         hosts = [o for o in self._live() if not self._penumbra_would_copy_a_legend("Penumbra Umbra", o)]
-        if card == "Penumbra Umbra" and "copies" in self.capabilities and hosts:
+        if card == "Penumbra Umbra" and hosts:
             host = self._pick_interesting(data, hosts, self.worth_copying, "host")
             controller = objects[host].get("controller", controller)
         else:
-            card, host = "Octopus Umbra", self._pick(data, self._live(), "host")
+            if card == "Penumbra Umbra":  # no creature it may enchant: fall back on the other Aura, if any
+                card = self.plan.lists["layers_auras"][0]
+                if card == "Penumbra Umbra":
+                    return multiple()
+            host = self._pick(data, self._live(), "host")
         self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
                      "attach_to": host}, data)
         return oid
 
-    def has_layers_creature(self) -> bool:
-        return bool({"copies", "x_costs", "triggers"} & self.capabilities)
-
-    @precondition(has_layers_creature)
-    @rule(target=objects, card=st.sampled_from(S.LAYERS_CREATURES), controller=S.players, x=st.integers(0, 3),
-          data=st.data())
-    def put_layers_creature(self, card, controller, x, data):
+    @needs(cards="layers_creatures")
+    @rule(target=objects, controller=S.players, x=st.integers(0, 3), data=st.data())
+    def put_layers_creature(self, controller, x, data):
         """A creature that enters as a copy (Clone, Mirror Image: CR 707.5), one cast with X
         (CR 107.3m), or one with an enters ability (CR 603.6a)."""
+        card = self._card(data, "layers_creatures")
         oid = self._new_id()
         event = {"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
                  "attach_to": None}
-        if card in S.COPY_CREATURES and "copies" in self.capabilities and self._live() \
+        if card in S.COPY_CREATURES and self._live() \
                 and data.draw(st.integers(0, 5), label="copy"):
             event["copy_of"] = self._pick_interesting(data, self._live(), self.worth_copying, "copy_of")
-        if card in S.X_CREATURES and "x_costs" in self.capabilities:
+        if card in S.X_CREATURES:
             event["x"] = x
         self._apply(event, data)
         return oid
 
-    @needs("copies")
-    @rule(target=objects, spell=st.sampled_from(S.TOKEN_SPELLS), caster=S.players, data=st.data())
-    def cast_token_spell(self, spell, caster, data):
+    @needs("tokens", cards="token_spells")
+    @rule(target=objects, caster=S.players, data=st.data())
+    def cast_token_spell(self, caster, data):
         """Cackling Counterpart (a token copy of a creature its caster controls, CR 707.2) or
         Raise the Alarm (two Soldier tokens the spell defines, CR 111.3)."""
+        spell = self._card(data, "token_spells")
         if spell == "Cackling Counterpart" and self._live():
             original = self._pick_interesting(data, self._live(), self.worth_copying, "target")
             caster = self.session.observation["objects"][original].get("controller", caster)
             ids = [self._new_id()]
             event = {"type": "cast", "card": spell, "controller": caster, "targets": [original], "token_ids": ids}
-        else:
+        elif "Raise the Alarm" in self.plan.lists["token_spells"]:
             ids = [self._new_id(), self._new_id()]
             event = {"type": "cast", "card": "Raise the Alarm", "controller": caster, "targets": [], "token_ids": ids}
+        else:
+            return multiple()
         self._apply(event, data)
         return multiple(*ids)

@@ -19,23 +19,27 @@ class PermanentRules(RulesArea):
     def modify_pt(self, obj, n, data):
         self._apply({"type": "modify_pt", "object": obj, "power": n, "toughness": n}, data)
 
-    @needs("pt_until_end_of_turn")
+    @needs("pt_until_end_of_turn", cards="pump_spells")
     @rule(obj=objects, caster=S.players, data=st.data())
     def cast_giant_growth(self, obj, caster, data):
-        self._apply({"type": "cast", "card": "Giant Growth", "controller": caster, "targets": [obj]}, data)
+        self._apply({"type": "cast", "card": self._card(data, "pump_spells"), "controller": caster,
+                     "targets": [obj]}, data)
 
-    @rule(target=objects, card=st.sampled_from(sorted(S.CREATURES)), controller=S.players, data=st.data())
-    def put_creature(self, card, controller, data):
+    @needs(cards="creatures")
+    @rule(target=objects, controller=S.players, data=st.data())
+    def put_creature(self, controller, data):
+        card = self._card(data, "creatures")
         oid = self._new_id()
         self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
                      "attach_to": None}, data)
         return oid
 
-    @needs("legend_rule")
+    @needs("legend_rule", cards="legends")
     @rule(target=objects, controller=S.players, data=st.data())
     def put_legend(self, controller, data):
         oid = self._new_id()
-        self._apply({"type": "put_onto_battlefield", "id": oid, "card": S.LEGENDS[0], "controller": controller,
+        card = self._card(data, "legends")
+        self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
                      "attach_to": None}, data)
         return oid
 

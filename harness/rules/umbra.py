@@ -13,10 +13,11 @@ from .base import RulesArea, needs, objects
 class UmbraRules(RulesArea):
     """Umbra Auras on live creatures and on any object id; attach; destroy both at once."""
 
-    @needs("umbra_armor")
+    @needs("umbra_armor", cards="umbra_auras")
     @precondition(RulesArea.has_creature)
-    @rule(target=objects, card=st.sampled_from(S.UMBRA_AURAS), controller=S.players, data=st.data())
-    def put_umbra_on_creature(self, card, controller, data):
+    @rule(target=objects, controller=S.players, data=st.data())
+    def put_umbra_on_creature(self, controller, data):
+        card = self._card(data, "umbra_auras")
         host = data.draw(st.sampled_from(self._live()), label="host")
         oid = self._new_id()
         self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
@@ -35,9 +36,10 @@ class UmbraRules(RulesArea):
         targets = data.draw(st.permutations([aura, host]), label="targets")
         self._apply({"type": "destroy", "targets": targets, "cant_be_regenerated": data.draw(st.booleans())}, data)
 
-    @needs("umbra_armor")
-    @rule(target=objects, card=st.sampled_from(S.UMBRA_AURAS), host=objects, controller=S.players, data=st.data())
-    def put_umbra(self, card, host, controller, data):
+    @needs("umbra_armor", cards="umbra_auras")
+    @rule(target=objects, host=objects, controller=S.players, data=st.data())
+    def put_umbra(self, host, controller, data):
+        card = self._card(data, "umbra_auras")
         oid = self._new_id()
         self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
                      "attach_to": host}, data)
