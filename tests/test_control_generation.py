@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness import strategies as S
+from harness.plan import FULL
 from harness.adapters.reference import ReferenceAdapter
 from harness.machine import EngineMachine
 from harness.protocol import CAPABILITIES
@@ -31,7 +32,7 @@ def test_boards_have_permanents_owned_by_the_other_player():
     seen = {"same": 0, "different": 0}
 
     @settings(max_examples=200, database=None, derandomize=True)
-    @given(S.boards())
+    @given(S.boards(FULL))
     def check(board):
         for o in board["objects"]:
             if o.get("zone", "battlefield") == "battlefield":
@@ -69,5 +70,5 @@ def test_a_card_put_into_its_controllers_graveyard_is_found_by_the_invariants_al
 @given(st.data())
 def test_owner_of_is_the_controller_or_the_other_player(data):
     controller = data.draw(S.players)
-    owner = S.owner_of(data.draw, controller)
+    owner = S.owner_of(data.draw, controller, FULL)
     assert owner in S.PLAYERS
