@@ -160,7 +160,7 @@ def test_a_misbehaving_child_is_a_finding_with_its_stderr(mode, says, tmp_path):
 
 
 def test_a_crashing_child_is_reported_shrunk_and_replays(tmp_path, capsys):
-    code = main(["run", "--engine", faulty("crash"), "--max-examples", "40", "--seed", "2", "--replay-dir",
+    code = main(["run", "--engine", faulty("crash"), "--max-examples", "200", "--seed", "2", "--replay-dir",
                  str(tmp_path), "--database", "none", "--quiet", "--steps", "6"])
     out = capsys.readouterr().out
     assert code == 1, out
