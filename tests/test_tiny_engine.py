@@ -266,6 +266,82 @@ def test_the_benchmark_classifies_findings_by_planted_bug():
     assert found["damage_to_wrong_player"] and not found["deathtouch_ignored"] and unexpected == []
 
 
+# ---------------------------------------------------------------- the proof: fuzzing it
+# Budgets are small (the benchmark benchmarks/tiny_engine.py runs 2,000 examples).
+#: The rules invariants that catch each planted bug (704.5h: either the destruction
+#: invariant or the 704.5h state-based action invariant, whichever is checked first).
+BUG_INVARIANTS = {
+    "deathtouch_ignored": {"zones.destroyed_without_replacement_leaves", "sba.deathtouch_damage"},
+    "damage_kept_off_battlefield": {"generic.damage_only_on_battlefield"},
+    "damage_to_wrong_player": {"damage.player_loses_life"},
+}
+BUG_PATHS = {"deathtouch_ignored": "objects.*.zone", "damage_kept_off_battlefield": "objects.*.damage",
+             "damage_to_wrong_player": "players.*.life"}
+
+
+def fuzz(tmp_path, attribute, *options, examples=120):
+    """``rulesfuzz run`` on the tiny engine; returns (exit code, the --json report)."""
+    from harness.cli import main
+
+    report = tmp_path / f"{attribute}.json"
+    code = main(["run", "--engine", f"{TINY}:{attribute}", "--max-examples", str(examples), "--seed", "0",
+                 "--database", "none", "--replay-dir", str(tmp_path / "replays"), "--json", str(report), *options])
+    return code, json.loads(report.read_text(encoding="utf-8"))
+
+
+def test_the_tiny_engine_fuzzes_clean_without_declining(tmp_path, capsys):
+    code, report = fuzz(tmp_path, "engine")
+    assert (code, report["status"], report["findings"]) == (0, "passed", [])
+    assert report["stats"]["declined"]["total"] == 0, report["stats"]["declined"]
+    assert {"cast", "damage", "destroy", "sacrifice"} <= set(report["stats"]["events"])
+    checked = report["stats"]["invariants"]
+    assert checked["damage.player_loses_life"]["applicable"] > 0
+    assert checked["generic.damage_only_on_battlefield"]["checked"] > 0
+
+
+def test_buggy_gives_exactly_its_three_findings_in_one_keep_going_run(tmp_path, capsys):
+    from harness.cli import main
+
+    code, report = fuzz(tmp_path, "buggy", "--keep-going")
+    assert (code, report["status"]) == (1, "findings")
+    assert report["stats"]["declined"]["total"] == 0
+    keys = [f["key"] for f in report["findings"]]
+    assert len(keys) == 3, keys
+    for bug, invariants in BUG_INVARIANTS.items():
+        assert len(invariants & set(keys)) == 1, (bug, keys)
+    for finding in report["findings"]:
+        replay_file = finding["replay_file"]
+        assert replay_file and len(finding["scenario"]["steps"]) <= 2, finding
+        assert main(["replay", replay_file, "--engine", f"{TINY}:buggy"]) == 1
+        assert main(["replay", replay_file, "--engine", f"{TINY}:engine"]) == 0  # the fixed engine passes
+
+
+def test_against_the_reference_the_tiny_engine_is_clean(tmp_path, capsys):
+    code, report = fuzz(tmp_path, "engine", "--against", "reference")
+    assert (code, report["findings"]) == (0, [])
+    assert report["stats"]["declined"]["total"] == 0
+    assert report["stats"]["invariants"]["differential.matches_reference"]["applicable"] > 0
+
+
+def test_against_the_reference_buggy_differs_at_each_bugs_own_field(tmp_path, capsys):
+    code, report = fuzz(tmp_path, "buggy", "--against", "reference", "--keep-going",
+                        "--invariant", "differential.matches_reference")
+    assert code == 1
+    keys = sorted(f["key"] for f in report["findings"])
+    assert keys == sorted(f"differential.matches_reference[{path}]" for path in BUG_PATHS.values())
+
+
+
+
+def test_the_benchmark_runs_on_a_small_budget(tmp_path, capsys):
+    bench = _load_benchmark()
+    assert bench.main(["--examples", "40", "--buggy-examples", "150", "--json", str(tmp_path / "r.json")]) == 0
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["clean"]["findings"] == [] and report["clean"]["steps"] > 0
+    assert all(report[mode]["unexpected"] == [] for mode in ("differential", "invariant-only"))
+    assert capsys.readouterr().out.strip().endswith("buggy: 3/3 differential, 3/3 invariant-only")
+
+
 def _load_benchmark():
     spec = importlib.util.spec_from_file_location("tiny_engine_benchmark_under_test",
                                                   ROOT / "benchmarks" / "tiny_engine.py")
