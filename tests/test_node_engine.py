@@ -36,8 +36,27 @@ def node(*bugs: str) -> str:
     return f"exec:node {ENGINE_JS}" + "".join(f" --bug {b}" for b in bugs)
 
 
+def test_the_node_engine_fuzzes_clean(tmp_path, capsys):
+    code = main(["run", "--engine", node(), "--max-examples", "80", "--seed", "1", "--replay-dir", str(tmp_path),
+                 "--database", "none", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "No violation" in out and not list(tmp_path.iterdir())
+
+
 def test_the_node_engine_passes_the_conformance_check(capsys):
     assert main(["check", "--engine", node()]) == 0, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bug", sorted(BUGS))
+def test_each_planted_bug_is_found(bug, tmp_path):
+    engine = load_engine(node(bug))
+    result = run(engine, max_examples=400, seed=1, replay_dir=tmp_path, database=None)
+    assert result.violation is not None, f"{bug} not found"
+    rules = {rule for v in result.violations for rule in invariants.REGISTRY[v.invariant].rules}
+    assert BUGS[bug] in rules, (bug, [v.invariant for v in result.violations])
+    assert result.replay_path is not None and result.replay_path.exists()
+    engine.close()
 
 
 def test_an_unknown_bug_flag_is_refused_at_load(capsys):

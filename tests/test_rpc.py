@@ -8,6 +8,7 @@ import dataclasses
 import gc
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -278,3 +279,37 @@ def test_each_schema_has_the_fields_and_types_of_its_record_in_harness_protocol(
         expected, declared = _json_types(annotation), _schema_types(node["properties"][name], root)
         assert expected == declared or "any" in expected, (record, name, expected, declared)
     assert set(node.get("required", ())) <= set(hints), record
+
+
+def test_the_tiny_engine_gives_the_same_findings_in_process_and_over_the_protocol(tmp_path):
+    """tiny's buggy variant, same seed, in-process and behind harness.serve: the same distinct findings."""
+    spec = f"{ROOT / 'examples' / 'engines' / 'tiny' / 'engine.py'}:buggy"
+    found = []
+    for isolate in (False, True):
+        result = run(load_engine(spec, isolate=isolate), max_examples=100, seed=3, replay_dir=tmp_path / str(isolate),
+                     database=None, keep_going=True)
+        found.append(sorted((f.key, json.dumps(f.scenario["board"]), json.dumps(f.scenario["steps"]))
+                            for f in result.findings))
+    assert len(found[0]) == 3 and found[0] == found[1]  # the three planted bugs, the same way
+
+
+FAULTY_JS = ROOT / "tests" / "process_engines" / "faulty_engine.js"
+
+
+@pytest.mark.parametrize("mode", ["crash"])
+def test_keep_going_reports_a_child_fault_and_a_rules_bug_each_with_its_replay_file(mode, tmp_path, capsys):
+    """One Node.js child with two bugs: it dies on every sacrifice, and damage to a player hits the wrong one."""
+    if shutil.which("node") is None:
+        pytest.fail("node is not installed; .ci/run installs it")
+    spec = f"exec:node {FAULTY_JS} {mode} --bug damage_to_wrong_player"
+    code = main(["run", "--engine", spec, "--keep-going", "--max-examples", "100", "--seed", "1", "--replay-dir",
+                 str(tmp_path), "--database", "none", "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    replays = sorted(p.name for p in tmp_path.glob("*.json"))
+    assert [n for n in replays if "engine_does_not_raise" in n] and [n for n in replays if "player_loses_life" in n], \
+        (replays, out)
+    assert not [name for name in replays if "pending" in name]
+    assert f"about to {mode}" in out
+    for replay in tmp_path.glob("*.json"):  # each replays to its finding on a fresh child
+        assert main(["replay", str(replay), "--engine", spec]) == 1
