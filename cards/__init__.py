@@ -6,7 +6,8 @@ package imports nothing from ``reference_engine``, ``harness`` or ``invariants``
 
 The data is ``cards/data/cards.json``, the project's copy of its reference Oracle data:
 a list of records with ``name``, ``mana_cost``, ``type_line``, ``supertypes``,
-``types``, ``subtypes``, ``colors``, ``power``, ``toughness``, ``oracle_text``, and
+``types``, ``subtypes``, ``colors``, ``power``, ``toughness``, ``oracle_text``, optional
+``faces`` (the faces of a double-faced card, each with its ``name``), and
 where the card came from (``source``, ``notes``). A record whose Oracle text is not
 published (``"oracle_text": null``, e.g. a playtest card known only from its rulings)
 is still a card of the pool; what an engine models of it is the engine's business.
@@ -24,7 +25,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["Card", "UnknownCardName", "KEYWORDS", "card", "pool", "names", "mana_value", "to_json"]
+__all__ = ["Card", "UnknownCardName", "KEYWORDS", "card", "card_names", "pool", "names", "mana_value", "to_json"]
 
 #: Keyword abilities (CR 702) recognised on a keyword line of Oracle text. A line counts
 #: as a keyword line when every comma-separated part, reminder text removed, is one of
@@ -132,6 +133,13 @@ class Card:
         """Its mana value not on the stack (CR 202.3, 107.3g)."""
         return mana_value(self.mana_cost)
 
+    @property
+    def has_all_card_names(self) -> bool:
+        """Whether its rules text gives it every card name, in every zone and outside the game
+        (Omnipresent Impostor's characteristic-defining ability, its rulings 2024-11-08;
+        CR 604.3): see :func:`card_names`."""
+        return "has all card names" in self.oracle_text
+
     def is_type(self, card_type: str) -> bool:
         """True if ``card_type`` (e.g. ``"Creature"``) is one of its card types (CR 205.2a)."""
         return card_type in self.types
@@ -181,6 +189,20 @@ def pool() -> dict[str, Card]:
 def names() -> frozenset[str]:
     """The Oracle names of every card in the pool."""
     return frozenset(pool())
+
+
+@lru_cache(maxsize=1)
+def card_names() -> frozenset[str]:
+    """Every card name of the pool: each card's name and the name of each of its faces
+    (a record's optional ``faces``, e.g. the back face of a double-faced card), never the
+    name of a token an effect defines (Soldier Token, Treasure Token, Mask: a token is not
+    a card, CR 111.1). These are the names an object with all card names has (Omnipresent
+    Impostor's rulings 2024-11-08: "the names of all cards, including the back faces of
+    double-faced cards ... not the names of tokens")."""
+    found = set(records())
+    for record in records().values():
+        found.update(face["name"] for face in record.get("faces") or () if face.get("name"))
+    return frozenset(found)
 
 
 def card(name: str) -> Card:

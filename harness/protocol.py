@@ -131,6 +131,34 @@ coin instead:ID"``; its rulings 2024-11-08). An ignored coin or die never happen
 rolled; Tavern Scoundrel's Treasure tokens get ids ``"<source id>.treasure1"`` and
 ``"<source id>.treasure2"``.
 
+Names and library searches (capability ``library_search``; CR 201.2, Omnipresent
+Impostor's rulings 2024-11-08). Omnipresent Impostor "has all card names" in every zone
+and outside the game (a characteristic-defining ability; a copy of it has them too, CR
+707.2): the name of every card of the pool, back faces included, never the name of a
+token (``cards.card_names()``). Such an object is observed with ``"names": "all"``
+beside its ``name`` (its printed or copied name, ``"Omnipresent Impostor"``); an object
+without ``names`` has the one name ``name``. Two objects have the same name if they have
+at least one name in common (CR 201.2a). Changeling is observed as the keyword
+``"changeling"`` (every creature type, CR 702.73a); ``subtypes`` lists the printed ones.
+
+* Sakura-Tribe Elder's "Sacrifice Sakura-Tribe Elder: Search your library for a basic
+  land card, put that card onto the battlefield tapped, then shuffle." is ``activate``
+  ability 0 (the sacrifice is its cost, CR 602.2).
+* ``{"type": "cast", "card": "Explosive Vegetation", "controller": P, "targets": []}``:
+  P searches for up to two basic land cards and puts them onto the battlefield tapped.
+* ``{"type": "cast", "card": "Bile Blight", "controller": P, "targets": [ID]}``: the
+  target creature and all other creatures with the same name as it get -3/-3 until end
+  of turn (layer 7c): a name check that sees every name of an object with all names.
+* Goblin Engineer's enters ability searches for an artifact card and puts it into its
+  controller's graveyard.
+
+Each search of a library for N cards asks its player up to N times (decider kind
+``"search"``; options ``"nothing"`` and the ids of the cards of that library still to be
+found: those with the stated quality and every Omnipresent Impostor, which may be found
+in place of any one of them), stopping at ``"nothing"``; a library with nothing to find
+asks nothing. The cards found go on with the effect (onto the battlefield tapped, into
+the graveyard), logged as ``zone_change`` with cause ``{"event": "search", "by": NAME}``.
+
 Triggered abilities (CR 603) are part of the event that triggered them: after the event
 and its state-based actions, the abilities that triggered are put on the stack (APNAP
 order, the board's first player being the active player; a player orders their own
@@ -138,7 +166,8 @@ through the decider, kind ``"trigger_order"``, whose options are ``"<ability>:<s
 id>"`` and whose answer is the next one to put on the stack) and resolve one by one, with
 state-based actions after each, until none is left. In the card pool: enters abilities
 (Nekrataal: decider kind ``"target"``; Goblin Engineer: kind ``"search"``, options
-``"nothing"`` and the artifact cards in its controller's library), Hangarback Walker's
+``"nothing"``, the artifact cards in its controller's library and the Omnipresent Impostors
+there), Hangarback Walker's
 dies ability and Penumbra Umbra's "put into a graveyard from the battlefield" ability.
 
 Tokens an ability creates get ids from their source, engine-neutral and deterministic:
@@ -228,6 +257,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, NotRequired, Protocol, Required, Sequence, TypedDict, runtime_checkable
+
+
+#: The value of an observed object's ``names`` when it has every card name (Omnipresent Impostor).
+ALL_NAMES = "all"
 
 
 # ---------------------------------------------------------------- JSON shapes
@@ -323,6 +356,8 @@ class ObservedObject(TypedDict, total=False):
     mana_value: NotRequired[int]
     copiable: NotRequired[dict[str, Any] | None]
     pt_effects: NotRequired[list[dict[str, Any]]]
+    #: ``"all"`` for an object with every card name (Omnipresent Impostor); absent otherwise.
+    names: NotRequired[Literal["all"]]
 
 
 class LogEntry(TypedDict, total=False):
@@ -458,7 +493,9 @@ class EngineInfo:
     put_onto_battlefield), ``triggers`` (triggered abilities and their log entries),
     ``observe.copiable`` and ``observe.pt_effects`` (the optional observation fields);
     ``mana`` (mana pools, mana abilities, ``pass_step``, ``begin_turn``) and
-    ``tap_untap_costs`` (the ``activate`` event's {T}, {Q} and mana costs).
+    ``tap_untap_costs`` (the ``activate`` event's {T}, {Q} and mana costs);
+    ``chance`` (coin flips and die rolls); ``library_search`` (Omnipresent Impostor's
+    names, ``"names": "all"``, and searches of libraries).
     ``ignored_fields`` names what the engine does not model, as dotted paths with
     ``*`` for any id (``objects.*.mana_value``, ``players.*.life``, ``log.damage``,
     ``zones``; a bare field name means ``objects.*.<name>``); the differential oracle
@@ -582,6 +619,11 @@ CAPABILITIES: dict[str, Capability] = _table(
                "(Krark's Thumb, Pixie Guide, Pokey, the Scallywagg, Tavern Scoundrel, Brazen Dwarf)",
                ("705", "706", "614.5", "616.1"), board_features=("chance permanents",),
                events=("flip_coins", "roll_dice")),
+    Capability("library_search", "Omnipresent Impostor's names (all card names, \"names\": \"all\", CR 201.2) and "
+               "library searches that may find it in place of any card (Sakura-Tribe Elder, Goblin Engineer, "
+               "Explosive Vegetation; Bile Blight's name check)",
+               ("201.2", "201.2a", "205.4c", "604.3"), board_features=("Omnipresent Impostors", "search libraries"),
+               events=("activate:search", "cast:search", "cast:same name")),
     Capability("log.zone_change_causes", "zone changes are logged with their causes", ()),
     Capability("log.replacement_effects", "replacement effects applied are logged", ("614",)),
     Capability("observe.copiable", "observations carry copiable values", ("707.2",)),

@@ -34,6 +34,8 @@ LOOK_AND_EXILE_TOP = "look at the top card of your library, you may exile it"
 TAP_OR_UNTAP_ANOTHER = "you may tap or untap another target permanent"
 UNEARTH = "unearth"
 FLIP_A_COIN = "flip a coin"  #: Tavern Scoundrel (reference_engine.chance)
+#: Sakura-Tribe Elder (reference_engine.search).
+SEARCH_BASIC_LAND_TAPPED = "search for a basic land card, onto the battlefield tapped"
 #: An ability of a card whose script names no activated ability kinds: activating it
 #: raises ``Unsupported`` (e.g. River Boa's "{G}: Regenerate", played by the
 #: ``activate_regeneration`` event instead).
@@ -48,7 +50,7 @@ MULTIPLIERS = {DOUBLE: 2, TRIPLE: 3}
 #: Kinds that are mana abilities (CR 605.1a: no target, could add mana).
 MANA_KINDS = frozenset({ADD, ADD_ANY_COLOR, ADD_LAND_YOU_CONTROL_TYPE, ADD_OPPONENT_LAND_COLOR})
 KINDS = MANA_KINDS | {DOUBLE_COUNTERS, RETURN_SMALL_CREATURE, LOOK_AND_EXILE_TOP, TAP_OR_UNTAP_ANOTHER, UNEARTH,
-                      FLIP_A_COIN, NOT_MODELLED}
+                      FLIP_A_COIN, SEARCH_BASIC_LAND_TAPPED, NOT_MODELLED}
 
 _SYMBOL = re.compile(r"\{([^}]+)\}")
 _REMINDER = re.compile(r"\s*\([^)]*\)")

@@ -19,6 +19,7 @@ from functools import lru_cache
 import cards as card_data
 from cards import Card, mana_value  # noqa: F401  (mana_value is re-exported)
 
+from .abilities import SEARCH_BASIC_LAND_TAPPED
 from .errors import UnknownCard
 from .unpublished import UNPUBLISHED
 
@@ -39,6 +40,12 @@ KEYWORDS = frozenset(
     }
 )
 
+
+#: Spell kinds of reference_engine.search (a script's ``spell``): Explosive Vegetation's search
+#: for up to ``spell_amount`` basic land cards, Bile Blight's -N/-N to a creature and every other
+#: creature with the same name (CR 201.2a).
+SEARCH_BASIC_LANDS_TAPPED = "search for basic land cards, onto the battlefield tapped"
+SAME_NAME_MINUS = "target creature and all others with the same name get -N/-N"
 
 #: The Oracle characteristics of a card (CR 109.3, 208): the neutral card data's record,
 #: shared with the harness and the invariants (no card fact is written twice).
@@ -221,6 +228,15 @@ SCRIPTS: dict[str, CardScript] = {
     "Pokey, the Scallywagg": CardScript(chance_replacements=("pokey: flip to d20", "pokey: d20 to flip")),
     "Tavern Scoundrel": CardScript(chance_trigger="win a coin flip", activated=("flip a coin",)),
     "Brazen Dwarf": CardScript(chance_trigger="roll one or more dice"),
+    # Omnipresent Impostor's names and library searches (reference_engine.search; its rulings 2024-11-08).
+    # Its names come from its Oracle text (cards.Card.has_all_card_names); changeling is observed as
+    # the keyword (no card of the pool checks a creature type).
+    "Omnipresent Impostor": CardScript(keywords=frozenset({"changeling"})),
+    "Sakura-Tribe Elder": CardScript(activated=(SEARCH_BASIC_LAND_TAPPED,),
+                                     not_modelled=("the shuffle (library order is not modelled)",)),
+    "Explosive Vegetation": CardScript(spell=SEARCH_BASIC_LANDS_TAPPED, spell_amount=2,
+                                       not_modelled=("the shuffle (library order is not modelled)",)),
+    "Bile Blight": CardScript(spell=SAME_NAME_MINUS, spell_amount=3),
 }
 
 from .mana_scripts import mana_card_scripts  # noqa: E402  (its scripts are CardScripts)

@@ -7,7 +7,7 @@ anything, or returns ``perform(decider)``. The event vocabulary is documented in
 
 from __future__ import annotations
 
-from . import activation, chance, turn
+from . import activation, chance, search, turn
 from .cards import TOKEN_DEFS, card
 from .errors import IllegalAction, UnknownCard
 from .layers import characteristics, counter_pt
@@ -101,6 +101,8 @@ def cast(game, event):
     if not isinstance(targets, list):
         raise IllegalAction("bad_event", "targets: expected a list")
     kind, name = script.spell, definition.name
+    if kind in search.SPELLS:  # Explosive Vegetation, Bile Blight
+        return search.cast_spell(game, name, script, controller, targets)
     expected = 0 if kind in ("destroy_all_creatures", "soldier_tokens") else 1
     if len(targets) != expected:
         raise IllegalAction("illegal_target", f"{name} takes {expected} target(s), got {len(targets)}")

@@ -22,6 +22,7 @@ from .errors import BadBoard, IllegalAction, UnknownCard
 from .layers import Layers, characteristics
 from .mana import ManaRules, counts
 from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, LastKnown, Player, PTEffect, Trigger
+from .search import SearchRules
 from .state_based_actions import StateBasedActions
 from .triggers import TriggeredAbilities
 
@@ -67,12 +68,14 @@ CAPABILITIES = frozenset(
         "tap_untap_costs",
         # Coins and dice (CR 705, 706).
         "chance",
+        # Omnipresent Impostor's names and library searches (CR 201.2; its rulings 2024-11-08).
+        "library_search",
     }
 )
 
 
-class Game(DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, TriggeredAbilities, ControlRules,
-           ManaRules, CostPayment, ActivatedAbilityEffects):
+class Game(DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, SearchRules, TriggeredAbilities,
+           ControlRules, ManaRules, CostPayment, ActivatedAbilityEffects):
     """One game in progress. Not thread-safe; cheap to create.
 
     The rules procedures are methods (``destroy``, ``apply_umbra_armor``,
@@ -419,6 +422,8 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, 
                 "copiable": self.observe_copiable(obj) if obj.zone == BATTLEFIELD and ch.is_creature else None,
                 "pt_effects": self.observe_pt_effects(obj, ch),
             }
+            if self.has_all_names(obj):  # Omnipresent Impostor, in every zone (harness.protocol ALL_NAMES)
+                objects[obj.id]["names"] = "all"
             if obj.zone == BATTLEFIELD:
                 zones[BATTLEFIELD].append(obj.id)
             else:

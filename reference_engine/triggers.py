@@ -149,23 +149,11 @@ class TriggeredAbilities:
     def search_artifact_to_graveyard(self, trigger: Trigger, source_name: str, decider) -> None:
         """Goblin Engineer: "you may search your library for an artifact card, put it into your
         graveyard, then shuffle." The controller chooses (kind ``"search"``) one of the
-        artifact cards in their library, or ``"nothing"`` (CR 701.19b: a search for a card
-        with a stated quality may fail to find). Not asked when there is no artifact card."""
-        self.shuffled_libraries.add(trigger.controller)  # "then shuffle": its order is unknown from now on
-        options = [o.id for o in self.objects.values()
-                   if o.zone == "library" and o.owner == trigger.controller and "Artifact" in o.card.types]
-        if not options:
-            return
-        choice = decider.choose(trigger.controller, "search", ["nothing", *options])
-        if choice == "nothing":
-            return
-        if choice not in options:
-            raise ValueError(f"decider answered {choice!r}, not one of {['nothing', *options]}")
-        card_obj = self.objects[choice]
-        card_obj.zone = "graveyard"
-        card_obj.timestamp = self._tick()
-        self.log.append({"kind": "zone_change", "object": choice, "from": "library", "to": "graveyard",
-                         "cause": {"event": "search", "by": source_name}})
+        artifact cards in their library or an Omnipresent Impostor in place of one (its
+        ruling), or ``"nothing"`` (a search for a card with a stated quality may fail to
+        find). Not asked when there is nothing to find (:mod:`reference_engine.search`)."""
+        self.search_library(trigger.controller, lambda card: "Artifact" in card.types, 1, source_name, decider,
+                            "graveyard")
 
     def source_name(self, oid: str) -> str:
         """The name of a trigger's source as it last existed (CR 113.7a)."""

@@ -161,7 +161,8 @@ def _activation(game, event):
 
 
 def _top_after_shuffle(game, event) -> bool:
-    """Puresight Merrow looks at the top card of a library Goblin Engineer's search shuffled:
+    """Puresight Merrow looks at the top card of a library a search shuffled (Goblin Engineer,
+    Sakura-Tribe Elder, Explosive Vegetation):
     which card is on top is no longer the board's order (CR 701.24a)."""
     found = _activation(game, event)
     return (found is not None and found[0].zone == BATTLEFIELD and found[1].kind == LOOK_AND_EXILE_TOP
@@ -218,6 +219,10 @@ GAPS: tuple[Gap, ...] = (
     Gap("Goblin Engineer", "{R}, {T}, Sacrifice an artifact: Return target artifact card with mana value 3 or less "
                            "from your graveyard to the battlefield.", "ability:activated", NO_ACTIVATION),
     Gap("Goblin Engineer", "the shuffle (library order is not modelled)", "ability:shuffle",
+        "the top card of a library its search shuffled is looked at (Puresight Merrow)", _top_after_shuffle),
+    Gap("Sakura-Tribe Elder", "the shuffle (library order is not modelled)", "ability:shuffle",
+        "the top card of a library its search shuffled is looked at (Puresight Merrow)", _top_after_shuffle),
+    Gap("Explosive Vegetation", "the shuffle (library order is not modelled)", "ability:shuffle",
         "the top card of a library its search shuffled is looked at (Puresight Merrow)", _top_after_shuffle),
     Gap("Thought Vessel", "You have no maximum hand size. (the cleanup event does not discard to hand size, "
                           "CR 514.1, so it changes nothing)", "ability:hand size",
