@@ -59,16 +59,17 @@ from .hypothesis_shim import is_rule
 from .plan import FULL, Plan
 from .recording import InvariantViolation, Recorder, scenario_run
 from .rules.mana import board_extras
+from .rules.search import with_search_corner
 from .rules import (
     CARD_LISTS, REQUIRES, ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules, PermanentRules,
-    UmbraRules, objects,
+    SearchRules, UmbraRules, objects,
 )
 
 __all__ = ["EngineMachine", "InvariantViolation", "Recorder", "make_machine", "rule_gates", "scenario_run"]
 
 
 class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, ManaRules, ChanceRules,
-                    RuleBasedStateMachine):
+                    SearchRules, RuleBasedStateMachine):
     """The rules of every area (``harness.rules``) over one engine. Use :func:`make_machine` to bind an engine."""
 
     engine = None
@@ -83,7 +84,7 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
     max_creatures = 4
     max_auras = 3
     plan: Plan = FULL
-    board_strategy = S.boards(FULL, max_creatures, max_auras)
+    board_strategy = with_search_corner(S.boards(FULL, max_creatures, max_auras), FULL)
 
     def __init__(self):
         super().__init__()
@@ -214,7 +215,8 @@ def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None
         {
             **off,
             "plan": plan,
-            "board_strategy": S.boards(plan, EngineMachine.max_creatures, EngineMachine.max_auras),
+            "board_strategy": with_search_corner(S.boards(plan, EngineMachine.max_creatures, EngineMachine.max_auras),
+                                                 plan),
             "engine": engine,
             "step_invariants": list(invariants),
             "scenario_invariants": list(scenario_invariants),

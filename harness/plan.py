@@ -34,7 +34,8 @@ def card_needs(card: card_data.Card) -> frozenset[str]:
     Derived from card data only: keywords (CR 702), supertypes (CR 205.4), {X} in the
     mana cost (CR 107.3) and the words of its rules text (triggered abilities "When",
     "Whenever"; "copy"; "token"; "counter"; "Regenerate"; "Destroy"; "damage";
-    "base power and toughness"; "until end of turn").
+    "base power and toughness"; "until end of turn"; "has all card names", "with the same
+    name as" and a spell's or activated ability's "Search your library").
     """
     text = card.oracle_text
     needs = set()
@@ -67,6 +68,8 @@ def card_needs(card: card_data.Card) -> frozenset[str]:
             needs.add("pt_until_end_of_turn")
     if "base power and toughness" in text:
         needs.add("layers")
+    if "has all card names" in text or "with the same name as" in text or re.search(r"(^|: )Search your library", text):
+        needs.add("library_search")  # names (CR 201.2) and searches by a spell or an activated ability
     return frozenset(needs)
 
 
@@ -121,6 +124,11 @@ class Plan:
             return "not in the engine's EngineInfo.cards"
         missing = sorted(card_needs(card_data.card(name)) - caps)
         return f"needs capability {', '.join(missing)}" if missing else None
+
+    def plays(self, card: str) -> bool:
+        """Whether ``card`` may be on this plan's boards: the engine declares it (or declares
+        no list) and claims every capability it needs (:func:`card_needs`)."""
+        return self._why_not(card, self.capabilities, self.declared_cards) is None
 
     def has(self, feature: str) -> bool:
         """Whether boards may have ``feature`` (a board feature of the capability table)."""

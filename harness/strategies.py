@@ -58,6 +58,10 @@ TOKEN_SPELLS = ("Cackling Counterpart", "Raise the Alarm")
 COUNTER_KINDS = ("+1/+1", "-1/-1", "+1/+0", "+0/+1", "-1/-0", "-0/-1", "+2/+2")
 #: Cards players may have in their library (Goblin Engineer searches for an artifact).
 LIBRARY_CARDS = ("Darksteel Myr", "Hangarback Walker", "Stonecoil Serpent", "Grizzly Bears")
+#: Cards that search a library (a sorcery, an activated ability, an enters ability) and the
+#: name check of the search area (harness.rules.search; Omnipresent Impostor's rulings).
+SEARCHERS = ("Sakura-Tribe Elder", "Explosive Vegetation", "Goblin Engineer")
+NAME_CHECKS = ("Bile Blight",)
 #: (power, toughness) of "creatures you control get +N/+N until end of turn" effects.
 ANTHEMS = ((1, 1), (1, 0), (0, 1), (2, 2), (-1, -1))
 DESTROY_SPELLS = ("Murder", "Doom Blade", "Breathe Your Last")
@@ -73,7 +77,7 @@ CARD_LISTS: dict[str, tuple[str, ...]] = {
     "copy_creatures": COPY_CREATURES, "enters_trigger_creatures": ENTERS_TRIGGER_CREATURES,
     "layers_creatures": LAYERS_CREATURES, "layers_auras": LAYERS_AURAS, "token_spells": TOKEN_SPELLS,
     "library_cards": LIBRARY_CARDS, "destroy_spells": DESTROY_SPELLS, "damage_spells": DAMAGE_SPELLS,
-    "sweepers": SWEEPERS, "pump_spells": PUMP_SPELLS,
+    "sweepers": SWEEPERS, "pump_spells": PUMP_SPELLS, "searchers": SEARCHERS, "name_checks": NAME_CHECKS,
 }
 
 

@@ -7,7 +7,7 @@ engine declares is compared (:class:`Scope`):
 
 * the optional observation fields of capabilities it doesn't claim (``copiable`` without
   ``observe.copiable``, ``pt_effects`` without ``observe.pt_effects``, a player's
-  ``mana_pool`` without ``mana``), and ``mana_value`` when its observation has none;
+  ``mana_pool`` without ``mana``, ``names`` without ``library_search``), and ``mana_value`` when its observation has none;
 * log entries of capabilities it doesn't claim (``replacement`` without
   ``log.replacement_effects``, ``damage`` without ``damage``, ...; a ``zone_change``'s
   ``cause`` without ``log.zone_change_causes``);
@@ -42,11 +42,12 @@ from .chance import REPLACEMENT_EFFECTS as CHANCE_REPLACEMENTS
 DIFFERENTIAL = "differential"  # pseudo-capability added by the runner when --against is given
 
 #: Object fields in the order their differences rank (the protocol's order).
-OBJECT_FIELDS = ("name", "zone", "owner", "controller", "token", "types", "supertypes", "subtypes", "colors",
+OBJECT_FIELDS = ("name", "names", "zone", "owner", "controller", "token", "types", "supertypes", "subtypes", "colors",
                  "keywords", "power", "toughness", "damage", "tapped", "summoning_sick", "counters", "attached_to",
                  "combat", "regeneration_shields", "mana_value", "copiable", "pt_effects")
 #: Optional object fields and the capability that makes them compared (None: compared when observed).
-OPTIONAL_FIELDS = {"copiable": "observe.copiable", "pt_effects": "observe.pt_effects", "mana_value": None}
+OPTIONAL_FIELDS = {"copiable": "observe.copiable", "pt_effects": "observe.pt_effects", "mana_value": None,
+                   "names": "library_search"}
 #: Optional player fields and the capability that makes them compared.
 OPTIONAL_PLAYER_FIELDS = {"mana_pool": "mana"}
 #: Optional player fields and the capability that makes them compared.

@@ -35,6 +35,8 @@ from invariants import REGISTRY, Decision, ScenarioRun, Transition
 from . import mana_invariant_cases
 from .chance_cases import CASES as CHANCE_CASES
 from .chance_cases import MORE_BROKEN as CHANCE_MORE_BROKEN
+from .impostor_cases import CASES as IMPOSTOR_CASES
+from .impostor_cases import MORE_BROKEN as IMPOSTOR_MORE_BROKEN
 
 PLAYERS = ("P1", "P2")
 HIDDEN_ZONES = ("library", "hand", "graveyard", "exile")
@@ -1481,6 +1483,8 @@ MORE_HOLDS = [
 
 CASES.update({name: Case(*case) for name, case in CHANCE_CASES.items()})
 MORE_BROKEN += CHANCE_MORE_BROKEN
+CASES.update({name: Case(*case) for name, case in IMPOSTOR_CASES.items()})
+MORE_BROKEN += IMPOSTOR_MORE_BROKEN
 
 # --------------------------------------------------------------------------- tests
 

@@ -13,12 +13,13 @@ from .destruction import DestructionRules
 from .layers import LayersRules
 from .mana import ManaRules
 from .permanents import PermanentRules
+from .search import SearchRules
 from .umbra import UmbraRules
 
 #: The rules-area mixins the machine inherits, in MRO order.
 AREAS: tuple[type[RulesArea], ...] = (DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules,
-                                       ManaRules, ChanceRules)
+                                       ManaRules, ChanceRules, SearchRules)
 
 __all__ = ["AREAS", "CARD_LISTS", "REQUIRES", "ChanceRules", "ControlRules", "DestructionRules", "LayersRules", "ManaRules",
            "PermanentRules",
-           "RulesArea", "UmbraRules", "needs", "objects"]
+           "RulesArea", "SearchRules", "UmbraRules", "needs", "objects"]
