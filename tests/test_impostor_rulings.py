@@ -18,6 +18,7 @@ from __future__ import annotations
 import pytest
 
 import cards
+from invariants import ruling_text
 from reference_engine import ReferenceEngine, Unsupported
 
 from .scenario_helpers import Decider, board, obj
@@ -216,3 +217,61 @@ def test_elder_shuffle_then_top_card_declines():
     with pytest.raises(Unsupported) as caught:
         game.apply({"type": "activate", "object": "merrow", "ability": 0}, Decider())
     assert caught.value.reason == "ability:shuffle"
+
+
+# ------------------------------------------------------- every ruling of the page
+#: Every ruling of the Omnipresent Impostor page (seed-rulings/002), by its first words:
+#: the invariants that encode it and a CR rule each of them must cite (None: cited by its
+#: ruling key instead), or why it is no game rule.
+PAGE = {
+    "If an ability would produce one or more mana of an undefined type": (("mana.undefined_type_produces_nothing",),
+                                                                          "106.5"),
+    "Some abilities produce mana based on the type of mana": (("mana.types",), "106.7"),
+    "To \u201ctap [a permanent] for mana\u201d": (("mana.tapped_for_mana_triggers",), "106.12"),
+    "An ability that triggers whenever a permanent \u201cis tapped for mana\u201d": (
+        ("mana.tapped_for_mana_triggers",), "106.12a"),
+    "A replacement effect that applies if a permanent \u201cis tapped for mana\u201d": (("mana.amount",), "106.12b"),
+    "If an object\u2019s enters-the-battlefield triggered ability or replacement effect refers to X": (
+        ("copies.x_is_zero",), "107.3m"),
+    "The tap symbol is {T}.": (("costs.tap_symbol", "costs.summoning_sickness"), "107.5"),
+    "The untap symbol is {Q}.": (("costs.untap_symbol", "costs.summoning_sickness"), "107.6"),
+    "Playtest cards use a modified version of game symbols": (("costs.tap_symbol", "costs.mana_from_pool"), None),
+    "Playtest cards aren\u2019t legal for play in any tournament format": "tournament legality, no game rule",
+    "For many playtest cards, you\u2019ll need to make a generous assumption": "a note to players, no game rule",
+    "Omnipresent Impostor\u2019s second ability is a characteristic-defining ability": (
+        ("impostor.all_names_in_every_zone",), "604.3"),
+    "Omnipresent Impostor has the basic supertype": (("impostor.basic_supertype",), "205.4a"),
+    "Omnipresent Impostor has the names of all cards": (("impostor.all_names_in_every_zone", "impostor.same_name"),
+                                                        "201.2"),
+    "Each time you search your deck for one or more cards": (("search.impostor_may_be_found",
+                                                              "search.found_card_goes_on"), "201.2"),
+}
+
+
+def test_every_ruling_of_the_page_is_an_invariant():
+    """Each paragraph of the Omnipresent Impostor rulings page is encoded by registered
+    invariants that cite its CR rule (the four Impostor rulings by their ruling keys too), or
+    is no game rule (tournament legality, a note to players)."""
+    from pathlib import Path
+
+    from invariants import REGISTRY
+
+    where = Path("shared") / "reference" / "seed-rulings" / "002-omnipresent-impostor.txt"
+    page = next((p / where for p in Path(__file__).resolve().parents if (p / where).exists()), None)
+    if page is None:  # the project carries its rulings; the page is reference data beside it
+        pytest.skip(f"{where} is not beside the project")
+    paragraphs = [p.strip() for p in page.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+    assert len(paragraphs) == len(PAGE)
+    for paragraph in paragraphs:
+        key = next(k for k in PAGE if paragraph.startswith(k))
+        encoded = PAGE[key]
+        if isinstance(encoded, str):
+            continue
+        names, rule = encoded
+        for name in names:
+            assert name in REGISTRY, name
+            if rule is not None:
+                assert any(r == rule or r.startswith(rule) for r in REGISTRY[name].rules), (name, rule)
+            if paragraph.startswith("Omnipresent Impostor") or paragraph.startswith("Each time"):
+                assert any(paragraph.replace("\u2019", "'").startswith(ruling_text(r)[:60])
+                           for r in REGISTRY[name].rulings), name
