@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rulesfuzz",
         description="Property-based fuzzing of Magic: The Gathering rules engines.",
     )
+    parser.add_argument("--version", action="version", version=f"rulesfuzz {report.version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="fuzz an engine and report the smallest rules violation found")
@@ -70,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--isolate", action="store_true",
                      help="run an in-process engine in a child process (a crash is a finding, not the end of the run)")
     run.add_argument("--json", dest="json_path", help="also write the summary and finding as JSON to this file")
+    run.add_argument("--junit-xml", dest="junit_path", metavar="FILE",
+                     help="also write a JUnit XML report: one test case per invariant, failing with its finding")
     run.add_argument("--keep-going", action="store_true",
                      help="after a finding is shrunk and saved, go on looking for other distinct findings "
                           "(budgets are totals)")
@@ -149,12 +152,9 @@ def cmd_run(args) -> int:
 def _check_output_paths(args) -> None:
     """Refuse, before fuzzing, a --json file or --replay-dir the run could not write to, so
     no finding is lost at the end of a run. Raises :class:`BadInput`."""
-    if args.json_path:
-        folder = Path(args.json_path).parent
-        if not folder.is_dir():
-            raise BadInput(f"--json {args.json_path}: no folder {folder}")
-        if Path(args.json_path).is_dir():
-            raise BadInput(f"--json {args.json_path}: is a folder, not a file")
+    for flag, path in (("--json", args.json_path), ("--junit-xml", getattr(args, "junit_path", None))):
+        if path:
+            _check_report_path(flag, path)
     replay_dir = Path(args.replay_dir)
     if replay_dir.exists() and not replay_dir.is_dir():
         raise BadInput(f"--replay-dir {replay_dir}: is a file, not a folder")
@@ -163,6 +163,37 @@ def _check_output_paths(args) -> None:
         raise BadInput(f"--replay-dir {replay_dir}: {existing} is a file, not a folder")
     if not os.access(existing, os.W_OK):
         raise BadInput(f"--replay-dir {replay_dir}: {existing} is not writable")
+
+
+def _check_report_path(flag: str, path: str) -> None:
+    """Refuse a report file the run could not write: a missing or unwritable folder, or a folder. Raises BadInput."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise BadInput(f"{flag} {path}: no folder {folder}")
+    if Path(path).is_dir():
+        raise BadInput(f"{flag} {path}: is a folder, not a file")
+    if not os.access(folder, os.W_OK) or (Path(path).exists() and not os.access(path, os.W_OK)):
+        raise BadInput(f"{flag} {path}: not writable")
+
+
+def _write_reports(args, result, engine, against, status: str, replay: str) -> None:
+    """The --json and --junit-xml reports of a run (each only when asked for)."""
+    if args.json_path:
+        options = {"max_examples": args.max_examples, "max_seconds": args.max_seconds, "seed": args.seed,
+                   "steps": args.steps, "step_timeout": args.step_timeout, "invariants": args.invariants,
+                   "database": args.database, "replay_dir": args.replay_dir, "keep_going": args.keep_going,
+                   "baseline": getattr(args, "baseline", None)}
+        payload = report.run_report(result, engine, against, options, replay)
+        Path(args.json_path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    if getattr(args, "junit_path", None):
+        from .junit import junit_xml, write_junit
+
+        error = None
+        if status == "declined":
+            error = f"{engine.info.name} declined most examples at new_game or their first event: nothing was tested"
+        properties = {"seed": args.seed, "max_examples": args.max_examples, "max_seconds": args.max_seconds,
+                      "against": args.against}
+        write_junit(args.junit_path, junit_xml(result, engine.info.name, replay, properties, error))
 
 
 def _run_and_report(args, engine, against, database, progress, known: dict[str, str]) -> int:
@@ -181,10 +212,10 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     print(report.describe_stats(result.stats, result.invariants))
     if result.cut_short:
         print(f"\nThe run was cut short ({result.cut_short}) after {result.seconds:.1f} s.")
-    again = f" --against {args.against}" if args.against else ""
+    replay = report.replay_command(args.engine, args.against)
     for finding in result.findings:
         print()
-        print(report.describe_finding(finding, f"rulesfuzz replay {{file}} --engine {args.engine}{again}"))
+        print(report.describe_finding(finding, replay))
     if result.findings:
         print()
         print(report.describe_findings_table(result.findings))
@@ -194,13 +225,7 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     if not result.findings and not result.stats.mostly_declined():
         print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s).")
     status = report.run_status(result)
-    if args.json_path:
-        options = {"max_examples": args.max_examples, "max_seconds": args.max_seconds, "seed": args.seed,
-                   "steps": args.steps, "step_timeout": args.step_timeout, "invariants": args.invariants,
-                   "database": args.database, "replay_dir": args.replay_dir, "keep_going": args.keep_going,
-                   "baseline": getattr(args, "baseline", None)}
-        payload = report.run_report(result, engine, against, options)
-        Path(args.json_path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    _write_reports(args, result, engine, against, status, replay)
     if status == "declined":
         top = "; ".join(f"{reason} ({n})" for reason, n in result.stats.top_declines())
         raise BadInput(f"{engine.info.name} declined {result.stats.early_declines} of {result.stats.examples} examples "

@@ -43,7 +43,8 @@ class Finding:
     and seconds into the run it was first seen; ``repeats`` how many later examples failed
     with the same key (counted, not reported); ``shrink_cut_short`` whether the run's time
     budget or a Ctrl-C stopped shrinking early; ``known`` the baseline's reason when the
-    key is a known finding (None: new).
+    key is a known finding (None: new); ``from_database`` whether it was first seen when
+    the run replayed a failure saved in the example database (by an earlier run or shard).
     """
 
     key: str
@@ -56,6 +57,7 @@ class Finding:
     shrink_cut_short: bool = False
     known: str | None = None
     notes: list[str] = field(default_factory=list)
+    from_database: bool = False
 
     @property
     def violation(self) -> Violation:
@@ -74,4 +76,5 @@ class Finding:
             "examples_to_find": self.examples_to_find, "seconds_to_find": self.seconds_to_find,
             "repeats": self.repeats, "shrunk_size": {"events": self.size[0], "objects": self.size[1]},
             "shrink_cut_short": self.shrink_cut_short, "known": self.known, "notes": list(self.notes),
+            "from_database": self.from_database,
         }

@@ -90,6 +90,9 @@ def describe_finding(finding, replay_command: str = "") -> str:
     lines = []
     if finding.known:
         lines.append(f"KNOWN (baseline: {finding.known})")
+    if finding.from_database:
+        lines.append("REPLAYED from the example database: a failure saved by an earlier run (or another "
+                     "shard), replayed first")
     for violation in finding.violations:
         lines.append(describe_violation(violation))
         lines.append("")
@@ -156,15 +159,39 @@ def run_status(result) -> str:
     return "interrupted" if result.cut_short == "interrupted" else "passed"
 
 
-def run_report(result, engine, against, options: dict) -> dict:
-    """The ``--json`` report of a run (schema: ``harness/schema/run-report.schema.json``)."""
+def replay_command(engine_spec: str, against_spec: str | None = None) -> str:
+    """The command that replays a finding of a run of ``engine_spec``, with ``{file}`` where the
+    replay file goes, e.g. ``rulesfuzz replay {file} --engine examples/engines/tiny/engine.py:buggy``
+    (specs quoted for a POSIX shell)."""
+    import shlex
+
+    again = f" --against {shlex.quote(against_spec)}" if against_spec else ""
+    return f"rulesfuzz replay {{file}} --engine {shlex.quote(engine_spec)}{again}"
+
+
+def run_report(result, engine, against, options: dict, replay_command: str = "") -> dict:
+    """The ``--json`` report of a run (schema: ``harness/schema/run-report.schema.json``).
+
+    Its ``invariants`` list is the run as test cases, one per invariant, as in the
+    ``--junit-xml`` report (:func:`harness.junit.invariant_cases`); ``replay_command`` is the
+    command template of :func:`replay_command`.
+    """
+    from .junit import invariant_cases
+
     status = run_status(result)
+    findings = []
+    for finding in result.findings:
+        data = finding.to_json()
+        data["replay_command"] = (replay_command.format(file=finding.replay_path)
+                                  if replay_command and finding.replay_path else None)
+        findings.append(data)
     return {
         "format": REPORT_FORMAT, "status": status, "exit_code": STATUS_EXIT[status], "rulesfuzz_version": version(),
         "engine": {"name": engine.info.name, "version": engine.info.version},
         "against": {"name": against.info.name, "version": against.info.version} if against is not None else None,
         "options": options, "seconds": round(result.seconds, 3), "cut_short": result.cut_short,
-        "stats": result.stats.to_json(), "findings": [f.to_json() for f in result.findings],
+        "stats": result.stats.to_json(), "findings": findings,
+        "invariants": invariant_cases(result, replay_command),
         "also_seen": list(result.also_seen),
     }
 

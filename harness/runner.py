@@ -27,6 +27,7 @@ import invariants as invariant_registry
 
 from . import hypothesis_shim, interrupts
 from . import scenario as scenario_file
+from .databases import ReplayCounter
 from .execution import Stats
 from .findings import Finding, finding_key, scenario_size
 from .machine import make_machine
@@ -179,11 +180,19 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
     result = RunResult(engine.info.name, stats, invariants=[i.name for i in step_invariants + scenario_invariants])
     digest = (safe_name(engine.info.name) + ("+differential" if against is not None else "")).encode()
     done = index = 0
+    # Saved failures Hypothesis replays first: a finding first seen among them says so.
+    counter = ReplayCounter(database, lambda: stats.examples) if database is not None else None
+    from_database: set[str] = set()
+
+    def note_replayed() -> None:
+        if counter is not None:
+            from_database.update(k for k in recorder.keys() if counter.replayed(recorder.first_example.get(k)))
 
     def finish(key: str, violations: list[Violation], scenario: dict, cut: bool, reduce: bool = True) -> None:
         """Reduce (within the budget), save and record one new finding."""
         finding = Finding(key, list(violations), scenario, examples_to_find=recorder.first_example.get(key),
-                          seconds_to_find=recorder.first_seconds.get(key), shrink_cut_short=cut)
+                          seconds_to_find=recorder.first_seconds.get(key), shrink_cut_short=cut,
+                          from_database=key in from_database)
         if shrink and reduce and not cut:
             from .reduce import reduce_scenario
 
@@ -229,14 +238,19 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                 reuse = [Phase.reuse] if not machine.found_keys else []  # keep saved failures of found keys
                 test = hypothesis_shim.machine_test(machine, settings(
                     max_examples=n, stateful_step_count=steps_per_example + 1,  # + the board (initialize)
-                    deadline=None, database=database, suppress_health_check=list(HealthCheck),
+                    deadline=None, database=counter, suppress_health_check=list(HealthCheck),
                     report_multiple_bugs=keep_going, print_blob=False, verbosity=Verbosity.quiet,
                     phases=[Phase.explicit, *reuse, Phase.generate] + ([Phase.shrink] if shrink else []),
                 ), seed=seed * 100_003 + index, digest=digest)
                 index += 1
                 raised: list[InvariantViolation] = []
+                if counter is not None:
+                    counter.mark(stats.examples)
                 try:
-                    test()
+                    try:
+                        test()
+                    finally:
+                        note_replayed()
                 except Unsatisfiable:  # every example was rejected: the engine declined them all
                     break
                 except Flaky as exc:
