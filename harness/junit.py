@@ -3,8 +3,8 @@
 CI systems (GitHub Actions, GitLab, Jenkins) show JUnit XML as test results, so a rules
 bug shows up like a failing test: the test case of the invariant it breaks fails, with
 the CR rules and rulings the invariant encodes, the shrunk scenario, the replay file and
-the command that replays it. :func:`invariant_cases` is what both the XML and the
-``invariants`` list of the ``--json`` report (:func:`harness.report.run_report`) are made from.
+the command that replays it. :func:`harness.report.invariant_cases` is what both the XML
+and the ``invariants`` list of the ``--json`` report (:func:`harness.report.run_report`) are made from.
 
 The XML follows the common JUnit shape (the schema Jenkins and the
 ``junit-10.xsd`` of Apache Ant use): ``<testsuites>`` holding one ``<testsuite>``, one
@@ -18,56 +18,10 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from invariants import REGISTRY, ruling_text
-
 from . import report
+from .report import invariant_cases
 
-#: A test case's status: ``passed``, ``failed`` (a new finding), ``known`` (every finding is in the baseline).
-CASE_STATUSES = ("passed", "failed", "known")
-
-
-def invariant_cases(result, replay_command: str = "") -> list[dict]:
-    """One dict per invariant of the run, in the run's order, then any invariant only a finding names.
-
-    Each: ``{"name", "rules": [CR numbers], "rulings": [ruling texts], "checked", "applicable",
-    "status": "passed"|"failed"|"known", "findings": [{"key", "known", "message", "text",
-    "replay_file", "replay_command"}]}``. A finding counts against every invariant broken on
-    its failing step (the first gives its key). ``text`` is the whole report of the finding
-    (:func:`harness.report.describe_finding`): rules, rulings, shrunk scenario, replay file
-    and the command that replays it (``replay_command`` with ``{file}`` in it).
-    """
-    stats = result.stats
-    names = list(dict.fromkeys([*result.invariants,
-                                *(v.invariant for f in result.findings for v in f.violations)]))
-    cases = []
-    for name in names:
-        inv = REGISTRY.get(name)
-        found = [f for f in result.findings if any(v.invariant == name for v in f.violations)]
-        entries = []
-        for finding in found:
-            violation = next(v for v in finding.violations if v.invariant == name)
-            rules = f"CR {', '.join(inv.rules)}: " if inv is not None and inv.rules else ""
-            where = f" (replay file {finding.replay_path})" if finding.replay_path else ""
-            entries.append({
-                "key": finding.key, "known": finding.known,
-                "message": f"{finding.key} at step {violation.step}: {rules}"
-                           f"{violation.messages[0] if violation.messages else ''}{where}",
-                "text": report.describe_finding(finding, replay_command),
-                "replay_file": str(finding.replay_path) if finding.replay_path else None,
-                "replay_command": (replay_command.format(file=finding.replay_path)
-                                   if replay_command and finding.replay_path else None),
-            })
-        if any(e["known"] is None for e in entries):
-            status = "failed"
-        else:
-            status = "known" if entries else "passed"
-        cases.append({
-            "name": name, "rules": list(inv.rules) if inv else [],
-            "rulings": [ruling_text(key) for key in inv.rulings] if inv else [],
-            "checked": stats.checked.get(name, 0), "applicable": stats.applicable.get(name, 0),
-            "status": status, "findings": entries,
-        })
-    return cases
+__all__ = ["invariant_cases", "junit_xml", "write_junit"]
 
 
 def junit_xml(result, engine_name: str, replay_command: str = "", properties: dict | None = None,

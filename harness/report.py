@@ -173,11 +173,9 @@ def run_report(result, engine, against, options: dict, replay_command: str = "")
     """The ``--json`` report of a run (schema: ``harness/schema/run-report.schema.json``).
 
     Its ``invariants`` list is the run as test cases, one per invariant, as in the
-    ``--junit-xml`` report (:func:`harness.junit.invariant_cases`); ``replay_command`` is the
+    ``--junit-xml`` report (:func:`invariant_cases`); ``replay_command`` is the
     command template of :func:`replay_command`.
     """
-    from .junit import invariant_cases
-
     status = run_status(result)
     findings = []
     for finding in result.findings:
@@ -194,6 +192,50 @@ def run_report(result, engine, against, options: dict, replay_command: str = "")
         "invariants": invariant_cases(result, replay_command),
         "also_seen": list(result.also_seen),
     }
+
+
+def invariant_cases(result, replay_command: str = "") -> list[dict]:
+    """One dict per invariant of the run, in the run's order, then any invariant only a finding names.
+
+    Each: ``{"name", "rules": [CR numbers], "rulings": [ruling texts], "checked", "applicable",
+    "status": "passed"|"failed"|"known", "findings": [{"key", "known", "message", "text",
+    "replay_file", "replay_command"}]}``. A finding counts against every invariant broken on
+    its failing step (the first gives its key). ``text`` is the whole report of the finding
+    (:func:`harness.report.describe_finding`): rules, rulings, shrunk scenario, replay file
+    and the command that replays it (``replay_command`` with ``{file}`` in it).
+    """
+    stats = result.stats
+    names = list(dict.fromkeys([*result.invariants,
+                                *(v.invariant for f in result.findings for v in f.violations)]))
+    cases = []
+    for name in names:
+        inv = REGISTRY.get(name)
+        found = [f for f in result.findings if any(v.invariant == name for v in f.violations)]
+        entries = []
+        for finding in found:
+            violation = next(v for v in finding.violations if v.invariant == name)
+            rules = f"CR {', '.join(inv.rules)}: " if inv is not None and inv.rules else ""
+            where = f" (replay file {finding.replay_path})" if finding.replay_path else ""
+            entries.append({
+                "key": finding.key, "known": finding.known,
+                "message": f"{finding.key} at step {violation.step}: {rules}"
+                           f"{violation.messages[0] if violation.messages else ''}{where}",
+                "text": describe_finding(finding, replay_command),
+                "replay_file": str(finding.replay_path) if finding.replay_path else None,
+                "replay_command": (replay_command.format(file=finding.replay_path)
+                                   if replay_command and finding.replay_path else None),
+            })
+        if any(e["known"] is None for e in entries):
+            status = "failed"
+        else:
+            status = "known" if entries else "passed"
+        cases.append({
+            "name": name, "rules": list(inv.rules) if inv else [],
+            "rulings": [ruling_text(key) for key in inv.rulings] if inv else [],
+            "checked": stats.checked.get(name, 0), "applicable": stats.applicable.get(name, 0),
+            "status": status, "findings": entries,
+        })
+    return cases
 
 
 def run_report_schema() -> dict:
