@@ -80,6 +80,14 @@ def build_parser() -> argparse.ArgumentParser:
                      help="known findings (rulesfuzz baseline --from RUN.json): still reported, but the run "
                           "exits 0 when every finding is known")
     run.add_argument("--quiet", action="store_true", help="no progress lines")
+    run.add_argument("--workers", default="1", metavar="N",
+                     help="worker processes (default 1; 'auto': one per core), seeds derived from --seed, one "
+                          "shared example database; budgets are totals")
+    run.add_argument("--profile", metavar="NAME",
+                     help="settings of a profile: built-in 'gate' (deterministic, every push) or 'explore' (larger "
+                          "budgets), or [tool.rulesfuzz.profiles.NAME] of pyproject.toml")
+    run.add_argument("--shard", metavar="K/N",
+                     help="run the K-th of N deterministic parts of the run (CI jobs; share --database redis://...)")
 
     replay = sub.add_parser("replay", help="re-run a scenario file (or every one in a folder) and check it again")
     replay.add_argument("file", help="a scenario (replay) file, or a folder of them (a regression corpus)")
@@ -140,6 +148,7 @@ def cmd_run(args) -> int:
     except baseline_file.BaselineError as exc:
         raise BadInput(f"--baseline: {exc}") from None
     _check_output_paths(args)
+    _check_slots(args)
 
     def progress(line: str) -> None:
         if not args.quiet:
@@ -163,6 +172,39 @@ def _check_output_paths(args) -> None:
         raise BadInput(f"--replay-dir {replay_dir}: {existing} is a file, not a folder")
     if not os.access(existing, os.W_OK):
         raise BadInput(f"--replay-dir {replay_dir}: {existing} is not writable")
+
+
+def _check_slots(args) -> None:
+    """Parse --workers and --shard in place (``args.workers``: int, ``args.shard``: (K, N) or None). Raises BadInput."""
+    from .workers import SlotError, parse_shard, parse_workers
+
+    try:
+        args.workers = parse_workers(getattr(args, "workers", 1))
+        args.shard = parse_shard(args.shard) if getattr(args, "shard", None) else None
+    except SlotError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def _fuzz(args, engine, against, database, progress):
+    """One run: in this process, or cut into slots (--workers, --shard; :mod:`harness.workers`)."""
+    from .runner import run
+
+    options = {"replay_dir": args.replay_dir, "invariant_names": args.invariants, "steps_per_example": args.steps,
+               "step_timeout": args.step_timeout, "keep_going": args.keep_going}
+    if args.workers == 1 and args.shard is None:
+        return run(engine, max_examples=args.max_examples, max_seconds=args.max_seconds, seed=args.seed,
+                   database=database, progress=progress, against=against, **options)
+    from .workers import SlotJob, run_slots, slots
+
+    chosen = slots(args.max_examples, args.seed, args.workers, args.shard)
+    if not chosen:
+        raise BadInput(f"--max-examples {args.max_examples} leaves this part of the run no example "
+                       f"(it is the whole run's budget, split over shards and workers)")
+    replay_dir = options.pop("replay_dir")
+    options["max_seconds"] = args.max_seconds
+    jobs = [SlotJob(slot, args.engine, args.against, args.database, replay_dir, args.isolate, args.quiet, options)
+            for slot in chosen]
+    return run_slots(jobs, engine.info.name)
 
 
 def _check_report_path(flag: str, path: str) -> None:
@@ -197,15 +239,12 @@ def _write_reports(args, result, engine, against, status: str, replay: str) -> N
 
 
 def _run_and_report(args, engine, against, database, progress, known: dict[str, str]) -> int:
-    from .runner import run
-
     mode = f" against {against.info.name}" if against is not None else ""
+    split = (f", {args.workers} workers" if args.workers > 1 else "") + (
+        f", shard {args.shard[0]}/{args.shard[1]}" if args.shard else "")
     print(f"rulesfuzz: fuzzing {engine.info.name} {engine.info.version}{mode} (seed {args.seed}, "
-          f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''})", flush=True)
-    result = run(engine, max_examples=args.max_examples, max_seconds=args.max_seconds, seed=args.seed,
-                 replay_dir=args.replay_dir, invariant_names=args.invariants, steps_per_example=args.steps,
-                 database=database, step_timeout=args.step_timeout, progress=progress, against=against,
-                 keep_going=args.keep_going)
+          f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''}{split})", flush=True)
+    result = _fuzz(args, engine, against, database, progress)
     for finding in result.findings:
         finding.known = known.get(finding.key)
     print()
@@ -407,9 +446,38 @@ def cmd_plan(args) -> int:
     return EXIT_OK
 
 
+def _apply_settings(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """For ``run``: the settings of ``[tool.rulesfuzz]`` of the nearest pyproject.toml and of
+    ``--profile NAME`` become the run options' defaults (the command line overrides them).
+    Raises BadInput for a bad setting or an unknown profile (:mod:`harness.config`)."""
+    from .config import ConfigError, load_settings
+
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command != "run":
+        return
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--profile")
+    known, _ = early.parse_known_args(argv)
+    run = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["run"]
+    try:
+        settings, _ = load_settings(run, known.profile)
+    except ConfigError as exc:
+        raise BadInput(str(exc)) from None
+    run.set_defaults(**settings)
+    for action in run._actions:
+        if action.dest in settings:
+            action.required = False
+
+
 def main(argv=None) -> int:
     """Entry point of the ``rulesfuzz`` console script; returns the exit code."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
+    try:
+        _apply_settings(parser, argv)
+    except BadInput as exc:
+        print(f"rulesfuzz: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     args = parser.parse_args(argv)
     handler = {"run": cmd_run, "replay": cmd_replay, "invariants": cmd_invariants, "check": cmd_check,
                "baseline": cmd_baseline, "cards": cmd_cards, "plan": cmd_plan}[args.command]

@@ -1,45 +1,116 @@
-"""pytest plugin: ``pytest --rulesfuzz-engine=SPEC`` fuzzes an engine as one test.
+"""pytest plugin: ``pytest --rulesfuzz-engine=SPEC`` fuzzes an engine as one test item.
 
-Registered through the ``pytest11`` entry point. Options: ``--rulesfuzz-engine``
-(as ``rulesfuzz run --engine``), ``--rulesfuzz-examples`` and ``--rulesfuzz-seed``.
-The test ``rulesfuzz_engine`` fails with the violation, the shrunk scenario and the
-replay file path, like ``rulesfuzz run``.
+Registered through the ``pytest11`` entry point. Options, as those of ``rulesfuzz run``
+that CI needs: ``--rulesfuzz-engine`` (``--engine``), ``--rulesfuzz-against``,
+``--rulesfuzz-examples`` (``--max-examples``), ``--rulesfuzz-max-seconds``,
+``--rulesfuzz-seed``, ``--rulesfuzz-database``, ``--rulesfuzz-baseline``,
+``--rulesfuzz-keep-going`` and ``--rulesfuzz-replay-dir``.
+
+The item ``rulesfuzz::rulesfuzz_engine[SPEC]`` is collected with the session's own
+collectors, so it is counted and reported like any test, and ``-k``, ``-m rulesfuzz``
+(its marker), ``--collect-only`` and ``--deselect`` treat it like any test. It fails when the run has a new finding (one
+that the baseline doesn't know), with the report of ``rulesfuzz run``: every finding's
+invariant, rules, rulings and shrunk scenario, its replay file, and last the command that
+replays it. It also fails when the engine declined most examples (nothing was tested). A
+bad option value (an unusable database, a bad baseline, a budget that isn't positive)
+stops pytest with a usage error naming the option; an engine that can't load fails the
+item with one line.
 """
 
 from __future__ import annotations
 
 import pytest
 
+MARKER = "rulesfuzz"
+
 
 def pytest_addoption(parser):
     group = parser.getgroup("rulesfuzz")
     group.addoption("--rulesfuzz-engine", default=None, help="engine to fuzz, as for `rulesfuzz run --engine`")
+    group.addoption("--rulesfuzz-against", default=None, metavar="ENGINE",
+                    help="differential mode: compare with this engine (e.g. 'reference'), as for --against")
     group.addoption("--rulesfuzz-examples", type=int, default=200, help="examples to generate (default 200)")
+    group.addoption("--rulesfuzz-max-seconds", type=float, default=None, help="wall-time budget in seconds")
     group.addoption("--rulesfuzz-seed", type=int, default=0, help="seed (default 0)")
+    group.addoption("--rulesfuzz-database", default=".hypothesis/rulesfuzz",
+                    help="example database: a directory, redis://host:port/db, 'memory' or 'none'")
+    group.addoption("--rulesfuzz-baseline", default=None, metavar="FILE",
+                    help="known findings (rulesfuzz baseline): the test fails only on new ones")
+    group.addoption("--rulesfuzz-keep-going", action="store_true", default=False,
+                    help="report every distinct finding, not only the first")
     group.addoption("--rulesfuzz-replay-dir", default="rulesfuzz-replays", help="where replay files go")
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", f"{MARKER}: the rulesfuzz item fuzzing --rulesfuzz-engine")
+    if not config.getoption("rulesfuzz_engine"):
+        return
+    from harness import baseline as baseline_file
+    from harness.runner import database_from
+
+    if config.getoption("rulesfuzz_examples") < 1:
+        raise pytest.UsageError("--rulesfuzz-examples: expected a positive number")
+    seconds = config.getoption("rulesfuzz_max_seconds")
+    if seconds is not None and seconds <= 0:
+        raise pytest.UsageError("--rulesfuzz-max-seconds: expected a positive number")
+    try:
+        database_from(config.getoption("rulesfuzz_database"))
+    except ValueError as exc:
+        raise pytest.UsageError(f"--rulesfuzz-database: {exc}") from None
+    path = config.getoption("rulesfuzz_baseline")
+    try:
+        config._rulesfuzz_known = baseline_file.load(path) if path else {}
+    except baseline_file.BaselineError as exc:
+        raise pytest.UsageError(f"--rulesfuzz-baseline: {exc}") from None
+
+
+class RulesfuzzFailure(Exception):
+    """A new finding (or a run that tested nothing) of the plugin's test item."""
+
+
 class RulesfuzzItem(pytest.Item):
+    """The test item fuzzing ``spec`` with the ``--rulesfuzz-*`` options."""
+
     def __init__(self, *, spec, **kwargs):
         super().__init__(**kwargs)
         self.spec = spec
+        self.add_marker(MARKER)
+
+    def _engine(self, spec: str):
+        from harness.loading import EngineLoadError, load_engine
+
+        try:
+            return load_engine(spec)
+        except EngineLoadError as exc:
+            raise RulesfuzzFailure(f"rulesfuzz: error: {exc}") from None
 
     def runtest(self):
         from harness import report
-        from harness.loading import load_engine
-        from harness.runner import run
+        from harness.runner import database_from, run
 
-        config = self.config
-        engine = load_engine(self.spec)
-        result = run(engine, max_examples=config.getoption("rulesfuzz_examples"),
-                     seed=config.getoption("rulesfuzz_seed"), replay_dir=config.getoption("rulesfuzz_replay_dir"))
-        if result.violation is not None:
-            text = report.describe_violation(result.violation)
-            if result.scenario:
-                text += "\n\n" + report.describe_scenario(result.scenario)
-            if result.replay_path:
-                text += f"\n\nReplay file: {result.replay_path}"
-            raise RulesfuzzFailure(text)
+        option = self.config.getoption
+        engine = self._engine(self.spec)
+        against_spec = option("rulesfuzz_against")
+        against = self._engine(against_spec) if against_spec else None
+        result = run(engine, max_examples=option("rulesfuzz_examples"), max_seconds=option("rulesfuzz_max_seconds"),
+                     seed=option("rulesfuzz_seed"), replay_dir=option("rulesfuzz_replay_dir"),
+                     database=database_from(option("rulesfuzz_database")), against=against,
+                     keep_going=option("rulesfuzz_keep_going"))
+        known = getattr(self.config, "_rulesfuzz_known", {})
+        for finding in result.findings:
+            finding.known = known.get(finding.key)
+        status = report.run_status(result)
+        if status == "declined":
+            top = "; ".join(f"{reason} ({n})" for reason, n in result.stats.top_declines())
+            raise RulesfuzzFailure(f"{engine.info.name} declined most examples at new_game or their first event "
+                                   f"(top reasons: {top}): nothing was tested")
+        if status != "findings":
+            return
+        command = report.replay_command(self.spec, against_spec)
+        new = [f for f in result.findings if not f.known]
+        parts = [report.describe_findings_table(result.findings)] if len(result.findings) > 1 else []
+        parts += [report.describe_finding(finding, command) for finding in new]
+        raise RulesfuzzFailure("\n\n".join(parts))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, RulesfuzzFailure):
@@ -48,10 +119,6 @@ class RulesfuzzItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, None, f"rulesfuzz[{self.spec}]"
-
-
-class RulesfuzzFailure(Exception):
-    """A violation found by the plugin's test item."""
 
 
 class RulesfuzzCollector(pytest.Collector):
@@ -63,8 +130,14 @@ class RulesfuzzCollector(pytest.Collector):
         yield RulesfuzzItem.from_parent(self, name=f"rulesfuzz_engine[{self.spec}]", spec=self.spec)
 
 
-def pytest_collection_modifyitems(session, config, items):
-    spec = config.getoption("rulesfuzz_engine")
-    if spec:
-        collector = RulesfuzzCollector.from_parent(session, name="rulesfuzz", spec=spec)
-        items.extend(collector.collect())
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    """The session's collection also yields the rulesfuzz collector (after the test files), so
+    its item is collected, counted and reported like any other, then selected by -k, -m and
+    --deselect."""
+    report = yield
+    spec = collector.config.getoption("rulesfuzz_engine")
+    if spec and isinstance(collector, pytest.Session) and report.passed:
+        report.result.append(RulesfuzzCollector.from_parent(collector, name="rulesfuzz", nodeid="rulesfuzz",
+                                                            spec=spec))
+    return report

@@ -1,21 +1,127 @@
-"""The pytest plugin: ``pytest --rulesfuzz-engine=SPEC`` fuzzes an engine as a test item."""
+"""The pytest plugin: ``pytest --rulesfuzz-engine=SPEC`` fuzzes an engine as a test item, with the
+options of ``rulesfuzz run`` that CI needs. Tried on the reference engine, a fork, and the tiny
+engine written from scratch (examples/engines/tiny/engine.py), whose first planted bug (damage
+kept on a creature put into a graveyard, CR 400.7) seed 0 finds at once."""
 
 from __future__ import annotations
 
-from .conftest import FORKS
+import json
+
+import harness.runner  # noqa: F401  imported before pytester's in-process runs, which restore sys.modules after each
+
+from .conftest import FORKS, ROOT
 
 pytest_plugins = ["pytester"]
+
+TINY = ROOT / "examples/engines/tiny/engine.py"
+BUGGY, CLEAN = f"{TINY}:buggy", f"{TINY}:engine"
+FIRST_BUG = "generic.damage_only_on_battlefield"  # CR 400.7: seed 0 finds it on its first example
+
+
+def fuzz(pytester, engine, *extra, examples=40):
+    return pytester.runpytest("-p", "no:xdist", f"--rulesfuzz-engine={engine}", f"--rulesfuzz-examples={examples}",
+                              "--rulesfuzz-replay-dir", str(pytester.path / "replays"), *extra)
+
+
+def failure_text(result) -> list[str]:
+    """The lines of the item's failure section (between its header and the summary)."""
+    lines = result.stdout.lines
+    start = next(i for i, line in enumerate(lines) if line.startswith("_") and " rulesfuzz[" in line)
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("=") or lines[i].startswith("- "))
+    return [line for line in lines[start + 1:end] if line.strip()]
 
 
 def test_plugin_passes_on_reference(pytester):
     pytester.makepyfile("def test_nothing():\n    pass\n")
-    result = pytester.runpytest("-p", "no:xdist", "--rulesfuzz-engine=reference", "--rulesfuzz-examples=30",
-                                "--rulesfuzz-replay-dir", str(pytester.path / "replays"))
+    result = fuzz(pytester, "reference", "--rulesfuzz-database=none", examples=30)
     result.assert_outcomes(passed=2)
 
 
 def test_plugin_fails_on_a_fork_with_the_report(pytester):
-    result = pytester.runpytest("-p", "no:xdist", f"--rulesfuzz-engine={FORKS / 'umbra_taps_creature.py'}:engine",
-                                "--rulesfuzz-examples=300", "--rulesfuzz-replay-dir", str(pytester.path / "replays"))
+    result = fuzz(pytester, f"{FORKS / 'umbra_taps_creature.py'}:engine", "--rulesfuzz-database=none", examples=300)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*VIOLATION umbra_armor.not_regeneration*", "*Replay file:*"])
+
+
+def test_the_failure_text_ends_with_the_replay_command(pytester):
+    result = fuzz(pytester, BUGGY, "--rulesfuzz-database=none")
+    result.assert_outcomes(failed=1)
+    text = failure_text(result)
+    assert any(f"VIOLATION {FIRST_BUG}" in line for line in text) and "  Rules: CR 120.3, 400.7" in text
+    replay_file = next(line.split("Replay file: ")[1] for line in text if line.startswith("Replay file: "))
+    assert text[-1] == f"Replay it:   rulesfuzz replay {replay_file} --engine {BUGGY}"
+    assert json.loads((pytester.path / "replays" / replay_file.rsplit("/", 1)[1]).read_text())["key"] == FIRST_BUG
+
+
+def test_keep_going_and_baseline(pytester):
+    (pytester.path / "base.json").write_text(json.dumps({"format": "rulesfuzz-baseline/1", "findings": [
+        {"key": FIRST_BUG, "reason": "damage in the graveyard: fixed in tiny 1.1"}]}))
+    # Without --rulesfuzz-keep-going the run stops at its first finding, which the baseline knows: passes.
+    fuzz(pytester, BUGGY, "--rulesfuzz-database=none", "--rulesfuzz-baseline=base.json").assert_outcomes(passed=1)
+    # With it, the run goes on to Shock's damage lost by the wrong player (CR 120.3a): new, so it fails,
+    # and the failure shows only the new finding, after the table of all of them.
+    result = fuzz(pytester, BUGGY, "--rulesfuzz-database=none", "--rulesfuzz-baseline=base.json",
+                  "--rulesfuzz-keep-going")
+    result.assert_outcomes(failed=1)
+    text = "\n".join(failure_text(result))
+    assert f"{FIRST_BUG} (known)" in text and "VIOLATION damage.player_loses_life" in text
+    assert f"VIOLATION {FIRST_BUG}" not in text
+
+
+def test_against_the_reference_engine(pytester):
+    result = fuzz(pytester, BUGGY, "--rulesfuzz-database=none", "--rulesfuzz-against=reference", examples=20)
+    result.assert_outcomes(failed=1)
+    assert failure_text(result)[-1].endswith(f"--engine {BUGGY} --against reference")
+    fuzz(pytester, CLEAN, "--rulesfuzz-database=none", "--rulesfuzz-against=reference",
+         examples=10).assert_outcomes(passed=1)
+
+
+def test_max_seconds_bounds_the_run(pytester):
+    result = fuzz(pytester, CLEAN, "--rulesfuzz-database=none", "--rulesfuzz-max-seconds=1", examples=1_000_000)
+    result.assert_outcomes(passed=1)
+
+
+def test_database_replays_a_saved_failure_first_and_says_so(pytester):
+    database = f"--rulesfuzz-database={pytester.path / 'db'}"
+    first = fuzz(pytester, BUGGY, database)
+    first.assert_outcomes(failed=1)
+    assert not any("REPLAYED" in line for line in failure_text(first))
+    again = fuzz(pytester, BUGGY, database)
+    again.assert_outcomes(failed=1)
+    assert any("REPLAYED from the example database" in line for line in failure_text(again))
+
+
+def test_the_item_is_collected_selected_and_deselected_like_any_test(pytester):
+    pytester.makepyfile("def test_other():\n    pass\n")
+    spec = f"--rulesfuzz-engine={CLEAN}"
+    collected = pytester.runpytest("-p", "no:xdist", spec, "--collect-only", "-q")
+    collected.stdout.fnmatch_lines(["*test_other*", f"rulesfuzz::rulesfuzz_engine[[]{CLEAN}[]]", "2 tests collected*"])
+    only = pytester.runpytest("-p", "no:xdist", spec, "--rulesfuzz-examples=5", "--rulesfuzz-database=none",
+                              "-k", "rulesfuzz_engine", "-v")
+    only.assert_outcomes(passed=1, deselected=1)
+    only.stdout.fnmatch_lines(["*rulesfuzz_engine*PASSED*"])
+    without = pytester.runpytest("-p", "no:xdist", spec, "-m", "not rulesfuzz")
+    without.assert_outcomes(passed=1, deselected=1)
+
+
+def test_bad_options_are_usage_errors(pytester):
+    for option, words in (("--rulesfuzz-database=bogus://x", "--rulesfuzz-database: bogus://x: unknown scheme"),
+                          ("--rulesfuzz-baseline=missing.json", "--rulesfuzz-baseline:"),
+                          ("--rulesfuzz-examples=0", "--rulesfuzz-examples: expected a positive number"),
+                          ("--rulesfuzz-max-seconds=-1", "--rulesfuzz-max-seconds: expected a positive number")):
+        result = pytester.runpytest("-p", "no:xdist", f"--rulesfuzz-engine={CLEAN}", option)
+        assert result.ret == 4, option  # pytest's usage error
+        result.stderr.fnmatch_lines([f"ERROR: {words}*"])
+    broken = fuzz(pytester, f"{TINY}:no_such_engine", "--rulesfuzz-database=none")
+    broken.assert_outcomes(failed=1)
+    assert [line for line in failure_text(broken)] == [
+        next(line for line in failure_text(broken) if line.startswith("rulesfuzz: error: "))]
+
+
+def test_readme_documents_every_plugin_option(pytester):
+    import re
+
+    options = set(re.findall(r"--rulesfuzz-[a-z-]+", "\n".join(pytester.runpytest("--help").stdout.lines)))
+    assert len(options) >= 9
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert not [o for o in sorted(options) if o not in readme]

@@ -1,0 +1,138 @@
+"""--workers N and --shard K/N: slots with derived seeds, total budgets, deterministic merged
+findings, one-line bad values. Run on the tiny engine written from scratch
+(examples/engines/tiny/engine.py) and on the reference engine; budgets are small."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from harness.cli import main
+from harness.execution import Stats
+from harness.workers import SlotError, merge_stats, parse_shard, parse_workers, slot_seed, slots
+
+from .conftest import ROOT
+
+TINY = str(ROOT / "examples/engines/tiny/engine.py")
+BUGGY, CLEAN = f"{TINY}:buggy", f"{TINY}:engine"
+
+
+def one_error_line(capsys) -> str:
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err + captured.out
+    lines = [line for line in captured.err.splitlines() if line.strip()]
+    assert len(lines) == 1, captured.err
+    return lines[0]
+
+
+def fuzz(folder, engine, *extra, examples=40):
+    """A run into ``folder`` with its own fresh directory database; returns (exit code, JSON report)."""
+    code = main(["run", "--engine", engine, "--max-examples", str(examples), "--database", str(folder / "db"),
+                 "--replay-dir", str(folder / "replays"), "--json", str(folder / "run.json"), "--quiet",
+                 *map(str, extra)])
+    return code, json.loads((folder / "run.json").read_text())
+
+
+def findings_of(report) -> dict:
+    """finding key -> (board, events) of its shrunk scenario."""
+    return {f["key"]: (f["scenario"]["board"], [s["event"] for s in f["scenario"]["steps"]])
+            for f in report["findings"]}
+
+
+@pytest.mark.parametrize("examples", [1, 7, 40, 200, 1001])
+@pytest.mark.parametrize("workers, shards", [(1, 1), (2, 1), (3, 1), (1, 4), (2, 3)])
+def test_budgets_are_totals_and_shards_together_are_the_workers(examples, workers, shards):
+    every = [s for k in range(1, shards + 1) for s in slots(examples, 7, workers, (k, shards))]
+    assert sum(s.examples for s in every) == examples
+    assert max(s.examples for s in every) - min(s.examples for s in every) <= 1
+    # --shard K/N with W workers is slots (K-1)*W .. K*W-1 of N*W: all shards are --workers N*W.
+    assert every == slots(examples, 7, workers * shards)
+    assert len({s.seed for s in every}) == len(every)
+
+
+def test_slot_seeds_are_derived_from_the_run_seed():
+    assert slots(50, 7) == slots(50, 7, 1, (1, 1))
+    assert [s.seed for s in slots(50, 7)] == [7]  # one slot: the run's own seed
+    assert slot_seed(7, 1, 2) == slot_seed(7, 1, 2) != slot_seed(8, 1, 2)
+    assert slot_seed(7, 0, 2) != slot_seed(7, 1, 2) != slot_seed(7, 1, 3)
+
+
+def test_workers_auto_is_the_number_of_cores():
+    assert parse_workers("auto") == len(os.sched_getaffinity(0))
+    assert parse_workers("3") == 3
+
+
+@pytest.mark.parametrize("flag, value, words", [
+    ("--workers", "0", "expected a positive number or 'auto'"),
+    ("--workers", "two", "expected a positive number or 'auto'"),
+    ("--shard", "3/2", "1 <= K <= N"),
+    ("--shard", "0/2", "1 <= K <= N"),
+    ("--shard", "1/0", "1 <= K <= N"),
+    ("--shard", "2", "1 <= K <= N"),
+    ("--shard", "a/b", "1 <= K <= N"),
+])
+def test_bad_workers_and_shards_are_one_line_exit_2(flag, value, words, tmp_path, capsys):
+    assert main(["run", "--engine", CLEAN, "--replay-dir", str(tmp_path), flag, value]) == 2
+    line = one_error_line(capsys)
+    assert flag in line and words in line
+    with pytest.raises(SlotError):
+        (parse_workers if flag == "--workers" else parse_shard)(value)
+
+
+def test_a_shard_with_no_example_left_is_one_line_exit_2(tmp_path, capsys):
+    assert main(["run", "--engine", CLEAN, "--replay-dir", str(tmp_path), "--max-examples", "2",
+                 "--shard", "3/3", "--database", "none"]) == 2
+    assert "leaves this part of the run no example" in one_error_line(capsys)
+
+
+def test_merged_stats_are_sums():
+    a, b = Stats(examples=3, steps=10), Stats(examples=4, steps=1)
+    a.checked, b.checked = {"x": 2}, {"x": 3, "y": 1}
+    a.declines, b.declines = {"board:token": 1}, {}
+    total = merge_stats([a, b])
+    assert (total.examples, total.steps, total.checked, total.declines) == (7, 11, {"x": 5, "y": 1},
+                                                                             {"board:token": 1})
+
+
+def test_two_workers_merge_distinct_findings_the_same_every_time(tmp_path, capsys):
+    first, again = tmp_path / "first", tmp_path / "again"
+    code, report = fuzz(first, BUGGY, "--workers", 2, "--keep-going")
+    assert code == 1
+    found = findings_of(report)
+    # The tiny engine's cheapest planted bug: damage kept on a creature in the graveyard (CR 400.7).
+    assert "generic.damage_only_on_battlefield" in found
+    assert len(report["findings"]) == len(found)  # distinct keys
+    # Every finding has its replay file in the replay folder; no slot folder is left behind.
+    files = sorted((first / "replays").iterdir())
+    assert sorted(str(p) for p in files) == sorted(f["replay_file"] for f in report["findings"])
+    for finding in report["findings"]:
+        assert main(["replay", finding["replay_file"], "--engine", BUGGY]) == 1
+    # The same seed and worker count give the same findings.
+    code_again, report_again = fuzz(again, BUGGY, "--workers", 2, "--keep-going")
+    assert (code_again, findings_of(report_again)) == (code, found)
+    # Shards 1/2 and 2/2 of the same run together find what --workers 2 found.
+    shards = {}
+    for k in (1, 2):
+        _, shard_report = fuzz(tmp_path / f"shard{k}", BUGGY, "--shard", f"{k}/2", "--keep-going")
+        for key, scenario in findings_of(shard_report).items():
+            shards.setdefault(key, scenario)
+    assert set(shards) == set(found)
+
+
+def test_workers_budget_is_a_total_on_a_clean_engine(tmp_path, capsys):
+    code, one = fuzz(tmp_path / "one", CLEAN, examples=20)
+    code_two, two = fuzz(tmp_path / "two", CLEAN, "--workers", 2, examples=20)
+    assert code == code_two == 0
+    # Hypothesis may run a few examples beyond max_examples (each slot): about the same total, not twice.
+    assert 20 <= two["stats"]["examples"] <= one["stats"]["examples"] + 6
+    assert set(two["stats"]["invariants"]) == set(one["stats"]["invariants"])
+    assert "No violation" in capsys.readouterr().out
+
+
+def test_workers_against_the_reference_engine(tmp_path, capsys):
+    """Differential mode with two workers: each worker loads both engines from their specs."""
+    code, report = fuzz(tmp_path, CLEAN, "--workers", 2, "--against", "reference", examples=8)
+    assert code == 0, capsys.readouterr()
+    assert report["stats"]["invariants"]["differential.matches_reference"]["checked"] > 0
