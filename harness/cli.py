@@ -17,7 +17,7 @@ from pathlib import Path
 import invariants as invariant_registry
 
 from . import baseline as baseline_file
-from . import interrupts, report
+from . import interrupts, report, run_options
 from . import scenario as scenario_file
 from .decider import ReplayDiverged
 from .execution import BoardRejected, Declined, EngineTimeout
@@ -148,7 +148,7 @@ def cmd_run(args) -> int:
     except baseline_file.BaselineError as exc:
         raise BadInput(f"--baseline: {exc}") from None
     _check_output_paths(args)
-    _check_slots(args)
+    run_options.check_slots(args)
 
     def progress(line: str) -> None:
         if not args.quiet:
@@ -163,7 +163,7 @@ def _check_output_paths(args) -> None:
     no finding is lost at the end of a run. Raises :class:`BadInput`."""
     for flag, path in (("--json", args.json_path), ("--junit-xml", getattr(args, "junit_path", None))):
         if path:
-            _check_report_path(flag, path)
+            run_options.check_report_path(flag, path)
     replay_dir = Path(args.replay_dir)
     if replay_dir.exists() and not replay_dir.is_dir():
         raise BadInput(f"--replay-dir {replay_dir}: is a file, not a folder")
@@ -174,77 +174,13 @@ def _check_output_paths(args) -> None:
         raise BadInput(f"--replay-dir {replay_dir}: {existing} is not writable")
 
 
-def _check_slots(args) -> None:
-    """Parse --workers and --shard in place (``args.workers``: int, ``args.shard``: (K, N) or None). Raises BadInput."""
-    from .workers import SlotError, parse_shard, parse_workers
-
-    try:
-        args.workers = parse_workers(getattr(args, "workers", 1))
-        args.shard = parse_shard(args.shard) if getattr(args, "shard", None) else None
-    except SlotError as exc:
-        raise BadInput(str(exc)) from None
-
-
-def _fuzz(args, engine, against, database, progress):
-    """One run: in this process, or cut into slots (--workers, --shard; :mod:`harness.workers`)."""
-    from .runner import run
-
-    options = {"replay_dir": args.replay_dir, "invariant_names": args.invariants, "steps_per_example": args.steps,
-               "step_timeout": args.step_timeout, "keep_going": args.keep_going}
-    if args.workers == 1 and args.shard is None:
-        return run(engine, max_examples=args.max_examples, max_seconds=args.max_seconds, seed=args.seed,
-                   database=database, progress=progress, against=against, **options)
-    from .workers import SlotJob, run_slots, slots
-
-    chosen = slots(args.max_examples, args.seed, args.workers, args.shard)
-    if not chosen:
-        raise BadInput(f"--max-examples {args.max_examples} leaves this part of the run no example "
-                       f"(it is the whole run's budget, split over shards and workers)")
-    replay_dir = options.pop("replay_dir")
-    options["max_seconds"] = args.max_seconds
-    jobs = [SlotJob(slot, args.engine, args.against, args.database, replay_dir, args.isolate, args.quiet, options)
-            for slot in chosen]
-    return run_slots(jobs, engine.info.name)
-
-
-def _check_report_path(flag: str, path: str) -> None:
-    """Refuse a report file the run could not write: a missing or unwritable folder, or a folder. Raises BadInput."""
-    folder = Path(path).parent
-    if not folder.is_dir():
-        raise BadInput(f"{flag} {path}: no folder {folder}")
-    if Path(path).is_dir():
-        raise BadInput(f"{flag} {path}: is a folder, not a file")
-    if not os.access(folder, os.W_OK) or (Path(path).exists() and not os.access(path, os.W_OK)):
-        raise BadInput(f"{flag} {path}: not writable")
-
-
-def _write_reports(args, result, engine, against, status: str, replay: str) -> None:
-    """The --json and --junit-xml reports of a run (each only when asked for)."""
-    if args.json_path:
-        options = {"max_examples": args.max_examples, "max_seconds": args.max_seconds, "seed": args.seed,
-                   "steps": args.steps, "step_timeout": args.step_timeout, "invariants": args.invariants,
-                   "database": args.database, "replay_dir": args.replay_dir, "keep_going": args.keep_going,
-                   "baseline": getattr(args, "baseline", None)}
-        payload = report.run_report(result, engine, against, options, replay)
-        Path(args.json_path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
-    if getattr(args, "junit_path", None):
-        from .junit import junit_xml, write_junit
-
-        error = None
-        if status == "declined":
-            error = f"{engine.info.name} declined most examples at new_game or their first event: nothing was tested"
-        properties = {"seed": args.seed, "max_examples": args.max_examples, "max_seconds": args.max_seconds,
-                      "against": args.against}
-        write_junit(args.junit_path, junit_xml(result, engine.info.name, replay, properties, error))
-
-
 def _run_and_report(args, engine, against, database, progress, known: dict[str, str]) -> int:
     mode = f" against {against.info.name}" if against is not None else ""
     split = (f", {args.workers} workers" if args.workers > 1 else "") + (
         f", shard {args.shard[0]}/{args.shard[1]}" if args.shard else "")
     print(f"rulesfuzz: fuzzing {engine.info.name} {engine.info.version}{mode} (seed {args.seed}, "
           f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''}{split})", flush=True)
-    result = _fuzz(args, engine, against, database, progress)
+    result = run_options.fuzz(args, engine, against, database, progress)
     for finding in result.findings:
         finding.known = known.get(finding.key)
     print()
@@ -264,7 +200,7 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     if not result.findings and not result.stats.mostly_declined():
         print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s).")
     status = report.run_status(result)
-    _write_reports(args, result, engine, against, status, replay)
+    run_options.write_reports(args, result, engine, against, status, replay)
     if status == "declined":
         top = "; ".join(f"{reason} ({n})" for reason, n in result.stats.top_declines())
         raise BadInput(f"{engine.info.name} declined {result.stats.early_declines} of {result.stats.examples} examples "
@@ -446,36 +382,13 @@ def cmd_plan(args) -> int:
     return EXIT_OK
 
 
-def _apply_settings(parser: argparse.ArgumentParser, argv: list[str]) -> None:
-    """For ``run``: the settings of ``[tool.rulesfuzz]`` of the nearest pyproject.toml and of
-    ``--profile NAME`` become the run options' defaults (the command line overrides them).
-    Raises BadInput for a bad setting or an unknown profile (:mod:`harness.config`)."""
-    from .config import ConfigError, load_settings
-
-    command = next((a for a in argv if not a.startswith("-")), None)
-    if command != "run":
-        return
-    early = argparse.ArgumentParser(add_help=False)
-    early.add_argument("--profile")
-    known, _ = early.parse_known_args(argv)
-    run = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["run"]
-    try:
-        settings, _ = load_settings(run, known.profile)
-    except ConfigError as exc:
-        raise BadInput(str(exc)) from None
-    run.set_defaults(**settings)
-    for action in run._actions:
-        if action.dest in settings:
-            action.required = False
-
-
 def main(argv=None) -> int:
     """Entry point of the ``rulesfuzz`` console script; returns the exit code."""
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
     try:
-        _apply_settings(parser, argv)
-    except BadInput as exc:
+        run_options.apply_settings(parser, argv)
+    except run_options.OptionError as exc:
         print(f"rulesfuzz: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     args = parser.parse_args(argv)
@@ -483,7 +396,7 @@ def main(argv=None) -> int:
                "baseline": cmd_baseline, "cards": cmd_cards, "plan": cmd_plan}[args.command]
     try:
         return handler(args)
-    except BadInput as exc:
+    except (BadInput, run_options.OptionError) as exc:
         print(f"rulesfuzz: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

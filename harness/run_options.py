@@ -1,0 +1,108 @@
+"""The options of ``rulesfuzz run`` for CI and scale: settings from ``pyproject.toml`` and
+``--profile``, ``--workers`` and ``--shard``, and the ``--json`` / ``--junit-xml`` reports.
+
+Each function raises :class:`OptionError` for bad usage or input (the command line prints
+it as one line and exits 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from . import report
+
+
+class OptionError(ValueError):
+    """A bad option value, setting or report path; the message says which and why."""
+
+
+def apply_settings(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """For ``run``: the settings of ``[tool.rulesfuzz]`` of the nearest pyproject.toml and of
+    ``--profile NAME`` become the run options' defaults (the command line overrides them).
+    Raises OptionError for a bad setting or an unknown profile (:mod:`harness.config`)."""
+    from .config import ConfigError, load_settings
+
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command != "run":
+        return
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--profile")
+    known, _ = early.parse_known_args(argv)
+    run = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["run"]
+    try:
+        settings, _ = load_settings(run, known.profile)
+    except ConfigError as exc:
+        raise OptionError(str(exc)) from None
+    run.set_defaults(**settings)
+    for action in run._actions:
+        if action.dest in settings:
+            action.required = False
+
+
+def check_slots(args) -> None:
+    """Parse --workers and --shard in place (``args.workers``: int, ``args.shard``: (K, N) or None). Raises OptionError."""
+    from .workers import SlotError, parse_shard, parse_workers
+
+    try:
+        args.workers = parse_workers(getattr(args, "workers", 1))
+        args.shard = parse_shard(args.shard) if getattr(args, "shard", None) else None
+    except SlotError as exc:
+        raise OptionError(str(exc)) from None
+
+
+def fuzz(args, engine, against, database, progress):
+    """One run: in this process, or cut into slots (--workers, --shard; :mod:`harness.workers`)."""
+    from .runner import run
+
+    options = {"replay_dir": args.replay_dir, "invariant_names": args.invariants, "steps_per_example": args.steps,
+               "step_timeout": args.step_timeout, "keep_going": args.keep_going}
+    if args.workers == 1 and args.shard is None:
+        return run(engine, max_examples=args.max_examples, max_seconds=args.max_seconds, seed=args.seed,
+                   database=database, progress=progress, against=against, **options)
+    from .workers import SlotJob, run_slots, slots
+
+    chosen = slots(args.max_examples, args.seed, args.workers, args.shard)
+    if not chosen:
+        raise OptionError(f"--max-examples {args.max_examples} leaves this part of the run no example "
+                          f"(it is the whole run's budget, split over shards and workers)")
+    replay_dir = options.pop("replay_dir")
+    options["max_seconds"] = args.max_seconds
+    jobs = [SlotJob(slot, args.engine, args.against, args.database, replay_dir, args.isolate, args.quiet, options)
+            for slot in chosen]
+    return run_slots(jobs, engine.info.name)
+
+
+def check_report_path(flag: str, path: str) -> None:
+    """Refuse a report file the run could not write: a missing or unwritable folder, or a folder. Raises OptionError."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise OptionError(f"{flag} {path}: no folder {folder}")
+    if Path(path).is_dir():
+        raise OptionError(f"{flag} {path}: is a folder, not a file")
+    if not os.access(folder, os.W_OK) or (Path(path).exists() and not os.access(path, os.W_OK)):
+        raise OptionError(f"{flag} {path}: not writable")
+
+
+def write_reports(args, result, engine, against, status: str, replay: str) -> None:
+    """The --json and --junit-xml reports of a run (each only when asked for)."""
+    if args.json_path:
+        options = {"max_examples": args.max_examples, "max_seconds": args.max_seconds, "seed": args.seed,
+                   "steps": args.steps, "step_timeout": args.step_timeout, "invariants": args.invariants,
+                   "database": args.database, "replay_dir": args.replay_dir, "keep_going": args.keep_going,
+                   "baseline": getattr(args, "baseline", None), "workers": getattr(args, "workers", 1),
+                   "shard": "/".join(map(str, args.shard)) if getattr(args, "shard", None) else None,
+                   "profile": getattr(args, "profile", None)}
+        payload = report.run_report(result, engine, against, options, replay)
+        Path(args.json_path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    if getattr(args, "junit_path", None):
+        from .junit import junit_xml, write_junit
+
+        error = None
+        if status == "declined":
+            error = f"{engine.info.name} declined most examples at new_game or their first event: nothing was tested"
+        properties = {"seed": args.seed, "max_examples": args.max_examples, "max_seconds": args.max_seconds,
+                      "against": args.against}
+        write_junit(args.junit_path, junit_xml(result, engine.info.name, replay, properties, error))
