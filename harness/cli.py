@@ -22,6 +22,7 @@ from . import scenario as scenario_file
 from .decider import ReplayDiverged
 from .execution import BoardRejected, Declined, EngineTimeout
 from .loading import EngineLoadError, load_engine
+from .workers import WorkerFailed
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT, EXIT_HARNESS_FAILED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -399,6 +400,9 @@ def main(argv=None) -> int:
     except (BadInput, run_options.OptionError) as exc:
         print(f"rulesfuzz: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except WorkerFailed as exc:  # a worker process died or raised: no result to report
+        print(f"rulesfuzz: error: {exc}", file=sys.stderr)
+        return EXIT_HARNESS_FAILED
     except KeyboardInterrupt:
         print("rulesfuzz: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -28,7 +28,6 @@ import os
 import shutil
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -155,22 +154,91 @@ def slot_folder(replay_dir, slot: Slot) -> Path | None:
     return Path(replay_dir) / f".slot-{slot.index + 1}-of-{slot.total}" if replay_dir is not None else None
 
 
+class WorkerFailed(RuntimeError):
+    """A worker process ended without a result: it raised (the message has its traceback), or it
+    died (the engine ended or crashed the process: ``--isolate`` makes that a finding)."""
+
+
+def _slot_process(job: SlotJob, conn) -> None:
+    """The body of a worker process: run the slot and send back ``("ok", result)`` or ``("error", text)``."""
+    import traceback
+
+    try:
+        conn.send(("ok", run_slot(job)))
+    except KeyboardInterrupt:
+        conn.send(("interrupted", None))
+    except BaseException:  # noqa: BLE001  sent to the parent, which reports it
+        conn.send(("error", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
 def run_slots(jobs: list[SlotJob], engine_name: str):
     """Run ``jobs`` (one process each when more than one) and merge them into one :class:`RunResult`.
 
-    A Ctrl-C reaches every worker (one process group): each ends with what it found, then
-    the merge runs as usual.
+    A Ctrl-C of this process (:mod:`harness.interrupts`) is passed on to every worker, which
+    ends with what it found (a Ctrl-C at a terminal reaches them all anyway); the merge then
+    runs as usual. Raises :class:`WorkerFailed` when a worker ends without a result, and
+    ``KeyboardInterrupt`` when one was interrupted before its run started.
     """
     started = time.perf_counter()
-    if len(jobs) == 1:
-        results = [run_slot(jobs[0])]
-    else:
-        with ProcessPoolExecutor(max_workers=len(jobs), mp_context=get_context("spawn")) as pool:
-            futures = [pool.submit(run_slot, job) for job in jobs]
-            results = [future.result() for future in futures]
+    results = [run_slot(jobs[0])] if len(jobs) == 1 else _run_processes(jobs)
     merged = merge(results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
     merged.seconds = time.perf_counter() - started
     return merged
+
+
+def _run_processes(jobs: list[SlotJob]) -> list:
+    import signal
+    from multiprocessing.connection import wait
+
+    from . import interrupts
+
+    context = get_context("spawn")
+    workers = []
+    for job in jobs:
+        receiver, sender = context.Pipe(duplex=False)
+        process = context.Process(target=_slot_process, args=(job, sender), name=f"rulesfuzz-slot-{job.slot.index + 1}")
+        process.start()
+        sender.close()
+        workers.append((process, receiver))
+    answers: dict[int, tuple] = {}
+    forwarded = False
+    try:
+        while len(answers) < len(workers):
+            if interrupts.requested() and not forwarded:
+                forwarded = True
+                for process, _ in workers:
+                    if process.is_alive():
+                        os.kill(process.pid, signal.SIGINT)
+            waiting = {receiver: i for i, (_, receiver) in enumerate(workers) if i not in answers}
+            for receiver in wait(list(waiting), timeout=0.2):
+                i = waiting[receiver]
+                try:
+                    answers[i] = receiver.recv()
+                except EOFError:
+                    workers[i][0].join()
+                    answers[i] = ("died", workers[i][0].exitcode)
+    finally:
+        for process, receiver in workers:
+            process.join(timeout=None if len(answers) == len(workers) else 0)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+            receiver.close()
+    results = []
+    for i, (kind, value) in sorted(answers.items()):
+        where = f"worker {jobs[i].slot.index + 1}/{jobs[i].slot.total}"
+        if kind == "died":
+            raise WorkerFailed(f"{where} ended without a result (exit code {value}): the engine ended or crashed "
+                               f"its process; run with --isolate to make that a finding (files so far are in "
+                               f"{slot_folder(jobs[i].replay_dir, jobs[i].slot)})")
+        if kind == "error":
+            raise WorkerFailed(f"{where} failed:\n{value}")
+        if kind == "interrupted":
+            raise KeyboardInterrupt
+        results.append(value)
+    return results
 
 
 def merge_stats(parts: list[Stats]) -> Stats:

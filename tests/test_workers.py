@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -136,3 +140,65 @@ def test_workers_against_the_reference_engine(tmp_path, capsys):
     code, report = fuzz(tmp_path, CLEAN, "--workers", 2, "--against", "reference", examples=8)
     assert code == 0, capsys.readouterr()
     assert report["stats"]["invariants"]["differential.matches_reference"]["checked"] > 0
+
+
+def test_ctrl_c_reaches_every_worker_and_keeps_what_was_found(tmp_path):
+    """SIGINT to the rulesfuzz process alone (as `kill -INT` does; a terminal's Ctrl-C reaches every
+    worker anyway): it is passed on to the workers, each ends with its findings, which are merged,
+    reported and on disk; exit 1 since something was found."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", "--engine", BUGGY, "--max-examples", "1000000", "--workers", "2",
+         "--keep-going", "--replay-dir", str(tmp_path / "replays"), "--database", "none", "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        # pytest-xdist workers ignore SIGINT and children inherit that: restore the default.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        ready = proc.stdout.readline()
+        assert ready.startswith("rulesfuzz: fuzzing"), ready
+        deadline = time.monotonic() + 60
+        while not list((tmp_path / "replays").rglob("*.json")) and time.monotonic() < deadline:
+            time.sleep(0.2)  # until a worker has saved its first finding
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 1, err
+    assert "cut short (interrupted)" in out and "Traceback" not in err
+    files = list((tmp_path / "replays").glob("*.json"))
+    assert files and "generic.damage_only_on_battlefield" in {json.loads(p.read_text())["key"] for p in files}
+    assert not any(p.name.startswith(".slot-") for p in (tmp_path / "replays").iterdir())
+
+
+EXITING_ENGINE = """
+import os
+from harness.protocol import EngineInfo
+
+
+class Game:
+    def apply(self, event, decider):
+        os._exit(7)
+
+    def observe(self):
+        return {"players": {}, "objects": {}, "zones": {}, "log": []}
+
+
+class Exiting:
+    info = EngineInfo(name="exiting", version="1", capabilities=frozenset({"destroy", "damage"}))
+
+    def new_game(self, board):
+        return Game()
+
+
+engine = Exiting()
+"""
+
+
+def test_a_worker_whose_engine_ends_the_process_is_one_line_exit_3(tmp_path, capsys):
+    engine_file = tmp_path / "exiting.py"
+    engine_file.write_text(EXITING_ENGINE, encoding="utf-8")
+    assert main(["run", "--engine", f"{engine_file}:engine", "--workers", "2", "--max-examples", "4",
+                 "--database", "none", "--quiet", "--replay-dir", str(tmp_path / "replays")]) == 3
+    line = one_error_line(capsys)
+    assert "ended without a result (exit code 7)" in line and "--isolate" in line
