@@ -158,3 +158,29 @@ def test_a_failure_saved_in_the_example_database_is_said_to_be_replayed(tmp_path
     assert fuzz(tmp_path, BUGGY, "--seed", "3", "--json", tmp_path / "fresh.json", examples=40,
                 database=tmp_path / "empty") == 1
     assert not json.loads((tmp_path / "fresh.json").read_text())["findings"][0]["from_database"]
+
+
+DECLINING_ENGINE = """
+from harness.protocol import EngineInfo, Unsupported
+
+
+class Declining:
+    info = EngineInfo(name="declining", version="1", capabilities=frozenset({"destroy", "damage"}))
+
+    def new_game(self, board):
+        raise Unsupported("board:anything", "this engine models nothing yet")
+
+
+engine = Declining()
+"""
+
+
+def test_a_run_that_tested_nothing_is_an_error_test_case(tmp_path, capsys):
+    """Most examples declined at once: exit 2 with one line, and the JUnit report says so as an error."""
+    engine_file = tmp_path / "declining.py"
+    engine_file.write_text(DECLINING_ENGINE, encoding="utf-8")
+    assert fuzz(tmp_path, f"{engine_file}:engine", "--junit-xml", tmp_path / "r.xml", examples=10) == 2
+    assert "declined" in capsys.readouterr().err
+    suite = junit_shape(tmp_path / "r.xml")
+    error = next(case for case in suite.findall("testcase") if case.get("name") == "run").find("error")
+    assert "declining declined most examples" in error.get("message") and suite.get("errors") == "1"
