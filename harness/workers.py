@@ -241,6 +241,38 @@ def _run_processes(jobs: list[SlotJob]) -> list:
     return results
 
 
+def run_workers(engine: str, *, workers: int = 1, max_examples: int = 200, seed: int = 0,
+                shard: tuple[int, int] | None = None, against: str | None = None, database: str | None = "none",
+                replay_dir=None, isolate: bool = False, quiet: bool = True, **options):
+    """Fuzz the engine named by the spec ``engine`` (as ``--engine``) in slots, as ``rulesfuzz run
+    --workers --shard`` does; returns the merged :class:`harness.runner.RunResult`.
+
+    ``database`` is a ``--database`` spec (``"none"``: no example database); ``options`` are
+    the other keyword arguments of :func:`harness.runner.run` (``max_seconds``,
+    ``steps_per_example``, ``keep_going``, ``step_timeout``, ``invariant_names``...). Raises
+    :class:`SlotError` when the shard has no example, :class:`WorkerFailed` when a worker
+    ends without a result.
+    """
+    chosen = slots(max_examples, seed, workers, shard)
+    if not chosen:
+        raise SlotError(f"--max-examples {max_examples} leaves this part of the run no example")
+    jobs = [SlotJob(slot, engine, against, database, str(replay_dir) if replay_dir is not None else None, isolate,
+                    quiet, dict(options)) for slot in chosen]
+    return run_slots(jobs, _engine_name(engine))
+
+
+def _engine_name(spec: str) -> str:
+    from .loading import load_engine
+
+    engine = load_engine(spec)
+    try:
+        return engine.info.name
+    finally:
+        close = getattr(engine, "close", None)
+        if callable(close):
+            close()
+
+
 def merge_stats(parts: list[Stats]) -> Stats:
     """The sum of ``parts``: numbers added, dicts of numbers added key by key (recursively)."""
 

@@ -202,3 +202,14 @@ def test_a_worker_whose_engine_ends_the_process_is_one_line_exit_3(tmp_path, cap
                  "--database", "none", "--quiet", "--replay-dir", str(tmp_path / "replays")]) == 3
     line = one_error_line(capsys)
     assert "ended without a result (exit code 7)" in line and "--isolate" in line
+
+
+def test_run_workers_python_api_on_the_reference_engine(tmp_path):
+    """The API benchmarks use (benchmarks/throughput.py's workers scaling): the same run as the CLI's."""
+    from harness.workers import run_workers
+
+    result = run_workers("reference", workers=2, max_examples=10, replay_dir=tmp_path, steps_per_example=5)
+    from harness.adapters.reference import ReferenceAdapter
+
+    assert result.engine == ReferenceAdapter().info.name and not result.findings
+    assert 10 <= result.stats.examples <= 16 and result.stats.steps > 0
