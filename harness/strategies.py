@@ -3,7 +3,8 @@
 Boards are legal positions (no state-based action pending) built to contain the
 interactions the rulings talk about: several umbra Auras on one creature, Auras
 controlled by the other player, indestructible creatures, regeneration shields,
-deathtouch sources, attacking and tapped creatures, damage already marked, and legends;
+deathtouch sources beside creatures only deathtouch damage destroys, attacking and
+tapped creatures, damage already marked, and legends;
 for layers and copies (CR 613, 707): counters of every P/T kind, asymmetric ones such as
 +1/+0 included, creature tokens, Octopus Umbra's setting effect, Penumbra Umbra on its
 controller's creature, creatures with {X} in their cost that entered with X counters,
@@ -36,6 +37,12 @@ CREATURES = (
 )
 #: The legendary creatures among them (CR 205.4d).
 LEGENDS = tuple(n for n in CREATURES if "Legendary" in card_data.card(n).supertypes)
+#: The deathtouch creatures among them (CR 702.2).
+DEATHTOUCH_CREATURES = tuple(n for n in CREATURES if "deathtouch" in card_data.card(n).keywords)
+#: The nonlegendary creatures among them that 1 damage doesn't destroy by CR 704.5g
+#: (toughness 2 or more, not indestructible): only deathtouch (CR 704.5h) would.
+SURVIVORS = tuple(n for n in CREATURES if n not in LEGENDS and (card_data.card(n).toughness or 0) > 1
+                  and "indestructible" not in card_data.card(n).keywords)
 #: Umbra Auras that enchant any creature: Auras whose Oracle text gives them umbra armor (CR 702.89).
 UMBRA_AURAS = _pool(lambda c: "Aura" in c.subtypes and "enchant creature" in c.keywords
                     and "umbra armor" in c.oracle_text.lower())
@@ -73,7 +80,8 @@ COMBAT = (None, "attacking", "blocking")
 #: Every generator list by name: ``harness.plan.Plan`` keeps, for one engine, the cards
 #: of each list it declares and has the capabilities for.
 CARD_LISTS: dict[str, tuple[str, ...]] = {
-    "creatures": CREATURES, "legends": LEGENDS, "umbra_auras": UMBRA_AURAS, "x_creatures": X_CREATURES,
+    "creatures": CREATURES, "legends": LEGENDS, "deathtouch_creatures": DEATHTOUCH_CREATURES,
+    "survivors": SURVIVORS, "umbra_auras": UMBRA_AURAS, "x_creatures": X_CREATURES,
     "copy_creatures": COPY_CREATURES, "enters_trigger_creatures": ENTERS_TRIGGER_CREATURES,
     "layers_creatures": LAYERS_CREATURES, "layers_auras": LAYERS_AURAS, "token_spells": TOKEN_SPELLS,
     "library_cards": LIBRARY_CARDS, "destroy_spells": DESTROY_SPELLS, "damage_spells": DAMAGE_SPELLS,
@@ -161,7 +169,9 @@ def boards(draw, plan, max_creatures: int = 4, max_auras: int = 3):
     """A board (``BoardSpec``) inside ``plan`` (a ``harness.plan.Plan``; ``plan.FULL``:
     every card and capability): two players at 20 life, 1..max_creatures creatures, each
     with 0..max_auras umbra Auras attached, sometimes a Penumbra Umbra, sometimes
-    counters (asymmetric ones too) or a token; 0..1 creature with {X} in its cost
+    counters (asymmetric ones too) or a token; on a third of the boards (when the plan
+    has deathtouch creatures) a deathtouch creature ``d0`` and a creature ``d1`` that only
+    deathtouch damage would destroy (CR 704.5h); 0..1 creature with {X} in its cost
     and +1/+1 counters; on some boards 1..3 cards in libraries. Each rare feature is
     drawn so that its absence is what shrinking goes toward.
 
@@ -193,6 +203,14 @@ def boards(draw, plan, max_creatures: int = 4, max_auras: int = 3):
             auras.append({"id": f"c{i}p", "card": "Penumbra Umbra", "owner": creature["controller"],
                           "controller": creature["controller"], "attached_to": creature["id"]})
     extras = []
+    if plan.has("deathtouch creatures") and plan.lists["deathtouch_creatures"] and plan.lists["survivors"] \
+            and rarely(draw, 3):
+        # CR 704.5h: a deathtouch creature facing a creature that only deathtouch damage would
+        # destroy (704.5g wouldn't), the pair the deathtouch rule (harness.rules.destruction) needs.
+        for i, name in enumerate((draw(plan.choice("deathtouch_creatures")), draw(plan.choice("survivors")))):
+            controller = draw(players)
+            extras.append({"id": f"d{i}", "card": name, "owner": owner_of(draw, controller, plan),
+                           "controller": controller})
     for i in range(draw(st.integers(0, 1)) if plan.lists["x_creatures"] and plan.has("counters") else 0):
         # A creature with {X} in its cost that entered with X >= 1 +1/+1 counters.
         controller = draw(players)

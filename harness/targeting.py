@@ -43,6 +43,18 @@ class Targeting:
     def has_deathtouch(self) -> bool:
         return self.session is not None and bool(self._live("deathtouch"))
 
+    @staticmethod
+    def toughness_left(o: dict) -> int:
+        """An observed creature's toughness minus the damage marked on it (CR 120.6, 704.5g)."""
+        return (o.get("toughness") or 0) - (o.get("damage") or 0)
+
+    @classmethod
+    def survives_damage(cls, o: dict) -> bool:
+        """Whether 1 damage leaves observed creature ``o`` alive by 704.5g: not indestructible
+        (CR 702.12b) and more than 1 toughness left, so that only deathtouch (CR 704.5h)
+        would destroy it."""
+        return "indestructible" not in o.get("keywords", ()) and cls.toughness_left(o) > 1
+
     def _live_auras(self) -> list[str]:
         objects = self.session.observation["objects"]
         return [oid for oid, o in objects.items() if o["zone"] == "battlefield" and "Aura" in o.get("subtypes", ())]

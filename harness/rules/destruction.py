@@ -31,10 +31,25 @@ class DestructionRules(RulesArea):
 
     @needs("deathtouch")
     @precondition(RulesArea.has_deathtouch)
-    @rule(amount=st.integers(1, 4), data=st.data())
-    def deathtouch_damage(self, amount, data):
-        source = data.draw(st.sampled_from(self._live("deathtouch")), label="source")
-        victim = data.draw(st.sampled_from(self._live()), label="victim")
+    @rule(data=st.data())
+    def deathtouch_damage(self, data):
+        """A deathtouch creature deals damage to a creature on the battlefield (CR 702.2b, 704.5h).
+
+        Three times in four (shrinking goes there) the victim is one that only deathtouch
+        destroys (:meth:`~harness.targeting.Targeting.survives_damage`: not indestructible,
+        toughness left above 1) and the amount is less than the toughness it has left, so
+        704.5h, not 704.5g, is what destroys it; otherwise any creature and 1..4 damage.
+        """
+        source = self._pick(data, self._live("deathtouch"), "source")
+        victims = self._live()
+        objects = self.session.observation["objects"]
+        focused = [oid for oid in victims if self.survives_damage(objects[oid])]
+        if focused and data.draw(st.integers(0, 3), label="only deathtouch destroys it") < 3:
+            victim = self._pick(data, focused, "victim")
+            amount = data.draw(st.integers(1, self.toughness_left(objects[victim]) - 1), label="amount")
+        else:
+            victim = self._pick(data, victims, "victim")
+            amount = data.draw(st.integers(1, 4), label="amount")
         self._apply({"type": "damage", "source": source, "target": victim, "amount": amount}, data)
 
     @needs("destroy", cards="destroy_spells")
