@@ -97,6 +97,8 @@ def test_a_new_mixin_contributes_rules_hypothesis_runs():
     machine = type("WithPing", (PingRules, base), {"pings": 0})
     assert "ping" in rule_names(machine)
     assert not is_rule(PingRules._live)
-    run_state_machine_as_test(machine, settings=settings(max_examples=15, stateful_step_count=10, deadline=None,
-                                                         database=None))
+    # Derandomized: among the machine's many rules (some switched off per example by Hypothesis's
+    # swarm testing), a random run of this size missed `ping` about one time in eight.
+    run_state_machine_as_test(machine, settings=settings(max_examples=30, stateful_step_count=10, deadline=None,
+                                                         database=None, derandomize=True))
     assert machine.pings > 0
