@@ -78,6 +78,18 @@ def test_all_names_as_it_comes_from_outside_the_game_and_on_a_copy():
     assert "names" not in obs["objects"]["bears"]
 
 
+def test_token_copies_have_all_names():
+    """A token copy of the Impostor (Cackling Counterpart, CR 707.2) and Penumbra Umbra's black
+    token copy of it ("exactly what was printed ... except its color") copy its
+    characteristic-defining ability: they have all card names too."""
+    obs, _ = play([obj("imp", IMPOSTOR), obj("pen", "Penumbra Umbra", attached_to="imp")],
+                  ({"type": "cast", "card": "Cackling Counterpart", "controller": "P1", "targets": ["imp"],
+                    "token_ids": ["t"]}, []),
+                  ({"type": "sacrifice", "object": "imp"}, []))
+    assert obs["objects"]["t"]["names"] == "all" and obs["objects"]["t"]["token"] is True
+    assert obs["objects"]["pen.token"]["names"] == "all" and obs["objects"]["pen.token"]["colors"] == ["B"]
+
+
 def test_names_in_the_graveyard_after_it_dies():
     """Its names don't depend on the zone: after it dies, it still has them in the graveyard."""
     obs, _ = play([obj("imp", IMPOSTOR)], ({"type": "destroy", "targets": ["imp"]}, []))

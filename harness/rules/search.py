@@ -28,12 +28,14 @@ OTHER_ZONES = ("graveyard", "hand", "exile")
 @st.composite
 def search_objects(draw):
     """The search corner of a board: ids ``si0``/``si1`` (Impostors in the library of one
-    player), ``sl`` (a Forest there) and ``sa`` (Darksteel Myr, an artifact card, there),
-    ``sb`` (an Impostor on the battlefield, on three corners in four), ``sz`` (an Impostor in a graveyard, hand or
-    exile). Every part but the first Impostor shrinks toward absent."""
+    player, two on two corners in three), ``sl`` (a Forest there) and ``sa`` (Darksteel Myr,
+    an artifact card, there), ``sb`` (an Impostor on the battlefield, on three corners in
+    four), ``sz`` (an Impostor in a graveyard, hand or exile). Every part but the first
+    Impostor shrinks toward absent."""
     owner = draw(S.players)
-    several = draw(st.integers(0, 2)) > 0  # two Impostors on two corners in three: several for several cards
-    found = [{"id": f"si{i}", "card": IMPOSTOR, "owner": owner, "zone": "library"} for i in range(2 if several else 1)]
+    several = draw(st.integers(0, 2)) > 0  # several Impostors for several cards
+    found = [{"id": f"si{i}", "card": IMPOSTOR, "owner": owner, "zone": "library"}
+             for i in range(2 if several else 1)]
     if draw(st.booleans()):
         found.append({"id": "sl", "card": "Forest", "owner": owner, "zone": "library"})
     if draw(st.booleans()):
