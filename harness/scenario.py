@@ -2,13 +2,20 @@
 
 A scenario is JSON (schema: ``harness/schema/scenario.schema.json``)::
 
-    {"format": "rulesfuzz-scenario/1",
+    {"format": "rulesfuzz-scenario/2",
      "board": BoardSpec,
-     "steps": [{"event": Event, "decisions": [Decision...], "expect": {...}}],
+     "steps": [{"event": Event, "decisions": [Decision...], "illegal": true, "expect": {...}}],
      "violation": {...}}
 
-``expect`` is a partial observation compared after its step: only the fields it names
-are checked, so a maintainer can write a scenario from a bug report by hand.
+``expect`` is a partial observation compared after its step, so a maintainer can write a
+scenario from a bug report by hand (:func:`expectation_differences`). In
+``rulesfuzz-scenario/2`` players and objects are kept by id as a subset (an id not named
+is not checked), ``"objects": {"ID": null}`` says that object does not exist, and every
+field named is compared exactly: ``"counters": {}`` means no counters at all.
+``rulesfuzz-scenario/1`` files are still read with their old meaning (every dict compared
+by subset, so ``"counters": {}`` held whatever the counters were); :func:`format_note`
+says so. A step the engine refuses (``IllegalAction``) fails the replay unless the step
+says ``"illegal"`` (``true``, or the reason code ``rulesfuzz run`` recorded).
 """
 
 from __future__ import annotations
@@ -25,7 +32,10 @@ from .decider import ReplayDecider, ReplayDiverged
 from .execution import BoardRejected, Session, Stats, scenario_run
 from .protocol import Violation
 
-FORMAT = "rulesfuzz-scenario/1"
+#: The format ``rulesfuzz run`` writes.
+FORMAT = "rulesfuzz-scenario/2"
+#: The format whose ``expect`` compares dicts by subset, still read with that meaning.
+FORMAT_1 = "rulesfuzz-scenario/1"
 
 
 class ScenarioError(Exception):
@@ -113,7 +123,8 @@ def save(scenario: dict, path) -> Path:
 
 
 def differences(expected, actual, where: str = "") -> list[str]:
-    """Paths where ``actual`` differs from the partial ``expected`` (dicts compared by subset)."""
+    """Paths where ``actual`` differs from the partial ``expected``, every dict compared by
+    subset: the meaning of ``expect`` in ``rulesfuzz-scenario/1`` files."""
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             return [f"{where or '(top)'}: expected an object, got {actual!r}"]
@@ -130,22 +141,128 @@ def differences(expected, actual, where: str = "") -> list[str]:
     return []
 
 
+def same_json(a, b) -> bool:
+    """Whether two JSON values are equal as JSON: ``true`` is not ``1``, dicts are equal
+    only with the same keys, lists only in the same order."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def _field_difference(path: str, expected, actual) -> str | None:
+    if same_json(expected, actual):
+        return None
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        extra = sorted(set(actual) - set(expected))
+        missing = sorted(set(expected) - set(actual))
+        detail = "".join([f"; also has {extra}" if extra else "", f"; lacks {missing}" if missing else ""])
+        return f"{path}: expected exactly {expected!r}, got {actual!r}{detail}"
+    return f"{path}: expected {expected!r}, got {actual!r}"
+
+
+def exact_differences(expect: dict, observation: dict) -> list[str]:
+    """Paths where ``observation`` differs from ``expect`` as ``rulesfuzz-scenario/2`` reads it.
+
+    ``expect["players"]`` and ``expect["objects"]`` map ids to fields: ids not named are
+    not checked; each named field is compared exactly (:func:`same_json`: a dict such as
+    ``counters`` or ``mana_pool`` means exactly those keys, a list exactly those items in
+    that order). ``"objects": {"ID": null}`` expects no object ``ID`` in the observation
+    (it never existed or ceased to exist, e.g. a token that left the battlefield, CR
+    111.7, 704.5d). ``expect["zones"]`` maps zone names to their exact content; a zone kept
+    per player (``graveyard``, ``hand``, ``library``, ``exile``) is checked for the players
+    named only.
+    """
+    out = []
+    for section, noun in (("players", "player"), ("objects", "object")):
+        actual_section = observation.get(section)
+        actual_section = actual_section if isinstance(actual_section, dict) else {}
+        for oid, fields in (expect.get(section) or {}).items():
+            where = f"{section}.{oid}"
+            if fields is None:
+                if oid in actual_section:
+                    zone = actual_section[oid].get("zone") if isinstance(actual_section[oid], dict) else None
+                    out.append(f"{where}: expected no such {noun}, but it exists"
+                               + (f" (in the {zone})" if zone else ""))
+                continue
+            if oid not in actual_section:
+                out.append(f"{where}: expected {fields!r}, but there is no such {noun}")
+                continue
+            actual = actual_section[oid]
+            if not isinstance(actual, dict):
+                out.append(f"{where}: expected an object, got {actual!r}")
+                continue
+            for name, value in fields.items():
+                if name not in actual:
+                    out.append(f"{where}.{name}: expected {value!r}, but there is no such field")
+                else:
+                    diff = _field_difference(f"{where}.{name}", value, actual[name])
+                    if diff:
+                        out.append(diff)
+    zones = observation.get("zones") if isinstance(observation.get("zones"), dict) else {}
+    for zone, content in (expect.get("zones") or {}).items():
+        where = f"zones.{zone}"
+        if zone not in zones:
+            out.append(f"{where}: expected {content!r}, but there is no such zone")
+        elif isinstance(content, dict) and isinstance(zones[zone], dict):
+            for player, cards in content.items():
+                if player not in zones[zone]:
+                    out.append(f"{where}.{player}: expected {cards!r}, but there is no such player")
+                else:
+                    diff = _field_difference(f"{where}.{player}", cards, zones[zone][player])
+                    if diff:
+                        out.append(diff)
+        else:
+            diff = _field_difference(where, content, zones[zone])
+            if diff:
+                out.append(diff)
+    return out
+
+
+def expectation_differences(scenario: dict, expect: dict, observation: dict) -> list[str]:
+    """The differences between ``observation`` and the ``expect`` of one step of ``scenario``
+    (the ``illegal`` key aside), read as the scenario's format says: exact fields for
+    ``rulesfuzz-scenario/2`` (:func:`exact_differences`), subset for ``/1`` (:func:`differences`)."""
+    partial = {k: v for k, v in expect.items() if k != "illegal"}
+    if scenario.get("format") == FORMAT_1:
+        return differences(partial, observation)
+    return exact_differences(partial, observation)
+
+
+def format_note(scenario: dict) -> str | None:
+    """One line for a replay of a ``rulesfuzz-scenario/1`` file (whose ``expect`` keeps its
+    old, weaker meaning), or None."""
+    if scenario.get("format") != FORMAT_1:
+        return None
+    return (f"{FORMAT_1} file: its expect is read with the old meaning (dicts compared by subset, so "
+            f"\"counters\": {{}} holds whatever the counters are); {FORMAT} compares each field exactly and "
+            f"says an object is absent with null")
+
+
 @dataclass
 class ReplayResult:
     """What a replay found: invariant violations and expectation mismatches, by step.
 
-    ``notes`` say where the engine asked for decisions other than those recorded.
+    ``notes`` say where the engine asked for decisions other than those recorded;
+    ``refused`` the steps the engine refused (``IllegalAction``) that don't say
+    ``"illegal"``: each fails the replay.
     """
 
     violations: list[Violation] = field(default_factory=list)
     mismatches: list[tuple[int, str]] = field(default_factory=list)
+    refused: list[tuple[int, str]] = field(default_factory=list)
     steps_run: int = 0
     notes: list[tuple[int, str]] = field(default_factory=list)
     session: object = None
 
     @property
     def ok(self) -> bool:
-        return not self.violations and not self.mismatches
+        return not self.violations and not self.mismatches and not self.refused
 
 
 def board_problem(board: dict) -> str | None:
@@ -193,16 +310,18 @@ def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_time
         result.violations.extend(violations)
         notes = decider.notes + [f"recorded decision {d} was not asked for" for d in decider.unused]
         result.notes.extend((index, n) for n in notes)
+        illegal = session.steps[-1].get("illegal") if len(session.steps) == index else None
         expect = step.get("expect")
+        if illegal and not step.get("illegal") and not (expect or {}).get("illegal"):
+            result.refused.append((index, f"the engine refused the event (IllegalAction {illegal!r}); a step it "
+                                          f"may refuse says \"illegal\": true"))
         if expect is not None:
-            illegal = session.steps[-1].get("illegal")
             expected_illegal = expect.get("illegal")
             if expected_illegal is not None and bool(expected_illegal) != bool(illegal) or (
                 isinstance(expected_illegal, str) and expected_illegal != illegal
             ):
                 result.mismatches.append((index, f"illegal: expected {expected_illegal!r}, got {illegal!r}"))
-            partial = {k: v for k, v in expect.items() if k != "illegal"}
-            for diff in differences(partial, session.observation):
+            for diff in expectation_differences(scenario, expect, session.observation):
                 result.mismatches.append((index, diff))
         if session.broken:
             break
@@ -215,5 +334,6 @@ def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_time
     return result
 
 
-__all__ = ["FORMAT", "ReplayDiverged", "ReplayResult", "ScenarioError", "build", "differences", "load", "replay",
-           "save", "schema", "validate"]
+__all__ = ["FORMAT", "FORMAT_1", "ReplayDiverged", "ReplayResult", "ScenarioError", "build", "differences",
+           "exact_differences", "expectation_differences", "format_note", "load", "replay", "same_json", "save",
+           "schema", "validate"]

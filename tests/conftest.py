@@ -40,3 +40,13 @@ def board(*objects, life=20):
         "players": [{"id": "P1", "life": life}, {"id": "P2", "life": life}],
         "objects": [{"owner": "P1", **o} for o in objects],
     }
+
+
+def one_error_line(capsys) -> str:
+    """The one line a command printed on stderr for bad input (exit 2), asserting it printed
+    exactly one non-blank line there and no traceback anywhere."""
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err + captured.out
+    lines = [line for line in captured.err.splitlines() if line.strip()]
+    assert len(lines) == 1, captured.err
+    return lines[0]

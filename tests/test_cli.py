@@ -15,7 +15,7 @@ import pytest
 from harness.cli import main
 from harness.report import run_report_schema
 
-from .conftest import FORKS, ROOT
+from .conftest import FORKS, ROOT, one_error_line
 
 FORK_FILES = sorted(p.name for p in FORKS.glob("*.py"))
 
@@ -93,7 +93,9 @@ def test_json_report_of_a_finding_has_its_key_scenario_and_replay_file(tmp_path,
     assert data["status"] == "findings" and data["exit_code"] == 1
     [finding] = data["findings"]
     assert finding["key"].startswith("umbra_armor.") and finding["scenario"]["steps"]
-    assert json.loads(open(finding["replay_file"]).read())["key"] == finding["key"]
+    written = json.loads(open(finding["replay_file"]).read())
+    assert written["key"] == finding["key"]
+    assert written["format"] == "rulesfuzz-scenario/2"  # files written by the harness have exact expectations
 
 
 def test_invariants_lists_rules_and_capabilities(capsys):
@@ -112,14 +114,6 @@ def test_cards_lists_not_modelled_abilities(capsys):
 
 
 # ---------------------------------------------------------------- bad input
-
-def one_error_line(capsys) -> str:
-    captured = capsys.readouterr()
-    assert "Traceback" not in captured.err + captured.out
-    lines = [line for line in captured.err.splitlines() if line.strip()]
-    assert len(lines) == 1, captured.err
-    return lines[0]
-
 
 @pytest.mark.parametrize("spec, words", [
     ("no_such_module_xyz:engine", "can't import"),

@@ -9,17 +9,9 @@ import pytest
 from harness.cli import main
 from harness.runner import run
 
-from .conftest import FORKS, ROOT
+from .conftest import FORKS, ROOT, one_error_line
 
 FORK = f"{FORKS / 'umbra_taps_creature.py'}:engine"
-
-
-def one_error_line(capsys) -> str:
-    captured = capsys.readouterr()
-    assert "Traceback" not in captured.err + captured.out
-    lines = [line for line in captured.err.splitlines() if line.strip()]
-    assert len(lines) == 1, captured.err
-    return lines[0]
 
 
 def test_steps_1_runs_one_event_and_finds_a_one_event_bug(reference, tmp_path, capsys):
@@ -96,3 +88,36 @@ def test_readme_lists_the_exit_codes_of_every_command():
     assert set(STATUS_EXIT.values()) == {0, 1, 2, 130}
     assert json.loads((ROOT / "harness/schema/run-report.schema.json").read_text())[
         "properties"]["exit_code"]["enum"] == [0, 1, 2, 130]
+
+
+# ---------------------------------------------------------------- replay: refused steps and declines
+
+TINY = f"{ROOT / 'examples/engines/tiny/engine.py'}:engine"
+
+
+def murder_twice(step_extra: dict | None = None) -> dict:
+    """Murder Grizzly Bears twice: the second has no legal target (CR 601.2c, 608.2b) and is refused."""
+    murder = {"type": "cast", "card": "Murder", "controller": "P2", "targets": ["bears"]}
+    return {"format": "rulesfuzz-scenario/2",
+            "board": {"players": [{"id": "P1"}, {"id": "P2"}],
+                      "objects": [{"id": "bears", "card": "Grizzly Bears", "owner": "P1"}]},
+            "steps": [{"event": murder}, {"event": dict(murder), **(step_extra or {})}]}
+
+
+@pytest.mark.parametrize("engine", ["reference", TINY])
+def test_a_refused_step_fails_the_replay(engine, tmp_path, capsys):
+    """Was: a step the engine refused (IllegalAction) replayed as "No violation", exit 0."""
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps(murder_twice()))
+    assert main(["replay", str(path), "--engine", engine]) == 1
+    out = capsys.readouterr().out
+    assert "REFUSED at step 2: the engine refused the event (IllegalAction" in out and "No violation" not in out
+
+
+@pytest.mark.parametrize("engine", ["reference", TINY])
+@pytest.mark.parametrize("extra", [{"illegal": True}, {"illegal": "not_on_battlefield"},
+                                   {"expect": {"illegal": True}}])
+def test_a_refused_step_that_says_illegal_passes(engine, extra, tmp_path, capsys):
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps(murder_twice(extra)))
+    assert main(["replay", str(path), "--engine", engine]) == 0, capsys.readouterr().out

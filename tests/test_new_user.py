@@ -12,7 +12,7 @@ import pytest
 
 from harness.cli import main
 
-from .conftest import FORKS, ROOT
+from .conftest import FORKS, ROOT, one_error_line
 
 WRATH = ROOT / "examples/scenarios/wrath_with_two_umbras.json"
 FORK = f"{FORKS / 'umbra_taps_creature.py'}:engine"
@@ -20,14 +20,6 @@ FORK = f"{FORKS / 'umbra_taps_creature.py'}:engine"
 
 def run_cli(*args) -> int:
     return main([str(a) for a in args])
-
-
-def one_error_line(capsys) -> str:
-    captured = capsys.readouterr()
-    assert "Traceback" not in captured.err + captured.out
-    lines = [line for line in captured.err.splitlines() if line.strip()]
-    assert len(lines) == 1, captured.err
-    return lines[0]
 
 
 def _wrath() -> dict:
