@@ -322,6 +322,11 @@ class Event(TypedDict, total=False):
     aura: str
     to: str
     status: Literal["attacking", "blocking"] | None
+    player: str
+    count: int
+    calls: bool
+    sides: int
+    ability: int
 
 
 class ObservedPlayer(TypedDict):

@@ -29,6 +29,7 @@ from pathlib import Path
 import jsonschema
 
 from .decider import ReplayDecider, ReplayDiverged
+from . import vocabulary
 from .execution import BoardRejected, Session, Stats, scenario_run
 from .protocol import Violation
 
@@ -78,21 +79,17 @@ def load(path) -> dict:
         validate(data, str(path))
     except RecursionError:
         raise ScenarioError(f"{path}: not a scenario: JSON nested too deeply") from None
-    unknown_event_types(data, str(path))
+    vocabulary_problem(data, str(path))
     return data
 
 
-def unknown_event_types(data: dict, source: str = "scenario") -> None:
-    """Raise :class:`ScenarioError` for the first step whose event type is outside the
-    protocol's vocabulary (the event types the reference engine performs; see
-    :mod:`harness.protocol`): such a file is malformed, not a scenario an engine refuses."""
-    from reference_engine.events import HANDLERS
-
-    for i, step in enumerate(data["steps"]):
-        kind = step["event"]["type"]
-        if kind not in HANDLERS:
-            raise ScenarioError(f"{source}: steps/{i}/event/type: unknown event type {kind!r} "
-                                f"(the vocabulary: {', '.join(sorted(HANDLERS))})")
+def vocabulary_problem(data: dict, source: str = "scenario") -> None:
+    """Raise :class:`ScenarioError` for the first thing a schema-valid scenario says outside
+    the harness's vocabulary (:mod:`harness.vocabulary`): an unknown event type, card or
+    field value, or a board no engine should accept. Such a file is malformed, not a
+    scenario an engine refuses."""
+    for problem in vocabulary.scenario_problems(data):
+        raise ScenarioError(f"{source}: {problem}")
 
 
 def build(board: dict, steps: list[dict], violations: list[Violation] = (), engine=None, seed=None) -> dict:
@@ -266,30 +263,21 @@ class ReplayResult:
 
 
 def board_problem(board: dict) -> str | None:
-    """Why ``board`` is not a legal position, as the reference engine judges it, or None.
+    """Why ``board`` is not a legal position in the harness's vocabulary
+    (:mod:`harness.vocabulary`), or None.
 
-    ``run`` and ``replay`` agree: an engine that raises on a board the reference engine
-    accepts has a finding (``generic.engine_does_not_raise`` at step 0); a board the
-    reference engine rejects too is bad input.
+    ``run`` and ``replay`` agree: an engine that raises on a board in the vocabulary has a
+    finding (``generic.engine_does_not_raise`` at step 0); a board outside it is bad input.
     """
-    from .adapters.reference import ReferenceAdapter
-    from .protocol import Unsupported
-
-    try:
-        ReferenceAdapter().new_game(json.loads(json.dumps(board)))
-    except Unsupported:
-        return None
-    except Exception as exc:  # noqa: BLE001  the reference engine's BadBoard, UnknownCard, ...
-        return str(exc)
-    return None
+    return next(iter(vocabulary.scenario_problems({"board": board, "steps": []})), None)
 
 
 def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_timeout: float | None = 10.0,
            against=None, keep_session: bool = False) -> ReplayResult:
     """Run ``scenario`` on ``engine`` deterministically, checking invariants and expectations.
 
-    Raises ``execution.BoardRejected`` if the board is not a legal position (the engine
-    raised on it and so does the reference engine: :func:`board_problem`),
+    Raises ``execution.BoardRejected`` if the engine raised on a board that is not a legal
+    position (:func:`board_problem`),
     ``execution.Declined`` if the engine raises ``Unsupported``, and
     :class:`ReplayDiverged` if it asks for a die roll or coin flip the scenario lacks.
     """

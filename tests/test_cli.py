@@ -164,7 +164,7 @@ def test_unknown_card_name_in_scenario(tmp_path, capsys):
         "players": [{"id": "P1"}], "objects": [{"id": "x", "card": "Grizzly Bear", "owner": "P1"}]}, "steps": []}))
     assert run_cli("replay", path, "--engine", "reference") == 2
     line = one_error_line(capsys)
-    assert "board.objects[0].card" in line and "Grizzly Bear" in line
+    assert "board/objects/0/card" in line and "Grizzly Bear" in line
 
 
 def test_bad_board_value_in_scenario(tmp_path, capsys):

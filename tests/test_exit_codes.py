@@ -121,3 +121,75 @@ def test_a_refused_step_that_says_illegal_passes(engine, extra, tmp_path, capsys
     path = tmp_path / "twice.json"
     path.write_text(json.dumps(murder_twice(extra)))
     assert main(["replay", str(path), "--engine", engine]) == 0, capsys.readouterr().out
+
+
+def one_event(event: dict, objects: list | None = None) -> dict:
+    return {"format": "rulesfuzz-scenario/2",
+            "board": {"players": [{"id": "P1"}, {"id": "P2"}],
+                      "objects": objects if objects is not None else [
+                          {"id": "bears", "card": "Grizzly Bears", "owner": "P1"},
+                          {"id": "rats", "card": "Typhoid Rats", "owner": "P2"}]},
+            "steps": [{"event": event}]}
+
+
+@pytest.mark.parametrize("engine", ["reference", TINY])
+@pytest.mark.parametrize("event, words", [
+    ({"type": "destory", "targets": ["bears"]}, "steps/0/event/type: unknown event type 'destory'"),
+    ({"type": "cast", "card": "Lightening Bolt", "controller": "P2", "targets": ["bears"]},
+     "steps/0/event/card: unknown card 'Lightening Bolt'"),
+    ({"type": "cast", "card": "Grizzly Bears", "controller": "P2", "targets": []},
+     "steps/0/event/card: Grizzly Bears is not an instant or sorcery"),
+    ({"type": "damage", "source": "rats", "target": "bears", "amount": -2},
+     "steps/0/event/amount: -2 is less than the minimum of 1"),
+    ({"type": "add_counters", "object": "bears", "kind": "+1/+1", "amount": -1},
+     "steps/0/event/amount: -1 is less than the minimum of 1"),
+    ({"type": "damage", "source": "rats", "target": "bears"}, "steps/0/event: 'amount' is a required property"),
+    ({"type": "put_onto_battlefield", "id": "new", "card": "Murder", "controller": "P1"},
+     "steps/0/event/card: Murder is not a permanent card"),
+])
+def test_an_event_outside_the_vocabulary_is_bad_input(engine, event, words, tmp_path, capsys):
+    """Was: the engine refused these (IllegalAction) and replay said "No violation", exit 0."""
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(one_event(event)))
+    assert main(["replay", str(path), "--engine", engine]) == 2
+    line = one_error_line(capsys)
+    assert words in line and str(path) in line
+
+
+@pytest.mark.parametrize("objects, words", [
+    ([{"id": "f", "card": "Forest", "owner": "P1"}, {"id": "u", "card": "Boar Umbra", "owner": "P1",
+                                                      "attached_to": "f"}],
+     "board/objects/1/attached_to: Boar Umbra has 'enchant creature': 'f' is not a creature"),
+    ([{"id": "m", "card": "Murder", "owner": "P1"}], "board/objects/0: Murder is not a permanent card"),
+    ([{"id": "P1", "card": "Grizzly Bears", "owner": "P1"}], "board/objects/0/id: duplicate id 'P1'"),
+    ([{"id": "b", "card": "Grizzly Bears", "owner": "P3"}], "board/objects/0/owner: 'P3' is not a player"),
+    ([{"id": "b", "card": "Grizzly Bears", "owner": "P1", "zone": "hand", "tapped": True}],
+     "board/objects/0: only permanents can be tapped"),
+])
+def test_a_board_outside_the_vocabulary_is_bad_input_on_any_engine(objects, words, tmp_path, capsys):
+    """Judged by the harness (cards and the rules of the board), not by asking the reference engine."""
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps({"format": "rulesfuzz-scenario/2", "steps": [],
+                                "board": {"players": [{"id": "P1"}, {"id": "P2"}], "objects": objects}}))
+    assert main(["replay", str(path), "--engine", TINY]) == 2
+    assert words in one_error_line(capsys)
+
+
+def test_unsupported_during_replay_exits_2_with_the_reason(tmp_path, capsys):
+    """The tiny engine plays no Lightning Bolt (a card of the pool): it declines the step, which
+    is neither a pass nor a failure."""
+    path = tmp_path / "bolt.json"
+    path.write_text(json.dumps(one_event({"type": "cast", "card": "Lightning Bolt", "controller": "P2",
+                                          "targets": ["bears"]})))
+    assert main(["replay", str(path), "--engine", TINY]) == 2
+    line = one_error_line(capsys)
+    assert "declined step 1: card:Lightning Bolt" in line and "Unsupported" in line
+    assert main(["replay", str(path), "--engine", "reference"]) == 0  # 3 damage to a 2/2: legal, no violation
+
+
+def test_the_vocabulary_is_every_event_type_the_reference_engine_performs():
+    """harness.vocabulary reads the event schema, not an engine; the two must agree."""
+    from harness.vocabulary import event_types
+    from reference_engine.events import HANDLERS
+
+    assert set(event_types()) == set(HANDLERS)

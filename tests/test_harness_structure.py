@@ -102,3 +102,22 @@ def test_a_new_mixin_contributes_rules_hypothesis_runs():
     run_state_machine_as_test(machine, settings=settings(max_examples=30, stateful_step_count=10, deadline=None,
                                                          database=None, derandomize=True))
     assert machine.pings > 0
+
+
+def test_scenario_files_do_not_depend_on_the_reference_engine():
+    """Reading, checking and replaying a scenario on any engine needs no reference engine: the
+    vocabulary comes from harness.vocabulary (schemas and the card data), not from an engine."""
+    graph = harness_imports()
+    for start in ("harness.scenario", "harness.vocabulary", "harness.reduce"):
+        seen, todo = set(), [start]
+        while todo:
+            module = todo.pop()
+            if module in seen:
+                continue
+            seen.add(module)
+            todo.extend(graph[module])
+        assert "harness.adapters.reference" not in seen, f"{start} reaches harness.adapters.reference"
+        for module in seen:
+            path = HARNESS.parent / (module.replace(".", "/") + ".py")
+            path = path if path.exists() else path.with_suffix("") / "__init__.py"
+            assert "reference_engine" not in path.read_text(encoding="utf-8"), f"{module} names reference_engine"
