@@ -109,7 +109,7 @@ def describe_finding(finding, replay_command: str = "") -> str:
     if finding.replay_path is not None:
         lines.append(f"Replay file: {finding.replay_path}")
         if replay_command:
-            lines.append(f"Replay it:   {replay_command.format(file=finding.replay_path)}")
+            lines.append(f"Replay it:   {fill_replay_command(replay_command, finding.replay_path)}")
     return "\n".join(lines)
 
 
@@ -161,12 +161,26 @@ def run_status(result) -> str:
 
 def replay_command(engine_spec: str, against_spec: str | None = None) -> str:
     """The command that replays a finding of a run of ``engine_spec``, with ``{file}`` where the
-    replay file goes, e.g. ``rulesfuzz replay {file} --engine examples/engines/tiny/engine.py:buggy``
-    (specs quoted for a POSIX shell)."""
+    replay file goes, e.g. ``rulesfuzz replay {file} --engine 'exec:node engine.js'``: specs
+    quoted for a POSIX shell (``exec:`` specs contain spaces), braces in them escaped for
+    :func:`fill_replay_command`, which puts in the file, quoted too."""
     import shlex
 
-    again = f" --against {shlex.quote(against_spec)}" if against_spec else ""
-    return f"rulesfuzz replay {{file}} --engine {shlex.quote(engine_spec)}{again}"
+    def quoted(spec: str) -> str:
+        return shlex.quote(spec).replace("{", "{{").replace("}", "}}")
+
+    again = f" --against {quoted(against_spec)}" if against_spec else ""
+    return f"rulesfuzz replay {{file}} --engine {quoted(engine_spec)}{again}"
+
+
+def fill_replay_command(template: str, path) -> str | None:
+    """``template`` (:func:`replay_command`) with the replay file ``path`` quoted for the shell
+    in it; None without a template or a path."""
+    import shlex
+
+    if not template or path is None:
+        return None
+    return template.format(file=shlex.quote(str(path)))
 
 
 def run_report(result, engine, against, options: dict, replay_command: str = "") -> dict:
@@ -180,8 +194,7 @@ def run_report(result, engine, against, options: dict, replay_command: str = "")
     findings = []
     for finding in result.findings:
         data = finding.to_json()
-        data["replay_command"] = (replay_command.format(file=finding.replay_path)
-                                  if replay_command and finding.replay_path else None)
+        data["replay_command"] = fill_replay_command(replay_command, finding.replay_path)
         findings.append(data)
     return {
         "format": REPORT_FORMAT, "status": status, "exit_code": STATUS_EXIT[status], "rulesfuzz_version": version(),
@@ -222,8 +235,7 @@ def invariant_cases(result, replay_command: str = "") -> list[dict]:
                            f"{violation.messages[0] if violation.messages else ''}{where}",
                 "text": describe_finding(finding, replay_command),
                 "replay_file": str(finding.replay_path) if finding.replay_path else None,
-                "replay_command": (replay_command.format(file=finding.replay_path)
-                                   if replay_command and finding.replay_path else None),
+                "replay_command": fill_replay_command(replay_command, finding.replay_path),
             })
         if any(e["known"] is None for e in entries):
             status = "failed"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -284,3 +285,17 @@ def test_max_seconds_cuts_the_run_short(tmp_path, capsys):
                    "--replay-dir", tmp_path, "--database", "none", "--quiet")
     assert code == 0
     assert "cut short (time budget)" in capsys.readouterr().out
+
+
+def test_the_replay_it_line_quotes_an_exec_spec_and_a_path_with_spaces(tmp_path, capsys):
+    """The tiny engine (written from scratch) behind the wire protocol: the printed command,
+    pasted into a shell, replays the finding (was: the exec: spec's spaces split it apart)."""
+    spec = f"exec:{sys.executable} -m harness.serve {ROOT / 'examples/engines/tiny/engine.py'}:buggy"
+    replay_dir = tmp_path / "replay files"
+    assert run_cli("run", "--engine", spec, "--max-examples", 300, "--database", "none", "--quiet",
+                   "--replay-dir", replay_dir) == 1
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("Replay it:"))
+    command = shlex.split(line[len("Replay it:"):])
+    assert command[:2] == ["rulesfuzz", "replay"] and command[3:] == ["--engine", spec]
+    assert command[2].startswith(str(replay_dir)) and os.path.exists(command[2])
+    assert main(command[1:]) == 1
