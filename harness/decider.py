@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from . import interrupts
 from .protocol import Decision
 
 
@@ -36,11 +37,15 @@ class DrawingDecider:
     Choices shrink towards the first option, coins towards heads, dice towards 1.
     """
 
-    __slots__ = ("_draw", "asked")
+    __slots__ = ("_data", "asked")
 
     def __init__(self, data):
-        self._draw = data.draw
+        self._data = data
         self.asked: list[Decision] = []
+
+    def _draw(self, strategy, label: str):
+        with interrupts.shielded():  # a timeout or Ctrl-C lands after the draw, never inside it
+            return self._data.draw(strategy, label=label)
 
     def choose(self, player, kind, options):
         options = _check_options(player, kind, options)

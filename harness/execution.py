@@ -80,6 +80,10 @@ class Declined(Exception):
 HARNESS_CONTROL = (ReplayDiverged, BadDecisionRequest, HypothesisException, StopTest, interrupts.BudgetExhausted)
 
 
+#: Seconds between repeated alarms once the limit is reached, until the block ends.
+ALARM_REPEAT = 0.05
+
+
 @contextmanager
 def time_limit(seconds: float | None, what: str):
     """Raise :class:`EngineTimeout` if the block runs longer than ``seconds`` (main thread only).
@@ -87,6 +91,13 @@ def time_limit(seconds: float | None, what: str):
     If the run's time budget (:func:`harness.interrupts.deadline`) ends first, raises
     :class:`harness.interrupts.BudgetExhausted` then instead: the budget bounds hanging
     engines too.
+
+    The alarm can't be lost: Python runs the handler wherever the main thread is, and an
+    exception raised inside a garbage-collection callback or a finalizer (``__del__``) is
+    printed and dropped. So the alarm repeats every :data:`ALARM_REPEAT` seconds until the
+    block ends, and a block that ends normally after its alarm fired raises then. Inside a
+    Hypothesis draw (:func:`harness.interrupts.shielded`) the exception is deferred to the
+    draw's end.
     """
     left = interrupts.remaining()
     limit = seconds if left is None else min(seconds or left, left)
@@ -94,19 +105,28 @@ def time_limit(seconds: float | None, what: str):
         yield
         return
     budget_first = left is not None and (not seconds or left < seconds)
+    fired: list[BaseException] = []
 
     def on_alarm(signum, frame):
-        if budget_first:
-            raise interrupts.BudgetExhausted
-        raise EngineTimeout(f"engine did not return from {what} within {seconds:g} s")
+        exc = interrupts.BudgetExhausted() if budget_first else EngineTimeout(
+            f"engine did not return from {what} within {seconds:g} s")
+        if not fired:
+            fired.append(exc)
+        if interrupts.is_shielded():
+            interrupts.defer(exc)
+            return
+        raise exc
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, max(limit, 0.001))
+    signal.setitimer(signal.ITIMER_REAL, max(limit, 0.001), ALARM_REPEAT)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        interrupts.clear_deferred()
+    if fired:  # the block outlived its limit, and the alarm's exception was dropped on the way
+        raise fired[0]
 
 
 def engine_call(what: str, function, *args, timeout: float | None = None, sink: OutputTail | None = None):

@@ -6,6 +6,12 @@ the default handler raises is printed as "Exception ignored" and lost, and the r
 on. :func:`sigint_flag` installs a handler that also records the request, and
 :func:`check` (called by the state machine before every step) raises
 ``KeyboardInterrupt`` once it is set, so no Ctrl-C is lost.
+
+Signals must not interrupt Hypothesis while it draws a choice (a decision the engine
+asks for during ``apply``): an exception raised inside a draw leaves Hypothesis with a
+choice sequence it can't replay, which it reports as flaky. Within :func:`shielded` the
+SIGINT handler only sets the flag, and the step timeout's alarm (``harness.execution``)
+hands its exception to :func:`defer`: it is raised when the shielded block ends.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ class _State:
     requested = False
     armed = False
     deadline: float | None = None
+    shield = 0
+    deferred: BaseException | None = None
 
 
 def requested() -> bool:
@@ -61,6 +69,42 @@ def deadline(seconds: float | None) -> Iterator[None]:
         _State.deadline = before
 
 
+def is_shielded() -> bool:
+    """Whether a :func:`shielded` block is running: a signal handler must not raise now."""
+    return _State.shield > 0
+
+
+def defer(exc: BaseException) -> None:
+    """Keep ``exc`` (the first one) to raise when the :func:`shielded` block ends."""
+    if _State.deferred is None:
+        _State.deferred = exc
+
+
+def clear_deferred() -> None:
+    """Forget a deferred exception (its alarm's block ended: it no longer applies)."""
+    _State.deferred = None
+
+
+@contextmanager
+def shielded() -> Iterator[None]:
+    """A block no signal handler of the harness raises in (a Hypothesis draw).
+
+    When it ends normally, raises the exception a handler deferred meanwhile
+    (:func:`defer`), or ``KeyboardInterrupt`` for a Ctrl-C inside :func:`armed`.
+    """
+    _State.shield += 1
+    try:
+        yield
+    finally:
+        _State.shield -= 1
+    if _State.shield == 0:
+        exc, _State.deferred = _State.deferred, None
+        if exc is not None:
+            raise exc
+        if _State.requested and _State.armed:
+            raise KeyboardInterrupt
+
+
 @contextmanager
 def armed() -> Iterator[None]:
     """Within the block a SIGINT also raises ``KeyboardInterrupt`` at once (e.g. out of a hanging engine)."""
@@ -91,7 +135,7 @@ def sigint_flag() -> Iterator[None]:
 
     def on_sigint(signum, frame):
         _State.requested = True
-        if _State.armed:  # else the next check() raises, where the caller expects it
+        if _State.armed and not _State.shield:  # else the next check() raises, where the caller expects it
             raise KeyboardInterrupt
 
     on_sigint._rulesfuzz_flag = True  # type: ignore[attr-defined]

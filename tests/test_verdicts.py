@@ -8,10 +8,14 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
+from harness import interrupts
 from harness.cli import main
+from harness.decider import DrawingDecider
+from harness.execution import EngineFailed, engine_call
 from harness.loading import load_engine
 from harness.protocol import EngineInfo
 from harness.runner import run
@@ -163,3 +167,73 @@ def test_sigint_on_a_long_run_exits_130_and_says_cut_short(tmp_path):
     assert proc.returncode == 130, err
     assert "cut short (interrupted)" in out
     assert "Traceback" not in err
+
+
+def _busy(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+def _alarm_inside_a_gc_callback(then_hang: float) -> None:
+    """An engine's apply: a garbage collection whose callback runs past the step timeout (so
+    the alarm's handler runs inside the callback, where its exception is printed and dropped),
+    then ``then_hang`` more seconds of work."""
+    def callback(phase, info):
+        if phase == "start":
+            _busy(0.5)
+
+    gc.callbacks.append(callback)
+    try:
+        gc.collect()
+    finally:
+        gc.callbacks.remove(callback)
+    _busy(then_hang)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("then_hang", [5.0, 0.0])
+def test_a_step_timeout_landing_in_a_gc_callback_is_not_lost(then_hang):
+    """Was: the EngineTimeout raised in the callback was dropped and the engine ran on (a hang
+    then went unbounded, a slow step passed). The alarm repeats until the call ends, and a call
+    that ends after its alarm fired is a timeout all the same."""
+    started = time.perf_counter()
+    with pytest.raises(EngineFailed, match=r"did not return from apply within 0.2 s"):
+        engine_call("apply", _alarm_inside_a_gc_callback, then_hang, timeout=0.2)
+    assert time.perf_counter() - started < 2.0
+
+
+class SlowDraws:
+    """A Hypothesis ``data`` stand-in whose draws take 0.3 s and record whether they finished."""
+
+    def __init__(self):
+        self.finished = 0
+
+    def draw(self, strategy, label=None):
+        _busy(0.3)
+        self.finished += 1
+        return "yes"
+
+
+def test_a_step_timeout_never_interrupts_a_draw():
+    """Was: the alarm raised inside Hypothesis's draw of a decision, which Hypothesis then
+    reported as flaky data generation (a determinism finding for a --max-seconds deadline).
+    The timeout is raised once the draw has finished."""
+    data = SlowDraws()
+    decider = DrawingDecider(data)
+
+    def apply():
+        decider.choose("P1", "may", ["yes", "no"])
+        _busy(5.0)
+
+    with pytest.raises(EngineFailed, match="within 0.1 s"):
+        engine_call("apply", apply, timeout=0.1)
+    assert data.finished == 1
+
+
+def test_the_time_budget_never_interrupts_a_draw():
+    data = SlowDraws()
+    decider = DrawingDecider(data)
+    with interrupts.deadline(0.1), pytest.raises(interrupts.BudgetExhausted):
+        engine_call("apply", lambda: decider.choose("P1", "may", ["yes", "no"]), timeout=10)
+    assert data.finished == 1
