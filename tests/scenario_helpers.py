@@ -1,6 +1,17 @@
-"""Helpers shared by the scenario tests: a scripted decider and board builders."""
+"""Helpers shared by the scenario tests: a scripted decider, board builders, and playing
+events on the reference engine (a new game, one event with scripted answers, an event
+it must refuse)."""
 
 from __future__ import annotations
+
+import copy
+
+import pytest
+
+from reference_engine import IllegalAction, ReferenceEngine
+
+#: An empty mana pool, as observed (CR 106.4).
+EMPTY = dict.fromkeys("WUBRGC", 0)
 
 
 class Decider:
@@ -41,3 +52,36 @@ def aura(oid, card, on, owner="P1", **fields):
 def board(*objects, life=20):
     """A two-player board (P1, P2) with ``objects``."""
     return {"players": [{"id": "P1", "life": life}, {"id": "P2", "life": life}], "objects": list(objects)}
+
+
+def pool(**amounts):
+    """An observed mana pool: ``pool(G=2)`` is two green mana and nothing else."""
+    return {**EMPTY, **amounts}
+
+
+def new_game(*objects):
+    """A reference engine game on :func:`board` with ``objects``."""
+    return ReferenceEngine().new_game(board(*objects))
+
+
+def play(game, event, *answers):
+    """Apply ``event`` with the scripted ``answers`` (every one must be used); returns the
+    observation after it and the questions asked."""
+    decider = Decider(*answers)
+    game.apply(event, decider)
+    assert decider.answers == [], f"scripted answers not used: {decider.answers}"
+    return game.observe(), decider.asked
+
+
+def activate(oid, n=0):
+    """The ``activate`` event of ``oid``'s activated ability ``n``."""
+    return {"type": "activate", "object": oid, "ability": n}
+
+
+def refused(game, event, reason):
+    """``event`` is refused with IllegalAction ``reason`` and changes nothing."""
+    before = copy.deepcopy(game.observe())
+    with pytest.raises(IllegalAction) as info:
+        game.apply(event, Decider())
+    assert info.value.reason == reason
+    assert game.observe() == before, "an illegal event changed the game"

@@ -14,38 +14,9 @@ import pytest
 
 from harness import protocol
 from harness.adapters.reference import ReferenceAdapter
-from reference_engine import IllegalAction, ReferenceEngine, Unsupported
+from reference_engine import ReferenceEngine, Unsupported
 
-from .scenario_helpers import Decider, board, obj
-
-EMPTY = dict.fromkeys("WUBRGC", 0)
-
-
-def pool(**amounts):
-    return {**EMPTY, **amounts}
-
-
-def new_game(*objects):
-    return ReferenceEngine().new_game(board(*objects))
-
-
-def play(game, event, *answers):
-    decider = Decider(*answers)
-    game.apply(event, decider)
-    assert decider.answers == [], f"scripted answers not used: {decider.answers}"
-    return game.observe(), decider.asked
-
-
-def activate(oid, n=0):
-    return {"type": "activate", "object": oid, "ability": n}
-
-
-def refused(game, event, reason):
-    before = copy.deepcopy(game.observe())
-    with pytest.raises(IllegalAction) as info:
-        game.apply(event, Decider())
-    assert info.value.reason == reason
-    assert game.observe() == before, "an illegal activation changed the game"
+from .scenario_helpers import EMPTY, Decider, activate, board, new_game, obj, play, pool, refused
 
 
 def test_forest_taps_for_green():

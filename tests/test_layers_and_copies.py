@@ -24,28 +24,13 @@ from pathlib import Path
 
 import pytest
 
-from reference_engine import IllegalAction, ReferenceEngine
+from reference_engine import IllegalAction
 
-from .scenario_helpers import Decider, aura, obj
+from .scenario_helpers import Decider, aura, board, new_game, obj, play
 
 ROOT = Path(__file__).resolve().parents[1]
 
 # --------------------------------------------------------------------------- helpers
-
-
-def board(*objects):
-    return {"players": [{"id": "P1", "life": 20}, {"id": "P2", "life": 20}], "objects": list(objects)}
-
-
-def new_game(*objects):
-    return ReferenceEngine().new_game(board(*objects))
-
-
-def play(game, event, *answers):
-    decider = Decider(*answers)
-    game.apply(event, decider)
-    assert decider.answers == [], f"scripted answers not used: {decider.answers}"
-    return game.observe(), decider.asked
 
 
 def put(oid, card, controller="P1", **extra):

@@ -24,42 +24,10 @@ permanent).
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-from reference_engine import IllegalAction, ReferenceEngine
-
-from .scenario_helpers import Decider, board, obj
-
-EMPTY = dict.fromkeys("WUBRGC", 0)
-
-
-def pool(**amounts):
-    return {**EMPTY, **amounts}
-
-
-def new_game(*objects):
-    return ReferenceEngine().new_game(board(*objects))
-
-
-def play(game, event, *answers):
-    decider = Decider(*answers)
-    game.apply(event, decider)
-    assert decider.answers == [], f"scripted answers not used: {decider.answers}"
-    return game.observe(), decider.asked
-
-
-def tap(oid, n=0):
-    return {"type": "activate", "object": oid, "ability": n}
-
-
-def refused(game, event, reason):
-    before = copy.deepcopy(game.observe())
-    with pytest.raises(IllegalAction) as info:
-        game.apply(event, Decider())
-    assert info.value.reason == reason
-    assert game.observe() == before
+from .scenario_helpers import EMPTY, new_game, obj, play, pool, refused
+from .scenario_helpers import activate as tap
 
 
 def kinds(obs, kind):
