@@ -15,7 +15,9 @@ field named is compared exactly: ``"counters": {}`` means no counters at all.
 ``rulesfuzz-scenario/1`` files are still read with their old meaning (every dict compared
 by subset, so ``"counters": {}`` held whatever the counters were); :func:`format_note`
 says so. A step the engine refuses (``IllegalAction``) fails the replay unless the step
-says ``"illegal"`` (``true``, or the reason code ``rulesfuzz run`` recorded).
+says ``"illegal"`` (``true``, or the reason code ``rulesfuzz run`` recorded), or the
+scenario says ``"allow_refusals": true`` (files ``rulesfuzz run`` writes: their events were
+generated, so an engine may refuse any of them, as during the run).
 """
 
 from __future__ import annotations
@@ -96,8 +98,10 @@ def build(board: dict, steps: list[dict], violations: list[Violation] = (), engi
     """A scenario dict from a board and recorded steps (as :class:`Session` records them).
 
     ``violation`` holds the first of ``violations``; ``also_violated`` the others.
+    ``allow_refusals`` is set: the steps were generated, and any of them may be refused by
+    another engine (the fixed one) without failing the replay.
     """
-    scenario = {"format": FORMAT, "board": board, "steps": [dict(s) for s in steps]}
+    scenario = {"format": FORMAT, "board": board, "steps": [dict(s) for s in steps], "allow_refusals": True}
     if violations:
         scenario["violation"] = violations[0].to_json()
         if len(violations) > 1:
@@ -231,6 +235,13 @@ def expectation_differences(scenario: dict, expect: dict, observation: dict) -> 
     return exact_differences(partial, observation)
 
 
+def refusals_allowed(scenario: dict) -> bool:
+    """Whether any step of ``scenario`` may be refused without failing its replay: its
+    ``allow_refusals`` (set in files ``rulesfuzz run`` writes), by default true only for a
+    ``rulesfuzz-scenario/1`` file written by ``rulesfuzz run`` (it has a ``violation``)."""
+    return bool(scenario.get("allow_refusals", scenario.get("format") == FORMAT_1 and "violation" in scenario))
+
+
 def format_note(scenario: dict) -> str | None:
     """One line for a replay of a ``rulesfuzz-scenario/1`` file (whose ``expect`` keeps its
     old, weaker meaning), or None."""
@@ -282,6 +293,7 @@ def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_time
     :class:`ReplayDiverged` if it asks for a die roll or coin flip the scenario lacks.
     """
     result = ReplayResult()
+    allow_refusals = refusals_allowed(scenario)
     session = Session(engine, scenario["board"], invariants, Stats(), step_timeout, against)
     if keep_session:
         result.session = session
@@ -300,7 +312,7 @@ def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_time
         result.notes.extend((index, n) for n in notes)
         illegal = session.steps[-1].get("illegal") if len(session.steps) == index else None
         expect = step.get("expect")
-        if illegal and not step.get("illegal") and not (expect or {}).get("illegal"):
+        if illegal and not allow_refusals and not step.get("illegal") and not (expect or {}).get("illegal"):
             result.refused.append((index, f"the engine refused the event (IllegalAction {illegal!r}); a step it "
                                           f"may refuse says \"illegal\": true"))
         if expect is not None:
@@ -323,5 +335,6 @@ def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_time
 
 
 __all__ = ["FORMAT", "FORMAT_1", "ReplayDiverged", "ReplayResult", "ScenarioError", "build", "differences",
-           "exact_differences", "expectation_differences", "format_note", "load", "replay", "same_json", "save",
+           "exact_differences", "expectation_differences", "format_note", "load", "refusals_allowed", "replay",
+           "same_json", "save",
            "schema", "validate"]

@@ -166,3 +166,18 @@ def test_the_example_of_docs_scenarios_md_replays(tmp_path, capsys):
     del example["steps"][1]["illegal"]
     assert main(["replay", write(tmp_path, example), "--engine", "reference"]) == 1
     assert "REFUSED at step 2" in capsys.readouterr().out
+
+
+def test_a_generated_scenario_may_have_steps_the_fixed_engine_refuses(tmp_path, capsys):
+    """Files written by ``rulesfuzz run`` say ``allow_refusals``: their events were generated, so
+    an engine without the bug may refuse one (here a sacrifice of an object the board lacks)."""
+    scenario = scenario_file.build({"players": [{"id": "P1"}, {"id": "P2"}], "objects": []},
+                                   [{"event": {"type": "sacrifice", "object": "c0"}, "decisions": []}])
+    assert scenario["allow_refusals"] is True
+    assert main(["replay", write(tmp_path, scenario), "--engine", "reference"]) == 0
+    del scenario["allow_refusals"]
+    assert main(["replay", write(tmp_path, scenario), "--engine", "reference"]) == 1
+    assert "REFUSED at step 1" in capsys.readouterr().out
+    scenario["format"] = scenario_file.FORMAT_1  # a /1 file written by rulesfuzz run: refusals allowed, as before
+    scenario["violation"] = {"invariant": "generic.engine_does_not_raise", "step": 1, "messages": ["crashed"]}
+    assert main(["replay", write(tmp_path, scenario), "--engine", "reference"]) == 0
