@@ -259,11 +259,15 @@ def _replay_file(args, path, engine, against) -> int:
     except Declined as exc:
         raise BadInput(f"{path}: the {exc} (Unsupported: it can't judge this scenario)") from None
     print(report.describe_scenario(scenario))
+    if scenario_file.format_note(scenario):
+        print(f"note: {scenario_file.format_note(scenario)}")
     for step, note in result.notes:
         print(f"note: step {step}: {note}")
     for violation in result.violations:
         print()
         print(report.describe_violation(violation))
+    for step, why in result.refused:
+        print(f"\nREFUSED at step {step}: {why}")
     for step, diff in result.mismatches:
         print(f"\nEXPECTATION at step {step}: {diff}")
     if result.ok:

@@ -301,3 +301,11 @@ def test_the_replay_it_line_quotes_an_exec_spec_and_a_path_with_spaces(tmp_path,
     assert command[:2] == ["rulesfuzz", "replay"] and command[3:] == ["--engine", spec]
     assert command[2].startswith(str(replay_dir)) and os.path.exists(command[2])
     assert main(command[1:]) == 1
+
+
+def test_the_replay_command_survives_braces_and_spaces():
+    from harness.report import fill_replay_command, replay_command
+
+    spec, against = 'exec:node -e "run({strict: true})"', "exec:python3 ref engine.py"
+    filled = fill_replay_command(replay_command(spec, against), "/tmp/a b/{x}.json")
+    assert shlex.split(filled) == ["rulesfuzz", "replay", "/tmp/a b/{x}.json", "--engine", spec, "--against", against]
