@@ -15,7 +15,7 @@ first. ``--max-seconds`` bounds each slot's wall time (slots run at the same tim
 
 Findings are merged as ``--keep-going`` merges them: one per finding key, the smallest
 shrunk scenario of the key (the lowest slot on a tie), the others counted as repeats.
-Each slot writes its replay files under ``<replay_dir>/.slot-<i>``; the merged findings
+Each slot writes its replay files under ``<replay_dir>/.slot-<i>-of-<T>``; the merged findings
 are then saved in ``replay_dir`` (:func:`harness.runner.replay_file_path`) and the
 slot folders removed, unless a slot left a pending file there (a killed process).
 """
@@ -300,7 +300,7 @@ def merge_stats(parts: list[Stats]) -> Stats:
 def merge(results: list, engine_name: str, replay_dir, slot_list: list[Slot]):
     """One result from the slots' results: distinct findings (the smallest scenario of each key,
     the lowest slot on a tie, in the order first found), stats summed, replay files moved to
-    ``replay_dir``."""
+    ``replay_dir``. A finding's ``examples_to_find`` counts the examples of the slot that found it."""
     from .runner import RunResult, replay_file_path
 
     merged = RunResult(engine_name, merge_stats([r.stats for r in results]),
