@@ -4,7 +4,10 @@ Registered through the ``pytest11`` entry point. Options, as those of ``rulesfuz
 that CI needs: ``--rulesfuzz-engine`` (``--engine``), ``--rulesfuzz-against``,
 ``--rulesfuzz-examples`` (``--max-examples``), ``--rulesfuzz-max-seconds``,
 ``--rulesfuzz-seed``, ``--rulesfuzz-database``, ``--rulesfuzz-baseline``,
-``--rulesfuzz-keep-going`` and ``--rulesfuzz-replay-dir``.
+``--rulesfuzz-keep-going`` and ``--rulesfuzz-replay-dir``. With ``--rulesfuzz-profile NAME``
+(or whenever the item runs) the settings of ``[tool.rulesfuzz]`` of the nearest
+``pyproject.toml`` and of that profile fill in what the command line doesn't give
+(:mod:`harness.config`), so ``pytest --rulesfuzz-profile gate`` is the CI gate.
 
 The item ``rulesfuzz::rulesfuzz_engine[SPEC]`` is collected with the session's own
 collectors, so it is counted and reported like any test, and ``-k``, ``-m rulesfuzz``
@@ -24,40 +27,87 @@ import pytest
 MARKER = "rulesfuzz"
 
 
+#: Plugin option -> (the ``rulesfuzz run`` setting it mirrors, its default when neither gives it).
+OPTIONS = {
+    "rulesfuzz_engine": ("engine", None),
+    "rulesfuzz_against": ("against", None),
+    "rulesfuzz_examples": ("max_examples", 200),
+    "rulesfuzz_max_seconds": ("max_seconds", None),
+    "rulesfuzz_seed": ("seed", 0),
+    "rulesfuzz_database": ("database", ".hypothesis/rulesfuzz"),
+    "rulesfuzz_baseline": ("baseline", None),
+    "rulesfuzz_keep_going": ("keep_going", False),
+    "rulesfuzz_replay_dir": ("replay_dir", "rulesfuzz-replays"),
+}
+
+
 def pytest_addoption(parser):
     group = parser.getgroup("rulesfuzz")
     group.addoption("--rulesfuzz-engine", default=None, help="engine to fuzz, as for `rulesfuzz run --engine`")
+    group.addoption("--rulesfuzz-profile", default=None, metavar="NAME",
+                    help="fuzz with the settings of [tool.rulesfuzz] and this profile of pyproject.toml, as "
+                         "`rulesfuzz run --profile` (built-in: gate, explore)")
     group.addoption("--rulesfuzz-against", default=None, metavar="ENGINE",
                     help="differential mode: compare with this engine (e.g. 'reference'), as for --against")
-    group.addoption("--rulesfuzz-examples", type=int, default=200, help="examples to generate (default 200)")
+    group.addoption("--rulesfuzz-examples", type=int, default=None, help="examples to generate (default 200)")
     group.addoption("--rulesfuzz-max-seconds", type=float, default=None, help="wall-time budget in seconds")
-    group.addoption("--rulesfuzz-seed", type=int, default=0, help="seed (default 0)")
-    group.addoption("--rulesfuzz-database", default=".hypothesis/rulesfuzz",
-                    help="example database: a directory, redis://host:port/db, 'memory' or 'none'")
+    group.addoption("--rulesfuzz-seed", type=int, default=None, help="seed (default 0)")
+    group.addoption("--rulesfuzz-database", default=None,
+                    help="example database: a directory, redis://host:port/db, 'memory' or 'none' "
+                         "(default .hypothesis/rulesfuzz)")
     group.addoption("--rulesfuzz-baseline", default=None, metavar="FILE",
                     help="known findings (rulesfuzz baseline): the test fails only on new ones")
-    group.addoption("--rulesfuzz-keep-going", action="store_true", default=False,
+    group.addoption("--rulesfuzz-keep-going", action="store_true", default=None,
                     help="report every distinct finding, not only the first")
-    group.addoption("--rulesfuzz-replay-dir", default="rulesfuzz-replays", help="where replay files go")
+    group.addoption("--rulesfuzz-replay-dir", default=None, help="where replay files go (default ./rulesfuzz-replays)")
+
+
+def _resolve(config) -> dict | None:
+    """The item's options: the command line's, else the settings of ``[tool.rulesfuzz]`` (and of
+    ``--rulesfuzz-profile``) when fuzzing at all, else the defaults. None: no item (neither
+    ``--rulesfuzz-engine`` nor ``--rulesfuzz-profile``). Raises ``pytest.UsageError``."""
+    profile = config.getoption("rulesfuzz_profile")
+    if not config.getoption("rulesfuzz_engine") and not profile:
+        return None
+    import argparse
+
+    from harness.cli import build_parser
+    from harness.config import ConfigError, load_settings
+
+    run_parser = next(a for a in build_parser()._actions
+                      if isinstance(a, argparse._SubParsersAction)).choices["run"]
+    try:
+        settings, _ = load_settings(run_parser, profile)
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    resolved = {}
+    for name, (setting, default) in OPTIONS.items():
+        given = config.getoption(name)
+        resolved[name] = given if given is not None else settings.get(setting, default)
+    if not resolved["rulesfuzz_engine"]:
+        raise pytest.UsageError(f"--rulesfuzz-profile {profile}: no engine (give --rulesfuzz-engine, or engine in "
+                                f"[tool.rulesfuzz] of pyproject.toml)")
+    return resolved
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", f"{MARKER}: the rulesfuzz item fuzzing --rulesfuzz-engine")
-    if not config.getoption("rulesfuzz_engine"):
+    options = config._rulesfuzz = _resolve(config)
+    if options is None:
         return
     from harness import baseline as baseline_file
     from harness.runner import database_from
 
-    if config.getoption("rulesfuzz_examples") < 1:
+    if options["rulesfuzz_examples"] < 1:
         raise pytest.UsageError("--rulesfuzz-examples: expected a positive number")
-    seconds = config.getoption("rulesfuzz_max_seconds")
+    seconds = options["rulesfuzz_max_seconds"]
     if seconds is not None and seconds <= 0:
         raise pytest.UsageError("--rulesfuzz-max-seconds: expected a positive number")
     try:
-        database_from(config.getoption("rulesfuzz_database"))
+        database_from(options["rulesfuzz_database"])
     except ValueError as exc:
         raise pytest.UsageError(f"--rulesfuzz-database: {exc}") from None
-    path = config.getoption("rulesfuzz_baseline")
+    path = options["rulesfuzz_baseline"]
     try:
         config._rulesfuzz_known = baseline_file.load(path) if path else {}
     except baseline_file.BaselineError as exc:
@@ -88,7 +138,7 @@ class RulesfuzzItem(pytest.Item):
         from harness import report
         from harness.runner import database_from, run
 
-        option = self.config.getoption
+        option = self.config._rulesfuzz.__getitem__
         engine = self._engine(self.spec)
         against_spec = option("rulesfuzz_against")
         against = self._engine(against_spec) if against_spec else None
@@ -136,7 +186,8 @@ def pytest_make_collect_report(collector):
     its item is collected, counted and reported like any other, then selected by -k, -m and
     --deselect."""
     report = yield
-    spec = collector.config.getoption("rulesfuzz_engine")
+    options = getattr(collector.config, "_rulesfuzz", None)
+    spec = options["rulesfuzz_engine"] if options else None
     if spec and isinstance(collector, pytest.Session) and report.passed:
         report.result.append(RulesfuzzCollector.from_parent(collector, name="rulesfuzz", nodeid="rulesfuzz",
                                                             spec=spec))

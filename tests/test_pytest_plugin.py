@@ -125,3 +125,32 @@ def test_readme_documents_every_plugin_option(pytester):
     assert len(options) >= 9
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert not [o for o in sorted(options) if o not in readme]
+
+
+def test_a_profile_of_pyproject_gives_the_item_its_options(pytester):
+    """`pytest --rulesfuzz-profile NAME`: the engine and budgets come from [tool.rulesfuzz] and the
+    profile of the nearest pyproject.toml; the command line still wins."""
+    pytester.makepyprojecttoml(f"""
+[tool.rulesfuzz]
+engine = "{BUGGY}"
+database = "none"
+replay-dir = "from-settings"
+
+[tool.rulesfuzz.profiles.quick]
+max-examples = 30
+""")
+    result = pytester.runpytest("-p", "no:xdist", "--rulesfuzz-profile=quick")
+    result.assert_outcomes(failed=1)
+    assert failure_text(result)[-1].endswith(f"--engine {BUGGY}")
+    assert list((pytester.path / "from-settings").glob("tiny-buggy-*.json"))
+    fixed = pytester.runpytest("-p", "no:xdist", "--rulesfuzz-profile=quick", f"--rulesfuzz-engine={CLEAN}")
+    fixed.assert_outcomes(passed=1)
+    unknown = pytester.runpytest("-p", "no:xdist", "--rulesfuzz-profile=nightly")
+    assert unknown.ret == 4
+    unknown.stderr.fnmatch_lines(["ERROR: --profile nightly: no such profile; known: explore, gate, quick*"])
+
+
+def test_no_item_without_an_engine_or_a_profile(pytester):
+    pytester.makepyprojecttoml(f'[tool.rulesfuzz]\nengine = "{CLEAN}"\n')
+    pytester.makepyfile("def test_other():\n    pass\n")
+    pytester.runpytest("-p", "no:xdist").assert_outcomes(passed=1)  # settings alone don't add the item
