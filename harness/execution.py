@@ -97,8 +97,16 @@ def time_limit(seconds: float | None, what: str):
     printed and dropped. So the alarm repeats every :data:`ALARM_REPEAT` seconds until the
     block ends, and a block that ends normally after its alarm fired raises then. Inside a
     Hypothesis draw (:func:`harness.interrupts.shielded`) the exception is deferred to the
-    draw's end.
+    draw's end. The block is an engine call for :func:`harness.interrupts.engine_running`
+    (a Ctrl-C interrupts it at once).
     """
+    with interrupts.engine_running():
+        with _alarm(seconds, what):
+            yield
+
+
+@contextmanager
+def _alarm(seconds: float | None, what: str):
     left = interrupts.remaining()
     limit = seconds if left is None else min(seconds or left, left)
     if not limit or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):

@@ -5,7 +5,10 @@ inside a garbage-collection callback (Hypothesis installs one), the ``KeyboardIn
 the default handler raises is printed as "Exception ignored" and lost, and the run goes
 on. :func:`sigint_flag` installs a handler that also records the request, and
 :func:`check` (called by the state machine before every step) raises
-``KeyboardInterrupt`` once it is set, so no Ctrl-C is lost.
+``KeyboardInterrupt`` once it is set, so no Ctrl-C is lost. The handler itself raises only
+while an engine call runs (:func:`engine_running`: a hanging engine must be interrupted at
+once); anywhere else in a run the next :func:`check` or engine call raises it, so a Ctrl-C
+never lands inside Hypothesis's own work.
 
 Signals must not interrupt Hypothesis while it draws a choice (a decision the engine
 asks for during ``apply``): an exception raised inside a draw leaves Hypothesis with a
@@ -37,6 +40,7 @@ class _State:
     deadline: float | None = None
     shield = 0
     deferred: BaseException | None = None
+    engine = 0
 
 
 def requested() -> bool:
@@ -86,6 +90,19 @@ def clear_deferred() -> None:
 
 
 @contextmanager
+def engine_running() -> Iterator[None]:
+    """A block that calls engine code: inside :func:`armed`, a Ctrl-C raises ``KeyboardInterrupt``
+    at once there (out of a hanging engine), and one already requested raises on entry."""
+    if _State.requested and _State.armed:
+        raise KeyboardInterrupt
+    _State.engine += 1
+    try:
+        yield
+    finally:
+        _State.engine -= 1
+
+
+@contextmanager
 def shielded() -> Iterator[None]:
     """A block no signal handler of the harness raises in (a Hypothesis draw).
 
@@ -107,7 +124,8 @@ def shielded() -> Iterator[None]:
 
 @contextmanager
 def armed() -> Iterator[None]:
-    """Within the block a SIGINT also raises ``KeyboardInterrupt`` at once (e.g. out of a hanging engine)."""
+    """Within the block a SIGINT also raises ``KeyboardInterrupt`` at once inside an engine call
+    (:func:`engine_running`: e.g. out of a hanging engine)."""
     before = _State.armed
     _State.armed = True
     try:
@@ -119,8 +137,8 @@ def armed() -> Iterator[None]:
 
 @contextmanager
 def sigint_flag() -> Iterator[None]:
-    """Within the block, SIGINT sets the flag (main thread only); inside :func:`armed` it also
-    raises ``KeyboardInterrupt`` at once.
+    """Within the block, SIGINT sets the flag (main thread only); inside :func:`armed` and an
+    engine call (:func:`engine_running`) it also raises ``KeyboardInterrupt`` at once.
 
     Where SIGINT is ignored (e.g. in pytest-xdist workers) it stays ignored; the previous
     handler is restored on exit. Nested uses keep the outer flag.
@@ -135,7 +153,7 @@ def sigint_flag() -> Iterator[None]:
 
     def on_sigint(signum, frame):
         _State.requested = True
-        if _State.armed and not _State.shield:  # else the next check() raises, where the caller expects it
+        if _State.armed and _State.engine and not _State.shield:  # else the next check() or engine call raises
             raise KeyboardInterrupt
 
     on_sigint._rulesfuzz_flag = True  # type: ignore[attr-defined]

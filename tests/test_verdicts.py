@@ -237,3 +237,27 @@ def test_the_time_budget_never_interrupts_a_draw():
     with interrupts.deadline(0.1), pytest.raises(interrupts.BudgetExhausted):
         engine_call("apply", lambda: decider.choose("P1", "may", ["yes", "no"]), timeout=10)
     assert data.finished == 1
+
+
+def test_ctrl_c_raises_at_once_only_inside_an_engine_call(default_sigint):
+    """Outside engine calls (in Hypothesis's generation and its draws) a Ctrl-C only sets the
+    flag, raised by the next check or engine call: an interrupted draw would be reported by
+    Hypothesis as flaky (a determinism finding instead of exit 130). Inside one, it raises at
+    once (out of a hanging engine)."""
+    with interrupts.sigint_flag(), interrupts.armed():
+        os.kill(os.getpid(), signal.SIGINT)
+        _busy(0.05)  # the handler has run: no exception here
+        assert interrupts.requested()
+        with pytest.raises(KeyboardInterrupt):
+            interrupts.check()
+        with pytest.raises(KeyboardInterrupt):  # and the next engine call doesn't start
+            engine_call("apply", lambda: None, timeout=1.0)
+    with interrupts.sigint_flag(), interrupts.armed():
+        def hangs():
+            os.kill(os.getpid(), signal.SIGINT)
+            _busy(5.0)
+
+        started = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            engine_call("apply", hangs, timeout=10.0)
+        assert time.perf_counter() - started < 2.0
