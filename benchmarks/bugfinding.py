@@ -1,26 +1,29 @@
 """The bug-finding benchmark: does the harness find every planted bug, and how fast?
 
 Runs ``harness.runner.run`` against every mutant of ``tests/mutants`` (forks of the
-reference engine with one realistic rules bug each) with several fixed seeds and a time
-budget per run, in two modes:
+reference engine with one realistic rules bug each) with several fixed seeds and a budget
+of examples per run (deterministic: the same seeds and budget find the same bugs on any
+machine, at any load), in two modes:
 
 * invariant-only: the rules and generic invariants are the only oracle;
 * differential: also compared with the reference engine after every event
   (``against=ReferenceAdapter()``).
 
-For each mutant and mode it reports whether the bug was found (on how many seeds), the
-examples and seconds to the first failure (median and worst over seeds; seconds are CPU
-seconds of the process running the harness, from the start of the run to the first
-failing example, before shrinking, so that other load on the machine doesn't change
-them; wall-clock seconds are in the JSON), the size of the shrunk scenario (events,
+For each mutant it reports, in one column per mode, whether the bug was found (on how
+many seeds) and the examples to the first failure (median over seeds; the budget is in
+examples, so this is the figure that compares runs), with the seconds beside them
+(median; CPU seconds of the process running the harness, from the start of the run to
+the first failing example, before shrinking; wall-clock seconds are in the JSON), the size of the shrunk scenario (events,
 board objects; median over seeds), the invariant that caught it, and how long shrinking
 took (at most ``--shrink-seconds`` of wall time per failure; Hypothesis alone would go
 on for up to 300 s). A mutant counts as detected in a mode only
 if every seed found it. ``--quick`` doesn't shrink (it is a detection gate): its sizes
 are those of the first failing example.
 
-It also runs the clean reference engine, in both modes, with ten times the per-run
-budget spread over the seeds: any violation there is a false positive.
+It also runs the clean reference engine, in both modes, with ``--reference-examples``
+examples per seed: any violation there is a false positive; and once more (seed 0,
+invariant-only, the same number of examples) under coverage.py, to report the reference
+engine's line and branch coverage that budget reaches (``harness.engine_coverage``).
 
 Results go to a table on stdout and a JSON file (``--json``, default
 ``benchmarks/results/bugfinding.json``). The last line is always::
@@ -28,17 +31,18 @@ Results go to a table on stdout and a JSON file (``--json``, default
     detected D/N differential, I/N invariant-only, false positives F
 
 Targets (printed with the table): differential mode detects every mutant; invariant-only
-at least 90%; median time to failure under 5 s on one core; no false positive. The exit
-code is 0 when differential mode detects every mutant and there is no false positive.
+at least 90% (mutants with a known invariant gap, ``INVARIANT_GAP``, count as misses);
+median examples to failure at most 100 in both modes; no false positive. The exit code is
+0 when differential mode detects every mutant and there is no false positive.
 
-    python benchmarks/bugfinding.py                 # full: 3 seeds, 30 s per run, shrinking
-    python benchmarks/bugfinding.py --quick         # 2 seeds, 10 s per run, no shrinking
-    python benchmarks/bugfinding.py --mutant umbra_taps_creature --seeds 3 --budget 10
+    python benchmarks/bugfinding.py                 # full: 3 seeds, 3,000 examples per run, shrinking
+    python benchmarks/bugfinding.py --quick         # 2 seeds, 1,500 examples per run, no shrinking
+    python benchmarks/bugfinding.py --mutant umbra_taps_creature --seeds 3 --budget 200
     python benchmarks/bugfinding.py --jobs 1        # one process (default: one per core)
 
-Budgets are CPU seconds too: a run stops at the first chunk of examples that ends past
-its budget (or at four times its budget in wall time). Every run uses ``database=None``
-(no example database), so results don't depend on failures saved by earlier runs.
+A run stops at its first finding, so the budget is only spent on a miss. Every run uses
+``database=None`` (no example database), so results don't depend on failures saved by
+earlier runs.
 """
 
 from __future__ import annotations
@@ -57,14 +61,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 MODES = ("differential", "invariant-only")
-FULL = {"seeds": 3, "budget": 30.0, "shrink": True, "jobs": os.cpu_count() or 1}
+#: Presets: ``budget`` is examples per mutant run, ``reference`` examples per seed and mode
+#: of the clean reference engine (the false-positive check).
+FULL = {"seeds": 3, "budget": 3000, "reference": 2000, "shrink": True, "jobs": os.cpu_count() or 1}
 SHRINK_SECONDS = 20.0  # Hypothesis's own limit is 300 s of shrinking per failure
-QUICK = {"seeds": 2, "budget": 10.0, "shrink": False, "jobs": os.cpu_count() or 1}
-REFERENCE_FACTOR = 10
-MAX_EXAMPLES = 1_000_000  # the time budget is what stops a run
-WALL_FACTOR = 4  # a run also stops after this many times its budget in wall time (an overloaded machine)
+QUICK = {"seeds": 2, "budget": 1500, "reference": 300, "shrink": False, "jobs": os.cpu_count() or 1}
 TARGET_INVARIANT_ONLY = 0.9
-TARGET_MEDIAN_SECONDS = 5.0
+TARGET_MEDIAN_EXAMPLES = 100
 
 
 # --------------------------------------------------------------------------- one run
@@ -84,13 +87,9 @@ def _timed_recorder():
     return TimedRecorder
 
 
-class _OutOfBudget(KeyboardInterrupt):
-    """Stops a run between chunks of examples when its CPU-time budget is spent."""
-
-
 def run_one(task: dict) -> dict:
     """Run the harness once: ``task`` has ``engine`` (a mutant name or ``"reference"``),
-    ``mode``, ``seed`` and ``budget`` (seconds). Returns a plain dict (JSON-ready)."""
+    ``mode``, ``seed`` and ``budget`` (examples). Returns a plain dict (JSON-ready)."""
     import hypothesis.internal.conjecture.engine as hypothesis_engine
 
     import harness.runner as runner
@@ -111,15 +110,9 @@ def run_one(task: dict) -> dict:
     original = runner.Recorder
     runner.Recorder = recorder_class
     started, started_cpu = time.perf_counter(), time.process_time()
-
-    def progress(line):
-        if time.process_time() - started_cpu >= task["budget"]:
-            raise _OutOfBudget  # the runner stops, as on Ctrl-C, and returns what it has
-
     try:
-        result = runner.run(engine, max_examples=MAX_EXAMPLES, max_seconds=WALL_FACTOR * task["budget"],
-                            seed=task["seed"], database=None, against=against, shrink=task.get("shrink", True),
-                            progress=progress)
+        result = runner.run(engine, max_examples=int(task["budget"]), seed=task["seed"], database=None,
+                            against=against, shrink=task.get("shrink", True))
     except Exception as exc:  # noqa: BLE001  a harness crash: report it, keep benchmarking
         return {**task, "detected": False, "error": f"{type(exc).__name__}: {exc}",
                 "cpu_seconds": round(time.process_time() - started_cpu, 3),
@@ -165,6 +158,22 @@ def _preload() -> None:
                 importlib.import_module(info.name)
 
 
+def reference_coverage(examples: int, seed: int = 0) -> dict:
+    """Lines and branches of ``reference_engine/`` a run of ``examples`` examples reaches (coverage.py)."""
+    import tempfile
+
+    from harness.adapters.reference import ReferenceAdapter
+    from harness.engine_coverage import EngineCoverage
+    from harness.runner import run
+
+    engine = ReferenceAdapter()
+    with tempfile.TemporaryDirectory() as tmp:
+        with EngineCoverage(engine, f"{tmp}/coverage") as measuring:
+            run(engine, max_examples=examples, seed=seed, database=None, shrink=False)
+        summary = measuring.summary()
+    return {"examples": examples, "seed": seed, **summary.to_json()}
+
+
 # --------------------------------------------------------------------------- summary
 def _median(values):
     return statistics.median(values) if values else None
@@ -208,8 +217,12 @@ def summarise(runs: list[dict], mutants: list[str], seeds: list[int]) -> dict:
                    and r["detected"]]
         shrinks = [r["shrink_seconds"] for r in runs if r["mode"] == mode and r["engine"] != "reference"
                    and r["detected"]]
+        all_examples = [r["examples_to_failure"] for r in runs if r["mode"] == mode and r["engine"] != "reference"
+                        and r["detected"]]
         totals[mode] = {
             "detected": detected, "mutants": len(mutants),
+            "median_examples": _median([table[name][mode]["median_examples"] for name in mutants]),
+            "median_examples_over_detected_runs": _median(all_examples),
             "median_shrink_seconds": _median(shrinks), "worst_shrink_seconds": max(shrinks, default=None),
             "shrinks_capped": sum(1 for r in runs if r["mode"] == mode and r["engine"] != "reference"
                                   and r.get("shrink_capped")),
@@ -231,39 +244,59 @@ def _fmt(x, digits=1):
 
 
 def print_table(summary: dict, rules: dict[str, str]) -> None:
-    header = (f"{'mutant':42} {'mode':6} {'found':>5} {'med s':>6} {'max s':>6} {'med ex':>6} {'max ex':>6} "
-              f"{'steps':>5} {'objs':>4}  caught by")
+    """One row per mutant; per mode: seeds that found it, median examples to failure (the
+    deterministic figure), median CPU seconds to failure beside it; then the shrunk size
+    and the invariant that caught it (differential mode's, else invariant-only's)."""
+    header = (f"{'mutant':40} {'found diff':>10} {'ex diff':>7} {'s diff':>6}  {'found inv':>9} {'ex inv':>6} "
+              f"{'s inv':>6} {'steps':>5} {'objs':>4}  caught by")
     print(header)
     print("-" * len(header))
     for name, modes in summary["mutants"].items():
-        for mode in MODES:
-            m = modes[mode]
-            label = name if mode == MODES[0] else ""
-            short = "diff" if mode == "differential" else "inv"
-            print(f"{label:42} {short:6} {m['seeds_detected']:>2}/{m['seeds']:<2} {_fmt(m['median_seconds'], 2):>6} "
-                  f"{_fmt(m['worst_seconds'], 2):>6} {_fmt(m['median_examples']):>6} {_fmt(m['worst_examples']):>6} "
-                  f"{_fmt(m['median_shrunk_steps']):>5} {_fmt(m['median_shrunk_objects']):>4}  {m['invariant'] or '-'}")
-        print(f"{'':42}   rule: CR {rules.get(name, '?')}")
+        d, i = modes["differential"], modes["invariant-only"]
+        caught = i["invariant"] or d["invariant"] or "-"
+        print(f"{name:40} {d['seeds_detected']:>7}/{d['seeds']:<2} {_fmt(d['median_examples']):>7} "
+              f"{_fmt(d['median_seconds'], 2):>6}  {i['seeds_detected']:>6}/{i['seeds']:<2} "
+              f"{_fmt(i['median_examples']):>6} {_fmt(i['median_seconds'], 2):>6} "
+              f"{_fmt(d['median_shrunk_steps']):>5} {_fmt(d['median_shrunk_objects']):>4}  {caught}"
+              f"  (CR {rules.get(name, '?')})")
 
 
 # --------------------------------------------------------------------------- main
-def build_tasks(mutants, seeds, budget, shrink=True, shrink_seconds=SHRINK_SECONDS) -> list[dict]:
+def build_tasks(mutants, seeds, budget: int, shrink=True, shrink_seconds=SHRINK_SECONDS,
+                reference_budget: int = QUICK["reference"]) -> list[dict]:
+    """The runs: every mutant x mode x seed with ``budget`` examples, and the reference
+    engine in each mode and seed with ``reference_budget`` examples (none when 0)."""
     common = {"shrink": shrink, "shrink_seconds": shrink_seconds}
     tasks = [{"engine": name, "mode": mode, "seed": seed, "budget": budget, **common}
              for name in mutants for mode in MODES for seed in seeds]
-    reference_budget = REFERENCE_FACTOR * budget / len(seeds)
-    tasks += [{"engine": "reference", "mode": mode, "seed": seed, "budget": reference_budget, **common}
-              for mode in MODES for seed in seeds]
+    if reference_budget:
+        tasks += [{"engine": "reference", "mode": mode, "seed": seed, "budget": reference_budget, **common}
+                  for mode in MODES for seed in seeds]
     return tasks
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1 (examples)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of examples, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1 example, got {value}")
+    return value
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true",
-                        help=f"short version: {QUICK['seeds']} seeds, {QUICK['budget']:g} s per run")
-    parser.add_argument("--seeds", type=int, help=f"number of seeds, 0..N-1 (default {FULL['seeds']})")
-    parser.add_argument("--budget", type=float, help=f"seconds per run (default {FULL['budget']:g})")
+                        help=f"short version: {QUICK['seeds']} seeds, {QUICK['budget']} examples per run, no shrinking")
+    parser.add_argument("--seeds", type=positive_int, help=f"number of seeds, 0..N-1 (default {FULL['seeds']})")
+    parser.add_argument("--budget", type=positive_int,
+                        help=f"examples per mutant run (default {FULL['budget']}; --quick {QUICK['budget']})")
+    parser.add_argument("--reference-examples", type=int, default=None,
+                        help=f"examples per seed and mode of the clean reference engine (default {FULL['reference']}; "
+                             f"--quick {QUICK['reference']}; 0: no false-positive check)")
     parser.add_argument("--no-shrink", action="store_true", help="don't shrink failures (implied by --quick)")
     parser.add_argument("--shrink-seconds", type=float, default=SHRINK_SECONDS,
                         help=f"stop shrinking one failure after this many seconds (default {SHRINK_SECONDS:g})")
@@ -286,10 +319,13 @@ def main(argv=None) -> int:
         parser.error(f"unknown mutant(s) {unknown}; known: {', '.join(MUTANTS)}")
     shrink = preset["shrink"] and not args.no_shrink
     args.jobs = args.jobs or preset["jobs"]
-    tasks = build_tasks(mutants, seeds, budget, shrink, args.shrink_seconds)
-    print(f"bugfinding: {len(mutants)} mutants x {len(MODES)} modes x {len(seeds)} seeds, {budget:g} s per run, "
-          f"{f'shrinking (at most {args.shrink_seconds:g} s)' if shrink else 'no shrinking'}; reference {REFERENCE_FACTOR}x budget per mode; "
-          f"{args.jobs} process(es)", flush=True)
+    reference_budget = args.reference_examples if args.reference_examples is not None else preset["reference"]
+    if reference_budget < 0:
+        parser.error(f"--reference-examples: expected 0 or more, got {reference_budget}")
+    tasks = build_tasks(mutants, seeds, budget, shrink, args.shrink_seconds, reference_budget)
+    print(f"bugfinding: {len(mutants)} mutants x {len(MODES)} modes x {len(seeds)} seeds, {budget} examples per run, "
+          f"{f'shrinking (at most {args.shrink_seconds:g} s)' if shrink else 'no shrinking'}; reference engine "
+          f"{reference_budget} examples per seed and mode; {args.jobs} process(es)", flush=True)
     started = time.perf_counter()
     runs = []
     if args.jobs > 1:
@@ -323,15 +359,22 @@ def main(argv=None) -> int:
     print()
     for mode in MODES:
         t = totals[mode]
-        print(f"{mode:15} detected {t['detected']}/{n}; median over mutants of the median seconds to failure "
-              f"{_fmt(t['median_of_median_seconds'], 2)} s; median over detecting runs "
-              f"{_fmt(t['median_seconds_over_detected_runs'], 2)} s"
+        print(f"{mode:15} detected {t['detected']}/{n}; median examples to failure {_fmt(t['median_examples'])} "
+              f"(over detecting runs {_fmt(t['median_examples_over_detected_runs'])}); median seconds "
+              f"{_fmt(t['median_of_median_seconds'], 2)} s (over detecting runs "
+              f"{_fmt(t['median_seconds_over_detected_runs'], 2)} s)"
               + (f"; shrinking median {_fmt(t['median_shrink_seconds'], 1)} s, worst "
                  f"{_fmt(t['worst_shrink_seconds'], 1)} s, {t['shrinks_capped']} stopped at the limit"
                  if shrink else ""))
     reference_seconds = sum(r["cpu_seconds"] for r in summary["reference_runs"])
     reference_examples = sum(r["examples"] for r in summary["reference_runs"])
     print(f"reference       {reference_examples} examples in {reference_seconds:.0f} CPU s, false positives {fp}")
+    engine_coverage = reference_coverage(reference_budget) if reference_budget else None
+    if engine_coverage:
+        lines, branches = engine_coverage["lines"], engine_coverage["branches"]
+        print(f"reference engine coverage ({reference_budget} examples, seed 0): lines {lines['covered']}/"
+              f"{lines['total']} ({lines['percent']}%), branches {branches['covered']}/{branches['total']} "
+              f"({branches['percent']}%), {len(engine_coverage['never_reached'])} function(s) never reached")
     for r in summary["false_positives"]:
         print(f"  FALSE POSITIVE ({r['mode']}, seed {r['seed']}): {r['invariant']}: {r['messages']}")
     for r in runs:
@@ -341,8 +384,8 @@ def main(argv=None) -> int:
     targets = {
         "differential detects every mutant": d == n,
         f"invariant-only detects >= {TARGET_INVARIANT_ONLY:.0%}": i >= TARGET_INVARIANT_ONLY * n,
-        f"median seconds to failure < {TARGET_MEDIAN_SECONDS:g} (both modes)": all(
-            (totals[m]["median_of_median_seconds"] or math.inf) < TARGET_MEDIAN_SECONDS for m in MODES),
+        f"median examples to failure <= {TARGET_MEDIAN_EXAMPLES} (both modes)": all(
+            (totals[m]["median_examples"] or math.inf) <= TARGET_MEDIAN_EXAMPLES for m in MODES),
         "no false positive": fp == 0,
     }
     print("targets: " + "; ".join(f"{k}: {'yes' if v else 'NO'}" for k, v in targets.items()))
@@ -354,9 +397,9 @@ def main(argv=None) -> int:
         path = Path(args.json_path)
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = {
-            "settings": {"seeds": seeds, "budget_seconds": budget, "shrink": shrink,
+            "settings": {"seeds": seeds, "budget_examples": budget, "shrink": shrink,
                          "shrink_seconds": args.shrink_seconds,
-                         "reference_factor": REFERENCE_FACTOR,
+                         "reference_examples": reference_budget,
                          "jobs": args.jobs, "quick": args.quick, "python": sys.version.split()[0],
                          "cpus": os.cpu_count()},
             "rules": {name: MUTANTS[name].rule for name in mutants},
@@ -364,6 +407,7 @@ def main(argv=None) -> int:
             "summary": {k: v for k, v in summary.items() if k != "false_positives"},
             "false_positives": [{k: v for k, v in r.items()} for r in summary["false_positives"]],
             "targets": targets,
+            "reference_engine_coverage": engine_coverage,
             "runs": runs,
             "wall_seconds": round(elapsed, 1),
         }

@@ -19,11 +19,24 @@ that other load on the machine disturbs them less; wall-clock rates are in the J
     (examples/engines/node). Wall-clock, because over the protocol the engine's time is
     spent in another process.
 
-The last line is ``harness efficiency: R`` with R = (b) / (c); the target is R >= 0.5.
-``--profile`` adds a cProfile of (b), by own time and by cumulative time, for finding hot
-spots. ``--json PATH`` writes the figures.
+(b) is measured twice: with Hypothesis's engine driving the examples (``rulesfuzz run``)
+and with ``--explore`` (examples run outside Hypothesis's engine, failures handed to it).
+The headline is the **engine ratio** R = (b, --explore) / (a): harness steps per second
+over raw engine events per second, both measured in this run (target >= 0.25; 1.0
+would be a harness that costs nothing beyond the engine); the ratio with Hypothesis's
+engine is printed above it. A faster engine raises (a) too, so both rates are printed.
+The last two lines are ``harness efficiency: R`` with R = (b, --explore) / (c) (target
+>= 0.5) and ``engine ratio: R``.
 
-    python benchmarks/throughput.py [--examples N] [--repeat K] [--profile] [--json PATH]
+``--per-invariant`` runs (b) once more with every invariant's check timed: microseconds
+per check and its share of the run's CPU time, costliest first (a scenario-scope
+invariant is checked once per example). ``--no-protocol`` leaves (d) out.
+``--profile`` adds a cProfile of (b), by own time and by cumulative time, for finding hot
+spots. ``--json PATH`` writes the figures. Budgets are in examples, so every run does the
+same work whatever the machine's load.
+
+    python benchmarks/throughput.py [--examples N] [--repeat K] [--per-invariant] [--no-protocol]
+                                    [--profile] [--json PATH]
 """
 
 from __future__ import annotations
@@ -99,9 +112,9 @@ def engine_events_per_second(scenarios: list[dict], repeat: int) -> dict:
 
 
 # --------------------------------------------------------------------------- (b)
-def harness_steps_per_second(examples: int, seed: int) -> dict:
+def harness_steps_per_second(examples: int, seed: int, explore: bool = False) -> dict:
     cpu = time.process_time()
-    result = run(ReferenceAdapter(), max_examples=examples, seed=seed, database=None)
+    result = run(ReferenceAdapter(), max_examples=examples, seed=seed, database=None, explore=explore)
     cpu = time.process_time() - cpu
     if result.violation is not None:
         raise SystemExit(f"the reference engine broke {result.violation.invariant}: fix that first")
@@ -111,34 +124,15 @@ def harness_steps_per_second(examples: int, seed: int) -> dict:
 
 
 # --------------------------------------------------------------------------- (c)
-def _template_object() -> dict:
-    """One observed object of the reference engine, as a template with every protocol field."""
-    board = {"players": [{"id": "P1"}, {"id": "P2"}],
-             "objects": [{"id": "x", "card": "Grizzly Bears", "owner": "P1"}]}
-    return ReferenceAdapter().new_game(board).observe()["objects"]["x"]
-
-
 class _StubGame:
-    """A game that does nothing. It observes the board's objects on the battlefield, with
-    every protocol field (from a template), creatures and Auras as the board says, so the
+    """A game that does nothing: its observation stays the reference engine's first
+    observation of the board (every protocol field, real characteristics), so the
     machine's preconditions and target choices work as with a real engine."""
 
     __slots__ = ("_observation",)
-    template: dict = {}
 
     def __init__(self, board):
-        objects = {}
-        for o in board["objects"]:
-            aura = o.get("attached_to") is not None
-            objects[o["id"]] = {
-                **self.template, "name": o["card"], "owner": o["owner"], "controller": o.get("controller", o["owner"]),
-                "token": o.get("token", False), "attached_to": o.get("attached_to"),
-                "types": ["Enchantment"] if aura else ["Creature"], "subtypes": ["Aura"] if aura else [],
-                "supertypes": ["Legendary"] if o["card"].startswith("Isamaru") else [],
-                "keywords": ["umbra armor"] if aura else ["deathtouch"] if o["card"] == "Typhoid Rats" else [],
-                "counters": dict(o.get("counters", {})),
-            }
-        self._observation = {"players": {}, "objects": objects, "zones": {}, "log": []}
+        self._observation = ReferenceAdapter().new_game(board).observe()
 
     def apply(self, event, decider):
         pass
@@ -157,8 +151,6 @@ class _StubEngine:
 
 def bare_machine(counter: list):
     """The harness's state machine with trivial bodies: same rules, strategies and preconditions."""
-    if not _StubGame.template:
-        _StubGame.template = _template_object()
     capabilities = ReferenceAdapter().info.capabilities
     base = make_machine(_StubEngine(capabilities), [], [], Stats(), Recorder(), None, None)
 
@@ -220,6 +212,56 @@ def protocol_cost(examples: int, seed: int, repeat: int) -> dict:
             "ms_per_step_added": 1000 * (1 / rate["protocol"] - 1 / rate["in_process"])}
 
 
+# --------------------------------------------------------------------------- per invariant
+def per_invariant_cost(examples: int, seed: int) -> dict:
+    """One harness run of the reference engine with each invariant's check timed (CPU time).
+
+    Returns ``{"cpu_seconds": total, "steps": n, "invariants": {name: {"checks": n,
+    "seconds": s, "us_per_check": u, "share": fraction of the run}}}``.
+    """
+    import dataclasses
+
+    import invariants as registry
+
+    spent: dict[str, list] = {}
+    originals = dict(registry.REGISTRY)
+
+    def timed(inv):
+        check, cell = inv.check, spent.setdefault(inv.name, [0, 0.0])
+        clock = time.process_time
+
+        def check_timed(arg):
+            started = clock()
+            try:
+                return check(arg)
+            finally:
+                cell[0] += 1
+                cell[1] += clock() - started
+
+        return dataclasses.replace(inv, check=check_timed)
+
+    registry.REGISTRY.update({name: timed(inv) for name, inv in originals.items()})
+    try:
+        cpu = time.process_time()
+        result = run(ReferenceAdapter(), max_examples=examples, seed=seed, database=None, shrink=False)
+        cpu = time.process_time() - cpu
+    finally:
+        registry.REGISTRY.update(originals)
+    table = {name: {"checks": n, "seconds": t, "us_per_check": 1e6 * t / n if n else 0.0, "share": t / cpu}
+             for name, (n, t) in sorted(spent.items(), key=lambda kv: -kv[1][1]) if n}
+    return {"cpu_seconds": cpu, "steps": result.stats.steps, "invariants": table}
+
+
+def print_per_invariant(cost: dict, top: int | None = None) -> None:
+    total = sum(row["seconds"] for row in cost["invariants"].values())
+    print(f"per invariant ({cost['steps']} steps, {cost['cpu_seconds']:.2f} CPU s; invariants "
+          f"{total:.2f} s = {total / cost['cpu_seconds']:.0%} of the run, {1e6 * total / max(cost['steps'], 1):.0f} us "
+          f"per step):")
+    print(f"  {'invariant':58} {'checks':>7} {'us/check':>9} {'share':>6}")
+    for name, row in list(cost["invariants"].items())[:top]:
+        print(f"  {name:58} {row['checks']:>7} {row['us_per_check']:>9.1f} {row['share']:>6.1%}")
+
+
 # --------------------------------------------------------------------------- main
 def profile_harness(examples: int, seed: int, top: int) -> str:
     profiler = cProfile.Profile()
@@ -233,12 +275,24 @@ def profile_harness(examples: int, seed: int, top: int) -> str:
     return out.getvalue()
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--examples", type=int, default=400, help="examples per measurement (default 400)")
-    parser.add_argument("--repeat", type=int, default=3, help="repeat (b) and (c) K times, keep the median (default 3)")
+    parser.add_argument("--examples", type=_positive, default=400, help="examples per measurement (default 400)")
+    parser.add_argument("--repeat", type=_positive, default=3, help="repeat (b) and (c) K times, keep the median (default 3)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--profile", action="store_true", help="also print a cProfile of (b)")
+    parser.add_argument("--per-invariant", action="store_true", help="also time every invariant's check")
+    parser.add_argument("--no-protocol", action="store_true", help="leave out (d), the wire protocol's cost")
     parser.add_argument("--json", dest="json_path", default=str(ROOT / "benchmarks" / "results" / "throughput.json"))
     args = parser.parse_args(argv)
 
@@ -247,31 +301,47 @@ def main(argv=None) -> int:
     print(f"(a) engine:  {raw['per_second']:9.0f} events/s  ({raw['events']} events in {raw['scenarios']} "
           f"recorded scenarios, best of {args.repeat}: {raw['seconds']:.2f} s; new_game + apply + observe)")
 
-    harness_runs, bare_runs = [], []
-    for i in range(args.repeat):  # interleaved, so that other load on the machine hits both alike
+    harness_runs, explore_runs, bare_runs = [], [], []
+    for i in range(args.repeat):  # interleaved, so that other load on the machine hits all alike
         harness_runs.append(harness_steps_per_second(args.examples, args.seed + i))
+        explore_runs.append(harness_steps_per_second(args.examples, args.seed + i, explore=True))
         bare_runs.append(bare_steps_per_second(args.examples, args.seed + i))
-    b = statistics.median(r["per_second"] for r in harness_runs)
+    b0 = statistics.median(r["per_second"] for r in harness_runs)
+    b = statistics.median(r["per_second"] for r in explore_runs)
     c = statistics.median(r["per_second"] for r in bare_runs)
-    print(f"(b) harness: {b:9.0f} steps/s   (reference engine, every invariant; median of {args.repeat} runs of "
-          f"{args.examples} examples: {[round(r['per_second']) for r in harness_runs]})")
+    print(f"(b) harness: {b0:9.0f} steps/s   (reference engine, every invariant, Hypothesis's engine; median of "
+          f"{args.repeat} runs of {args.examples} examples: {[round(r['per_second']) for r in harness_runs]})")
+    print(f"    --explore: {b:7.0f} steps/s   (the same, examples run outside Hypothesis's engine: "
+          f"{[round(r['per_second']) for r in explore_runs]})")
     print(f"(c) bare:    {c:9.0f} steps/s   (same rules, trivial bodies; median of {args.repeat} runs: "
           f"{[round(r['per_second']) for r in bare_runs]})")
-    cost = protocol_cost(args.examples, args.seed, args.repeat)
-    rate = cost["per_second"]
-    print(f"(d) tiny engine in-process: {rate['in_process']:7.0f} steps/s; over the protocol: {rate['protocol']:7.0f} "
-          f"steps/s (ratio {cost['ratio']:.2f}, +{cost['ms_per_step_added']:.3f} ms per step)"
-          + (f"; Node.js engine: {rate['node']:7.0f} steps/s" if "node" in rate else "; node not installed"))
+    cost = None
+    if not args.no_protocol:
+        cost = protocol_cost(args.examples, args.seed, args.repeat)
+        rate = cost["per_second"]
+        print(f"(d) tiny engine in-process: {rate['in_process']:7.0f} steps/s; over the protocol: "
+              f"{rate['protocol']:7.0f} steps/s (ratio {cost['ratio']:.2f}, +{cost['ms_per_step_added']:.3f} ms per "
+              f"step)" + (f"; Node.js engine: {rate['node']:7.0f} steps/s" if "node" in rate else "; node not installed"))
+    invariant_cost = None
+    if args.per_invariant:
+        invariant_cost = per_invariant_cost(args.examples, args.seed)
+        print_per_invariant(invariant_cost)
     if args.profile:
         print(profile_harness(args.examples, args.seed, 40))
-    figures = {"engine_events_per_second": raw, "harness": harness_runs, "bare": bare_runs, "protocol": cost,
-               "harness_steps_per_second": b, "bare_steps_per_second": c, "efficiency": b / c,
+    figures = {"engine_events_per_second": raw, "harness": harness_runs, "explore": explore_runs, "bare": bare_runs,
+               "protocol": cost, "harness_steps_per_second": b0, "explore_steps_per_second": b,
+               "bare_steps_per_second": c, "efficiency": b / c, "engine_ratio": b / raw["per_second"],
+               "engine_ratio_hypothesis_engine": b0 / raw["per_second"], "per_invariant": invariant_cost,
                "python": sys.version.split()[0]}
     if args.json_path:
         path = Path(args.json_path)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    print(f"engine ratio with Hypothesis's engine: {b0 / raw['per_second']:.2f} ({b0:.0f} steps/s over "
+          f"{raw['per_second']:.0f} events/s)")
+    print(f"harness steps/s with --explore {b:.0f} over engine events/s {raw['per_second']:.0f} (target >= 0.25)")
     print(f"harness efficiency: {b / c:.2f}")
+    print(f"engine ratio: {b / raw['per_second']:.2f}")
     return 0
 
 

@@ -8,6 +8,7 @@ before anything was found.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 import invariants as invariant_registry
 
 from . import baseline as baseline_file
-from . import interrupts, report, run_options
+from . import interrupts, report, rule_coverage, run_options
 from . import scenario as scenario_file
 from .decider import ReplayDiverged
 from .execution import BoardRejected, Declined, EngineTimeout
@@ -89,6 +90,15 @@ def build_parser() -> argparse.ArgumentParser:
                           "budgets), or [tool.rulesfuzz.profiles.NAME] of pyproject.toml")
     run.add_argument("--shard", metavar="K/N",
                      help="run the K-th of N deterministic parts of the run (CI jobs; share --database redis://...)")
+    run.add_argument("--explore", action="store_true",
+                     help="run examples outside Hypothesis's engine (faster); failures are still shrunk by "
+                          "Hypothesis, saved in the example database and replayed first on the next run")
+    run.add_argument("--coverage-guided", action="store_true",
+                     help="lean generation toward the CR rules, rulings and cards least exercised so far "
+                          "(Hypothesis's target phase; not with --explore)")
+    run.add_argument("--engine-coverage", nargs="?", const=".coverage.rulesfuzz-engine", metavar="DATA_FILE",
+                     help="measure the lines and branches of the engine's own source the run executes (coverage.py); "
+                          "writes coverage's data file (default .coverage.rulesfuzz-engine)")
 
     replay = sub.add_parser("replay", help="re-run a scenario file (or every one in a folder) and check it again")
     replay.add_argument("file", help="a scenario (replay) file, or a folder of them (a regression corpus)")
@@ -142,6 +152,9 @@ def cmd_run(args) -> int:
         unknown = [n for n in args.invariants if n not in invariant_registry.REGISTRY]
         if unknown:
             raise BadInput(f"unknown invariant(s) {unknown}; see `rulesfuzz invariants`")
+    if args.coverage_guided and args.explore:
+        raise BadInput("--coverage-guided steers Hypothesis's engine (its target phase); it can't be used with "
+                       "--explore")
     if args.invariants and "differential.matches_reference" in args.invariants and not args.against:
         raise BadInput("--invariant differential.matches_reference needs --against ENGINE (it compares two engines)")
     try:
@@ -175,13 +188,36 @@ def _check_output_paths(args) -> None:
         raise BadInput(f"--replay-dir {replay_dir}: {existing} is not writable")
 
 
+def _engine_coverage(args, engine):
+    """The :class:`~harness.engine_coverage.EngineCoverage` of ``--engine-coverage``, or None
+    (not asked for; or not applicable to the engine, which is said on stderr). Raises
+    :class:`BadInput` for a data file that can't be written."""
+    if not args.engine_coverage:
+        return None
+    from .engine_coverage import EngineCoverage, NotApplicable
+
+    if args.workers > 1:
+        raise BadInput("--engine-coverage measures this process: it can't be used with --workers")
+    target = Path(args.engine_coverage)
+    if target.is_dir() or not target.resolve().parent.is_dir():
+        raise BadInput(f"--engine-coverage {args.engine_coverage}: not a file in an existing folder")
+    try:
+        return EngineCoverage(engine, target)
+    except NotApplicable as exc:
+        print(f"rulesfuzz: {exc}", file=sys.stderr)
+        return None
+
+
 def _run_and_report(args, engine, against, database, progress, known: dict[str, str]) -> int:
     mode = f" against {against.info.name}" if against is not None else ""
     split = (f", {args.workers} workers" if args.workers > 1 else "") + (
         f", shard {args.shard[0]}/{args.shard[1]}" if args.shard else "")
     print(f"rulesfuzz: fuzzing {engine.info.name} {engine.info.version}{mode} (seed {args.seed}, "
           f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''}{split})", flush=True)
-    result = run_options.fuzz(args, engine, against, database, progress)
+    measuring = _engine_coverage(args, engine)
+    with measuring if measuring is not None else contextlib.nullcontext():
+        result = run_options.fuzz(args, engine, against, database, progress)
+    coverage_summary = measuring.summary() if measuring is not None else None
     for finding in result.findings:
         finding.known = known.get(finding.key)
     print()
@@ -198,10 +234,19 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     if result.also_seen:
         print(f"Also failed on the way, not reported: {', '.join(result.also_seen)} (--keep-going reports every "
               f"distinct finding)")
+    if result.rule_coverage:  # (runs split over worker processes don't merge it)
+        print()
+        print(rule_coverage.describe(result.rule_coverage))
+    if coverage_summary is not None:
+        print()
+        print(coverage_summary.describe())
     if not result.findings and not result.stats.mostly_declined():
         print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s).")
     status = report.run_status(result)
-    run_options.write_reports(args, result, engine, against, status, replay)
+    extra = {"rule_coverage": result.rule_coverage} if result.rule_coverage else {}
+    if coverage_summary is not None:
+        extra["engine_coverage"] = coverage_summary.to_json()
+    run_options.write_reports(args, result, engine, against, status, replay, extra)
     if status == "declined":
         top = "; ".join(f"{reason} ({n})" for reason, n in result.stats.top_declines())
         raise BadInput(f"{engine.info.name} declined {result.stats.early_declines} of {result.stats.examples} examples "

@@ -21,6 +21,7 @@ from . import interrupts
 from .decider import BadDecisionRequest, ReplayDecider, ReplayDiverged
 from .oracle import Oracle
 from .protocol import IllegalAction, ScenarioRun, Transition, Unsupported, Violation
+from .rule_coverage import RuleCoverage
 
 
 class EngineTimeout(Exception):
@@ -182,6 +183,8 @@ class Stats:
     interactions: dict = field(default_factory=dict)
     declines: dict = field(default_factory=dict)
     early_declines: int = 0
+    #: Steps that exercised each CR rule, ruling and card (:mod:`harness.rule_coverage`).
+    coverage: RuleCoverage = field(default_factory=RuleCoverage)
 
     def declined(self, exc: Declined) -> None:
         """Count one example ended by ``exc``."""
@@ -279,7 +282,7 @@ class Session:
         except EngineFailed as exc:
             self._break_at_start("generic.engine_does_not_raise", [str(exc)])
         else:
-            problems = observation_problems(self.observation)
+            problems = observation_problems(self.observation, reuse=False)
             if not problems and json_problem(self.observation):
                 problems = [f"the first observation is not plain JSON: {json_problem(self.observation)}"]
             if problems:
@@ -342,7 +345,7 @@ class Session:
                            **({"illegal": illegal} if illegal else {})})
         decider.asked.clear()
         index = len(self.steps)
-        problems = observation_problems(after) if error is None else []
+        problems = observation_problems(after, before, reuse=False) if error is None else []
         if error or problems:
             self.broken = True
             name = "generic.engine_does_not_raise" if error else "generic.observation_shape"
@@ -355,11 +358,15 @@ class Session:
             if label:
                 self.stats.interactions[label] = self.stats.interactions.get(label, 0) + 1
         violations = []
+        applied = []
         for inv in self.invariants:
             result = inv.check(transition)
             self._count(inv.name, result is not None)
-            if result:
-                violations.append(Violation(inv.name, index, tuple(result)))
+            if result is not None:
+                applied.append(inv)
+                if result:
+                    violations.append(Violation(inv.name, index, tuple(result)))
+        self.stats.coverage.record(applied, event, before, after)
         return violations
 
     # ------------------------------------------------------------------ the oracle (differential mode)

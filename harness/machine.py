@@ -45,7 +45,7 @@ names must be unique across areas.
 
 from __future__ import annotations
 
-from hypothesis import reject
+from hypothesis import reject, target
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, multiple
 
@@ -58,6 +58,7 @@ from .protocol import Violation
 from .hypothesis_shim import is_rule
 from .plan import FULL, Plan
 from .recording import InvariantViolation, Recorder, scenario_run
+from .rule_coverage import example_score
 from .rules.mana import board_extras
 from .rules.search import with_search_corner
 from .rules import (
@@ -78,6 +79,7 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
     run_stats: Stats = None
     recorder: Recorder = None
     found_keys: set = frozenset()
+    coverage_guided: bool = False
     capabilities: frozenset = frozenset()
     step_timeout: float | None = None
     against = None
@@ -163,12 +165,20 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
         return f"n{self.new_ids}"
 
     def teardown(self):
+        self._scenario_checks()
+        if self.coverage_guided:  # Hypothesis's target phase prefers examples reaching rarely exercised rules
+            target(example_score(self.run_stats.coverage), label="rule coverage")
+        else:
+            self.run_stats.coverage.per_example.clear()
+
+    def _scenario_checks(self):
         session = self.session
         if session is not None:
             self.recorder.ran(session.board, session.steps)
         if session is None or session.broken or self.stopped or not self.scenario_invariants or not session.steps:
             return
         run = scenario_run(self.engine, session)
+        self.run_stats.coverage.record(self.scenario_invariants, {}, {}, {})
         for inv in self.scenario_invariants:
             messages = inv.check(run)
             self.run_stats.checked[inv.name] = self.run_stats.checked.get(inv.name, 0) + 1

@@ -58,7 +58,8 @@ def fuzz(args, engine, against, database, progress):
     from .runner import run
 
     options = {"replay_dir": args.replay_dir, "invariant_names": args.invariants, "steps_per_example": args.steps,
-               "step_timeout": args.step_timeout, "keep_going": args.keep_going}
+               "step_timeout": args.step_timeout, "keep_going": args.keep_going,
+               "explore": getattr(args, "explore", False), "coverage_guided": getattr(args, "coverage_guided", False)}
     if args.workers == 1 and args.shard is None:
         return run(engine, max_examples=args.max_examples, max_seconds=args.max_seconds, seed=args.seed,
                    database=database, progress=progress, against=against, **options)
@@ -86,16 +87,20 @@ def check_report_path(flag: str, path: str) -> None:
         raise OptionError(f"{flag} {path}: not writable")
 
 
-def write_reports(args, result, engine, against, status: str, replay: str) -> None:
-    """The --json and --junit-xml reports of a run (each only when asked for)."""
+def write_reports(args, result, engine, against, status: str, replay: str, extra: dict | None = None) -> None:
+    """The --json and --junit-xml reports of a run (each only when asked for); ``extra``
+    adds top-level entries to the --json report (``rule_coverage``, ``engine_coverage``)."""
     if args.json_path:
         options = {"max_examples": args.max_examples, "max_seconds": args.max_seconds, "seed": args.seed,
                    "steps": args.steps, "step_timeout": args.step_timeout, "invariants": args.invariants,
                    "database": args.database, "replay_dir": args.replay_dir, "keep_going": args.keep_going,
                    "baseline": getattr(args, "baseline", None), "workers": getattr(args, "workers", 1),
                    "shard": "/".join(map(str, args.shard)) if getattr(args, "shard", None) else None,
-                   "profile": getattr(args, "profile", None)}
+                   "profile": getattr(args, "profile", None), "explore": getattr(args, "explore", False),
+                   "coverage_guided": getattr(args, "coverage_guided", False),
+                   "engine_coverage": getattr(args, "engine_coverage", None)}
         payload = report.run_report(result, engine, against, options, replay)
+        payload.update(extra or {})
         Path(args.json_path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     if getattr(args, "junit_path", None):
         from .junit import junit_xml, write_junit

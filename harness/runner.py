@@ -12,6 +12,11 @@ file. Hypothesis shrinks each key on its own (every key raises its own exception
 which Hypothesis treats as a distinct bug), so shrinking never slips from one finding
 to another. Budgets are totals over the whole run; ``max_seconds`` bounds everything,
 shrinking and reduction included.
+
+With ``explore``, examples are first run outside Hypothesis's engine (on choices drawn
+at random from seeds derived from the run's seed: no data tree, no mutation phase), and
+only a failing example is handed to Hypothesis, through the example database, to be
+replayed, shrunk and kept like any other failure (:func:`_explore`).
 """
 
 from __future__ import annotations
@@ -57,6 +62,8 @@ class RunResult:
     invariants: list = field(default_factory=list)
     #: Keys that failed too but were not reported (without ``keep_going`` only the first is).
     also_seen: list = field(default_factory=list)
+    #: CR rules, rulings and cards exercised, and those never (:meth:`harness.rule_coverage.RuleCoverage.report`).
+    rule_coverage: dict = field(default_factory=dict)
 
     def _first(self, name, default=None):
         return getattr(self.findings[0], name) if self.findings else default
@@ -148,10 +155,63 @@ def _raised_violations(exc: BaseException) -> list[InvariantViolation]:
     return []
 
 
+def _has_saved_failures(database, test) -> bool:
+    """Whether ``database`` holds failures saved under ``test``'s key (from an earlier run)."""
+    if database is None:
+        return False
+    return any(True for _ in database.fetch(hypothesis_shim.database_key(test)))
+
+
+def _replay_saved(test, database, shrink: bool):
+    """A Hypothesis test that only replays (and shrinks) the failures saved in ``database``."""
+    replay = settings(hypothesis_shim.settings_of(test), database=database,
+                      phases=[Phase.explicit, Phase.reuse] + ([Phase.shrink] if shrink else []))
+    return hypothesis_shim.machine_test(test.rulesfuzz_machine, replay, seed=0, digest=test.rulesfuzz_digest)
+
+
+def _explore(test, count: int, seed: int, database, shrink: bool, keep_going: bool):
+    """Run ``count`` examples of ``test`` outside Hypothesis's engine, each on choices drawn
+    at random from its own seed (``seed * 1000 + i``).
+
+    Returns None when none failed with a new finding; else a Hypothesis test that replays
+    the first failing example from an example database first (Hypothesis's reuse phase),
+    shrinks it (when ``shrink``) and raises as any Hypothesis run does. What it shrank is
+    copied into ``database`` afterwards, so the next run replays the shrunk failure first.
+    """
+    from hypothesis.database import InMemoryExampleDatabase
+
+    for i in range(count):
+        data = hypothesis_shim.random_data(seed * 1000 + i)
+        try:
+            hypothesis_shim.run_example(test, data)
+        except hypothesis_shim.EXAMPLE_DISCARDED:
+            continue
+        except InvariantViolation:
+            handoff = InMemoryExampleDatabase()
+            hypothesis_shim.save_example(handoff, test, data)
+            chosen = hypothesis_shim.settings_of(test)
+            replay = settings(chosen, database=handoff, max_examples=1,
+                              phases=[Phase.reuse] + ([Phase.shrink] if shrink else []))
+            again = hypothesis_shim.machine_test(test.rulesfuzz_machine, replay, seed=seed, digest=test.rulesfuzz_digest)
+
+            def replay_then_keep():
+                try:
+                    again()
+                finally:
+                    if database is not None:
+                        key = hypothesis_shim.database_key(again)
+                        for value in handoff.fetch(key):
+                            database.save(key, value)
+
+            return replay_then_keep
+    return None
+
+
 def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, seed: int = 0,
         replay_dir=None, invariant_names=None, steps_per_example: int = 20, chunk: int = 25,
         database=None, step_timeout: float | None = 10.0, progress=None, shrink: bool = True,
-        against=None, keep_going: bool = False) -> RunResult:
+        against=None, keep_going: bool = False, explore: bool = False,
+        coverage_guided: bool = False) -> RunResult:
     """Fuzz ``engine`` (protocol :class:`harness.protocol.Engine`) until a finding (or, with
     ``keep_going``, until the budget ends).
 
@@ -160,7 +220,11 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
     events per example at most; ``step_timeout`` bounds each engine call in seconds;
     ``progress(line)`` is called with a progress line now and then (also while shrinking).
     ``against`` is a reference engine for differential mode. Replay files go to
-    ``replay_dir`` (:func:`replay_file_path`). Raises KeyError for an unknown invariant name.
+    ``replay_dir`` (:func:`replay_file_path`). ``explore`` runs examples outside
+    Hypothesis's engine and hands failures to it (module docstring). Raises KeyError for
+    an unknown invariant name. ``coverage_guided`` scores each example by the rarity of the
+    rules, rulings and cards it exercised and hands the score to Hypothesis's target phase
+    (:mod:`harness.rule_coverage`).
     """
     capabilities = set(engine.info.capabilities) | ({"differential"} if against is not None else set())
     step_invariants = invariant_registry.select(capabilities, invariant_names, "step")
@@ -177,6 +241,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
 
     recorder = Recorder(Path(replay_dir) if replay_dir else None, engine, seed, tick)
     machine = make_machine(engine, step_invariants, scenario_invariants, stats, recorder, step_timeout, against)
+    machine.coverage_guided = coverage_guided
     result = RunResult(engine.info.name, stats, invariants=[i.name for i in step_invariants + scenario_invariants])
     digest = (safe_name(engine.info.name) + ("+differential" if against is not None else "")).encode()
     done = index = 0
@@ -240,12 +305,23 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                     max_examples=n, stateful_step_count=steps_per_example + 1,  # + the board (initialize)
                     deadline=None, database=counter, suppress_health_check=list(HealthCheck),
                     report_multiple_bugs=keep_going, print_blob=False, verbosity=Verbosity.quiet,
-                    phases=[Phase.explicit, *reuse, Phase.generate] + ([Phase.shrink] if shrink else []),
+                    phases=[Phase.explicit, *reuse, Phase.generate] + ([Phase.target] if coverage_guided else [])
+                    + ([Phase.shrink] if shrink else []),
                 ), seed=seed * 100_003 + index, digest=digest)
                 index += 1
                 raised: list[InvariantViolation] = []
                 if counter is not None:
                     counter.mark(stats.examples)
+                if explore and index == 1 and _has_saved_failures(database, test):
+                    # saved failures are replayed first (Hypothesis's reuse phase), then exploration
+                    test = _replay_saved(test, counter, shrink)
+                    n = 0
+                elif explore:
+                    test = _explore(test, n, seed * 100_003 + index, database, shrink, keep_going)
+                    if test is None:  # nothing new failed in this chunk
+                        done += n
+                        tick(lambda: f"{len(result.findings)} finding(s)")
+                        continue
                 try:
                     try:
                         test()
@@ -282,6 +358,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
     result.also_seen = [key for key in recorder.keys() if key not in machine.found_keys]
     for key in result.also_seen:  # seen on the way (Hypothesis shrinks one bug without --keep-going)
         recorder.forget(key)
+    result.rule_coverage = stats.coverage.report(step_invariants + scenario_invariants, machine.plan.cards)
     result.seconds = time.perf_counter() - started
     for finding in result.findings:
         finding.repeats = recorder.repeats.get(finding.key, 0)

@@ -103,6 +103,18 @@ def rarely(draw, one_in: int, label: str | None = None) -> bool:
 players = st.sampled_from(PLAYERS)
 
 
+def pick(data, options, label: str | None = None):
+    """One of ``options`` (a non-empty sequence) drawn with ``data`` (``st.data()``), as
+    ``st.sampled_from(options)`` would draw it and shrinking toward the first, at less cost:
+    the index is drawn from ``st.integers(0, n - 1)``, which Hypothesis caches by its
+    bounds, where ``st.sampled_from`` of a new list is a new strategy, validated and
+    checked for emptiness on its first draw (most of a step's drawing cost). Raises
+    IndexError for empty ``options``."""
+    if not options:
+        raise IndexError("pick from no options")
+    return options[data.draw(st.integers(0, len(options) - 1), label=label)]
+
+
 def _counter_pt(kind: str) -> tuple[int, int]:
     p, t = kind.split("/")
     return int(p), int(t)

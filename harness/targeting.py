@@ -72,7 +72,7 @@ class Targeting:
         return self.session is not None and bool(self._live_umbra_auras())
 
     def _pick(self, data, options: list[str], label: str) -> str:
-        return data.draw(st.sampled_from(sorted(options)), label=label)
+        return S.pick(data, sorted(options), label)
 
     def _pick_interesting(self, data, options: list[str], interesting, label: str) -> str:
         """One of ``options``: a quarter of the time any, else (when there is one) one for which

@@ -18,9 +18,51 @@ OBJECT_FIELDS = {
 }
 ZONES = ("battlefield", "library", "hand", "graveyard", "exile")
 
+# The last observation found well-formed and the last found plain JSON, held by reference
+# (so identity means "this very observation"): the next observation is checked on change
+# only against it. See :func:`observation_problems` and :func:`json_problem`.
+_well_formed: list = [None]
+_plain: list = [None]
+_last_shape: list = [None, ()]  # [observation, problems]: the session's check and the invariant's are one
 
-def observation_problems(obs) -> list[str]:
-    """What is malformed in ``obs`` (empty when it has the protocol's shape)."""
+
+def _unchanged(old, new) -> bool:
+    """Whether ``new`` is a distinct object equal to ``old`` (an engine that changes one
+    object in place and returns it again gets no credit: the same object is checked again)."""
+    return old is not new and old == new
+
+
+def _changed_objects(obs: dict, before) -> dict:
+    """The objects of ``obs`` that are new or not :func:`_unchanged` from those of ``before``."""
+    old = before["objects"]
+    return {oid: obj for oid, obj in obs["objects"].items() if not _unchanged(old.get(oid, _unchanged), obj)}
+
+
+def observation_problems(obs, before=None, reuse: bool = True) -> list[str]:
+    """What is malformed in ``obs`` (empty when it has the protocol's shape): a list of messages.
+
+    On change only: when ``before`` is the last observation this function found
+    well-formed, only the objects that differ from ``before``'s (or are new) are checked
+    field by field; the players and the log always are. An object equal to its previous
+    version was checked then. (Equality can't tell ``1`` from ``True`` or ``1.0``: a field
+    replaced by an equal value of another type on an otherwise unchanged object is not
+    seen; a changed object is checked in full.) With ``reuse``, the last result is
+    returned again for the very same observation, so the session's check
+    (``reuse=False``, right after ``observe``) and ``generic.observation_shape`` cost one.
+    """
+    if reuse and _last_shape[0] is obs:
+        return list(_last_shape[1])
+    incremental = before is not None and before is _well_formed[0] and before is not obs and type(obs) is dict \
+        and type(obs.get("objects")) is dict
+    problems = _observation_problems(obs, _changed_objects(obs, before) if incremental else None)
+    _last_shape[:] = [obs, tuple(problems)]
+    if not problems:
+        _well_formed[0] = obs
+    return problems
+
+
+def _observation_problems(obs, objects: dict | None = None) -> list[str]:
+    """The full check of ``obs``, of only ``objects`` among its objects when given."""
     if not isinstance(obs, dict):
         return [f"observation is a {type(obs).__name__}, not an object"]
     out = []
@@ -36,7 +78,7 @@ def observation_problems(obs) -> list[str]:
         out.append("players: expected {id: {life: int, lost: bool}}")
     if not isinstance(obs["objects"], dict):
         return out + ["objects: expected a map of id to object"]
-    for oid, obj in obs["objects"].items():
+    for oid, obj in (obs["objects"] if objects is None else objects).items():
         if not isinstance(obj, dict):
             out.append(f"objects[{oid!r}] is not an object")
             continue
@@ -61,20 +103,41 @@ def engine_does_not_raise(t: Transition):
 
 @invariant("generic.observation_shape", rules=("109.3", "120.3"), family="generic")
 def observation_shape(t: Transition):
-    """The observation has the protocol's shape: fields present, of the right types, damage >= 0."""
-    return observation_problems(t.after)
+    """The observation has the protocol's shape: fields present, of the right types, damage >= 0.
+
+    Checked on change only (:func:`observation_problems`)."""
+    return observation_problems(t.after, t.before)
 
 
 _SCALARS = (str, int, bool, type(None))
 
 
-def json_problem(value) -> str | None:
+def json_problem(value, before=None) -> str | None:
     """Why ``value`` would not survive a JSON round trip unchanged, or None.
 
     JSON keeps dicts with string keys, lists, strings, numbers, booleans and null; a
     tuple comes back as a list, a non-string key as a string, NaN as something unequal.
-    Checked by one walk over the data (half the cost of dumping and loading it).
+    Checked by one walk over the data (half the cost of dumping and loading it), on
+    change only: when ``before`` is the last observation found plain, only its top-level
+    parts and objects that differ (``!=``) from ``before``'s are walked. Whatever JSON
+    changes compares unequal (a tuple to a list, a key 1 to "1", NaN to itself), so a
+    part equal to a plain one is plain, but for a subclass equal to a plain value (an
+    ``OrderedDict`` replacing an equal dict), which is then not seen.
     """
+    if before is not None and before is _plain[0] and before is not value and type(value) is dict \
+            and type(value.get("objects")) is dict:
+        parts = [part for key, part in value.items() if key != "objects" and not _unchanged(before.get(key), part)]
+        parts.append(_changed_objects(value, before))
+        problem = _json_walk(parts)
+    else:
+        problem = _json_walk(value)
+    if problem is None:
+        _plain[0] = value
+    return problem
+
+
+def _json_walk(value) -> str | None:
+    """One walk over ``value``: the first item that is not plain JSON, or None."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -97,7 +160,7 @@ def json_problem(value) -> str | None:
 @invariant("generic.json_round_trip", rules=("109.3",), family="generic")
 def json_round_trip(t: Transition):
     """The observation survives a JSON round trip unchanged (it is plain data)."""
-    problem = json_problem(t.after)
+    problem = json_problem(t.after, t.before)
     return [f"observation is not plain JSON data: {problem}"] if problem else []
 
 

@@ -9,6 +9,7 @@ performs one event at a time with :meth:`Game.apply`, and describes itself with
 from __future__ import annotations
 
 from contextlib import contextmanager
+from operator import attrgetter
 
 from . import events, unmodelled
 from .activation import ActivatedAbilityEffects
@@ -25,6 +26,9 @@ from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, LastKnown,
 from .search import SearchRules
 from .state_based_actions import StateBasedActions
 from .triggers import TriggeredAbilities
+
+_OBJECT_FIELDS = attrgetter(*GameObject.__slots__)
+_EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 
 ENGINE_NAME = "rulesfuzz-reference"
 ENGINE_VERSION = "0.2.0"
@@ -103,6 +107,7 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, 
         self._clock = 0
         self._deferred: list | None = None
         self._cache: dict | None = None
+        self._kept_cache: tuple | None = None  # (state_stamp(), cache) of the last unchanging() block
         self._build(board)
 
     # ----------------------------------------------------------------- set-up
@@ -234,14 +239,31 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, 
         found.sort(key=lambda o: o.timestamp)
         return found
 
+    def state_stamp(self) -> tuple:
+        """Every value of the game's state that characteristics (CR 613) can read, as a
+        tuple compared by value: each object's fields in creation order (its counters as
+        items, so counters changed in place count), each resolved power/toughness effect,
+        each player. Any change to an object, effect or player gives a different stamp."""
+        return (tuple([(_OBJECT_FIELDS(o), tuple(o.counters.items())) for o in self.objects.values()]),
+                tuple(map(_EFFECT_FIELDS, self.effects)),
+                tuple([(p.id, p.life, p.lost) for p in self.players.values()]))
+
     @contextmanager
     def unchanging(self):
         """A block during which the game state does not change (observing it, looking for
-        state-based actions): computed characteristics and attachments are remembered
-        meanwhile. Only a speed-up; no rules meaning."""
+        state-based actions): computed characteristics and attachments are remembered.
+
+        Once per state: what a block computed is kept with the block's
+        :meth:`state_stamp`, and the next block reuses it when the stamp is equal (an
+        observation right after the last state-based action check, several observations
+        of the same state); any change to the state starts afresh. Only a speed-up; no
+        rules meaning."""
         outer = self._cache is None
         if outer:
-            self._cache = {"characteristics": {}}
+            stamp = self.state_stamp()
+            kept = self._kept_cache
+            self._cache = kept[1] if kept is not None and kept[0] == stamp else {"characteristics": {}}
+            self._kept_cache = (stamp, self._cache)
         try:
             yield
         finally:

@@ -56,3 +56,55 @@ def test_a_seed_makes_a_run_reproducible():
         machine_test(Recording, chosen(None, [Phase.generate], max_examples=5), seed=7, digest=b"x")()
         runs.append(list(Recording.seen))
     assert runs[0] == runs[1] and runs[0]
+
+
+# ------------------------------------------------------------------ exploration outside Hypothesis's engine
+from harness import hypothesis_shim as shim  # noqa: E402
+
+
+def _explore_until_big(test, tries=200):
+    for i in range(tries):
+        data = shim.random_data(i)
+        try:
+            shim.run_example(test, data)
+        except Big as exc:
+            return data, exc.args[0]
+        except shim.EXAMPLE_DISCARDED:
+            continue
+    raise AssertionError("no example reached n > 90")
+
+
+def test_an_example_run_outside_the_engine_is_deterministic_from_its_seed():
+    test = machine_test(Recording, chosen(None, [Phase.generate]), seed=0, digest=b"x")
+    seen = []
+    for _ in range(2):
+        Recording.seen = []
+        data = shim.random_data(42)
+        shim.run_example(test, data)
+        seen.append((list(Recording.seen), tuple(data.choices)))
+    assert seen[0] == seen[1] and seen[0][0]
+
+
+def test_the_database_key_is_the_one_hypothesis_saves_failures_under():
+    db = InMemoryExampleDatabase()
+    test = machine_test(Machine, chosen(db, [Phase.generate, Phase.shrink]), seed=1, digest=b"engine-a")
+    with pytest.raises(Big):
+        test()
+    assert list(db.fetch(shim.database_key(test)))
+    other = machine_test(Machine, chosen(db, [Phase.generate]), seed=1, digest=b"engine-b")
+    assert shim.database_key(other) != shim.database_key(test)
+
+
+def test_a_failure_found_outside_the_engine_is_replayed_first_and_shrunk_by_hypothesis():
+    """Its choices, saved under the test's key, are what Hypothesis replays first (the reuse
+    phase alone fails) and shrinks: toward the smallest failing draw, 91."""
+    explore = machine_test(Machine, chosen(None, [Phase.generate]), seed=0, digest=b"engine-a")
+    data, found = _explore_until_big(explore)
+    db = InMemoryExampleDatabase()
+    shim.save_example(db, explore, data)
+    with pytest.raises(Big):  # the reuse phase alone: no generation, so the saved example fails
+        machine_test(Machine, chosen(db, [Phase.reuse]), seed=3, digest=b"engine-a")()
+    with pytest.raises(Big) as raised:
+        machine_test(Machine, chosen(db, [Phase.reuse, Phase.shrink]), seed=3, digest=b"engine-a")()
+    assert 91 <= raised.value.args[0] <= found
+    assert shim.settings_of(explore).stateful_step_count == 3

@@ -56,7 +56,7 @@ class ChanceRules(RulesArea):
         if data.draw(st.booleans(), label="flip"):
             self._apply(flip_event(player, count, data.draw(st.booleans(), label="calls")), data)
         else:
-            self._apply(roll_event(player, count, data.draw(st.sampled_from(DICE_SIDES), label="sides")), data)
+            self._apply(roll_event(player, count, S.pick(data, DICE_SIDES, "sides")), data)
 
     @needs("chance")
     @precondition(has_chance_cards)
@@ -76,11 +76,11 @@ class ChanceRules(RulesArea):
         player = owner if data.draw(st.integers(0, 3), label="other player") else \
             next(p for p in S.PLAYERS if p != owner)
         if data.draw(st.booleans(), label="flip"):
-            self._apply(flip_event(player, data.draw(st.sampled_from((1, 1, 2)), label="count"),
+            self._apply(flip_event(player, S.pick(data, (1, 1, 2), "count"),
                                    data.draw(st.booleans(), label="calls")), data)
         else:
-            self._apply(roll_event(player, data.draw(st.sampled_from((1, 1, 2)), label="count"),
-                                   data.draw(st.sampled_from(DICE_SIDES), label="sides")), data)
+            self._apply(roll_event(player, S.pick(data, (1, 1, 2), "count"),
+                                   S.pick(data, DICE_SIDES, "sides")), data)
 
     @needs("chance", "mana", "tap_untap_costs")
     @precondition(can_activate_scoundrel)
@@ -90,7 +90,7 @@ class ChanceRules(RulesArea):
         Scoundrel and a Forest (and perhaps Krark's Thumb or Pokey) under ``owner``, whose
         turn begins (CR 302.6); the Forest is tapped for {G}, then the ability is activated."""
         scoundrel, forest = self._new_id(), self._new_id()
-        extra = data.draw(st.sampled_from([None, *self.chance_cards((THUMB, POKEY))]), label="with")
+        extra = S.pick(data, [None, *self.chance_cards((THUMB, POKEY))], "with")
         for oid, card in ((scoundrel, SCOUNDREL), (forest, "Forest"), (self._new_id(), extra)):
             if card is not None:
                 self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": owner,

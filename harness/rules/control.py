@@ -28,8 +28,8 @@ class ControlRules(RulesArea):
         live = sorted(oid for oid, o in objects_now.items() if o.get("zone") == "battlefield")
         if not live:
             return
-        oid = data.draw(st.sampled_from(live), label="permanent")
+        oid = S.pick(data, live, "permanent")
         current = objects_now[oid].get("controller")
         others = [p for p in S.PLAYERS if p != current] or list(S.PLAYERS)
-        self._apply({"type": "change_control", "object": oid, "controller": data.draw(st.sampled_from(others),
-                                                                                          label="controller")}, data)
+        self._apply({"type": "change_control", "object": oid, "controller": S.pick(data, others, "controller")},
+                    data)

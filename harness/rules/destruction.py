@@ -18,7 +18,7 @@ class DestructionRules(RulesArea):
     @rule(caster=S.players, data=st.data())
     def cast_destroy_on_creature(self, caster, data):
         spell = self._card(data, "destroy_spells")
-        victim = data.draw(st.sampled_from(self._live()), label="victim")
+        victim = S.pick(data, self._live(), "victim")
         self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
 
     @needs("damage", cards="damage_spells")
@@ -26,7 +26,7 @@ class DestructionRules(RulesArea):
     @rule(caster=S.players, data=st.data())
     def cast_damage_on_creature(self, caster, data):
         spell = self._card(data, "damage_spells")
-        victim = data.draw(st.sampled_from(self._live()), label="victim")
+        victim = S.pick(data, self._live(), "victim")
         self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
 
     @needs("deathtouch")

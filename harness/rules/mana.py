@@ -192,7 +192,7 @@ class ManaRules(RulesArea):
     @rule(data=st.data())
     def tap_for_mana(self, data):
         """Tap an untapped permanent for mana (CR 106.12): replacement effects and triggers apply."""
-        oid, index = data.draw(st.sampled_from(sorted(self._mana_sources())), label="mana ability")
+        oid, index = S.pick(data, sorted(self._mana_sources()), "mana ability")
         self._apply({"type": "activate", "object": oid, "ability": index}, data)
 
     def _untap_abilities(self) -> list[tuple[str, int]]:
@@ -211,7 +211,7 @@ class ManaRules(RulesArea):
         """Tap the controller's mana sources for as much mana as a {Q} ability costs, then
         activate it (CR 107.6, 601.2h): reaches {Q} costs paid with mana, by creatures that
         may be summoning sick (CR 302.6) and under "tapped for mana" effects."""
-        oid, index = data.draw(st.sampled_from(sorted(self._untap_abilities())), label="untap ability")
+        oid, index = S.pick(data, sorted(self._untap_abilities()), "untap ability")
         objects = self.session.observation["objects"]
         player = objects[oid]["controller"]
         cost = sum(int(s) if s.isdigit() else 1 for s in M.abilities(
@@ -249,7 +249,7 @@ class ManaRules(RulesArea):
         if not cards:
             return multiple()
         oid = self._new_id()
-        card = data.draw(st.sampled_from(cards), label="card")
+        card = S.pick(data, cards, "card")
         self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
                      "attach_to": None}, data)
         return oid

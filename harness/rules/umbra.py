@@ -18,7 +18,7 @@ class UmbraRules(RulesArea):
     @rule(target=objects, controller=S.players, data=st.data())
     def put_umbra_on_creature(self, controller, data):
         card = self._card(data, "umbra_auras")
-        host = data.draw(st.sampled_from(self._live()), label="host")
+        host = S.pick(data, self._live(), "host")
         oid = self._new_id()
         self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
                      "attach_to": host}, data)
@@ -31,7 +31,7 @@ class UmbraRules(RulesArea):
     def destroy_with_its_aura(self, data):
         """One effect destroys a permanent and its umbra Aura, in either order (Planar Cleansing;
         ruling Hyena Umbra 2010-06-15: the Aura is destroyed "in two different ways at the same time")."""
-        aura = data.draw(st.sampled_from(self._live_umbra_auras()), label="aura")
+        aura = S.pick(data, self._live_umbra_auras(), "aura")
         host = self.session.observation["objects"][aura]["attached_to"]
         targets = data.draw(st.permutations([aura, host]), label="targets")
         self._apply({"type": "destroy", "targets": targets, "cant_be_regenerated": data.draw(st.booleans())}, data)

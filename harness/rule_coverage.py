@@ -1,0 +1,120 @@
+"""Rule coverage: which CR rules, Gatherer rulings and cards a run exercised.
+
+A step **exercises** a CR rule (or a ruling) when an invariant citing it *applied* to the
+step (its check returned a verdict, not None: it did not merely run), and a card when
+the step's event names it or names an object of that card (``card``, ``object``,
+``source``, ``target``, ``targets``, ``attach_to``, ``copy_of``), or the step's log shows
+an object of that card. :class:`RuleCoverage` counts steps per rule, ruling and card;
+:meth:`RuleCoverage.report` lists those never exercised among the rules and rulings the
+run's invariants cite and the cards its plan plays.
+
+``--coverage-guided`` (:func:`example_score`) scores each example by the rarity of what it
+exercised so far and hands the score to Hypothesis's ``target()`` (its target phase
+then prefers such examples), so long runs lean toward the least exercised rules and cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Event fields that name objects.
+OBJECT_FIELDS = ("object", "source", "target", "attach_to", "copy_of")
+
+
+def cards_of_step(event: dict, before: dict, after: dict) -> set[str]:
+    """Names of the cards a step involves: named by ``event`` (directly or through an object
+    id of ``before``/``after``), or an object of that card in ``after``'s log."""
+    objects_after = after.get("objects") or {}
+    objects_before = before.get("objects") or {}
+
+    def name(oid) -> str | None:
+        found = objects_after.get(oid) if isinstance(oid, str) else None
+        if found is None and isinstance(oid, str):
+            found = objects_before.get(oid)
+        return found.get("name") if isinstance(found, dict) else None
+
+    names = set()
+    if isinstance(event.get("card"), str):
+        names.add(event["card"])
+    ids = [event.get(f) for f in OBJECT_FIELDS]
+    targets = event.get("targets")
+    if isinstance(targets, list):
+        ids += targets
+    for entry in after.get("log") or ():
+        if isinstance(entry, dict):
+            ids.append(entry.get("object"))
+    for oid in ids:
+        n = name(oid)
+        if isinstance(n, str):
+            names.add(n)
+    return names
+
+
+@dataclass
+class RuleCoverage:
+    """Steps that exercised each CR rule, ruling and card (counts by name); ``per_example``
+    holds what the current example exercised (for :func:`example_score`)."""
+
+    rules: dict[str, int] = field(default_factory=dict)
+    rulings: dict[str, int] = field(default_factory=dict)
+    cards: dict[str, int] = field(default_factory=dict)
+    per_example: set = field(default_factory=set)
+
+    def record(self, applied, event: dict, before: dict, after: dict) -> None:
+        """Count one step: ``applied`` are the invariants (``invariants.Invariant``) that applied to it."""
+        rules = {r for inv in applied for r in inv.rules}
+        rulings = {r for inv in applied for r in inv.rulings}
+        cards = cards_of_step(event, before, after)
+        for table, names, kind in ((self.rules, rules, "rule"), (self.rulings, rulings, "ruling"),
+                                   (self.cards, cards, "card")):
+            for n in names:
+                table[n] = table.get(n, 0) + 1
+                self.per_example.add((kind, n))
+
+    def report(self, invariants, cards) -> dict:
+        """Counts and the never-exercised names among the rules and rulings cited by
+        ``invariants`` and the names in ``cards``: ``{"rules": {"exercised": {rule: steps},
+        "never": [...]}, "rulings": {...}, "cards": {...}}``."""
+        cited_rules = sorted({r for inv in invariants for r in inv.rules}, key=_rule_key)
+        cited_rulings = sorted({r for inv in invariants for r in inv.rulings})
+
+        def part(universe, counts):
+            return {"exercised": {n: counts[n] for n in universe if counts.get(n)},
+                    "never": [n for n in universe if not counts.get(n)], "total": len(universe)}
+
+        return {"rules": part(cited_rules, self.rules), "rulings": part(cited_rulings, self.rulings),
+                "cards": part(sorted(cards), self.cards)}
+
+
+def example_score(coverage: RuleCoverage) -> float:
+    """How rare what the current example exercised is: the sum over the rules, rulings and
+    cards it exercised of 1 / (steps that exercised each over the run). Higher for examples
+    reaching what few steps reached; 0 for an example that exercised nothing. Clears the
+    example's record."""
+    tables = {"rule": coverage.rules, "ruling": coverage.rulings, "card": coverage.cards}
+    score = sum(1.0 / max(tables[kind].get(name, 1), 1) for kind, name in coverage.per_example)
+    coverage.per_example.clear()
+    return score
+
+
+def describe(report: dict, limit: int = 12) -> str:
+    """A few lines for the run's summary: exercised of cited, then what was never exercised."""
+    out = []
+    for kind, label in (("rules", "CR rules cited by the invariants"), ("rulings", "rulings cited"),
+                        ("cards", "cards of the plan")):
+        part = report[kind]
+        exercised = len(part["exercised"])
+        line = f"{label}: {exercised} of {part['total']} exercised"
+        if part["never"]:
+            shown = ", ".join(part["never"][:limit])
+            more = f" ... and {len(part['never']) - limit} more (--json)" if len(part["never"]) > limit else ""
+            line += f"; never: {shown}{more}"
+        out.append(line)
+    return "Rule coverage (steps where an invariant citing it applied):\n  " + "\n  ".join(out)
+
+
+def _rule_key(rule: str):
+    """Sort CR numbers numerically (``704.5g`` before ``704.10``)."""
+    import re
+
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", rule)]

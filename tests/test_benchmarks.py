@@ -1,0 +1,91 @@
+"""The benchmarks run, on tiny budgets: their output lines and JSON figures, their bad options.
+
+They are scripts (``benchmarks/*.py``), not timed tests: nothing here asserts a speed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_throughput_reports_the_engine_ratio_last_and_each_invariants_cost(tmp_path, capsys):
+    throughput = _load("throughput")
+    out = tmp_path / "throughput.json"
+    assert throughput.main(["--examples", "4", "--repeat", "1", "--no-protocol", "--per-invariant",
+                            "--json", str(out)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-1].startswith("engine ratio: ")
+    assert lines[-2].startswith("harness efficiency: ")
+    figures = json.loads(out.read_text())
+    ratio = figures["explore_steps_per_second"] / figures["engine_events_per_second"]["per_second"]
+    assert figures["engine_ratio"] == pytest.approx(ratio)
+    assert float(lines[-1].split(": ")[1]) == pytest.approx(ratio, abs=0.006)
+    timed = figures["per_invariant"]["invariants"]
+    import invariants
+    from harness.adapters.reference import ReferenceAdapter
+
+    claimed = set(ReferenceAdapter().info.capabilities)
+    expected = {i.name for scope in ("step", "scenario") for i in invariants.select(claimed, scope=scope)}
+    assert "generic.json_round_trip" in timed and "generic.determinism" in timed
+    assert all(row["checks"] > 0 and row["us_per_check"] >= 0 for row in timed.values())
+    assert expected <= set(timed)
+
+
+def test_bugfinding_budgets_runs_in_examples_and_reports_examples_per_mode(tmp_path, capsys):
+    bugfinding = _load("bugfinding")
+    out = tmp_path / "bugfinding.json"
+    code = bugfinding.main(["--mutant", "umbra_taps_creature", "--seeds", "1", "--budget", "60",
+                            "--reference-examples", "3", "--jobs", "1", "--no-shrink", "--json", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "60 examples per run" in text
+    header = next(line for line in text.splitlines() if line.startswith("mutant"))
+    assert "ex diff" in header and "ex inv" in header and "s diff" in header and "s inv" in header
+    assert text.strip().splitlines()[-1] == "detected 1/1 differential, 1/1 invariant-only, false positives 0"
+    report = json.loads(out.read_text())
+    assert report["settings"]["budget_examples"] == 60
+    row = report["summary"]["mutants"]["umbra_taps_creature"]
+    for mode in ("differential", "invariant-only"):
+        assert 1 <= row[mode]["median_examples"] <= 60
+        assert report["summary"]["totals"][mode]["median_examples"] == row[mode]["median_examples"]
+    covered = report["reference_engine_coverage"]
+    assert covered["examples"] == 3 and 0 < covered["branches"]["covered"] <= covered["branches"]["total"]
+    assert "reference engine coverage (3 examples, seed 0): lines" in text
+    runs = [r for r in report["runs"] if r["engine"] == "umbra_taps_creature"]
+    assert all(r["examples_to_failure"] <= 60 and r["seconds_to_failure"] >= 0 for r in runs)
+
+
+def test_bugfinding_is_deterministic_in_examples(tmp_path, capsys):
+    """The same seed and example budget find the bug after the same number of examples."""
+    bugfinding = _load("bugfinding")
+    task = {"engine": "umbra_taps_creature", "mode": "invariant-only", "seed": 1, "budget": 60, "shrink": False}
+    first, second = bugfinding.run_one(dict(task)), bugfinding.run_one(dict(task))
+    assert first["detected"] and second["detected"]
+    assert first["examples_to_failure"] == second["examples_to_failure"]
+
+
+@pytest.mark.parametrize("script, argv", [
+    ("bugfinding", ["--budget", "0"]), ("bugfinding", ["--budget", "ten"]), ("bugfinding", ["--seeds", "-1"]),
+    ("bugfinding", ["--mutant", "no_such_mutant"]), ("bugfinding", ["--reference-examples", "-5"]),
+    ("throughput", ["--examples", "0"]), ("throughput", ["--repeat", "x"]),
+])
+def test_benchmarks_refuse_bad_options_in_one_line(script, argv, capsys):
+    module = _load(script)
+    with pytest.raises(SystemExit) as exc:
+        module.main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("usage:") is False and "error:" in err[-1]

@@ -1,0 +1,136 @@
+"""The whole-observation checks run on change only and still catch what they catch.
+
+``generic.observation_shape`` and ``generic.json_round_trip`` walk only the parts of an
+observation that differ from the previous one they found good; these tests hold that a
+problem appearing in a changed object, in the players or the log, in an object changed in
+place, or after an observation that was itself bad, is still reported; and that engines
+written from scratch with such bugs (examples/engines/tiny) are still found by a run.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from harness.runner import run
+from invariants import generic
+from invariants.generic import json_problem, observation_problems
+
+from .scenario_helpers import Decider, obj
+from .test_generic_rules import engine_with, session
+from .test_tiny_engine import tiny
+
+
+def good_observation() -> dict:
+    """A well-formed, plain observation of the tiny engine with two creatures."""
+    game = tiny.engine.new_game({"players": [{"id": "P1", "life": 20}, {"id": "P2", "life": 20}],
+                                 "objects": [obj("a", "Grizzly Bears"), obj("b", "Typhoid Rats")]})
+    return game.observe()
+
+
+def first_checked(obs: dict) -> dict:
+    """``obs`` after both checks found it good (it becomes the one later checks diff against)."""
+    assert observation_problems(obs, reuse=False) == [] and json_problem(obs) is None
+    return obs
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda o: o["objects"]["b"].update(damage=-1), "negative"),
+    (lambda o: o["objects"]["b"].update(tapped=1), "wrong type"),
+    (lambda o: o["objects"]["b"].pop("power"), "has no 'power'"),
+    (lambda o: o["objects"].update(c={"name": "Grizzly Bears"}), "objects['c'] has no"),
+    (lambda o: o["players"]["P2"].update(life="20"), "players"),
+])
+def test_a_shape_problem_in_what_changed_is_found(change, says):
+    before = first_checked(good_observation())
+    after = copy.deepcopy(before)
+    change(after)
+    problems = observation_problems(after, before)
+    assert problems and any(says in p for p in problems)
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda o: o["objects"]["b"].update(counters={"+1/+1": (1,)}), "tuple"),
+    (lambda o: o["objects"]["b"].update(colors={"B"}), "set"),
+    (lambda o: o["log"].append({"kind": "damage", "amount": float("nan")}), "non-finite"),
+    (lambda o: o["zones"].update({1: []}), "non-string key"),
+    (lambda o: o["players"]["P1"].update(extra=object()), "object"),
+])
+def test_a_json_problem_in_what_changed_is_found(change, says):
+    before = first_checked(good_observation())
+    after = copy.deepcopy(before)
+    change(after)
+    assert says in (json_problem(after, before) or "")
+
+
+def test_an_object_changed_in_place_and_returned_again_is_checked_again():
+    """An engine that keeps its observation's objects and changes them in place gets no
+    credit for the earlier check: the same object is walked again."""
+    before = first_checked(good_observation())
+    after = dict(before, objects=before["objects"])  # a new top level sharing the very same objects
+    before["objects"]["a"]["damage"] = -2
+    before["objects"]["a"]["counters"] = {"+1/+1": (1,)}
+    assert any("negative" in p for p in observation_problems(after, before))
+    assert "tuple" in (json_problem(after, before) or "")
+    assert any("negative" in p for p in observation_problems(before, before, reuse=False))
+
+
+def test_after_a_bad_observation_everything_is_checked_again():
+    """Only an observation found good is diffed against: a problem that stays is reported every time."""
+    bad = good_observation()
+    bad["objects"]["a"]["damage"] = -1
+    bad["objects"]["a"]["keywords"] = ("deathtouch",)
+    assert observation_problems(bad, reuse=False) and json_problem(bad)
+    same = copy.deepcopy(bad)
+    assert any("negative" in p for p in observation_problems(same, bad))
+    assert "tuple" in json_problem(same, bad)
+
+
+def test_an_unchanged_good_observation_costs_no_walk(monkeypatch):
+    """What equals the previous good observation is not walked again (the point of the change-only check)."""
+    before = first_checked(good_observation())
+    after = copy.deepcopy(before)
+    after["objects"]["b"]["damage"] = 1
+    walked = []
+    real = generic._json_walk
+    monkeypatch.setattr(generic, "_json_walk", lambda value: walked.append(value) or real(value))
+    assert json_problem(after, before) is None
+    assert walked == [[{"b": after["objects"]["b"]}]]
+
+
+class LaterTupleInOneObject(tiny.TinyGame):
+    """After an event, the first object has a field holding a tuple (the rest of the observation plain)."""
+
+    def observe(self):
+        obs = super().observe()
+        if self.log:
+            first = sorted(obs["objects"])[0]
+            obs["objects"][first]["notes"] = ("seen",)
+        return obs
+
+
+class LaterNegativeDamage(tiny.TinyGame):
+    """After an event, every creature on the battlefield shows damage -1 (CR 120.3: never negative)."""
+
+    def observe(self):
+        obs = super().observe()
+        if self.log:
+            for o in obs["objects"].values():
+                if o["zone"] == "battlefield":
+                    o["damage"] = -1
+        return obs
+
+
+@pytest.mark.parametrize("game_class, invariant", [(LaterTupleInOneObject, "generic.json_round_trip"),
+                                                   (LaterNegativeDamage, "generic.observation_shape")])
+def test_engines_with_such_bugs_are_still_found_by_a_run(game_class, invariant):
+    """Written from scratch (the tiny engine), with the bug after the first event only."""
+    result = run(engine_with(game_class, f"tiny-{invariant}"), max_examples=200, seed=0, database=None, shrink=False)
+    assert result.violation is not None and result.violation.invariant == invariant
+
+
+def test_a_session_still_reports_a_later_json_problem():
+    s = session(engine_with(LaterTupleInOneObject, "tiny-tuple"), obj("bears", "Grizzly Bears"))
+    found = s.step({"type": "sacrifice", "object": "bears"}, Decider())
+    assert [(v.invariant, v.step) for v in found] == [("generic.json_round_trip", 1)]

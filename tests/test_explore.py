@@ -1,0 +1,81 @@
+"""``run(explore=True)`` / ``rulesfuzz run --explore``: examples run outside Hypothesis's
+engine, failures handed to Hypothesis to shrink, saved, replayed first on the next run.
+
+On the tiny engine (written from scratch, examples/engines/tiny): its three planted bugs
+are found, each shrunk to one event, each with a replay file that replays; the next run
+on the same example database replays them first; a run on the fixed engine is clean.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness import cli
+from harness.loading import load_engine
+from harness.runner import database_from, run
+
+TINY = "examples/engines/tiny/engine.py"
+PLANTED = {"generic.damage_only_on_battlefield", "damage.player_loses_life",
+           "zones.destroyed_without_replacement_leaves"}
+
+
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory):
+    where = tmp_path_factory.mktemp("explore")
+    database = database_from(str(where / "db"))
+    result = run(load_engine(f"{TINY}:buggy"), max_examples=300, seed=0, database=database, explore=True,
+                 keep_going=True, replay_dir=where / "out")
+    return where, database, result
+
+
+def test_explore_finds_every_planted_bug_and_shrinks_each(first_run):
+    _, _, result = first_run
+    assert {f.key for f in result.findings} == PLANTED
+    for finding in result.findings:
+        assert len(finding.scenario["steps"]) == 1, finding.key  # shrunk to one event
+        assert len(finding.scenario["board"]["objects"]) <= 2, finding.key
+        assert not finding.shrink_cut_short
+
+
+def test_each_finding_replays_from_its_file(first_run, capsys):
+    _, _, result = first_run
+    for finding in result.findings:
+        assert cli.main(["replay", str(finding.replay_path), "--engine", f"{TINY}:buggy"]) == 1
+        assert cli.main(["replay", str(finding.replay_path), "--engine", f"{TINY}:engine"]) == 0
+    capsys.readouterr()
+
+
+def test_the_next_run_replays_saved_failures_first(first_run):
+    where, database, _ = first_run
+    again = run(load_engine(f"{TINY}:buggy"), max_examples=300, seed=9, database=database, explore=True,
+                keep_going=True, replay_dir=where / "again")
+    assert {f.key for f in again.findings} == PLANTED
+    assert all(f.examples_to_find <= len(PLANTED) for f in again.findings)  # the first examples run
+
+
+def test_explore_is_clean_on_a_correct_engine_and_deterministic():
+    runs = [run(load_engine(f"{TINY}:engine"), max_examples=60, seed=4, database=None, explore=True)
+            for _ in range(2)]
+    assert all(r.violation is None for r in runs)
+    assert runs[0].stats.steps == runs[1].stats.steps > 0
+    assert runs[0].stats.events == runs[1].stats.events
+
+
+def test_explore_on_the_reference_engine_with_a_mutant():
+    from tests.mutants import load
+
+    result = run(load("umbra_taps_creature"), max_examples=300, seed=0, database=None, explore=True)
+    assert result.violation is not None and result.violation.invariant.startswith("umbra_armor.")
+    assert len(result.scenario["steps"]) <= 2
+
+
+def test_the_command_line_takes_explore(tmp_path, capsys):
+    report = tmp_path / "run.json"
+    code = cli.main(["run", "--engine", f"{TINY}:buggy", "--explore", "--max-examples", "200", "--database", "none",
+                     "--replay-dir", str(tmp_path / "out"), "--json", str(report), "--quiet"])
+    assert code == 1
+    data = json.loads(report.read_text())
+    assert data["options"]["explore"] is True and data["findings"]
+    capsys.readouterr()

@@ -1,0 +1,111 @@
+"""Rule coverage: steps that exercised each CR rule, ruling and card; ``--coverage-guided``.
+
+A rule counts when an invariant citing it *applied* to a step (not when it merely ran).
+Tried on the tiny engine (written from scratch) and the reference engine.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import harness.machine as machine_module
+from harness import cli
+from harness.loading import load_engine
+from harness.rule_coverage import RuleCoverage, cards_of_step, describe, example_score
+from harness.runner import run
+from invariants import REGISTRY, select
+
+from .scenario_helpers import Decider, obj
+from .test_generic_rules import session
+from .test_tiny_engine import tiny
+
+TINY = "examples/engines/tiny/engine.py"
+
+
+def test_a_sacrifice_exercises_the_sacrifice_rule_not_the_life_loss_rule():
+    """Sacrificing Grizzly Bears applies zones.sacrificed_goes_to_its_owners_graveyard (CR
+    701.17a, 404.1); damage.player_loses_life (CR 120.3a) runs but does not apply: no damage."""
+    s = session(tiny.engine, obj("bears", "Grizzly Bears"))
+    s.stats.coverage = RuleCoverage()
+    assert s.step({"type": "sacrifice", "object": "bears"}, Decider()) == []
+    rules = s.stats.coverage.rules
+    assert rules["701.17a"] == 1 and rules["404.1"] == 1
+    assert "120.3a" not in rules
+    assert s.stats.checked["damage.player_loses_life"] == 1
+    assert s.stats.coverage.cards == {"Grizzly Bears": 1}
+
+
+def test_the_cards_of_a_step_are_named_by_the_event_or_its_objects():
+    before = {"objects": {"b": {"name": "Grizzly Bears"}, "r": {"name": "Typhoid Rats"}}}
+    after = {"objects": before["objects"], "log": [{"kind": "zone_change", "object": "b"}]}
+    assert cards_of_step({"type": "cast", "card": "Murder", "targets": ["b"]}, before, after) == {
+        "Murder", "Grizzly Bears"}
+    assert cards_of_step({"type": "damage", "source": "r", "target": "P1", "amount": 1}, before,
+                         {"objects": before["objects"], "log": []}) == {"Typhoid Rats"}
+
+
+def test_a_run_reports_exercised_and_never_exercised_rules_and_cards():
+    result = run(load_engine(f"{TINY}:engine"), max_examples=1, seed=0, database=None,
+                 invariant_names=["damage.player_loses_life", "zones.sacrificed_goes_to_its_owners_graveyard"])
+    report = result.rule_coverage
+    assert set(report["rules"]["exercised"]) | set(report["rules"]["never"]) == {
+        "120.3a", "702.15b", "701.17a", "400.3", "404.1"}
+    assert report["rules"]["total"] == 5
+    assert set(report["cards"]["exercised"]) | set(report["cards"]["never"]) == set(tiny.CARDS)
+    assert all(0 < n <= result.stats.steps for n in report["rules"]["exercised"].values())
+    assert "never:" in describe(report) or not (report["rules"]["never"] or report["cards"]["never"])
+
+
+def test_a_longer_run_exercises_everything_the_tiny_engine_is_checked_for():
+    result = run(load_engine(f"{TINY}:engine"), max_examples=60, seed=0, database=None)
+    report = result.rule_coverage
+    cited = {r for i in select(load_engine(f"{TINY}:engine").info.capabilities) for r in i.rules}
+    assert cited <= set(report["rules"]["exercised"]) | set(report["rules"]["never"])
+    assert report["cards"]["never"] == []  # 60 examples play each of its five cards
+
+
+def test_rarer_is_scored_higher():
+    coverage = RuleCoverage(rules={"701.17a": 100, "702.89a": 2})
+    coverage.per_example = {("rule", "701.17a")}
+    common = example_score(coverage)
+    coverage.per_example = {("rule", "702.89a")}
+    assert example_score(coverage) > common > 0
+    assert coverage.per_example == set() and example_score(coverage) == 0
+
+
+def test_coverage_guided_hands_each_example_a_score_to_the_target_phase(monkeypatch):
+    scores = []
+    monkeypatch.setattr(machine_module, "target", lambda score, label: scores.append((label, score)))
+    result = run(load_engine("reference"), max_examples=15, seed=0, database=None, coverage_guided=True)
+    assert result.violation is None
+    assert len(scores) >= 15 and {label for label, _ in scores} == {"rule coverage"}
+    assert all(score > 0 for _, score in scores)
+
+
+def test_the_command_line_prints_and_writes_rule_coverage(tmp_path, capsys):
+    report = tmp_path / "run.json"
+    code = cli.main(["run", "--engine", f"{TINY}:engine", "--max-examples", "20", "--database", "none", "--quiet",
+                     "--coverage-guided", "--replay-dir", str(tmp_path / "out"), "--json", str(report)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Rule coverage (steps where an invariant citing it applied):" in out
+    assert "CR rules cited by the invariants:" in out and "cards of the plan:" in out
+    data = json.loads(report.read_text())
+    assert data["options"]["coverage_guided"] is True
+    assert data["rule_coverage"]["cards"]["total"] == len(tiny.CARDS)
+    assert set(data["rule_coverage"]["rules"]) == {"exercised", "never", "total"}
+
+
+def test_coverage_guided_with_explore_is_bad_usage(tmp_path, capsys):
+    code = cli.main(["run", "--engine", f"{TINY}:engine", "--coverage-guided", "--explore", "--database", "none"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "--coverage-guided" in err[0]
+
+
+@pytest.mark.parametrize("name", ["umbra_armor.mandatory"])
+def test_rulings_cited_are_counted(name):
+    result = run(load_engine("reference"), max_examples=30, seed=0, database=None, invariant_names=[name])
+    cited = set(REGISTRY[name].rulings)
+    assert set(result.rule_coverage["rulings"]["exercised"]) | set(result.rule_coverage["rulings"]["never"]) == cited
