@@ -179,7 +179,7 @@ def test_a_run_that_tested_nothing_is_an_error_test_case(tmp_path, capsys):
     """Most examples declined at once: exit 2 with one line, and the JUnit report says so as an error."""
     engine_file = tmp_path / "declining.py"
     engine_file.write_text(DECLINING_ENGINE, encoding="utf-8")
-    assert fuzz(tmp_path, f"{engine_file}:engine", "--junit-xml", tmp_path / "r.xml", examples=10) == 2
+    assert fuzz(tmp_path, f"{engine_file}:engine", "--junit-xml", tmp_path / "r.xml", examples=2) == 2
     assert "declined" in capsys.readouterr().err
     suite = junit_shape(tmp_path / "r.xml")
     error = next(case for case in suite.findall("testcase") if case.get("name") == "run").find("error")
