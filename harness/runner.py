@@ -8,7 +8,8 @@ every key is on disk as soon as it is seen, so a Ctrl-C or a crash loses nothing
 Without ``keep_going`` the run stops at its first finding. With it, the run goes on:
 later failures of a key already found are counted, not reported again, and each
 distinct key (:func:`harness.findings.finding_key`) gets its own finding and replay
-file. Hypothesis shrinks each key on its own (every key raises its own exception type,
+file. The keys of every invariant that failed on a finding's failing step count as
+found with it (one bug breaking two invariants is one finding). Hypothesis shrinks each key on its own (every key raises its own exception type,
 which Hypothesis treats as a distinct bug), so shrinking never slips from one finding
 to another. Budgets are totals over the whole run; ``max_seconds`` bounds everything,
 shrinking and reduction included.
@@ -276,7 +277,10 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
             finding.replay_path = scenario_file.save(finding.scenario, path)
             recorder.forget(key)
         result.findings.append(finding)
-        machine.found_keys.add(key)
+        # Invariants that failed on the same step are part of this finding (one bug can break
+        # several, e.g. 704.5h and a destruction that left nothing on the battlefield): their keys
+        # are found too, so the same bug is not reported again under another key.
+        machine.found_keys.update({key, *(finding_key(v) for v in finding.violations)})
 
     def finish_flaky(exc: Flaky) -> None:
         """The engine behaved differently when Hypothesis ran the same example again: report that, with

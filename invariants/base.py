@@ -67,7 +67,7 @@ def invariant(name: str, *, rules: Iterable[str], rulings: Iterable[str] = (), r
             raise ValueError(f"invariant {name!r} registered twice")
         if family not in FAMILIES:
             raise ValueError(f"unknown invariant family {family!r}")
-        summary = (check.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        summary = " ".join((check.__doc__ or "").strip().split("\n\n")[0].split())
         REGISTRY[name] = Invariant(
             name, family, tuple(rules), tuple(rulings), frozenset(requires), check, summary, scope
         )

@@ -1,6 +1,6 @@
 """Generic properties that hold for any correct engine, whatever the cards.
 
-Zones (CR 400.1, 400.7), state-based actions left pending (704.3), illegal actions
+Zones (CR 400.1, 400.7), illegal actions
 (the engine protocol: an illegal attempt changes nothing, as a judge would rewind it,
 CR 104.3 aside), the shape and JSON round-trip of observations.
 """
@@ -208,42 +208,6 @@ def objects_conserved(t: Transition):
         created = t.event.get("id") == oid or (changes.get(oid) or {}).get("from", "x") is None
         if not created:
             out.append(f"{oid} ({after[oid]['name']}) appeared without being created")
-    return out
-
-
-@invariant("generic.no_pending_state_based_actions",
-           rules=("704.3", "704.5a", "704.5d", "704.5f", "704.5g", "704.5j", "704.5m", "704.5q"), family="generic")
-def no_pending_state_based_actions(t: Transition):
-    """After an event, no state-based action is left to perform (CR 704.3: checked to a fixed point)."""
-    if t.illegal is not None:
-        return None
-    objs = t.after["objects"]
-    out = []
-    legends: dict[tuple, list[str]] = {}
-    for oid, o in objs.items():
-        if o["zone"] != "battlefield":
-            if o["token"]:
-                out.append(f"704.5d: token {oid} is in the {o['zone']}")
-            continue
-        if "Creature" in o["types"] and o["toughness"] is not None:
-            if o["toughness"] <= 0:
-                out.append(f"704.5f: creature {oid} has toughness {o['toughness']}")
-            elif o["damage"] >= o["toughness"] and "indestructible" not in o["keywords"]:
-                out.append(f"704.5g: creature {oid} has {o['damage']} damage and toughness {o['toughness']}")
-        if "Aura" in o["subtypes"]:
-            host = objs.get(o["attached_to"]) if o["attached_to"] else None
-            if host is None or host["zone"] != "battlefield":
-                out.append(f"704.5m: Aura {oid} is attached to {o['attached_to']!r}, not a permanent")
-        if "Legendary" in o["supertypes"]:
-            legends.setdefault((o["controller"], o["name"]), []).append(oid)
-        if o["counters"].get("+1/+1") and o["counters"].get("-1/-1"):
-            out.append(f"704.5q: {oid} has both +1/+1 and -1/-1 counters")
-    for (controller, name), ids in legends.items():
-        if len(ids) > 1:
-            out.append(f"704.5j: {controller} controls {len(ids)} legendary {name}: {ids}")
-    for pid, p in t.after["players"].items():
-        if p["life"] <= 0 and not p["lost"]:
-            out.append(f"704.5a: {pid} has {p['life']} life and has not lost")
     return out
 
 

@@ -277,6 +277,23 @@ def deathtouch_ignored() -> Transition:
     return Transition(before, RATS_HIT_BEARS, step(before, {"b": {"damage": 1}}, [dealt("r", "b", 1, True)]))
 
 
+def rats_kill_bears() -> Transition:
+    """Typhoid Rats deals 1 damage to a 2/2 Grizzly Bears: not lethal, but deathtouch (CR 702.2b, 704.5h)."""
+    before = observation({"b": creature(colors=["G"]),
+                          "r": creature("Typhoid Rats", 1, 1, owner="P2", colors=["B"], keywords=["deathtouch"])})
+    after = step(before, {"b": GRAVEYARD}, [dealt("r", "b", 1, True), destroyed("b", "704.5h")])
+    return Transition(before, RATS_HIT_BEARS, after)
+
+
+def rats_hit_myr() -> Transition:
+    """Typhoid Rats deals 1 damage to Darksteel Myr: indestructible, it isn't destroyed by 704.5h (CR 702.12b)."""
+    before = observation({"m": creature("Darksteel Myr", 0, 1, types=["Artifact", "Creature"],
+                                        keywords=["indestructible"]),
+                          "r": creature("Typhoid Rats", 1, 1, owner="P2", colors=["B"], keywords=["deathtouch"])})
+    event = {"type": "damage", "source": "r", "target": "m", "amount": 1}
+    return Transition(before, event, step(before, {"m": {"damage": 1}}, [dealt("r", "m", 1, True)]))
+
+
 DESTROY_BOTH = {"type": "destroy", "targets": ["b", "h"], "cant_be_regenerated": False}
 
 
@@ -1281,8 +1298,21 @@ CASES: dict[str, Case] = {
         "2 zones"),
     "generic.objects_conserved": Case(murdered_token,
                                       lambda: with_after(murdered_token(), lambda o: o["log"].pop()), "vanished"),
-    "generic.no_pending_state_based_actions": Case(bears_dealt_one, lambda: bears_survive_shock(2),
-                                                   "704.5g"),
+    # state-based actions left pending, one invariant per rule of CR 704.5
+    "sba.life_total": Case(lambda: shock_at_player({"P1": 18, "P2": 20}),
+                           lambda: with_after(murdered_bears(), lambda o: o["players"]["P2"].update(life=0)), "704.5a"),
+    "sba.token_zone": Case(murdered_token, lambda: with_after(
+        murdered_token(), lambda o: o["objects"].update(b=card("Grizzly Bears", token=True, **GRAVEYARD))), "704.5d"),
+    "sba.zero_toughness": Case(bears_dealt_one, lambda: bears_survive_shock(0, toughness=0), "704.5f"),
+    "sba.lethal_damage": Case(bears_dealt_one, lambda: bears_survive_shock(2), "704.5g"),
+    "sba.deathtouch_damage": Case(deathtouch_lethal_saved, deathtouch_ignored, "704.5h"),
+    "sba.legend_rule": Case(second_isamaru, lambda: with_after(
+        put_onto_battlefield(), lambda o: [o["objects"][x].update(supertypes=["Legendary"]) for x in ("b", "x")]),
+        "704.5j"),
+    "sba.unattached_aura": Case(one_of_two_umbras_destroyed, lambda: with_after(  # the Aura stayed on the dead Bears
+        murder_kills_enchanted_bears(), set_field("h", zone="battlefield", attached_to="b")), "704.5m"),
+    "sba.counter_annihilation": Case(counters_annihilate, lambda: bears_survive_shock(
+        0, counters={"+1/+1": 1, "-1/-1": 1}), "704.5q"),
     "generic.illegal_changes_nothing": Case(refused_murder, lambda: refused_murder({"zone": "exile"}),
                                             "changed objects"),
     "generic.damage_only_on_battlefield": Case(
@@ -1378,19 +1408,12 @@ MORE_BROKEN = [
     ("generic.one_zone_per_object", lambda: with_after(murdered_bears(), set_field("b", owner="P2")), "400.3"),
     ("generic.objects_conserved", lambda: with_after(murdered_bears(), lambda o: o["objects"].update(z=creature())),
      "appeared without being created"),
-    ("generic.no_pending_state_based_actions", lambda: bears_survive_shock(0, toughness=0), "704.5f"),
-    ("generic.no_pending_state_based_actions", lambda: bears_survive_shock(0, counters={"+1/+1": 1, "-1/-1": 1}),
-     "704.5q"),
-    ("generic.no_pending_state_based_actions",
-     lambda: with_after(murdered_bears(), lambda o: o["players"]["P2"].update(life=0)), "704.5a"),
-    ("generic.no_pending_state_based_actions", lambda: with_after(  # the Aura stayed on the dead Bears
-        murder_kills_enchanted_bears(), set_field("h", zone="battlefield", attached_to="b")), "704.5m"),
-    ("generic.no_pending_state_based_actions", lambda: with_after(
-        put_onto_battlefield(), lambda o: [o["objects"][x].update(supertypes=["Legendary"]) for x in ("b", "x")]),
-     "704.5j"),
-    ("generic.no_pending_state_based_actions", lambda: with_after(
-        murdered_token(), lambda o: o["objects"].update(b=card("Grizzly Bears", token=True, **GRAVEYARD))),
-     "704.5d"),
+    ("sba.deathtouch_damage", lambda: with_after(  # the log says no deathtouch; the card data says Typhoid Rats has it
+        deathtouch_ignored(), lambda o: o["log"][0].update(deathtouch=False)), "deathtouch source r"),
+    ("sba.deathtouch_damage", lambda: with_after(  # an indestructible creature survives 704.5h, not a 2/2 Bears
+        deathtouch_ignored(), set_field("b", keywords=["indestructible"])), "704.5h"),
+    ("sba.lethal_damage", lambda: with_after(  # 704.5g reads indestructible from the card data too
+        bears_survive_shock(2), set_field("b", keywords=["indestructible"])), "704.5g"),
     ("generic.determinism", lambda: replayed(lambda obs: obs[:1]), "produced 1 observations"),
     ("differential.matches_reference", lambda: against_reference(illegal="illegal_target"), "reference refused"),
     ("damage.player_loses_life", lambda: bears_hit_player({"P1": 20, "P2": 18}, ["lifelink"]), "expected 22"),
@@ -1472,7 +1495,9 @@ MORE_HOLDS = [
     ("legend_rule.same_controller_only", lambda: legend_rule_with_umbra({"event": "state_based_action",
                                                                         "rule": "704.5m"})),
     ("generic.objects_conserved", put_onto_battlefield),
-    ("generic.no_pending_state_based_actions", bolt_marks_damage_on_myr),  # indestructible: 702.12b
+    ("sba.lethal_damage", bolt_marks_damage_on_myr),  # indestructible: 702.12b
+    ("sba.deathtouch_damage", rats_kill_bears),  # 704.5h destroyed it
+    ("sba.deathtouch_damage", rats_hit_myr),  # indestructible: 702.12b
     ("differential.matches_reference", lambda: against_reference(reversed_log)),  # log order is not compared
     ("damage.player_loses_life", lambda: bears_hit_player({"P1": 22, "P2": 18}, ["lifelink"])),
     ("differential.matches_reference",
@@ -1582,7 +1607,11 @@ def test_rules_invariants_do_not_apply_to_unrelated_events(name, step_id, t):
 
 
 @pytest.mark.parametrize("name, t", [
-    ("generic.no_pending_state_based_actions", refused_murder()),  # nothing happened (CR 704.3)
+    *((name, refused_murder()) for name in REGISTRY if name.startswith("sba.")),  # nothing happened (CR 704.3)
+    ("sba.deathtouch_damage", bears_dealt_one()),  # no deathtouch source dealt damage
+    ("sba.unattached_aura", murdered_bears()),  # no Aura
+    ("sba.counter_annihilation", murdered_bears()),  # no counters
+    ("sba.legend_rule", murdered_bears()),  # no legendary permanent
     ("generic.illegal_changes_nothing", murdered_bears()),  # the event was performed
     ("differential.matches_reference", murdered_bears()),  # no reference engine given
 ])

@@ -268,8 +268,8 @@ def test_the_benchmark_classifies_findings_by_planted_bug():
 
 # ---------------------------------------------------------------- the proof: fuzzing it
 # Budgets are small (the benchmark benchmarks/tiny_engine.py runs 2,000 examples).
-#: The rules invariants that catch each planted bug (704.5h: either the destruction
-#: invariant or the 704.5h state-based action invariant, whichever is checked first).
+#: The rules invariants that catch each planted bug (704.5h: the destruction invariant and
+#: the 704.5h state-based action invariant fail on the same step, one finding keyed by either).
 BUG_INVARIANTS = {
     "deathtouch_ignored": {"zones.destroyed_without_replacement_leaves", "sba.deathtouch_damage"},
     "damage_kept_off_battlefield": {"generic.damage_only_on_battlefield"},
@@ -300,6 +300,17 @@ def test_deathtouch_damage_on_a_creature_only_deathtouch_destroys_comes_early(se
                  shrink=False)
     assert [f.key for f in result.findings] and set(f.key for f in result.findings) <= BUG_INVARIANTS[
         "deathtouch_ignored"], (seed, [f.key for f in result.findings])
+
+
+def test_one_bug_breaking_two_invariants_is_one_finding():
+    """The deathtouch bug breaks CR 704.5h (sba.deathtouch_damage) and leaves a destroyed creature on the
+    battlefield (zones.destroyed_without_replacement_leaves) on the same step: one finding, listing both."""
+    from harness.runner import run
+
+    result = run(tiny.TinyEngine(bugs={"deathtouch_ignored"}), max_examples=60, seed=0, database=None,
+                 keep_going=True)
+    assert [f.key for f in result.findings] in ([key] for key in BUG_INVARIANTS["deathtouch_ignored"])
+    assert {v.invariant for v in result.findings[0].violations} == BUG_INVARIANTS["deathtouch_ignored"]
 
 
 def test_the_tiny_engine_fuzzes_clean_without_declining(tmp_path, capsys):

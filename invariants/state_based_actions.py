@@ -1,0 +1,163 @@
+"""No state-based action left pending after an event (CR 704.3), one invariant per rule of 704.5.
+
+"Whenever a player would get priority, the game checks for any of the listed conditions
+for state-based actions, then performs all applicable state-based actions
+simultaneously as a single event. If any state-based actions are performed as a result
+of a check, the check is repeated" (CR 704.3). An engine performs an event and
+everything that follows from it, so the observation after an event must show none of
+the conditions of 704.5 that the engine claims to implement. Each invariant checks one
+rule and needs that rule's capability (``harness.protocol.CAPABILITIES``): an engine
+claims only the state-based actions it implements, and ``--invariant`` or
+``--skip-invariant`` select them one by one.
+
+Each returns None for a refused event (nothing happened, CR 704.3) and when the
+observation after the event has nothing the rule is about (no token, no creature, ...).
+Keywords are read from the card data (:mod:`invariants.card_abilities`), not from the
+engine's account; toughness, counters and attachments are the observed ones (computed
+after layers, CR 613).
+"""
+
+from __future__ import annotations
+
+from .base import Transition, invariant
+from .card_abilities import has_keyword
+
+
+def _on_battlefield(t: Transition) -> dict[str, dict]:
+    return {oid: o for oid, o in t.after["objects"].items() if o["zone"] == "battlefield"}
+
+
+def _creatures(t: Transition) -> dict[str, dict]:
+    return {oid: o for oid, o in _on_battlefield(t).items()
+            if "Creature" in o["types"] and o["toughness"] is not None}
+
+
+@invariant("sba.life_total", rules=("704.3", "704.5a"), requires=("sba.life_total",), family="generic")
+def life_total(t: Transition):
+    """704.5a: a player with 0 or less life has lost the game."""
+    if t.illegal is not None:
+        return None
+    return [f"704.5a: {pid} has {p['life']} life and has not lost"
+            for pid, p in t.after["players"].items() if p["life"] <= 0 and not p["lost"]]
+
+
+@invariant("sba.token_zone", rules=("704.3", "704.5d", "111.7"), requires=("sba.token_zone",), family="generic")
+def token_zone(t: Transition):
+    """704.5d: no token is in a zone other than the battlefield (it ceased to exist)."""
+    if t.illegal is not None:
+        return None
+    tokens = {oid: o for oid, o in t.after["objects"].items() if o["token"]}
+    if not tokens and not any(o["token"] for o in t.before["objects"].values()):
+        return None
+    return [f"704.5d: token {oid} is in the {o['zone']}" for oid, o in tokens.items() if o["zone"] != "battlefield"]
+
+
+@invariant("sba.zero_toughness", rules=("704.3", "704.5f"), requires=("sba.zero_toughness",), family="generic")
+def zero_toughness(t: Transition):
+    """704.5f: no creature on the battlefield has toughness 0 or less (indestructible or not)."""
+    if t.illegal is not None:
+        return None
+    creatures = _creatures(t)
+    if not creatures:
+        return None
+    return [f"704.5f: creature {oid} has toughness {o['toughness']}" for oid, o in creatures.items()
+            if o["toughness"] <= 0]
+
+
+@invariant("sba.lethal_damage", rules=("704.3", "704.5g", "702.12b"), requires=("sba.lethal_damage",),
+           family="generic")
+def lethal_damage(t: Transition):
+    """704.5g: no creature on the battlefield with toughness above 0 has damage marked on it at least equal
+    to its toughness, unless it is indestructible (702.12b)."""
+    if t.illegal is not None:
+        return None
+    creatures = _creatures(t)
+    if not creatures:
+        return None
+    return [f"704.5g: creature {oid} has {o['damage']} damage and toughness {o['toughness']}"
+            for oid, o in creatures.items()
+            if 0 < o["toughness"] <= o["damage"] and not has_keyword(o, "indestructible")]
+
+
+@invariant("sba.deathtouch_damage", rules=("704.3", "704.5h", "702.2b", "702.12b"),
+           requires=("sba.deathtouch_damage",), family="generic")
+def deathtouch_damage(t: Transition):
+    """704.5h: a creature dealt damage by a deathtouch source during the event is no longer on the
+    battlefield with that damage marked, unless it is indestructible (702.12b).
+
+    Read from the event's log: each ``damage`` entry of a nonzero amount (702.2b: "any nonzero
+    amount") to a creature, whose source has deathtouch (the source permanent's card data, or the
+    entry's ``deathtouch``). Destruction replaced (regeneration, umbra armor) removes the damage,
+    so a creature still on the battlefield with damage marked, and no replacement effect logged
+    for it, was not destroyed. None when the event dealt no deathtouch damage to a creature.
+    """
+    if t.illegal is not None:
+        return None
+    before, after = t.before["objects"], t.after["objects"]
+    dealt: dict[str, str] = {}
+    for entry in t.log:
+        if entry.get("kind") != "damage" or not isinstance(entry.get("amount"), int) or entry["amount"] <= 0:
+            continue
+        source = entry.get("source")
+        source_obj = (after.get(source) or before.get(source)) if isinstance(source, str) else None
+        deathtouch = entry.get("deathtouch") is True or (source_obj is not None and has_keyword(source_obj,
+                                                                                                 "deathtouch"))
+        target = after.get(entry.get("target")) if isinstance(entry.get("target"), str) else None
+        if deathtouch and target is not None and "Creature" in (target.get("types") or ()):
+            dealt[entry["target"]] = source
+    if not dealt:
+        return None
+    replaced = {e.get("affected") for e in t.log if e.get("kind") == "replacement"}
+    out = []
+    for oid, source in dealt.items():
+        o = after[oid]
+        if o["zone"] == "battlefield" and o["damage"] > 0 and (o["toughness"] or 0) > 0 \
+                and not has_keyword(o, "indestructible") and oid not in replaced:
+            out.append(f"704.5h: creature {oid} was dealt damage by deathtouch source {source} and is still on the "
+                       f"battlefield with {o['damage']} damage")
+    return out
+
+
+@invariant("sba.legend_rule", rules=("704.3", "704.5j"), requires=("legend_rule",), family="generic")
+def legend_rule(t: Transition):
+    """704.5j: no player controls two or more legendary permanents with the same name."""
+    if t.illegal is not None:
+        return None
+    legends: dict[tuple, list[str]] = {}
+    for oid, o in _on_battlefield(t).items():
+        if "Legendary" in o["supertypes"]:
+            legends.setdefault((o["controller"], o["name"]), []).append(oid)
+    if not legends:
+        return None
+    return [f"704.5j: {controller} controls {len(ids)} legendary {name}: {ids}"
+            for (controller, name), ids in legends.items() if len(ids) > 1]
+
+
+@invariant("sba.unattached_aura", rules=("704.3", "704.5m"), requires=("sba.unattached_aura",), family="generic")
+def unattached_aura(t: Transition):
+    """704.5m: every Aura on the battlefield is attached to a permanent on the battlefield."""
+    if t.illegal is not None:
+        return None
+    objs = t.after["objects"]
+    auras = {oid: o for oid, o in _on_battlefield(t).items() if "Aura" in o["subtypes"]}
+    if not auras:
+        return None
+    out = []
+    for oid, o in auras.items():
+        host = objs.get(o["attached_to"]) if isinstance(o["attached_to"], str) else None
+        if host is None or host["zone"] != "battlefield":
+            out.append(f"704.5m: Aura {oid} is attached to {o['attached_to']!r}, not a permanent")
+    return out
+
+
+@invariant("sba.counter_annihilation", rules=("704.3", "704.5q"), requires=("sba.counter_annihilation",),
+           family="generic")
+def counter_annihilation(t: Transition):
+    """704.5q: no permanent has both +1/+1 and -1/-1 counters on it."""
+    if t.illegal is not None:
+        return None
+    countered = {oid: o for oid, o in _on_battlefield(t).items() if o["counters"]}
+    if not countered:
+        return None
+    return [f"704.5q: {oid} has both +1/+1 and -1/-1 counters" for oid, o in countered.items()
+            if o["counters"].get("+1/+1") and o["counters"].get("-1/-1")]
