@@ -174,7 +174,8 @@ def same_name_check(t: Transition):
     shares a name with every card's name and with no token's name (Soldier Token, Thopter
     Token: "it doesn't have the names of tokens").
 
-    Each creature on the battlefield before the event that is still there after has its
+    Each creature on the battlefield before the event that is still there after, with the same
+    Auras and counters (umbra armor may have destroyed an Aura that gave it +N/+N), has its
     power and toughness lowered by 3 if it shares a name with the target, else unchanged;
     one that shares no name doesn't leave the battlefield.
     """
@@ -202,11 +203,17 @@ def same_name_check(t: Transition):
             if not affected:
                 messages.append(f"{oid} ({o.get('name')}) {why} but left the battlefield")
             continue
+        if _attached(t.before, oid) != _attached(t.after, oid) or o.get("counters") != now.get("counters"):
+            continue  # umbra armor destroyed an Aura, counters changed: its P/T changed for other reasons too
         expected = (o["power"] + dp, o["toughness"] + dt) if affected else (o["power"], o["toughness"])
         if (now.get("power"), now.get("toughness")) != expected:
             messages.append(f"{oid} ({o.get('name')}) {why}: expected {expected[0]}/{expected[1]}, observed "
                             f"{now.get('power')}/{now.get('toughness')}")
     return messages
+
+
+def _attached(obs: dict, oid: str) -> list[str]:
+    return sorted(a for a, o in obs["objects"].items() if o.get("attached_to") == oid and o.get("zone") == "battlefield")
 
 
 @invariant("search.impostor_may_be_found", rules=("201.2",), rulings=(SEARCH,), requires=LIBRARY_SEARCH)

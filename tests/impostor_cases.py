@@ -120,3 +120,15 @@ MORE_BROKEN = [
      lambda: altered(engineer_finds_impostor(), lambda t: t.after["objects"]["imp"].update(zone="battlefield")),
      "graveyard"),
 ]
+
+
+def bile_blight_lets_umbra_armor_save() -> Transition:
+    """Bile Blight on a damaged Typhoid Rats wearing Hyena and Boar Umbra (5/5, 2 damage): as a
+    2/2 with 2 damage it would be destroyed, umbra armor destroys Hyena Umbra instead and removes
+    the damage; it is 1/1 +3/+3 -3/-3 = 1/1, not 5/5 - 3/3 (the Aura's bonus is gone too)."""
+    return step([obj("rats", "Typhoid Rats", damage=2), obj("h", "Hyena Umbra", attached_to="rats"),
+                 obj("b", "Boar Umbra", attached_to="rats")],
+                {"type": "cast", "card": "Bile Blight", "controller": "P2", "targets": ["rats"]}, "umbra armor:h")
+
+
+MORE_HOLDS = [("impostor.same_name", bile_blight_lets_umbra_armor_save)]

@@ -287,3 +287,15 @@ def test_every_ruling_of_the_page_is_an_invariant():
             if paragraph.startswith("Omnipresent Impostor") or paragraph.startswith("Each time"):
                 assert any(paragraph.replace("\u2019", "'").startswith(ruling_text(r)[:60])
                            for r in REGISTRY[name].rulings), name
+
+
+def test_bile_blight_lethal_then_umbra_armor():
+    """Bile Blight on a damaged Typhoid Rats with Hyena Umbra (+1/+1) and Boar Umbra (+3/+3):
+    5/5 with 2 damage becomes 2/2, lethal damage (CR 704.5g); umbra armor destroys the Aura its
+    controller chooses and removes the damage (CR 702.89a): 1/1 +3/+3 -3/-3 = 1/1, no damage."""
+    obs, asked = play([obj("rats", "Typhoid Rats", damage=2), obj("h", "Hyena Umbra", attached_to="rats"),
+                       obj("b", "Boar Umbra", attached_to="rats")], (cast("Bile Blight", "rats"), ["umbra armor:h"]))
+    rats = obs["objects"]["rats"]
+    assert (rats["zone"], rats["power"], rats["toughness"], rats["damage"]) == ("battlefield", 1, 1, 0)
+    assert obs["objects"]["h"]["zone"] == "graveyard" and obs["objects"]["b"]["zone"] == "battlefield"
+    assert asked == [("P1", "replacement_effect", ["umbra armor:h", "umbra armor:b"])]

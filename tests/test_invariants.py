@@ -37,6 +37,7 @@ from .chance_cases import CASES as CHANCE_CASES
 from .chance_cases import MORE_BROKEN as CHANCE_MORE_BROKEN
 from .impostor_cases import CASES as IMPOSTOR_CASES
 from .impostor_cases import MORE_BROKEN as IMPOSTOR_MORE_BROKEN
+from .impostor_cases import MORE_HOLDS as IMPOSTOR_MORE_HOLDS
 
 PLAYERS = ("P1", "P2")
 HIDDEN_ZONES = ("library", "hand", "graveyard", "exile")
@@ -1510,6 +1511,7 @@ CASES.update({name: Case(*case) for name, case in CHANCE_CASES.items()})
 MORE_BROKEN += CHANCE_MORE_BROKEN
 CASES.update({name: Case(*case) for name, case in IMPOSTOR_CASES.items()})
 MORE_BROKEN += IMPOSTOR_MORE_BROKEN
+MORE_HOLDS += IMPOSTOR_MORE_HOLDS
 
 # --------------------------------------------------------------------------- tests
 
