@@ -213,3 +213,13 @@ def test_run_workers_python_api_on_the_reference_engine(tmp_path):
 
     assert result.engine == ReferenceAdapter().info.name and not result.findings
     assert 10 <= result.stats.examples <= 16 and result.stats.steps > 0
+
+
+def test_workers_on_an_engine_in_another_language(tmp_path, capsys):
+    """Each worker starts its own child of an exec: engine (the Node.js example engine, with its
+    planted bug of damage kept on a creature put into a graveyard, CR 400.7)."""
+    node = f"exec:node {ROOT / 'examples/engines/node/engine.js'} --bug damage_kept_off_battlefield"
+    code, report = fuzz(tmp_path, node, "--workers", 2, examples=20)
+    assert code == 1
+    assert [f["key"] for f in report["findings"]] == ["generic.damage_only_on_battlefield"]
+    assert main(["replay", report["findings"][0]["replay_file"], "--engine", node]) == 1
