@@ -66,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--steps", type=_positive(int), default=20, help="events per example (default 20)")
     run.add_argument("--invariant", action="append", dest="invariants", metavar="NAME",
                      help="check only this invariant (repeatable); see `rulesfuzz invariants`")
+    run.add_argument("--skip-invariant", action="append", dest="skip_invariants", metavar="NAME",
+                     help="don't check this invariant (repeatable); see `rulesfuzz invariants`")
     run.add_argument("--database", default=".hypothesis/rulesfuzz",
                      help="Hypothesis example database: a directory, redis://host:port/db, 'memory' or 'none'")
     run.add_argument("--step-timeout", type=_positive(float), default=10.0,
@@ -152,6 +154,9 @@ def cmd_run(args) -> int:
         unknown = [n for n in args.invariants if n not in invariant_registry.REGISTRY]
         if unknown:
             raise BadInput(f"unknown invariant(s) {unknown}; see `rulesfuzz invariants`")
+    problem = skipped_invariants_problem(args.invariants, args.skip_invariants, "--skip-invariant")
+    if problem:
+        raise BadInput(problem)
     if args.coverage_guided and args.explore:
         raise BadInput("--coverage-guided steers Hypothesis's engine (its target phase); it can't be used with "
                        "--explore")
@@ -170,6 +175,19 @@ def cmd_run(args) -> int:
 
     with interrupts.sigint_flag():  # from the header on, a Ctrl-C ends the run with its summary
         return _run_and_report(args, engine, against, database, progress, known)
+
+
+def skipped_invariants_problem(chosen, skipped, flag: str) -> str | None:
+    """Why invariants ``skipped`` (names given with ``flag``) can't be skipped from ``chosen``
+    (the ``--invariant`` names, or None: all), in one line; None when they can."""
+    if not skipped:
+        return None
+    unknown = [n for n in skipped if n not in invariant_registry.REGISTRY]
+    if unknown:
+        return f"{flag}: unknown invariant(s) {unknown}; see `rulesfuzz invariants`"
+    if chosen and not set(chosen) - set(skipped):
+        return f"{flag}: skips every invariant given with --invariant ({', '.join(chosen)}): nothing left to check"
+    return None
 
 
 def _check_output_paths(args) -> None:

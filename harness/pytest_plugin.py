@@ -4,7 +4,8 @@ Registered through the ``pytest11`` entry point. Options, as those of ``rulesfuz
 that CI needs: ``--rulesfuzz-engine`` (``--engine``), ``--rulesfuzz-against``,
 ``--rulesfuzz-examples`` (``--max-examples``), ``--rulesfuzz-max-seconds``,
 ``--rulesfuzz-seed``, ``--rulesfuzz-database``, ``--rulesfuzz-baseline``,
-``--rulesfuzz-keep-going`` and ``--rulesfuzz-replay-dir``. With ``--rulesfuzz-profile NAME``
+``--rulesfuzz-keep-going``, ``--rulesfuzz-replay-dir`` and ``--rulesfuzz-skip-invariant``
+(repeatable). With ``--rulesfuzz-profile NAME``
 (or whenever the item runs) the settings of ``[tool.rulesfuzz]`` of the nearest
 ``pyproject.toml`` and of that profile fill in what the command line doesn't give
 (:mod:`harness.config`), so ``pytest --rulesfuzz-profile gate`` is the CI gate.
@@ -38,6 +39,7 @@ OPTIONS = {
     "rulesfuzz_baseline": ("baseline", None),
     "rulesfuzz_keep_going": ("keep_going", False),
     "rulesfuzz_replay_dir": ("replay_dir", "rulesfuzz-replays"),
+    "rulesfuzz_skip_invariant": ("skip_invariants", None),
 }
 
 
@@ -60,6 +62,8 @@ def pytest_addoption(parser):
     group.addoption("--rulesfuzz-keep-going", action="store_true", default=None,
                     help="report every distinct finding, not only the first")
     group.addoption("--rulesfuzz-replay-dir", default=None, help="where replay files go (default ./rulesfuzz-replays)")
+    group.addoption("--rulesfuzz-skip-invariant", action="append", default=None, metavar="NAME",
+                    help="don't check this invariant (repeatable), as `rulesfuzz run --skip-invariant`")
 
 
 def _resolve(config) -> dict | None:
@@ -98,6 +102,11 @@ def pytest_configure(config):
     from harness import baseline as baseline_file
     from harness.runner import database_from
 
+    from harness.cli import skipped_invariants_problem
+
+    problem = skipped_invariants_problem(None, options["rulesfuzz_skip_invariant"], "--rulesfuzz-skip-invariant")
+    if problem:
+        raise pytest.UsageError(problem)
     if options["rulesfuzz_examples"] < 1:
         raise pytest.UsageError("--rulesfuzz-examples: expected a positive number")
     seconds = options["rulesfuzz_max_seconds"]
@@ -145,7 +154,8 @@ class RulesfuzzItem(pytest.Item):
         result = run(engine, max_examples=option("rulesfuzz_examples"), max_seconds=option("rulesfuzz_max_seconds"),
                      seed=option("rulesfuzz_seed"), replay_dir=option("rulesfuzz_replay_dir"),
                      database=database_from(option("rulesfuzz_database")), against=against,
-                     keep_going=option("rulesfuzz_keep_going"))
+                     keep_going=option("rulesfuzz_keep_going"),
+                     skip_invariants=option("rulesfuzz_skip_invariant") or ())
         known = getattr(self.config, "_rulesfuzz_known", {})
         for finding in result.findings:
             finding.known = known.get(finding.key)

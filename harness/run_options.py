@@ -57,7 +57,8 @@ def fuzz(args, engine, against, database, progress):
     """One run: in this process, or cut into slots (--workers, --shard; :mod:`harness.workers`)."""
     from .runner import run
 
-    options = {"replay_dir": args.replay_dir, "invariant_names": args.invariants, "steps_per_example": args.steps,
+    options = {"replay_dir": args.replay_dir, "invariant_names": args.invariants,
+               "skip_invariants": tuple(getattr(args, "skip_invariants", None) or ()), "steps_per_example": args.steps,
                "step_timeout": args.step_timeout, "keep_going": args.keep_going,
                "explore": getattr(args, "explore", False), "coverage_guided": getattr(args, "coverage_guided", False)}
     if args.workers == 1 and args.shard is None:
@@ -93,6 +94,7 @@ def write_reports(args, result, engine, against, status: str, replay: str, extra
     if args.json_path:
         options = {"max_examples": args.max_examples, "max_seconds": args.max_seconds, "seed": args.seed,
                    "steps": args.steps, "step_timeout": args.step_timeout, "invariants": args.invariants,
+                   "skip_invariants": getattr(args, "skip_invariants", None),
                    "database": args.database, "replay_dir": args.replay_dir, "keep_going": args.keep_going,
                    "baseline": getattr(args, "baseline", None), "workers": getattr(args, "workers", 1),
                    "shard": "/".join(map(str, args.shard)) if getattr(args, "shard", None) else None,

@@ -212,7 +212,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
         replay_dir=None, invariant_names=None, steps_per_example: int = 20, chunk: int = 25,
         database=None, step_timeout: float | None = 10.0, progress=None, shrink: bool = True,
         against=None, keep_going: bool = False, explore: bool = False,
-        coverage_guided: bool = False) -> RunResult:
+        coverage_guided: bool = False, skip_invariants=()) -> RunResult:
     """Fuzz ``engine`` (protocol :class:`harness.protocol.Engine`) until a finding (or, with
     ``keep_going``, until the budget ends).
 
@@ -222,14 +222,18 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
     ``progress(line)`` is called with a progress line now and then (also while shrinking).
     ``against`` is a reference engine for differential mode. Replay files go to
     ``replay_dir`` (:func:`replay_file_path`). ``explore`` runs examples outside
-    Hypothesis's engine and hands failures to it (module docstring). Raises KeyError for
-    an unknown invariant name. ``coverage_guided`` scores each example by the rarity of the
+    Hypothesis's engine and hands failures to it (module docstring). ``skip_invariants``
+    names invariants not to check (of those ``invariant_names`` or the capabilities
+    select). Raises KeyError for an unknown invariant name in either. ``coverage_guided`` scores each example by the rarity of the
     rules, rulings and cards it exercised and hands the score to Hypothesis's target phase
     (:mod:`harness.rule_coverage`).
     """
     capabilities = set(engine.info.capabilities) | ({"differential"} if against is not None else set())
-    step_invariants = invariant_registry.select(capabilities, invariant_names, "step")
-    scenario_invariants = invariant_registry.select(capabilities, invariant_names, "scenario")
+    skipped = {invariant_registry.REGISTRY[name].name for name in skip_invariants}
+    step_invariants = [i for i in invariant_registry.select(capabilities, invariant_names, "step")
+                       if i.name not in skipped]
+    scenario_invariants = [i for i in invariant_registry.select(capabilities, invariant_names, "scenario")
+                           if i.name not in skipped]
     stats = Stats()
     started = time.perf_counter()
     last_progress = [started]

@@ -190,6 +190,18 @@ def test_unknown_invariant_name(capsys, tmp_path):
     assert "unknown invariant" in one_error_line(capsys)
 
 
+def test_unknown_skipped_invariant_name(capsys, tmp_path):
+    assert run_cli("run", "--engine", "reference", "--skip-invariant", "sba.nope", "--replay-dir", tmp_path) == 2
+    assert one_error_line(capsys) == ("rulesfuzz: error: --skip-invariant: unknown invariant(s) ['sba.nope']; "
+                                      "see `rulesfuzz invariants`")
+
+
+def test_skipping_every_chosen_invariant_leaves_nothing_to_check(capsys, tmp_path):
+    assert run_cli("run", "--engine", "reference", "--invariant", "sba.lethal_damage", "--skip-invariant",
+                   "sba.lethal_damage", "--replay-dir", tmp_path) == 2
+    assert "nothing left to check" in one_error_line(capsys)
+
+
 # ---------------------------------------------------------------- engines that misbehave
 
 MISBEHAVING = '''

@@ -108,7 +108,9 @@ def test_bad_options_are_usage_errors(pytester):
     for option, words in (("--rulesfuzz-database=bogus://x", "--rulesfuzz-database: bogus://x: unknown scheme"),
                           ("--rulesfuzz-baseline=missing.json", "--rulesfuzz-baseline:"),
                           ("--rulesfuzz-examples=0", "--rulesfuzz-examples: expected a positive number"),
-                          ("--rulesfuzz-max-seconds=-1", "--rulesfuzz-max-seconds: expected a positive number")):
+                          ("--rulesfuzz-max-seconds=-1", "--rulesfuzz-max-seconds: expected a positive number"),
+                          ("--rulesfuzz-skip-invariant=generic.nope",
+                           "--rulesfuzz-skip-invariant: unknown invariant(s) ?'generic.nope'?; see*")):
         result = pytester.runpytest("-p", "no:xdist", f"--rulesfuzz-engine={CLEAN}", option)
         assert result.ret == 4, option  # pytest's usage error
         result.stderr.fnmatch_lines([f"ERROR: {words}*"])
@@ -116,6 +118,17 @@ def test_bad_options_are_usage_errors(pytester):
     broken.assert_outcomes(failed=1)
     assert [line for line in failure_text(broken)] == [
         next(line for line in failure_text(broken) if line.startswith("rulesfuzz: error: "))]
+
+
+def test_skip_invariant_leaves_the_invariant_out(pytester):
+    """--rulesfuzz-skip-invariant (repeatable): the tiny engine's first planted bug (CR 400.7) is
+    found only by generic.damage_only_on_battlefield; skipping it (and the other two bugs'
+    invariants) leaves a run of the buggy engine that finds nothing."""
+    skips = [f"--rulesfuzz-skip-invariant={name}" for name in (FIRST_BUG, "damage.player_loses_life",
+                                                                  "sba.deathtouch_damage",
+                                                                  "zones.destroyed_without_replacement_leaves")]
+    fuzz(pytester, BUGGY, "--rulesfuzz-database=none", *skips, examples=30).assert_outcomes(passed=1)
+    fuzz(pytester, BUGGY, "--rulesfuzz-database=none", *skips[1:], examples=30).assert_outcomes(failed=1)
 
 
 def test_readme_documents_every_plugin_option(pytester):

@@ -313,6 +313,29 @@ def test_one_bug_breaking_two_invariants_is_one_finding():
     assert {v.invariant for v in result.findings[0].violations} == BUG_INVARIANTS["deathtouch_ignored"]
 
 
+def test_skipped_invariants_are_not_checked(tmp_path, capsys):
+    """--skip-invariant (repeatable): with the two invariants that catch the deathtouch bug skipped, the
+    engine with only that bug fuzzes clean over the budget that finds it (seed 0, above); the report
+    neither lists nor counts the skipped invariants."""
+    from harness.cli import main
+    from harness.runner import run
+
+    skipped = sorted(BUG_INVARIANTS["deathtouch_ignored"])
+    result = run(tiny.TinyEngine(bugs={"deathtouch_ignored"}), max_examples=60, seed=0, database=None,
+                 shrink=False, skip_invariants=skipped)
+    assert result.findings == [] and not set(skipped) & set(result.invariants)
+    report = tmp_path / "r.json"
+    code = main(["run", "--engine", f"{TINY}:engine", "--max-examples", "10", "--seed", "0", "--database", "none",
+                 "--replay-dir", str(tmp_path), "--json", str(report),
+                 *(arg for name in skipped for arg in ("--skip-invariant", name))])
+    assert code == 0
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["options"]["skip_invariants"] == skipped
+    assert not set(skipped) & set(data["stats"]["invariants"])
+    assert not set(skipped) & {i["name"] for i in data["invariants"]}
+    assert "generic.damage_only_on_battlefield" in data["stats"]["invariants"]
+
+
 def test_the_tiny_engine_fuzzes_clean_without_declining(tmp_path, capsys):
     code, report = fuzz(tmp_path, "engine")
     assert (code, report["status"], report["findings"]) == (0, "passed", [])
