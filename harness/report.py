@@ -76,10 +76,11 @@ def describe_stats(stats, invariant_names) -> str:
                      f"new_game or their first event: {reasons}")
     if data["interactions"]:
         lines.append("interactions: " + ", ".join(f"{k} {v}" for k, v in data["interactions"].items()))
-    lines.append(f"{'invariant':<48} {'checked':>9} {'applicable':>11}")
+    width = max([len("invariant"), *map(len, invariant_names)])  # the longest name sets the column
+    lines.append(f"{'invariant':<{width}} {'checked':>9} {'applicable':>11}")
     for name in invariant_names:
         counts = data["invariants"].get(name, {"checked": 0, "applicable": 0})
-        lines.append(f"{name:<48} {counts['checked']:>9} {counts['applicable']:>11}")
+        lines.append(f"{name:<{width}} {counts['checked']:>9} {counts['applicable']:>11}")
     return "\n".join(lines)
 
 

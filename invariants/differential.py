@@ -190,13 +190,13 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
             if OPTIONAL_PLAYER_FIELDS.get(key, "") not in scope.capabilities | {""}:
                 continue
             if a.get(key) != b.get(key):
-                add((0, key, pid), f"players.{pid}.{key}", f"player {pid} {key}: fork {a.get(key)!r} vs reference "
+                add((0, key, pid), f"players.{pid}.{key}", f"player {pid} {key}: engine {a.get(key)!r} vs reference "
                                                            f"{b.get(key)!r}")
     objs_a, objs_b = fork.get("objects", {}), reference.get("objects", {})
     for oid in sorted(set(objs_a) | set(objs_b)):
         a, b = objs_a.get(oid), objs_b.get(oid)
         if a is None or b is None:
-            add((1, -1, oid), f"objects.{oid}", f"object {oid}: {'missing in fork' if a is None else 'missing in reference'}")
+            add((1, -1, oid), f"objects.{oid}", f"object {oid}: {'missing in the engine' if a is None else 'missing in reference'}")
             continue
         for key in sorted(set(a) | set(b), key=lambda k: (OBJECT_FIELDS.index(k) if k in OBJECT_FIELDS else 99, k)):
             needed = OPTIONAL_FIELDS.get(key, "")
@@ -205,19 +205,19 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
             if a.get(key) != b.get(key):
                 rank = OBJECT_FIELDS.index(key) if key in OBJECT_FIELDS else 99
                 add((1, rank, oid), f"objects.{oid}.{key}",
-                    f"object {oid} ({b.get('name')}) {key}: fork {a.get(key)!r} vs reference {b.get(key)!r}")
+                    f"object {oid} ({b.get('name')}) {key}: engine {a.get(key)!r} vs reference {b.get(key)!r}")
     zones_a, zones_b = fork.get("zones", {}), reference.get("zones", {})
     for zone in sorted(set(zones_a) | set(zones_b)):
         a, b = zones_a.get(zone), zones_b.get(zone)
         if isinstance(a, list) or isinstance(b, list):
             if sorted(map(str, a or [])) != sorted(map(str, b or [])):
-                add((2, zone, ""), f"zones.{zone}", f"zone {zone}: fork {sorted(map(str, a or []))} vs reference "
+                add((2, zone, ""), f"zones.{zone}", f"zone {zone}: engine {sorted(map(str, a or []))} vs reference "
                                                     f"{sorted(map(str, b or []))}")
             continue
         a, b = a or {}, b or {}
         for pid in sorted(set(a) | set(b)):
             if sorted(map(str, a.get(pid) or [])) != sorted(map(str, b.get(pid) or [])):
-                add((2, zone, pid), f"zones.{zone}.{pid}", f"{pid}'s {zone}: fork {sorted(map(str, a.get(pid) or []))} "
+                add((2, zone, pid), f"zones.{zone}.{pid}", f"{pid}'s {zone}: engine {sorted(map(str, a.get(pid) or []))} "
                                                            f"vs reference {sorted(map(str, b.get(pid) or []))}")
     if not scope.ignores("log"):
         log_a = sorted(k for k in (_log_key(e, scope) for e in fork.get("log", [])) if k)
@@ -227,7 +227,7 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
             only_ref = [k for k in log_b if k not in log_a]
             first = json.loads((only_fork or only_ref or log_a or log_b)[0])
             add((3, first.get("kind"), ""), f"log.{first.get('kind')}",
-                f"log: only in fork {only_fork[:3]}, only in reference {only_ref[:3]}")
+                f"log: only in the engine {only_fork[:3]}, only in reference {only_ref[:3]}")
     return sorted(out)
 
 
@@ -267,7 +267,7 @@ def matches_reference(t: Transition):
         return None
     fork_illegal, ref_illegal = t.illegal is not None, t.reference.get("illegal") is not None
     if fork_illegal != ref_illegal:
-        return [f"[illegal] the fork {'refused' if fork_illegal else 'performed'} the event "
+        return [f"[illegal] the engine {'refused' if fork_illegal else 'performed'} the event "
                 f"({t.illegal or 'legal'}) but the reference {'refused' if ref_illegal else 'performed'} it "
                 f"({t.reference.get('illegal') or 'legal'})"]
     if fork_illegal:

@@ -66,7 +66,7 @@ def test_differential_mode_reports_the_field_that_differs(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 1
     assert "VIOLATION differential.matches_reference" in out
-    assert "tapped: fork True vs reference False" in out
+    assert "tapped: engine True vs reference False" in out
     assert "VIOLATION umbra_armor.not_regeneration" in out  # the invariants still run on the fork
 
 
@@ -321,3 +321,19 @@ def test_the_replay_command_survives_braces_and_spaces():
     spec, against = 'exec:node -e "run({strict: true})"', "exec:python3 ref engine.py"
     filled = fill_replay_command(replay_command(spec, against), "/tmp/a b/{x}.json")
     assert shlex.split(filled) == ["rulesfuzz", "replay", "/tmp/a b/{x}.json", "--engine", spec, "--against", against]
+
+
+def test_the_summary_table_fits_the_longest_invariant_name():
+    """Each invariant's counts line up under the headers, whatever the length of its name."""
+    from harness.execution import Stats
+    from harness.report import describe_stats
+
+    long_name = "copies.penumbra_umbra_copies_the_enchanted_creature"
+    stats = Stats()
+    stats.checked.update({long_name: 12, "sba.life_total": 3})
+    stats.applicable.update({long_name: 4, "sba.life_total": 3})
+    lines = describe_stats(stats, [long_name, "sba.life_total"]).splitlines()
+    rows = lines[lines.index(next(line for line in lines if line.startswith("invariant "))):]
+    assert [row.split() for row in rows] == [["invariant", "checked", "applicable"], [long_name, "12", "4"],
+                                             ["sba.life_total", "3", "3"]]
+    assert len({len(row) for row in rows}) == 1  # the columns line up

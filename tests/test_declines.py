@@ -94,3 +94,26 @@ def test_replay_of_a_declined_scenario_exits_2_with_the_reason(tmp_path, capsys,
     assert main(["replay", str(scenario), "--engine", f"{tmp_path / 'declines.py'}:engine"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "declined step 1: event:cast" in err[0]
+
+
+def test_declined_examples_do_not_count_toward_the_budget():
+    """README: declined examples don't count toward --max-examples; Hypothesis draws another in place
+    of each. The tiny engine (written from scratch) wrapped to decline every board with Darksteel Myr."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("tiny_engine_for_declines", ROOT / "examples/engines/tiny/engine.py")
+    tiny = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tiny)
+
+    class DeclinesMyr:
+        info = tiny.engine.info
+
+        def new_game(self, board):
+            if any(o["card"] == "Darksteel Myr" for o in board["objects"]):
+                raise Unsupported("card:Darksteel Myr", "not this one")
+            return tiny.engine.new_game(board)
+
+    result = run(DeclinesMyr(), max_examples=30, seed=0, database=None)
+    declined = result.stats.to_json()["declined"]["total"]
+    assert result.findings == [] and declined > 0
+    assert result.stats.examples - declined >= 30

@@ -57,7 +57,7 @@ def test_paths_wildcard_ids_and_rank_zone_before_damage():
     assert [d.path for d in found][:2] == ["objects.*.zone", "objects.*.damage"]
     messages = observation_diff(fork, ref, scope=Scope(frozenset({"damage"})))
     assert first_path(messages) == "objects.*.zone"
-    assert "fork 'battlefield' vs reference 'graveyard'" in messages[0]
+    assert "engine 'battlefield' vs reference 'graveyard'" in messages[0]
 
 
 def test_players_and_zones_have_paths_too():
@@ -204,9 +204,9 @@ def test_replay_reports_the_step_0_difference():
 
 # ---------------------------------------------------------------- the tiny engine against the reference
 @pytest.mark.parametrize("bug, event, path, says", [
-    ("deathtouch_ignored", damage("r", "b", 1), "objects.*.zone", "fork 'battlefield' vs reference 'graveyard'"),
-    ("damage_kept_off_battlefield", cast("Murder", "b"), "objects.*.damage", "fork 1 vs reference 0"),
-    ("damage_to_wrong_player", cast("Shock", "P2"), "players.*.life", "P1 life: fork 18 vs reference 20"),
+    ("deathtouch_ignored", damage("r", "b", 1), "objects.*.zone", "engine 'battlefield' vs reference 'graveyard'"),
+    ("damage_kept_off_battlefield", cast("Murder", "b"), "objects.*.damage", "engine 1 vs reference 0"),
+    ("damage_to_wrong_player", cast("Shock", "P2"), "players.*.life", "P1 life: engine 18 vs reference 20"),
 ])
 def test_each_planted_bug_differs_from_the_reference_at_its_own_path(bug, event, path, says):
     marked = 1 if bug == "damage_kept_off_battlefield" else 0
