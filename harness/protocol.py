@@ -251,6 +251,35 @@ Log entries (``kind`` first):
   come first, in the order they were replaced, then the coins or dice actually flipped
   or rolled; ``replacement`` entries (``effect``, ``source``, ``affected``) before them
   name each replacement effect applied.
+
+Playtest supertypes (capability ``playtest_supertypes``; Orb of Origin's rulings
+2024-11-08; playtest symbols are the standard ones):
+
+* Supertypes are observed in ``supertypes`` with the others, capitalised: ``"Mono"``,
+  ``"Continuous"``, ``"Poly"`` (Orb of Origin is a poly artifact). Printed ones first,
+  then granted ones. Orb of Origin grants mono and continuous to the other noncreature
+  artifacts on the battlefield while it is on the battlefield; several Orbs make each
+  other mono and continuous and do nothing more.
+* Mono: activating an ability whose cost has no {T} costs an additional {T} (never a
+  second one): ``activated.cost.tap`` is true and the permanent is tapped; a tapped mono
+  permanent can't activate it (``"already_tapped"``). Poly: Orb of Origin's first
+  ability (its ability 0; no {T} in its cost, no other cost or effect in its rulings)
+  costs {T} only while another Orb is on the battlefield.
+* Continuous: a tapped permanent with it has no abilities: no ``keywords``, no
+  activated abilities (``activate`` raises IllegalAction, ``"no_such_ability"``), no
+  static ability (no ``pt_effects`` entry of a tapped Sword of the Meek, no
+  "no maximum hand size" of a tapped Thought Vessel) and no replacement effect (a
+  tapped Krark's Thumb).
+* A player's maximum hand size (CR 402.2) is ``players.<id>.max_hand_size``: 7, or null
+  for no maximum (Thought Vessel: "You have no maximum hand size", while it has its
+  abilities). The ``cleanup`` event does not discard to it.
+* Equipment (Sword of the Meek): a board object may be ``attached_to`` a creature
+  (CR 301.5c); its equip ability is ``activate`` (Sword's ability 0, "Equip {2}": target
+  creature its controller controls, decider kind ``"target"``; attaching it to the
+  creature it equips does nothing, CR 701.3b). Its bonus is a ``pt_effects`` entry
+  (layer 7c, ``source`` the Equipment's id). An Equipment attached to anything but a
+  creature on the battlefield becomes unattached (CR 704.5n; log ``unattached``:
+  ``object``, ``rule``).
 """
 
 from __future__ import annotations
@@ -329,11 +358,15 @@ class Event(TypedDict, total=False):
     ability: int
 
 
-class ObservedPlayer(TypedDict):
-    """A player as observed: life total and whether they lost (CR 104.3)."""
+class ObservedPlayer(TypedDict, total=False):
+    """A player as observed: life total and whether they lost (CR 104.3); the mana pool
+    (capability ``mana``); the maximum hand size (CR 402.2; capability
+    ``playtest_supertypes``): an int, or None for no maximum (Thought Vessel)."""
 
-    life: int
-    lost: bool
+    life: Required[int]
+    lost: Required[bool]
+    mana_pool: NotRequired[dict[str, int]]
+    max_hand_size: NotRequired[int | None]
 
 
 class ObservedObject(TypedDict, total=False):
@@ -500,7 +533,8 @@ class EngineInfo:
     ``mana`` (mana pools, mana abilities, ``pass_step``, ``begin_turn``) and
     ``tap_untap_costs`` (the ``activate`` event's {T}, {Q} and mana costs);
     ``chance`` (coin flips and die rolls); ``library_search`` (Omnipresent Impostor's
-    names, ``"names": "all"``, and searches of libraries).
+    names, ``"names": "all"``, and searches of libraries); ``playtest_supertypes`` (mono,
+    continuous and poly, ``max_hand_size``, Equipment).
     ``ignored_fields`` names what the engine does not model, as dotted paths with
     ``*`` for any id (``objects.*.mana_value``, ``players.*.life``, ``log.damage``,
     ``zones``; a bare field name means ``objects.*.<name>``); the differential oracle
@@ -629,6 +663,10 @@ CAPABILITIES: dict[str, Capability] = _table(
                "Explosive Vegetation; Bile Blight's name check)",
                ("201.2", "201.2a", "205.4c", "604.3"), board_features=("Omnipresent Impostors", "search libraries"),
                events=("activate:search", "cast:search", "cast:same name")),
+    Capability("playtest_supertypes", "Orb of Origin's playtest supertypes: mono (an additional {T}), continuous "
+               "(no abilities while tapped), poly; Thought Vessel's maximum hand size, Sword of the Meek's equip",
+               ("205.4", "402.2", "613.1d", "613.1f", "118.8", "702.6a", "704.5n"),
+               board_features=("playtest artifacts",), events=("activate:equip", "activate:orb")),
     Capability("log.zone_change_causes", "zone changes are logged with their causes", ()),
     Capability("log.replacement_effects", "replacement effects applied are logged", ("614",)),
     Capability("observe.copiable", "observations carry copiable values", ("707.2",)),

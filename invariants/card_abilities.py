@@ -82,6 +82,8 @@ def has_umbra_armor(obs: dict, aura_id: str) -> bool:
         return UMBRA_ARMOR in (aura.get("keywords") or ())
     if UMBRA_ARMOR in card.keywords:
         return True
+    if "Aura" not in card.subtypes:  # Umbra Mystic and Dog Umbra speak of Auras; an Equipment is not one
+        return False
     host = objects.get(aura.get("attached_to")) if isinstance(aura.get("attached_to"), str) else None
     if host is None or host.get("zone") != "battlefield":
         return False

@@ -7,7 +7,8 @@ engine declares is compared (:class:`Scope`):
 
 * the optional observation fields of capabilities it doesn't claim (``copiable`` without
   ``observe.copiable``, ``pt_effects`` without ``observe.pt_effects``, a player's
-  ``mana_pool`` without ``mana``, ``names`` without ``library_search``), and ``mana_value`` when its observation has none;
+  ``mana_pool`` without ``mana``, ``names`` without ``library_search``, ``max_hand_size``
+  without ``playtest_supertypes``), and ``mana_value`` when its observation has none;
 * log entries of capabilities it doesn't claim (``replacement`` without
   ``log.replacement_effects``, ``damage`` without ``damage``, ...; a ``zone_change``'s
   ``cause`` without ``log.zone_change_causes``);
@@ -49,16 +50,14 @@ OBJECT_FIELDS = ("name", "names", "zone", "owner", "controller", "token", "types
 OPTIONAL_FIELDS = {"copiable": "observe.copiable", "pt_effects": "observe.pt_effects", "mana_value": None,
                    "names": "library_search"}
 #: Optional player fields and the capability that makes them compared.
-OPTIONAL_PLAYER_FIELDS = {"mana_pool": "mana"}
-#: Optional player fields and the capability that makes them compared.
-OPTIONAL_PLAYER_FIELDS = {"mana_pool": "mana"}
+OPTIONAL_PLAYER_FIELDS = {"mana_pool": "mana", "max_hand_size": "playtest_supertypes"}
 #: Log entry kinds compared only when the engine claims the capability that produces them.
 LOG_KINDS = {
     "replacement": "log.replacement_effects", "damage": "damage", "player_lost": "sba.life_total",
     "counters_removed": "sba.counter_annihilation", "counters_added": "counters", "trigger": "triggers",
     "trigger_removed": "triggers", "regeneration_shield": "regeneration", "mana_produced": "mana",
     "mana_spent": "mana", "mana_lost": "mana", "activated": "tap_untap_costs", "control_changed": "control_change",
-    "coin_flip": "chance", "die_roll": "chance",
+    "coin_flip": "chance", "die_roll": "chance", "unattached": "playtest_supertypes",
 }
 #: The capability of each replacement effect a ``replacement`` log entry names (default: the effect's name).
 REPLACEMENT_CAPABILITY = {"umbra armor": "umbra_armor", **{effect: "chance" for effect in CHANCE_REPLACEMENTS}}

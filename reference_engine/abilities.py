@@ -36,6 +36,12 @@ UNEARTH = "unearth"
 FLIP_A_COIN = "flip a coin"  #: Tavern Scoundrel (reference_engine.chance)
 #: Sakura-Tribe Elder (reference_engine.search).
 SEARCH_BASIC_LAND_TAPPED = "search for a basic land card, onto the battlefield tapped"
+#: Equip [cost]: "[Cost]: Attach this permanent to target creature you control. Activate
+#: only as a sorcery." (CR 702.6a; Sword of the Meek).
+EQUIP = "equip"
+#: An ability the rulings describe only by its cost: it resolves with no effect modelled
+#: (Orb of Origin's first ability, reference_engine.unpublished).
+EFFECT_NOT_IN_RULINGS = "effect not in the rulings"
 #: An ability of a card whose script names no activated ability kinds: activating it
 #: raises ``Unsupported`` (e.g. River Boa's "{G}: Regenerate", played by the
 #: ``activate_regeneration`` event instead).
@@ -50,7 +56,7 @@ MULTIPLIERS = {DOUBLE: 2, TRIPLE: 3}
 #: Kinds that are mana abilities (CR 605.1a: no target, could add mana).
 MANA_KINDS = frozenset({ADD, ADD_ANY_COLOR, ADD_LAND_YOU_CONTROL_TYPE, ADD_OPPONENT_LAND_COLOR})
 KINDS = MANA_KINDS | {DOUBLE_COUNTERS, RETURN_SMALL_CREATURE, LOOK_AND_EXILE_TOP, TAP_OR_UNTAP_ANOTHER, UNEARTH,
-                      FLIP_A_COIN, SEARCH_BASIC_LAND_TAPPED, NOT_MODELLED}
+                      FLIP_A_COIN, SEARCH_BASIC_LAND_TAPPED, EQUIP, EFFECT_NOT_IN_RULINGS, NOT_MODELLED}
 
 _SYMBOL = re.compile(r"\{([^}]+)\}")
 _REMINDER = re.compile(r"\s*\([^)]*\)")
@@ -139,14 +145,18 @@ def _is_cost(text: str) -> bool:
 def activated_lines(oracle_text: str) -> list[tuple[str, str, str]]:
     """The activated abilities written in ``oracle_text``: (cost text, effect text, whole line).
 
-    A line "[Cost]: [Effect]" (CR 602.1) or an unearth keyword line "Unearth [cost]"
-    (CR 702.84a); reminder text is ignored.
+    A line "[Cost]: [Effect]" (CR 602.1), an unearth keyword line "Unearth [cost]"
+    (CR 702.84a) or an equip keyword line "Equip [cost]" (CR 702.6a); reminder text is
+    ignored.
     """
     found = []
     for line in oracle_text.splitlines():
         line = _REMINDER.sub("", line).strip()
         if line.lower().startswith("unearth "):
             found.append((line[len("unearth "):], UNEARTH, line))
+            continue
+        if line.lower().startswith("equip ") and _is_cost(line[len("equip "):]):
+            found.append((line[len("equip "):], EQUIP, line))
             continue
         cost, sep, effect = line.partition(": ")
         if sep and _is_cost(cost):

@@ -99,6 +99,11 @@ class CardScript:
             705, 706), names of :data:`reference_engine.chance.REPLACEMENTS`.
         chance_trigger: its ability that triggers on coin flips or die rolls, a name of
             :data:`reference_engine.chance.TRIGGERS`.
+        equipped_pt: (+power, +toughness) an Equipment gives the equipped creature, a
+            layer 7c effect (CR 613.4c; Sword of the Meek's "Equipped creature gets +1/+2").
+        no_maximum_hand_size: "You have no maximum hand size" (CR 402.2; Thought Vessel).
+        grants_playtest_supertypes: Orb of Origin's last ability, "other noncreature
+            artifacts" are mono and continuous (its rulings; :mod:`reference_engine.playtest`).
         not_modelled: abilities on the card the engine does not model.
     """
 
@@ -122,6 +127,9 @@ class CardScript:
     land_mana_trigger: bool = False
     chance_replacements: tuple[str, ...] = ()
     chance_trigger: str | None = None
+    equipped_pt: tuple[int, int] | None = None
+    no_maximum_hand_size: bool = False
+    grants_playtest_supertypes: bool = False
     not_modelled: tuple[str, ...] = field(default=())
 
 
@@ -237,6 +245,16 @@ SCRIPTS: dict[str, CardScript] = {
     "Explosive Vegetation": CardScript(spell=SEARCH_BASIC_LANDS_TAPPED, spell_amount=2,
                                        not_modelled=("the shuffle (library order is not modelled)",)),
     "Bile Blight": CardScript(spell=SAME_NAME_MINUS, spell_amount=3),
+    # Playtest supertypes (reference_engine.playtest). Orb of Origin's Oracle text is not
+    # published (reference_engine.unpublished): its first ability (cost without {T}, poly)
+    # and its last (mono and continuous for other noncreature artifacts) are modelled
+    # exactly as its rulings (2024-11-08) state, nothing else.
+    "Orb of Origin": CardScript(grants_playtest_supertypes=True),
+    "Sword of the Meek": CardScript(
+        equipped_pt=(1, 2), activated=("equip",),
+        not_modelled=("Whenever a 1/1 creature enters the battlefield under your control, you may return Sword "
+                      "of the Meek from your graveyard to the battlefield, then attach it to that creature.",),
+    ),
 }
 
 from .mana_scripts import mana_card_scripts  # noqa: E402  (its scripts are CardScripts)

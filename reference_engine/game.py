@@ -24,6 +24,7 @@ from .layers import Layers, characteristics
 from .mana import ManaRules, counts
 from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, LastKnown, Player, PTEffect, Trigger
 from .search import SearchRules
+from .playtest import PlaytestRules
 from .state_based_actions import StateBasedActions
 from .triggers import TriggeredAbilities
 
@@ -74,12 +75,14 @@ CAPABILITIES = frozenset(
         "chance",
         # Omnipresent Impostor's names and library searches (CR 201.2; its rulings 2024-11-08).
         "library_search",
+        # Orb of Origin's playtest supertypes (its rulings, 2024-11-08).
+        "playtest_supertypes",
     }
 )
 
 
-class Game(DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, SearchRules, TriggeredAbilities,
-           ControlRules, ManaRules, CostPayment, ActivatedAbilityEffects):
+class Game(PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, SearchRules,
+           TriggeredAbilities, ControlRules, ManaRules, CostPayment, ActivatedAbilityEffects):
     """One game in progress. Not thread-safe; cheap to create.
 
     The rules procedures are methods (``destroy``, ``apply_umbra_armor``,
@@ -188,11 +191,17 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, 
                 attachments.append((where, obj, spec["attached_to"]))
             self.objects[oid] = obj
         for where, obj, target in attachments:
-            if obj.zone != BATTLEFIELD or "Aura" not in obj.card.subtypes:
-                raise BadBoard(f"{where}.attached_to: only an Aura on the battlefield can be attached")
+            equipment = "Equipment" in obj.card.subtypes
+            if obj.zone != BATTLEFIELD or ("Aura" not in obj.card.subtypes and not equipment):
+                raise BadBoard(f"{where}.attached_to: only an Aura or an Equipment on the battlefield can be attached")
             if target not in self.objects:
                 raise BadBoard(f"{where}.attached_to: no object {target!r} on the board")
-            if not self.can_enchant(obj, target):
+            if equipment:
+                host = self.objects[target]
+                if host.zone != BATTLEFIELD or "Creature" not in host.card.types:
+                    raise BadBoard(f"{where}.attached_to: an Equipment equips a creature on the battlefield "
+                                   f"(CR 301.5c), not {target!r}")
+            elif not self.can_enchant(obj, target):
                 raise BadBoard(f"{where}.attached_to: {obj.card.name} can't enchant {target!r}")
             obj.attached_to = target
         for obj in self.objects.values():
@@ -451,7 +460,8 @@ class Game(DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, 
             else:
                 zones[obj.zone][obj.owner].append(obj.id)
         return {
-            "players": {p.id: {"life": p.life, "lost": p.lost, "mana_pool": counts(self.mana_pool(p.id))}
+            "players": {p.id: {"life": p.life, "lost": p.lost, "mana_pool": counts(self.mana_pool(p.id)),
+                               "max_hand_size": self.max_hand_size(p.id)}
                         for p in self.players.values()},
             "objects": objects,
             "zones": zones,

@@ -9,7 +9,10 @@ The layers in scope:
 * layer 1 (CR 613.2, 707): copy effects. A permanent that entered as a copy of another
   (Clone) has that object's copiable values; a token that is a copy was *created* with
   them (CR 111.3, 707.9b), so its own values already are the copied ones.
-* layer 6 (CR 613.1f): abilities granted by Auras; umbra armor granted by Umbra Mystic.
+* layer 4 (CR 613.1d): the playtest supertypes mono and continuous Orb of Origin grants
+  (:mod:`reference_engine.playtest`).
+* layer 6 (CR 613.1f): abilities granted by Auras; umbra armor granted by Umbra Mystic; a
+  tapped continuous permanent has no abilities.
 * layer 7 (CR 613.4): 7a characteristic-defining abilities (none in the card pool: a
   Clone's 0/0 is printed), 7b effects that set base power and toughness (Octopus Umbra,
   ``set_base_pt``), 7c effects and counters that modify them (Aura bonuses, Giant Growth,
@@ -105,6 +108,7 @@ class Layers:
             if script.enchanted_pt:
                 p, t = script.enchanted_pt
                 found.append(PTEffect(obj.id, "7c", p, t, aura.timestamp, False, aura.id))
+        found += self.equipment_effects(obj, self.attached_to(obj.id) if attached is None else attached)
         found += self.resolved_effects_on(obj.id)
         found.sort(key=lambda e: e.timestamp)
         return found
@@ -197,15 +201,20 @@ def _characteristics(game, obj: GameObject) -> Characteristics:
     if obj.zone != BATTLEFIELD:
         return _own_characteristics(card, script)
     attached = game.attached_to(obj.id)
-    if not attached and not obj.counters and "Aura" not in card.subtypes and not game.resolved_effects_on(obj.id):
+    granted = game.granted_supertypes(obj, card)  # layer 4
+    if not attached and not obj.counters and "Aura" not in card.subtypes and not game.resolved_effects_on(obj.id) \
+            and not granted:
         return _own_characteristics(card, script)  # no continuous effect applies: its copiable values
+    supertypes = card.supertypes + tuple(s for s in granted if s not in card.supertypes)
     keywords = set(script.keywords)
-    # Layer 6: abilities granted by Auras attached to the object (timestamp order is
-    # irrelevant: nothing in the pool removes abilities).
+    # Layer 6: abilities granted by Auras attached to the object; a tapped continuous
+    # permanent then has none (nothing grants abilities to an artifact, so order is moot).
     for aura in attached:
         keywords |= game.copiable_values(aura)[1].enchanted_keywords
     if "Aura" in card.subtypes and _has_umbra_armor(game, obj):
         keywords.add("umbra armor")
+    if obj.tapped and "Continuous" in supertypes:  # no abilities while tapped (Orb of Origin rulings)
+        keywords = set()
     power, toughness = card.power, card.toughness
     if power is not None:
         effects = game.pt_effects(obj, attached)
@@ -214,7 +223,7 @@ def _characteristics(game, obj: GameObject) -> Characteristics:
             cache.setdefault("pt_effects", {})[obj.id] = effects
         power, toughness = game.apply_pt_layers(power, toughness, effects, obj.counters)
     return Characteristics(
-        card.name, card.supertypes, card.types, card.subtypes, card.colors,
+        card.name, supertypes, card.types, card.subtypes, card.colors,
         frozenset(keywords), power, toughness, card.mana_cost, card.oracle_text,
     )
 

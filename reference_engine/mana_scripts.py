@@ -36,11 +36,8 @@ def mana_card_scripts() -> dict[str, "CardScript"]:
                                        not_modelled=("Trample (combat damage is not modelled)",)),
         "Heartbeat of Spring": CardScript(land_mana_trigger=True),
         "Mana Flare": CardScript(land_mana_trigger=True),
-        "Thought Vessel": CardScript(
-            activated=(A.ADD,),
-            not_modelled=("You have no maximum hand size. (the cleanup event does not discard to hand size, "
-                          "CR 514.1, so it changes nothing)",),
-        ),
+        # "You have no maximum hand size" (CR 402.2): observed as its controller's max_hand_size.
+        "Thought Vessel": CardScript(activated=(A.ADD,), no_maximum_hand_size=True),
         "Pili-Pala": CardScript(keywords=frozenset({"flying"}), activated=(A.ADD_ANY_COLOR,)),
         "Gilder Bairn": CardScript(activated=(A.DOUBLE_COUNTERS,)),
         "Order of Whiteclay": CardScript(activated=(A.RETURN_SMALL_CREATURE,)),

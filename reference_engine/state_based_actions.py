@@ -43,7 +43,8 @@ def check_state_based_actions(game, decider) -> None:
     704.5a (life 0 or less), 704.5d (tokens off the battlefield), 704.5f (toughness 0
     or less, never replaced), 704.5g and 704.5h (lethal or deathtouch damage: the
     creature is destroyed, so umbra armor and regeneration may replace it), 704.5j
-    (legend rule, the controller chooses), 704.5m (Aura not legally attached), 704.5q
+    (legend rule, the controller chooses), 704.5m (Aura not legally attached), 704.5n
+    (Equipment not attached to a creature becomes unattached), 704.5q
     (+1/+1 and -1/-1 counters annihilate). Deathtouch damage counts only "since the
     last time state-based actions were checked", so the record is cleared by each check.
 
@@ -60,6 +61,8 @@ def check_state_based_actions(game, decider) -> None:
                 player.lost = True
                 game.log.append({"kind": "player_lost", "player": player.id, "rule": "704.5a"})
                 performed = True
+        if game.unattach_equipment():  # 704.5n: the Equipment stays on the battlefield
+            performed = True
         gone = [o.id for o in game.objects.values() if o.token and o.zone != BATTLEFIELD]
         for oid in gone:
             game.cease_to_exist(oid)

@@ -175,6 +175,20 @@ def _unearth(game, event) -> bool:
     return found is not None and found[0].zone == "graveyard" and found[1].kind == UNEARTH
 
 
+def _sword_in_graveyard(game, event) -> bool:
+    """A Sword of the Meek is in a graveyard: its "return ... then attach" trigger may matter."""
+    return any(o.zone == "graveyard" and o.card.name == "Sword of the Meek" for o in game.objects.values())
+
+
+def _treasure_activated(game, event) -> bool:
+    """A Treasure token's "{T}, Sacrifice this artifact: Add one mana of any color." is
+    activated (CR 111.10a); a Treasure that has no abilities now (a tapped continuous one)
+    has nothing to activate, and the activation is refused instead."""
+    found = _activation(game, event)
+    return (found is not None and found[0].zone == BATTLEFIELD and found[0].card.name == "Treasure Token"
+            and bool(game.activated_abilities(found[0])))
+
+
 NO_CASTING = "no event casts a permanent spell, so when it could be cast never matters"
 NO_MANA = "the event that performs the ability (activate_regeneration, attach) is free by definition"
 NO_ACTIVATION = "only activating it would make it matter; the engine never performs it (an activation is declined)"
@@ -224,9 +238,13 @@ GAPS: tuple[Gap, ...] = (
         "the top card of a library its search shuffled is looked at (Puresight Merrow)", _top_after_shuffle),
     Gap("Explosive Vegetation", "the shuffle (library order is not modelled)", "ability:shuffle",
         "the top card of a library its search shuffled is looked at (Puresight Merrow)", _top_after_shuffle),
-    Gap("Thought Vessel", "You have no maximum hand size. (the cleanup event does not discard to hand size, "
-                          "CR 514.1, so it changes nothing)", "ability:hand size",
-        "no event makes a player discard to their maximum hand size (the cleanup event skips CR 514.1)"),
+    Gap("Sword of the Meek", "Whenever a 1/1 creature enters the battlefield under your control, you may return "
+                             "Sword of the Meek from your graveyard to the battlefield, then attach it to that "
+                             "creature.", "ability:graveyard trigger",
+        "a Sword of the Meek is in a graveyard (any event may make a 1/1 creature enter: a card, a token, a "
+        "Thopter of a Hangarback Walker that dies)", _sword_in_graveyard),
+    Gap("Treasure Token", "{T}, Sacrifice this artifact: Add one mana of any color.", "ability:not modelled",
+        "a Treasure's mana ability is activated (the activation is declined, CR 111.10a)", _treasure_activated),
     Gap("Nyxbloom Ancient", "Trample (combat damage is not modelled)", "ability:trample",
         "no event deals combat damage (the damage event is damage a permanent deals outside combat)"),
     Gap("Fatestitcher", "Unearth {U} (activating it raises Unsupported)", "ability:unearth",

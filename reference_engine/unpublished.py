@@ -27,6 +27,11 @@ Pokey, the Scallywagg (Mystery Booster 2 playtest card; rulings 2024-11-08):
 * power/toughness: unknown; 1/1, the least that survives the state-based action for
   toughness 0 or less (CR 704.5f).
 * mana cost: unknown; none (mana value 0, CR 202.3).
+
+Orb of Origin's characteristics come from the card data (its rulings make it a poly
+noncreature artifact, ``cards/data/cards.json``); its abilities are in
+:mod:`reference_engine.playtest` (the first one, known only to have no {T} in its cost,
+resolves with no effect: none is ruled).
 """
 
 from __future__ import annotations

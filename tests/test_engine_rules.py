@@ -176,7 +176,8 @@ def test_no_event_after_the_game_is_over():
     event ("game_over") and changes nothing."""
     game = new_game(obj("bears", "Grizzly Bears"), life=2)
     obs, _ = play(game, cast("Shock", "P2", by="P1"))
-    assert obs["players"]["P2"] == {"life": 0, "lost": True, "mana_pool": dict.fromkeys("WUBRGC", 0)}
+    assert obs["players"]["P2"] == {"life": 0, "lost": True, "mana_pool": dict.fromkeys("WUBRGC", 0),
+                                    "max_hand_size": 7}
     assert obs["log"] == [
         {"kind": "damage", "source": "Shock", "target": "P2", "amount": 2, "deathtouch": False},
         {"kind": "player_lost", "player": "P2", "rule": "704.5a"},

@@ -14,7 +14,7 @@ import pytest
 import harness.protocol
 from harness.adapters.reference import ReferenceAdapter
 from reference_engine import IllegalAction, ReferenceEngine, Unsupported
-from reference_engine.cards import SCRIPTS
+from reference_engine.cards import SCRIPTS, TOKEN_DEFS
 from reference_engine.unmodelled import GAPS
 
 from .scenario_helpers import Decider, aura, board, obj
@@ -43,7 +43,9 @@ def combat(oid, status):
 
 
 def test_every_not_modelled_ability_has_exactly_one_gap():
-    declared = {(name, text) for name, script in SCRIPTS.items() for text in script.not_modelled}
+    """Cards and the tokens effects define (a Treasure's mana ability, CR 111.10a) alike."""
+    scripted = [*SCRIPTS.items(), *((definition.name, script) for definition, script in TOKEN_DEFS.values())]
+    declared = {(name, text) for name, script in scripted for text in script.not_modelled}
     gaps = [(g.card, g.ability) for g in GAPS]
     assert len(gaps) == len(set(gaps))
     assert set(gaps) == declared
@@ -202,13 +204,6 @@ def _shuffle():
     assert results == [("graveyard", "library")] * 2
 
 
-def _no_discard():
-    """The cleanup event discards nothing (CR 514.1 is skipped): eight cards stay in hand."""
-    game = game_of(*(obj(f"h{i}", "Forest", zone="hand") for i in range(8)))
-    obs = performed(game, {"type": "cleanup"})
-    assert all(obs["objects"][f"h{i}"]["zone"] == "hand" for i in range(8))
-
-
 def _no_combat_damage():
     """Nyxbloom Ancient deals the damage the damage event names, to that target only."""
     game = game_of(obj("nyx", "Nyxbloom Ancient"), obj("bears", "Grizzly Bears", owner="P2"))
@@ -248,8 +243,6 @@ UNREACHABLE = {
     ("Goblin Engineer", "{R}, {T}, Sacrifice an artifact: Return target artifact card with mana value 3 or less "
                         "from your graveyard to the battlefield."): _not_performed("Goblin Engineer"),
     ("Treefolk Umbra", "assigns combat damage equal to its toughness (combat damage is not modelled)"): _treefolk,
-    ("Thought Vessel", "You have no maximum hand size. (the cleanup event does not discard to hand size, "
-                       "CR 514.1, so it changes nothing)"): _no_discard,
     ("Nyxbloom Ancient", "Trample (combat damage is not modelled)"): _no_combat_damage,
     ("Contamination", "At the beginning of your upkeep, sacrifice Contamination unless you sacrifice a "
                       "creature. (no upkeep: begin_turn goes no further than the untap step)"): _no_upkeep,
@@ -264,6 +257,32 @@ def test_every_gap_without_a_check_is_shown_unreachable():
 @pytest.mark.parametrize("key", sorted(UNREACHABLE), ids=lambda k: f"{k[0]}: {k[1][:30]}")
 def test_unreachable_gap(key):
     UNREACHABLE[key]()
+
+
+def test_sword_of_the_meek_in_a_graveyard():
+    """Sword of the Meek's "Whenever a 1/1 creature enters the battlefield under your control, you
+    may return Sword of the Meek from your graveyard to the battlefield": while a Sword is in a
+    graveyard any event may make a 1/1 enter, so the engine declines; on the battlefield it
+    doesn't matter."""
+    game = game_of(obj("sword", "Sword of the Meek", zone="graveyard"), obj("bears", "Grizzly Bears"))
+    assert_declined(game, {"type": "put_onto_battlefield", "id": "n1", "card": "Grizzly Bears",
+                           "controller": "P1", "attach_to": None}, "ability:graveyard trigger")
+    game = game_of(obj("sword", "Sword of the Meek"), obj("bears", "Grizzly Bears"))
+    obs = performed(game, {"type": "put_onto_battlefield", "id": "n1", "card": "Grizzly Bears", "controller": "P1",
+                           "attach_to": None})
+    assert obs["objects"]["n1"]["zone"] == "battlefield"
+
+
+def test_treasure_mana_ability():
+    """A Treasure token's "{T}, Sacrifice this artifact: Add one mana of any color." (CR 111.10a)
+    is not modelled: activating it is declined, unless the Treasure has no abilities (tapped and
+    continuous under Orb of Origin, its rulings 2024-11-08): then there is nothing to activate."""
+    treasure = obj("t", "Treasure Token", token=True)
+    assert_declined(game_of(treasure), {"type": "activate", "object": "t", "ability": 0}, "ability:not modelled")
+    game = game_of(obj("orb", "Orb of Origin"), {**treasure, "tapped": True})
+    with pytest.raises(IllegalAction) as caught:
+        game.apply({"type": "activate", "object": "t", "ability": 0}, Decider())
+    assert caught.value.reason == "no_such_ability"
 
 
 def test_river_boa_islandwalk_matters_only_with_an_island():
