@@ -7,15 +7,12 @@ Bug: the engine triggers "whenever you roll" for each die not ignored.
 """
 
 from harness.adapters.reference import ReferenceAdapter
-from reference_engine import Game, ReferenceEngine
+from reference_engine import ReferenceEngine
 
+from tests.mutants._chance import extra_chance_triggers
 
-class MutantGame(Game):
-    def roll(self, player, event, instruction, decider):
-        kept, entries = super().roll(player, event, instruction, decider)
-        for _ in kept[1:]:  # the bug: one more trigger per extra die
-            self.chance_triggers(player, "roll one or more dice")
-        return kept, entries
+#: One more trigger per extra die kept.
+MutantGame = extra_chance_triggers("roll", "roll one or more dice", lambda kept, entries, call: len(kept[1:]))
 
 
 class MutantEngine(ReferenceEngine):

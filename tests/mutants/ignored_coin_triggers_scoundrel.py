@@ -8,16 +8,14 @@ flip", the ignored one included (the log still marks it ignored).
 """
 
 from harness.adapters.reference import ReferenceAdapter
-from reference_engine import Game, ReferenceEngine
+from reference_engine import ReferenceEngine
 
+from tests.mutants._chance import extra_chance_triggers
 
-class MutantGame(Game):
-    def flip(self, player, event, call, instruction, decider):
-        kept, entries = super().flip(player, event, call, instruction, decider)
-        for entry in entries:
-            if entry["ignored"] and call is not None and entry["result"] == call:  # the bug
-                self.chance_triggers(player, "win a coin flip")
-        return kept, entries
+#: One more trigger per ignored coin that matches the call.
+MutantGame = extra_chance_triggers(
+    "flip", "win a coin flip",
+    lambda kept, entries, call: sum(1 for e in entries if e["ignored"] and call is not None and e["result"] == call))
 
 
 class MutantEngine(ReferenceEngine):
