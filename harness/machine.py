@@ -60,17 +60,18 @@ from .plan import FULL, Plan
 from .recording import InvariantViolation, Recorder, scenario_run
 from .rule_coverage import example_score
 from .rules.mana import board_extras
+from .rules.playtest import with_playtest_corner
 from .rules.search import with_search_corner
 from .rules import (
     CARD_LISTS, REQUIRES, ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules, PermanentRules,
-    SearchRules, UmbraRules, objects,
+    PlaytestRules, SearchRules, UmbraRules, objects,
 )
 
 __all__ = ["EngineMachine", "InvariantViolation", "Recorder", "make_machine", "rule_gates", "scenario_run"]
 
 
 class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, ManaRules, ChanceRules,
-                    SearchRules, RuleBasedStateMachine):
+                    SearchRules, PlaytestRules, RuleBasedStateMachine):
     """The rules of every area (``harness.rules``) over one engine. Use :func:`make_machine` to bind an engine."""
 
     engine = None
@@ -225,8 +226,8 @@ def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None
         {
             **off,
             "plan": plan,
-            "board_strategy": with_search_corner(S.boards(plan, EngineMachine.max_creatures, EngineMachine.max_auras),
-                                                 plan),
+            "board_strategy": with_playtest_corner(with_search_corner(
+                S.boards(plan, EngineMachine.max_creatures, EngineMachine.max_auras), plan), plan),
             "engine": engine,
             "step_invariants": list(invariants),
             "scenario_invariants": list(scenario_invariants),

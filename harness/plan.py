@@ -35,7 +35,9 @@ def card_needs(card: card_data.Card) -> frozenset[str]:
     mana cost (CR 107.3) and the words of its rules text (triggered abilities "When",
     "Whenever"; "copy"; "token"; "counter"; "Regenerate"; "Destroy"; "damage";
     "base power and toughness"; "until end of turn"; "has all card names", "with the same
-    name as" and a spell's or activated ability's "Search your library").
+    name as" and a spell's or activated ability's "Search your library"); a playtest
+    supertype (mono, continuous, poly) or an equip ability (CR 702.6) needs
+    ``playtest_supertypes``.
     """
     text = card.oracle_text
     needs = set()
@@ -70,6 +72,8 @@ def card_needs(card: card_data.Card) -> frozenset[str]:
         needs.add("layers")
     if "has all card names" in text or "with the same name as" in text or re.search(r"(^|: )Search your library", text):
         needs.add("library_search")  # names (CR 201.2) and searches by a spell or an activated ability
+    if {"Mono", "Continuous", "Poly"} & set(card.supertypes) or re.search(r"(^|\n)Equip\b", text):
+        needs.add("playtest_supertypes")  # Orb of Origin's rulings; Equipment comes with them
     return frozenset(needs)
 
 

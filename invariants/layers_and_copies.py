@@ -501,7 +501,7 @@ def status_counters_and_auras_not_copied(t: Transition):
 @invariant(
     "copies.x_is_zero",
     rules=("107.3m", "107.3g", "614.1c", "707.2"),
-    rulings=(PENUMBRA_X, PENUMBRA_ENTERS),
+    rulings=(PENUMBRA_X, PENUMBRA_ENTERS, "Orb of Origin 2024-11-08: If an object's enters-the-battlefield"),
     requires=COPIES | {"x_costs", "counters"},
 )
 def x_is_zero(t: Transition):

@@ -18,6 +18,16 @@ from __future__ import annotations
 from . import mana_model as M
 from .base import Transition, invariant
 
+# The same rules as Orb of Origin's rulings page states them (2024-11-08).
+_ORB = "Orb of Origin 2024-11-08: "
+ORB_UNDEFINED = _ORB + "If an ability would produce one or more mana of an undefined type"
+ORB_COULD_PRODUCE = _ORB + "Some abilities produce mana based on the type of mana"
+ORB_TAP_FOR_MANA = _ORB + 'To "tap [a permanent] for mana"'
+ORB_TRIGGERS = _ORB + 'An ability that triggers whenever a permanent "is tapped for mana"'
+ORB_REPLACEMENT = _ORB + 'A replacement effect that applies if a permanent "is tapped for mana"'
+ORB_TAP = _ORB + "The tap symbol is {T}."
+ORB_UNTAP = _ORB + "The untap symbol is {Q}."
+
 
 def _activation(t: Transition):
     """(id, object before, ability, controller) for an ``activate`` event on a permanent, else None."""
@@ -61,7 +71,8 @@ def _delta(t: Transition, player: str) -> dict[str, int]:
     return {k: after[k] - before[k] for k in M.MANA_TYPES}
 
 
-@invariant("mana.amount", rules=("106.12b", "616.1", "614.5", "106.12a", "605.3b", "605.4a"), requires=("mana",))
+@invariant("mana.amount", rules=("106.12b", "616.1", "614.5", "106.12a", "605.3b", "605.4a"),
+           rulings=(ORB_REPLACEMENT, ORB_TRIGGERS), requires=("mana",))
 def amount(t: Transition):
     """Mana added = the ability's amount times the replacement effects, plus one per trigger.
 
@@ -96,7 +107,7 @@ def amount(t: Transition):
     return out
 
 
-@invariant("mana.types", rules=("106.7", "106.12b", "106.1b"), requires=("mana",))
+@invariant("mana.types", rules=("106.7", "106.12b", "106.1b"), rulings=(ORB_COULD_PRODUCE,), requires=("mana",))
 def types(t: Transition):
     """A mana ability adds only types its text allows ("could produce" computed from the board).
 
@@ -128,7 +139,8 @@ def types(t: Transition):
     return out
 
 
-@invariant("mana.undefined_type_produces_nothing", rules=("106.5", "106.7"), requires=("mana",))
+@invariant("mana.undefined_type_produces_nothing", rules=("106.5", "106.7"), rulings=(ORB_UNDEFINED,),
+           requires=("mana",))
 def undefined_type_produces_nothing(t: Transition):
     """An ability that would produce mana of an undefined type produces no mana.
 
@@ -152,7 +164,8 @@ def undefined_type_produces_nothing(t: Transition):
     return out
 
 
-@invariant("mana.tapped_for_mana_triggers", rules=("106.12", "106.12a", "605.1b"), requires=("mana", "triggers"))
+@invariant("mana.tapped_for_mana_triggers", rules=("106.12", "106.12a", "605.1b"),
+           rulings=(ORB_TAP_FOR_MANA, ORB_TRIGGERS), requires=("mana", "triggers"))
 def tapped_for_mana_triggers(t: Transition):
     """Each "whenever a player taps a land for mana" permanent triggers once per land mana
     ability with {T} that resolved and produced mana, and never otherwise.
@@ -250,7 +263,7 @@ def untap_step(t: Transition):
     return out
 
 
-@invariant("costs.tap_symbol", rules=("107.5",), requires=("tap_untap_costs",))
+@invariant("costs.tap_symbol", rules=("107.5",), rulings=(ORB_TAP,), requires=("tap_untap_costs",))
 def tap_symbol(t: Transition):
     """{T} in an activation cost means "tap this permanent": a tapped permanent can't pay it,
     and once it is paid the permanent is tapped."""
@@ -267,7 +280,7 @@ def tap_symbol(t: Transition):
     return []
 
 
-@invariant("costs.untap_symbol", rules=("107.6",), requires=("tap_untap_costs",))
+@invariant("costs.untap_symbol", rules=("107.6",), rulings=(ORB_UNTAP,), requires=("tap_untap_costs",))
 def untap_symbol(t: Transition):
     """{Q} in an activation cost means "untap this permanent": an untapped permanent can't pay
     it, and once it is paid the permanent is untapped."""

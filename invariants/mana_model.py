@@ -70,11 +70,20 @@ def _produces(effect: str):
     return None, ()
 
 
+#: Activated abilities of cards whose Oracle text is not published, as their rulings state
+#: them: Orb of Origin's first ability has no {T} in its cost (Orb of Origin ruling
+#: 2024-11-08, "The poly supertype means Orb of Origin's first ability doesn't cost {T}");
+#: nothing else of its cost or effect is ruled.
+RULED_ABILITIES = {"Orb of Origin": (Ability(False, False, (), (), None),)}
+
+
 @lru_cache(maxsize=None)
 def abilities(name: str, subtypes: tuple[str, ...] = ()) -> tuple[Ability, ...]:
     """The activated abilities of a permanent named ``name`` with ``subtypes``, in the
-    protocol's order (basic land types first, then Oracle text order). Unknown names: none."""
+    protocol's order (basic land types first, then Oracle text order; for an unpublished
+    card, :data:`RULED_ABILITIES`). Unknown names: none."""
     found = [Ability(True, False, (), (), FIXED, (BASIC_LAND_MANA[s],)) for s in subtypes if s in BASIC_LAND_MANA]
+    found += RULED_ABILITIES.get(name, ())
     try:
         text = cards.card(name).oracle_text
     except cards.UnknownCardName:
@@ -85,6 +94,11 @@ def abilities(name: str, subtypes: tuple[str, ...] = ()) -> tuple[Ability, ...]:
             mana = tuple(_SYMBOL.findall(line))
             found.append(Ability(False, False, mana, (), None, zone="graveyard"))
             continue
+        if line.lower().startswith("equip "):  # "Equip [cost]", CR 702.6a
+            parsed = _cost(line[len("equip "):])
+            if parsed is not None:
+                found.append(Ability(parsed[1], parsed[2], parsed[0], parsed[3], None))
+                continue
         cost, sep, effect = line.partition(": ")
         parsed = _cost(cost) if sep else None
         if parsed is not None:

@@ -38,6 +38,7 @@ from .chance_cases import MORE_BROKEN as CHANCE_MORE_BROKEN
 from .impostor_cases import CASES as IMPOSTOR_CASES
 from .impostor_cases import MORE_BROKEN as IMPOSTOR_MORE_BROKEN
 from .impostor_cases import MORE_HOLDS as IMPOSTOR_MORE_HOLDS
+from .playtest_cases import CASES as PLAYTEST_CASES
 
 PLAYERS = ("P1", "P2")
 HIDDEN_ZONES = ("library", "hand", "graveyard", "exile")
@@ -1512,6 +1513,7 @@ MORE_BROKEN += CHANCE_MORE_BROKEN
 CASES.update({name: Case(*case) for name, case in IMPOSTOR_CASES.items()})
 MORE_BROKEN += IMPOSTOR_MORE_BROKEN
 MORE_HOLDS += IMPOSTOR_MORE_HOLDS
+CASES.update({name: Case(*case) for name, case in PLAYTEST_CASES.items()})
 
 # --------------------------------------------------------------------------- tests
 

@@ -14,12 +14,13 @@ from .layers import LayersRules
 from .mana import ManaRules
 from .permanents import PermanentRules
 from .search import SearchRules
+from .playtest import PlaytestRules
 from .umbra import UmbraRules
 
 #: The rules-area mixins the machine inherits, in MRO order.
 AREAS: tuple[type[RulesArea], ...] = (DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules,
-                                       ManaRules, ChanceRules, SearchRules)
+                                       ManaRules, ChanceRules, SearchRules, PlaytestRules)
 
 __all__ = ["AREAS", "CARD_LISTS", "REQUIRES", "ChanceRules", "ControlRules", "DestructionRules", "LayersRules", "ManaRules",
-           "PermanentRules",
+           "PermanentRules", "PlaytestRules",
            "RulesArea", "SearchRules", "UmbraRules", "needs", "objects"]

@@ -1,0 +1,156 @@
+"""State machine rules for the playtest supertypes (capability ``playtest_supertypes``).
+
+Orb of Origin's rulings (2024-11-08): an Orb makes the other noncreature artifacts mono
+(an additional {T} to activate their abilities) and continuous (no abilities while
+tapped); several Orbs make each other mono and continuous; the Orb is poly (its first
+ability costs no {T} unless another Orb is on the battlefield). A mixin of
+:class:`harness.machine.EngineMachine`.
+
+Boards of an engine that claims ``playtest_supertypes`` (with ``mana`` and
+``tap_untap_costs``) get, one board in two, a playtest corner (:func:`playtest_objects`):
+one or two Orbs, and noncreature artifacts that care (Thought Vessel, whose "You have no
+maximum hand size" goes while it is tapped; Sword of the Meek, equipped to a creature of
+the board or not; Fellwar Stone; Krark's Thumb) beside an artifact creature the Orb must
+leave alone (Darksteel Myr), some of them tapped. Events: scenes that put Orbs and
+artifacts onto the battlefield, begin a turn, tap the artifacts for mana, equip the Sword
+with mana from Forests, activate the Orbs' first ability and untap everything again; and
+single activations of an artifact's ability 0, tapped or not.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from hypothesis.stateful import precondition, rule
+
+from .. import strategies as S
+from .base import RulesArea, needs
+
+ORB, VESSEL, SWORD = "Orb of Origin", "Thought Vessel", "Sword of the Meek"
+#: Artifacts of the playtest corner and scenes: noncreature artifacts the Orb makes mono and
+#: continuous (their abilities: {T} mana abilities, an equip without {T}, a replacement
+#: effect) and an artifact creature it must not touch.
+PLAYTEST_ARTIFACTS = (VESSEL, SWORD, "Fellwar Stone", "Krark's Thumb", "Darksteel Myr")
+#: Permanents whose ability 0 the rules activate.
+ACTIVATED = (ORB, VESSEL, SWORD, "Fellwar Stone")
+PLAYTEST = ("playtest_supertypes", "mana", "tap_untap_costs")
+
+
+@st.composite
+def playtest_objects(draw):
+    """The playtest corner of a board: Orbs ``o<i>`` (one or two; the second, often, under the
+    other player) and artifacts ``pa<i>`` (one to three), each tapped one time in two;
+    a Sword of the Meek is drawn attached to the board's first creature (``"c0"``) or not."""
+    owner = draw(S.players)
+    other = next(p for p in S.PLAYERS if p != owner)
+    found = []
+    for i in range(draw(st.integers(1, 2), label="orbs")):
+        whose = owner if i == 0 or draw(st.booleans()) else other
+        found.append({"id": f"o{i}", "card": ORB, "owner": whose, "controller": whose,
+                      **({"tapped": True} if draw(st.integers(0, 2)) == 0 else {})})
+    for i, card in enumerate(draw(st.lists(st.sampled_from(PLAYTEST_ARTIFACTS), min_size=1, max_size=3),
+                                  label="artifacts")):
+        spec = {"id": f"pa{i}", "card": card, "owner": owner, "controller": owner}
+        if draw(st.booleans()):
+            spec["tapped"] = True
+        if card == SWORD and draw(st.booleans()):
+            spec["attached_to"] = "c0"
+        found.append(spec)
+    return found
+
+
+def with_playtest_corner(boards: st.SearchStrategy, plan) -> st.SearchStrategy:
+    """``boards`` (a board strategy of ``plan``, a ``harness.plan.Plan``) with the playtest
+    corner on one board in two, when ``plan`` has the board feature "playtest artifacts"
+    and the capabilities the corner's events need (``mana``, ``tap_untap_costs``); else
+    ``boards`` itself, so other engines draw exactly what they drew before. Only cards the
+    plan's engine declares are kept; a Sword of the Meek is attached only if the board has
+    its first creature ``c0``."""
+    declared = plan.declared_cards
+    plays = (lambda card: declared is None or card in declared)
+    if not plan.has("playtest artifacts") or not set(PLAYTEST) <= plan.capabilities or not plays(ORB):
+        return boards
+
+    def merge(pair):
+        board, corner = pair
+        if not corner:
+            return board
+        ids = {o["id"] for o in board["objects"] if o.get("zone", "battlefield") == "battlefield"}
+        added = []
+        for spec in corner:
+            if not plays(spec["card"]):
+                continue
+            if spec.get("attached_to") and spec["attached_to"] not in ids:
+                spec = {k: v for k, v in spec.items() if k != "attached_to"}
+            added.append(spec)
+        return {**board, "objects": board["objects"] + added}
+
+    return st.tuples(boards, st.one_of(st.none(), playtest_objects())).map(merge)
+
+
+class PlaytestRules(RulesArea):
+    """Orbs of Origin, the artifacts they change, and activating their abilities."""
+
+    def _playtest_plays(self, card: str) -> bool:
+        cards = getattr(getattr(getattr(self, "engine", None), "info", None), "cards", None)
+        return cards is None or card in cards
+
+    def _activatable_playtest(self) -> list[str]:
+        observation = self.session.observation
+        return [oid for oid in observation["zones"]["battlefield"]
+                if observation["objects"][oid]["name"] in ACTIVATED]
+
+    def has_playtest_artifact(self) -> bool:
+        return self.session is not None and bool(self._activatable_playtest())
+
+    def _put(self, card: str, controller: str, data) -> str:
+        oid = self._new_id()
+        self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
+                     "attach_to": None}, data)
+        return oid
+
+    @needs(*PLAYTEST)
+    @rule(owner=S.players, data=st.data())
+    def playtest_scene(self, owner, data):
+        """One or two Orbs (the second perhaps the other player's) and one to three artifacts under
+        ``owner``, with a creature and two Forests; ``owner``'s turn begins (CR 302.6), then
+        a few of: tap an artifact for mana, equip the Sword with the Forests' mana, activate
+        an Orb's first ability, a new turn (everything untaps)."""
+        if not self._playtest_plays(ORB):
+            return
+        other = next(p for p in S.PLAYERS if p != owner)
+        orbs = [self._put(ORB, owner if i == 0 or data.draw(st.booleans(), label="orb mine") else other, data)
+                for i in range(data.draw(st.integers(1, 2), label="orbs"))]
+        cards = data.draw(st.lists(st.sampled_from([c for c in PLAYTEST_ARTIFACTS if self._playtest_plays(c)]),
+                                   min_size=1, max_size=3), label="artifacts")
+        artifacts = [(self._put(card, owner, data), card) for card in cards]
+        creature = self._put("Grizzly Bears", owner, data) if self._playtest_plays("Grizzly Bears") else None
+        forests = [self._put("Forest", owner, data) for _ in range(2)] if self._playtest_plays("Forest") else []
+        self._apply({"type": "begin_turn", "player": owner}, data)
+        for _ in range(data.draw(st.integers(1, 4), label="actions")):
+            if self.session.broken:
+                return
+            action = data.draw(st.sampled_from(("artifact", "equip", "orb", "turn")), label="action")
+            if action == "artifact":
+                oid, card = data.draw(st.sampled_from(artifacts), label="artifact")
+                if card in ACTIVATED:
+                    self._apply({"type": "activate", "object": oid, "ability": 0}, data)
+            elif action == "equip":
+                swords = [oid for oid, card in artifacts if card == SWORD]
+                if swords and creature is not None:
+                    for forest in forests:
+                        self._apply({"type": "activate", "object": forest, "ability": 0}, data)
+                    self._apply({"type": "activate", "object": data.draw(st.sampled_from(swords), label="sword"),
+                                 "ability": 0}, data)
+            elif action == "orb":
+                self._apply({"type": "activate", "object": data.draw(st.sampled_from(orbs), label="orb"),
+                             "ability": 0}, data)
+            else:
+                self._apply({"type": "begin_turn", "player": data.draw(S.players, label="turn")}, data)
+
+    @needs(*PLAYTEST)
+    @precondition(has_playtest_artifact)
+    @rule(data=st.data())
+    def playtest_activate(self, data):
+        """Activate ability 0 of an Orb or an artifact it changes (tapped or not, mono or not)."""
+        oid = self._pick(data, self._activatable_playtest(), "object")
+        self._apply({"type": "activate", "object": oid, "ability": 0}, data)

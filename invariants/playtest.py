@@ -1,0 +1,281 @@
+"""Playtest supertypes: mono, continuous and poly (Orb of Origin's rulings, 2024-11-08).
+
+Every expectation is worked out from card data (:mod:`cards`, :mod:`.mana_model`) and the
+board, never from what the engine says of itself: which permanents are mono and
+continuous follows from where the Orbs of Origin are and which permanents are
+noncreature artifacts (observed types; nothing in the pool changes them but copies);
+what a permanent's abilities are comes from its Oracle text (Orb of Origin's first
+ability from its rulings, :data:`.mana_model.RULED_ABILITIES`). Observation fields:
+``supertypes`` (``"Mono"``, ``"Continuous"``, ``"Poly"``), ``players.<id>.max_hand_size``
+(``harness.protocol``), and ``pt_effects`` for Sword of the Meek's bonus when observed.
+
+Every ruling of the Orb of Origin page has an invariant citing it: the six on playtest
+supertypes and playtest symbols here; the eight on mana and {T}/{Q}/X (CR 106.5, 106.7,
+106.12, 106.12a, 106.12b, 107.3m, 107.5, 107.6 word for word) are cited by the mana,
+cost and copy invariants that encode them (:mod:`.mana`, :mod:`.layers_and_copies`).
+Two are not rules of a game and have no invariant: "Playtest cards aren't legal for play
+in any tournament format ..." (deck legality) and "For many playtest cards, you'll need
+to make a generous assumption ..." (guidance for reading the others).
+"""
+
+from __future__ import annotations
+
+import cards
+
+from . import mana_model as M
+from .base import Transition, invariant
+
+PLAYTEST = frozenset({"playtest_supertypes"})
+ORB, VESSEL, SWORD = "Orb of Origin", "Thought Vessel", "Sword of the Meek"
+MONO, CONTINUOUS, POLY = "Mono", "Continuous", "Poly"
+#: CR 402.2: "Each player's maximum hand size is normally seven cards."
+HAND_SIZE = 7
+
+_R = "Orb of Origin 2024-11-08: "
+MONO_RULING = _R + "To activate an ability of a permanent with the mono supertype"
+SYMBOLS = "Penumbra Umbra 2024-11-08: Playtest cards use a modified version of game symbols"
+SEVERAL_ORBS = _R + "Having multiple Orb of Origins on the battlefield"
+LAST_ABILITY = _R + "Orb of Origin's last ability applies only while it's on the battlefield"
+POLY_RULING = _R + "The poly supertype means"
+EXAMPLES = _R + "While Orb of Origin is on the battlefield, activating abilities"
+CONTINUOUS_RULING = _R + "A permanent with the continuous supertype has no abilities"
+TAP_SYMBOL = _R + "The tap symbol is {T}."
+
+
+def _battlefield(obs: dict) -> list[tuple[str, dict]]:
+    return M.battlefield(obs)
+
+
+def _orbs(obs: dict) -> list[str]:
+    return [oid for oid, o in _battlefield(obs) if o["name"] == ORB]
+
+
+def _printed_supertypes(o: dict) -> set[str]:
+    try:
+        return set(cards.card(o["name"]).supertypes)
+    except cards.UnknownCardName:  # a token an effect defines: what it shows, less what Orbs grant
+        return set(o.get("supertypes") or ()) - {MONO, CONTINUOUS}
+
+
+def granted(obs: dict, oid: str) -> frozenset[str]:
+    """What Orbs of Origin grant ``oid`` in ``obs``: mono and continuous for a noncreature
+    artifact on the battlefield while another Orb is on the battlefield (Orb rulings)."""
+    o = obs["objects"].get(oid)
+    if o is None or o["zone"] != "battlefield" or "Artifact" not in o["types"] or "Creature" in o["types"]:
+        return frozenset()
+    others = [i for i, x in _battlefield(obs) if x["name"] == ORB and i != oid]
+    return frozenset({MONO, CONTINUOUS}) if others else frozenset()
+
+
+def expected_supertypes(obs: dict, oid: str) -> set[str]:
+    """The supertypes ``oid`` should have: printed (card data) plus :func:`granted`."""
+    return _printed_supertypes(obs["objects"][oid]) | granted(obs, oid)
+
+
+def no_abilities(obs: dict, oid: str) -> bool:
+    """A tapped continuous permanent has no abilities (Orb ruling), continuity judged by :func:`granted`."""
+    o = obs["objects"].get(oid)
+    return o is not None and o["zone"] == "battlefield" and bool(o["tapped"]) and CONTINUOUS in granted(obs, oid)
+
+
+def _activation(t: Transition):
+    """(id, object before, ability as written or None) of an ``activate`` event on a permanent."""
+    if t.event.get("type") != "activate":
+        return None
+    oid = t.event.get("object")
+    o = t.before["objects"].get(oid) if isinstance(oid, str) else None
+    if o is None or o["zone"] != "battlefield":
+        return None
+    return oid, o, M.ability_of(t.before, oid, t.event.get("ability"))
+
+
+def _activated_entry(t: Transition, oid: str) -> dict | None:
+    return next((e for e in t.log if e.get("kind") == "activated" and e.get("object") == oid), None)
+
+
+def _cost_taps(t: Transition, oid: str) -> list[dict]:
+    return [e for e in t.log if e.get("kind") == "tapped" and e.get("object") == oid and e.get("cause") == "cost"]
+
+
+# ---------------------------------------------------------------- supertypes
+@invariant("playtest.supertypes", rules=("205.4", "613.1d", "400.7"),
+           rulings=(LAST_ABILITY, SEVERAL_ORBS, POLY_RULING), requires=PLAYTEST)
+def supertypes(t: Transition):
+    """Orb of Origin grants mono and continuous to the other noncreature artifacts on the
+    battlefield, only while it is there; several Orbs make each other mono and continuous
+    and have no other effect; Orb of Origin is poly."""
+    after = t.after
+    playtest = {MONO, CONTINUOUS}
+    if not (_orbs(t.before) or _orbs(after)
+            or any(playtest & set(o.get("supertypes") or ()) for o in after["objects"].values())):
+        return None
+    out = []
+    for oid, o in after["objects"].items():
+        seen = set(o.get("supertypes") or ())
+        if o["zone"] != "battlefield":
+            if seen & {MONO, CONTINUOUS}:
+                out.append(f"{oid} ({o['name']}) is in the {o['zone']} but has {sorted(seen & {MONO, CONTINUOUS})}")
+            continue
+        wanted = expected_supertypes(after, oid)
+        if seen != wanted or len(o.get("supertypes") or ()) != len(seen):
+            orbs = [i for i, x in _battlefield(after) if x["name"] == ORB]
+            out.append(f"{oid} ({o['name']}, {' '.join(o['types'])}) has supertypes {o.get('supertypes')}, "
+                       f"expected {sorted(wanted)} (Orbs of Origin on the battlefield: {orbs})")
+    return out
+
+
+# ---------------------------------------------------------------- mono and poly
+@invariant("playtest.mono_additional_tap", rules=("118.8", "601.2f", "107.5", "602.2b"),
+           rulings=(MONO_RULING, SYMBOLS, TAP_SYMBOL), requires=PLAYTEST | {"tap_untap_costs"})
+def mono_additional_tap(t: Transition):
+    """A mono permanent's ability whose cost has no {T} costs an additional {T} (the standard
+    {T}: a tapped permanent can't pay it, paying it taps the permanent); an ability whose cost
+    has {T} costs no second {T}: an untapped mono permanent can still pay it, and is tapped once."""
+    found = _activation(t)
+    if found is None or found[2] is None or MONO not in granted(t.before, found[0]):
+        return None
+    oid, o, ability = found
+    if no_abilities(t.before, oid):
+        return None  # playtest.continuous_no_abilities
+    if o["tapped"] and not ability.untap:
+        return [] if t.illegal is not None else [f"{oid} ({o['name']}) is tapped and mono, yet its ability "
+                                                 f"{t.event.get('ability')} was activated (an additional {{T}})"]
+    if t.illegal == "already_tapped":
+        return [f"{oid} ({o['name']}) is untapped, yet activating its ability {t.event.get('ability')} was refused "
+                f"as already tapped: mono adds one {{T}}, never a second one"]
+    if t.illegal is not None:
+        return []
+    out = []
+    entry = _activated_entry(t, oid)
+    if entry is not None and not (entry.get("cost") or {}).get("tap"):
+        out.append(f"{oid} ({o['name']}) is mono, yet its activation's cost {entry.get('cost')} has no {{T}}")
+    taps = _cost_taps(t, oid)
+    if len(taps) > 1:
+        out.append(f"{oid} ({o['name']}) was tapped {len(taps)} times to pay one activation's cost")
+    now = t.after["objects"].get(oid)
+    if not ability.untap and not ability.other and now is not None and now["zone"] == "battlefield" \
+            and not now["tapped"] and not any(e.get("kind") == "untapped" and e.get("object") == oid for e in t.log):
+        out.append(f"{oid} ({o['name']}) is mono: activating its ability {t.event.get('ability')} costs {{T}}, "
+                   "yet it is untapped")
+    return out
+
+
+@invariant("playtest.poly_first_ability", rules=("602.2b", "107.5"), rulings=(POLY_RULING, MONO_RULING),
+           requires=PLAYTEST | {"tap_untap_costs"})
+def poly_first_ability(t: Transition):
+    """Orb of Origin's first ability doesn't cost {T} (poly), unless another Orb of Origin is on
+    the battlefield (then it is mono and the ability costs {T})."""
+    found = _activation(t)
+    if found is None or found[1]["name"] != ORB or t.event.get("ability") != 0:
+        return None
+    oid, o, _ = found
+    other = MONO in granted(t.before, oid)
+    if other:
+        return None  # mono: playtest.mono_additional_tap and playtest.continuous_no_abilities
+    if t.illegal is not None:
+        return [f"{oid} (Orb of Origin) is the only Orb on the battlefield: its first ability costs no {{T}}, "
+                f"yet activating it was refused ({t.illegal})"] if t.illegal in ("already_tapped", "no_such_ability") \
+            else []
+    out = []
+    entry = _activated_entry(t, oid)
+    if entry is not None and (entry.get("cost") or {}).get("tap"):
+        out.append(f"{oid} (Orb of Origin) is poly and alone: its first ability's cost {entry.get('cost')} has {{T}}")
+    now = t.after["objects"].get(oid)
+    if _cost_taps(t, oid) or (now is not None and now["zone"] == "battlefield" and now["tapped"] != o["tapped"]):
+        out.append(f"{oid} (Orb of Origin) is poly and alone, yet activating its first ability tapped it")
+    return out
+
+
+# ---------------------------------------------------------------- continuous
+@invariant("playtest.continuous_no_abilities", rules=("613.1f", "602.2", "613.4c"),
+           rulings=(CONTINUOUS_RULING, EXAMPLES), requires=PLAYTEST)
+def continuous_no_abilities(t: Transition):
+    """A continuous permanent has no abilities while tapped, and all of them while untapped:
+    no keyword and no activated ability while tapped (an activation is refused); Sword of the
+    Meek's "Equipped creature gets +1/+2" applies only while the Sword has its abilities."""
+    if not (_orbs(t.before) or _orbs(t.after)):
+        return None
+    out = []
+    found = _activation(t)
+    if found is not None:
+        oid, o, ability = found
+        if no_abilities(t.before, oid) and t.illegal is None:
+            out.append(f"{oid} ({o['name']}) is tapped and continuous, so it has no abilities, yet its ability "
+                       f"{t.event.get('ability')} was activated")
+        if CONTINUOUS in granted(t.before, oid) and not o["tapped"] and ability is not None \
+                and t.illegal == "no_such_ability":
+            out.append(f"{oid} ({o['name']}) is continuous but untapped: it has its ability "
+                       f"{t.event.get('ability')}, yet the activation was refused as no such ability")
+    after = t.after
+    for oid, o in _battlefield(after):
+        if CONTINUOUS not in granted(after, oid):
+            continue
+        if o["tapped"] and o.get("keywords"):
+            out.append(f"{oid} ({o['name']}) is tapped and continuous, yet has keywords {o['keywords']}")
+        if o["name"] == SWORD:
+            host = after["objects"].get(o.get("attached_to") or "")
+            if host is None or "pt_effects" not in host:
+                continue
+            bonus = [e for e in host["pt_effects"] if e.get("source") == oid]
+            if o["tapped"] and bonus:
+                out.append(f"{oid} (Sword of the Meek) is tapped and continuous, yet {o['attached_to']} still has "
+                           f"its bonus {bonus}")
+            if not o["tapped"] and [(e.get("power"), e.get("toughness")) for e in bonus] != [(1, 2)]:
+                out.append(f"{oid} (Sword of the Meek) is untapped: {o['attached_to']} should get +1/+2 from it "
+                           f"(layer 7c), its effects from it are {bonus}")
+    return out
+
+
+@invariant("playtest.max_hand_size", rules=("402.2",), rulings=(EXAMPLES, CONTINUOUS_RULING), requires=PLAYTEST)
+def max_hand_size(t: Transition):
+    """A player has no maximum hand size while they control a Thought Vessel that has its
+    abilities ("You have no maximum hand size"); a tapped continuous one has none (Orb
+    ruling's example); otherwise the maximum is seven."""
+    after = t.after
+    if not any("max_hand_size" in p for p in after["players"].values()):
+        return None  # not observed (harness.protocol: engines claiming playtest_supertypes observe it)
+    out = []
+    for pid, player in after["players"].items():
+        if "max_hand_size" not in player:
+            out.append(f"player {pid} has no max_hand_size in the observation")
+            continue
+        vessels = [oid for oid, o in _battlefield(after) if o["controller"] == pid
+                   and "You have no maximum hand size" in M._text(o["name"]) and not no_abilities(after, oid)]
+        wanted = None if vessels else HAND_SIZE
+        if player["max_hand_size"] != wanted:
+            tapped = [oid for oid, o in _battlefield(after) if o["controller"] == pid and o["name"] == VESSEL]
+            out.append(f"player {pid}'s maximum hand size is {player['max_hand_size']!r}, expected {wanted!r} "
+                       f"(Thought Vessels with their abilities: {vessels}; all of theirs: {tapped})")
+    return out
+
+
+# ---------------------------------------------------------------- Equipment
+@invariant("playtest.equipment", rules=("301.5c", "702.6a", "704.5n", "701.3b"), rulings=(EXAMPLES,),
+           requires=PLAYTEST | {"tap_untap_costs"})
+def equipment(t: Transition):
+    """An Equipment is attached only to a creature on the battlefield (CR 704.5n), and equip
+    attaches it to a creature its controller controls (CR 702.6a)."""
+    after = t.after
+    if not any("Equipment" in o["subtypes"] for _, o in _battlefield(after) + _battlefield(t.before)):
+        return None
+    out = []
+    for oid, o in _battlefield(after):
+        if "Equipment" in o["subtypes"] and o.get("attached_to"):
+            host = after["objects"].get(o["attached_to"])
+            if host is None or host["zone"] != "battlefield" or "Creature" not in host["types"]:
+                out.append(f"Equipment {oid} is attached to {o['attached_to']!r}, not a creature on the battlefield "
+                           "(CR 704.5n)")
+    found = _activation(t)
+    if found is not None and found[1]["name"] == SWORD and t.event.get("ability") == 0 and t.illegal is None:
+        oid, o, _ = found
+        resolved = next((e for e in t.log if e.get("kind") == "ability_resolved" and e.get("object") == oid), None)
+        target = (resolved or {}).get("targets") or [None]
+        now = after["objects"].get(oid)
+        host = t.before["objects"].get(target[0] or "")
+        if resolved is not None and host is not None and now is not None and now["zone"] == "battlefield":
+            if host["controller"] != o["controller"] or "Creature" not in host["types"]:
+                out.append(f"equip targeted {target[0]}, not a creature {o['controller']} controls (CR 702.6a)")
+            elif now.get("attached_to") != target[0] and after["objects"].get(target[0], {}).get("zone") == \
+                    "battlefield":
+                out.append(f"{oid} equipped {target[0]} but is attached to {now.get('attached_to')!r}")
+    return out
