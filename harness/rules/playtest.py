@@ -111,22 +111,27 @@ class PlaytestRules(RulesArea):
     @needs(*PLAYTEST)
     @rule(owner=S.players, data=st.data())
     def playtest_scene(self, owner, data):
-        """One or two Orbs (the second perhaps the other player's) and one to three artifacts under
-        ``owner``, with a creature and two Forests; ``owner``'s turn begins (CR 302.6), then
-        a few of: tap an artifact for mana, equip the Sword with the Forests' mana, activate
-        an Orb's first ability, a new turn (everything untaps)."""
+        """One or two Orbs (the second perhaps the other player's) and one or two artifacts under
+        ``owner`` (with a Sword of the Meek, a creature and two Forests to equip it); ``owner``'s
+        turn begins (CR 302.6), then one to three of: tap an artifact for mana or activate its
+        ability, equip the Sword with the Forests' mana, activate an Orb's first ability, a new
+        turn (everything untaps)."""
         if not self._playtest_plays(ORB):
             return
         other = next(p for p in S.PLAYERS if p != owner)
         orbs = [self._put(ORB, owner if i == 0 or data.draw(st.booleans(), label="orb mine") else other, data)
                 for i in range(data.draw(st.integers(1, 2), label="orbs"))]
         cards = data.draw(st.lists(st.sampled_from([c for c in PLAYTEST_ARTIFACTS if self._playtest_plays(c)]),
-                                   min_size=1, max_size=3), label="artifacts")
+                                   min_size=1, max_size=2), label="artifacts")
         artifacts = [(self._put(card, owner, data), card) for card in cards]
-        creature = self._put("Grizzly Bears", owner, data) if self._playtest_plays("Grizzly Bears") else None
-        forests = [self._put("Forest", owner, data) for _ in range(2)] if self._playtest_plays("Forest") else []
+        swords = [oid for oid, card in artifacts if card == SWORD]
+        equip = bool(swords) and all(self._playtest_plays(c) for c in ("Grizzly Bears", "Forest"))
+        forests = []
+        if equip:
+            self._put("Grizzly Bears", owner, data)
+            forests = [self._put("Forest", owner, data) for _ in range(2)]
         self._apply({"type": "begin_turn", "player": owner}, data)
-        for _ in range(data.draw(st.integers(1, 4), label="actions")):
+        for _ in range(data.draw(st.integers(1, 3), label="actions")):
             if self.session.broken:
                 return
             action = data.draw(st.sampled_from(("artifact", "equip", "orb", "turn")), label="action")
@@ -134,17 +139,15 @@ class PlaytestRules(RulesArea):
                 oid, card = data.draw(st.sampled_from(artifacts), label="artifact")
                 if card in ACTIVATED:
                     self._apply({"type": "activate", "object": oid, "ability": 0}, data)
-            elif action == "equip":
-                swords = [oid for oid, card in artifacts if card == SWORD]
-                if swords and creature is not None:
-                    for forest in forests:
-                        self._apply({"type": "activate", "object": forest, "ability": 0}, data)
-                    self._apply({"type": "activate", "object": data.draw(st.sampled_from(swords), label="sword"),
-                                 "ability": 0}, data)
+            elif action == "equip" and equip:
+                for forest in forests:
+                    self._apply({"type": "activate", "object": forest, "ability": 0}, data)
+                self._apply({"type": "activate", "object": data.draw(st.sampled_from(swords), label="sword"),
+                             "ability": 0}, data)
             elif action == "orb":
                 self._apply({"type": "activate", "object": data.draw(st.sampled_from(orbs), label="orb"),
                              "ability": 0}, data)
-            else:
+            elif action == "turn":
                 self._apply({"type": "begin_turn", "player": data.draw(S.players, label="turn")}, data)
 
     @needs(*PLAYTEST)
