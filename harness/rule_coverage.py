@@ -86,6 +86,28 @@ class RuleCoverage:
                 "cards": part(sorted(cards), self.cards)}
 
 
+def merge_reports(reports: list[dict]) -> dict:
+    """One :meth:`RuleCoverage.report` from the reports of runs of the same engine (worker
+    processes, shards): steps added name by name; a name is never exercised when no run
+    exercised it. Empty reports are skipped; returns ``{}`` when all are."""
+    reports = [r for r in reports if r]
+    if not reports:
+        return {}
+    merged = {}
+    for kind in ("rules", "rulings", "cards"):
+        counts: dict[str, int] = {}
+        universe: dict[str, None] = {}
+        for report in reports:
+            for name, n in report[kind]["exercised"].items():
+                counts[name] = counts.get(name, 0) + n
+                universe[name] = None
+            universe.update(dict.fromkeys(report[kind]["never"]))
+        order = sorted(universe, key=_rule_key) if kind == "rules" else sorted(universe)
+        merged[kind] = {"exercised": {n: counts[n] for n in order if counts.get(n)},
+                        "never": [n for n in order if not counts.get(n)], "total": len(order)}
+    return merged
+
+
 def example_score(coverage: RuleCoverage) -> float:
     """How rare what the current example exercised is: the sum over the rules, rulings and
     cards it exercised of 1 / (steps that exercised each over the run). Higher for examples

@@ -301,10 +301,12 @@ def merge(results: list, engine_name: str, replay_dir, slot_list: list[Slot]):
     """One result from the slots' results: distinct findings (the smallest scenario of each key,
     the lowest slot on a tie, in the order first found), stats summed, replay files moved to
     ``replay_dir``. A finding's ``examples_to_find`` counts the examples of the slot that found it."""
+    from . import rule_coverage
     from .runner import RunResult, replay_file_path
 
     merged = RunResult(engine_name, merge_stats([r.stats for r in results]),
                        invariants=list(results[0].invariants) if results else [])
+    merged.rule_coverage = rule_coverage.merge_reports([r.rule_coverage for r in results])
     chosen: dict[str, object] = {}
     others = []
     for result in results:

@@ -109,3 +109,29 @@ def test_rulings_cited_are_counted(name):
     result = run(load_engine("reference"), max_examples=30, seed=0, database=None, invariant_names=[name])
     cited = set(REGISTRY[name].rulings)
     assert set(result.rule_coverage["rulings"]["exercised"]) | set(result.rule_coverage["rulings"]["never"]) == cited
+
+
+def test_reports_of_worker_processes_merge():
+    """Steps add up name by name; a name stays never exercised only if no part exercised it."""
+    from harness.rule_coverage import merge_reports
+
+    one = {"rules": {"exercised": {"701.17a": 2}, "never": ["120.3a"], "total": 2},
+           "rulings": {"exercised": {}, "never": [], "total": 0},
+           "cards": {"exercised": {"Grizzly Bears": 2}, "never": ["Murder"], "total": 2}}
+    two = {"rules": {"exercised": {"701.17a": 1, "120.3a": 4}, "never": [], "total": 2},
+           "rulings": {"exercised": {}, "never": [], "total": 0},
+           "cards": {"exercised": {"Grizzly Bears": 1}, "never": ["Murder"], "total": 2}}
+    merged = merge_reports([one, {}, two])
+    assert merged["rules"] == {"exercised": {"120.3a": 4, "701.17a": 3}, "never": [], "total": 2}
+    assert merged["cards"] == {"exercised": {"Grizzly Bears": 3}, "never": ["Murder"], "total": 2}
+    assert merge_reports([{}, {}]) == {}
+
+
+def test_a_run_over_two_workers_reports_rule_coverage(tmp_path, capsys):
+    report = tmp_path / "run.json"
+    code = cli.main(["run", "--engine", f"{TINY}:engine", "--max-examples", "20", "--workers", "2", "--database",
+                     "none", "--quiet", "--replay-dir", str(tmp_path / "out"), "--json", str(report)])
+    assert code == 0
+    assert "Rule coverage (steps where an invariant citing it applied):" in capsys.readouterr().out
+    data = json.loads(report.read_text())["rule_coverage"]
+    assert data["cards"]["total"] == len(tiny.CARDS) and data["rules"]["exercised"]
