@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from invariants.card_abilities import has_umbra_armor
+
 from . import strategies as S
 
 
@@ -63,10 +65,14 @@ class Targeting:
         return self.session is not None and bool(self._live_auras()) and bool(self._live())
 
     def _live_umbra_auras(self) -> list[str]:
-        """Ids of the Auras with umbra armor (CR 702.89) attached to a permanent on the battlefield."""
-        objects = self.session.observation["objects"]
-        return sorted(oid for oid, o in objects.items() if o["zone"] == "battlefield" and "umbra armor" in o["keywords"]
-                      and (objects.get(o["attached_to"]) or {}).get("zone") == "battlefield")
+        """Ids of the Auras with umbra armor (CR 702.89) attached to a permanent on the battlefield.
+
+        Whether an Aura has umbra armor is worked out from its card data and the board
+        (:func:`invariants.card_abilities.has_umbra_armor`), not from the keywords the engine lists."""
+        observation = self.session.observation
+        objects = observation["objects"]
+        return sorted(oid for oid, o in objects.items() if o["zone"] == "battlefield" and "Aura" in o["subtypes"]
+                      and has_umbra_armor(observation, oid))
 
     def has_umbra_aura(self) -> bool:
         return self.session is not None and bool(self._live_umbra_auras())

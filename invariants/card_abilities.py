@@ -97,3 +97,57 @@ def card_text(name) -> str:
     """The Oracle text of the card named ``name``, or "" for a name that is not a card of the pool."""
     card = _card(name)
     return card.oracle_text if card is not None else ""
+
+
+# --------------------------------------------------------------------------- what spells and permanents do
+# Read from the Oracle text of the pool (:mod:`cards`), so no card fact is written here by name.
+
+_DESTROY_TARGET_CREATURE = re.compile(r"^Destroy target (?:(non\w+) )?creature\b")
+_DAMAGE_ANY_TARGET = re.compile(r"\bdeals (\d+) damage to any target\b")
+_ENTERS_WITH_X_COUNTERS = re.compile(r"\benters(?: the battlefield)? with X \+1/\+1 counters\b")
+_SETS_BASE_PT = re.compile(r"^Enchanted creature has base power and toughness \d+/\d+", re.M)
+_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+
+def _spells() -> dict[str, cards.Card]:
+    return {name: card for name, card in cards.pool().items() if card.is_type("Instant") or card.is_type("Sorcery")}
+
+
+@lru_cache(maxsize=1)
+def destroy_spells() -> dict[str, str | None]:
+    """Instants and sorceries of the pool whose text begins "Destroy target creature" (CR 701.7a):
+    name -> the colour (W, U, B, R, G) a "Destroy target non<colour> creature" can't target, or None."""
+    found = {}
+    for name, card in _spells().items():
+        match = _DESTROY_TARGET_CREATURE.match(card.oracle_text)
+        if match:
+            found[name] = _COLOR_WORDS.get((match.group(1) or "")[3:]) if match.group(1) else None
+    return found
+
+
+@lru_cache(maxsize=1)
+def damage_spells() -> dict[str, int]:
+    """Instants and sorceries of the pool that deal N damage to any target (CR 120.3): name -> N."""
+    return {name: int(match.group(1)) for name, card in _spells().items()
+            if (match := _DAMAGE_ANY_TARGET.search(card.oracle_text))}
+
+
+@lru_cache(maxsize=1)
+def x_counter_cards() -> frozenset[str]:
+    """Cards with {X} in their cost that enter with X +1/+1 counters (CR 107.3m)."""
+    return frozenset(name for name, card in cards.pool().items()
+                     if card.x_in_cost and _ENTERS_WITH_X_COUNTERS.search(card.oracle_text))
+
+
+@lru_cache(maxsize=1)
+def enters_trigger_cards() -> frozenset[str]:
+    """Cards with a triggered ability "When <this> enters" (CR 603.6a)."""
+    return frozenset(name for name, card in cards.pool().items()
+                     if re.search(rf"(?:^|\n)When (?:{re.escape(name)}|this creature) enters\b", card.oracle_text))
+
+
+@lru_cache(maxsize=1)
+def setting_auras() -> frozenset[str]:
+    """Auras whose static ability sets the enchanted creature's base power and toughness (layer 7b, CR 613.4b)."""
+    return frozenset(name for name, card in cards.pool().items()
+                     if "Aura" in card.subtypes and _SETS_BASE_PT.search(card.oracle_text))

@@ -8,7 +8,8 @@ event changes a player's life total in the rules in scope.
 from __future__ import annotations
 
 from .base import Transition, invariant
-from .observed import DAMAGE_SPELLS, on_battlefield
+from .card_abilities import damage_spells
+from .observed import on_battlefield
 
 
 def damage_to_player(before: dict, event: dict) -> tuple[str, int, str | None] | None:
@@ -27,10 +28,10 @@ def damage_to_player(before: dict, event: dict) -> tuple[str, int, str | None] |
             return None
         obj = before["objects"][source]
         return target, amount, obj["controller"] if "lifelink" in obj["keywords"] else None
-    if kind == "cast" and event.get("card") in DAMAGE_SPELLS:
+    if kind == "cast" and event.get("card") in damage_spells():
         targets = event.get("targets") or []
         if len(targets) == 1 and isinstance(targets[0], str) and targets[0] in players:
-            return targets[0], DAMAGE_SPELLS[event["card"]], None
+            return targets[0], damage_spells()[event["card"]], None
     return None
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from . import card_abilities
 from .base import Transition, invariant
 from .observed import controller_as_it_last_existed
 
@@ -29,12 +30,12 @@ PENUMBRA_COPYING = "Penumbra Umbra 2024-11-08: If the copied creature is copying
 PENUMBRA_ENTERS = "Penumbra Umbra 2024-11-08: Any enters abilities of the copied creature will trigger"
 PENUMBRA_LKI = "Penumbra Umbra 2024-11-08: If the enchanted creature is no longer on the battlefield"
 
-#: Cards whose "enters with X +1/+1 counters" uses the X of the spell (CR 107.3m).
-X_COUNTER_CARDS = frozenset({"Hangarback Walker", "Endless One", "Stonecoil Serpent", "Hydroid Krasis"})
-#: Cards with an enters-the-battlefield triggered ability (CR 603.6a).
-ENTERS_TRIGGER_CARDS = frozenset({"Nekrataal", "Goblin Engineer"})
-#: Auras whose static ability sets base power and toughness (layer 7b).
-SETTING_AURAS = frozenset({"Octopus Umbra"})
+#: Cards whose "enters with X +1/+1 counters" uses the X of the spell (CR 107.3m), cards with
+#: an enters-the-battlefield triggered ability (CR 603.6a) and Auras whose static ability sets
+#: base power and toughness (layer 7b): read from the card data.
+X_COUNTER_CARDS = card_abilities.x_counter_cards()
+ENTERS_TRIGGER_CARDS = card_abilities.enters_trigger_cards()
+SETTING_AURAS = card_abilities.setting_auras()
 
 _COUNTER = re.compile(r"^([+-])(\d+)/([+-])(\d+)$")
 

@@ -8,7 +8,7 @@ graveyards." It is a state-based action, not destruction.
 from __future__ import annotations
 
 from .base import Transition, invariant
-from .observed import left_battlefield
+from .observed import controller_as_it_last_existed, left_battlefield
 
 
 def _legends(obs: dict) -> dict[tuple, list[str]]:
@@ -77,9 +77,9 @@ def same_controller_only(t: Transition):
         o = t.before["objects"].get(oid) or t.after["objects"][oid]
         if oid in t.before["objects"] and o["zone"] != "battlefield":
             continue
-        if t.event.get("type") == "change_control" and t.event.get("object") == oid:
-            o = dict(o, controller=t.event.get("controller"))  # its controller when the rule applied
-        if oid not in t.before["objects"]:
+        if oid in t.before["objects"]:  # its controller when the rule applied
+            o = dict(o, controller=controller_as_it_last_existed(t, oid))
+        else:
             # A new object: it entered under the event's controller, as a copy if the
             # event says so (CR 707.2); off the battlefield it shows its card's values.
             o = dict(o, controller=t.event.get("controller", o["controller"]))

@@ -7,10 +7,8 @@ rules invariants need to decide whether they apply.
 
 from __future__ import annotations
 
-from .card_abilities import has_keyword, has_umbra_armor
+from .card_abilities import damage_spells, destroy_spells, has_keyword, has_umbra_armor
 
-DESTROY_SPELLS = {"Murder": "destroy", "Doom Blade": "destroy", "Breathe Your Last": "destroy"}
-DAMAGE_SPELLS = {"Shock": 2, "Lightning Bolt": 3}
 SBA_DESTROY_RULES = ("704.5g", "704.5h")
 
 
@@ -51,16 +49,16 @@ def would_be_destroyed(before: dict, event: dict) -> dict[str, dict]:
     if kind == "cast":
         name = event.get("card")
         targets = event.get("targets") or []
-        if name in DESTROY_SPELLS and len(targets) == 1 and on_battlefield(before, targets[0]):
+        if name in destroy_spells() and len(targets) == 1 and on_battlefield(before, targets[0]):
             target = objs[targets[0]]
-            if is_creature(target) and not (name == "Doom Blade" and "B" in target["colors"]):
+            if is_creature(target) and destroy_spells()[name] not in target["colors"]:
                 found[targets[0]] = {"by": name, "rules": ["701.7a"], "cant_be_regenerated": False, "amount": 0}
         elif name == "Wrath of God" and not targets:
             for oid, obj in objs.items():
                 if obj["zone"] == "battlefield" and is_creature(obj):
                     found[oid] = {"by": name, "rules": ["701.7a"], "cant_be_regenerated": True, "amount": 0}
-        elif name in DAMAGE_SPELLS and len(targets) == 1:
-            found.update(_lethal(before, targets[0], DAMAGE_SPELLS[name], False))
+        elif name in damage_spells() and len(targets) == 1:
+            found.update(_lethal(before, targets[0], damage_spells()[name], False))
     elif kind == "destroy":
         targets = event.get("targets") or []
         if targets and len(set(targets)) == len(targets) and all(on_battlefield(before, t) for t in targets):

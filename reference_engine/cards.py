@@ -13,7 +13,8 @@ rest.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import cards as card_data
@@ -23,7 +24,8 @@ from .abilities import SEARCH_BASIC_LAND_TAPPED
 from .errors import UnknownCard
 from .unpublished import UNPUBLISHED
 
-#: Keyword abilities the engine understands (CR 702).
+#: Keyword abilities the engine understands (CR 702): a card's keywords are those of its
+#: Oracle keywords (card data) that are in this set (:func:`card`).
 KEYWORDS = frozenset(
     {
         "deathtouch",  # 702.2
@@ -56,8 +58,9 @@ CardDef = Card
 class CardScript:
     """What the reference engine models of a card.
 
-    Fields:
-        keywords: keyword abilities printed on the card (CR 702).
+    Fields (``keywords``, ``enchanted_pt`` and ``enchanted_base_pt`` of a card are read from
+    its Oracle data by :func:`card`; a script gives them only for a token, which has no card):
+        keywords: keyword abilities printed on the card that the engine understands (CR 702).
         enchant: for Auras, the enchant restriction: ``"creature"``,
             ``"creature you control"`` or ``"permanent"`` (CR 303.4a, 702.5).
         enchanted_pt: (+power, +toughness) the Aura gives the enchanted creature,
@@ -133,12 +136,9 @@ class CardScript:
     not_modelled: tuple[str, ...] = field(default=())
 
 
-def _umbra(pt=None, base=None, grants=(), not_modelled=(), enchant="creature", extra=(), graveyard_trigger=None):
+def _umbra(grants=(), not_modelled=(), enchant="creature", graveyard_trigger=None):
     return CardScript(
-        keywords=frozenset({"umbra armor", *extra}),
         enchant=enchant,
-        enchanted_pt=pt,
-        enchanted_base_pt=base,
         enchanted_keywords=frozenset(grants),
         graveyard_trigger=graveyard_trigger,
         not_modelled=tuple(not_modelled),
@@ -148,38 +148,30 @@ def _umbra(pt=None, base=None, grants=(), not_modelled=(), enchant="creature", e
 #: The scripted card pool. Keys are Oracle names.
 SCRIPTS: dict[str, CardScript] = {
     # Umbra Auras (CR 702.89).
-    "Hyena Umbra": _umbra(pt=(1, 1), grants={"first strike"}),
-    "Bear Umbra": _umbra(
-        pt=(2, 2), not_modelled=('granted "Whenever this creature attacks, untap all lands you control."',)
+    "Hyena Umbra": _umbra(grants={"first strike"}),
+    "Bear Umbra": _umbra(not_modelled=('granted "Whenever this creature attacks, untap all lands you control."',)
     ),
-    "Snake Umbra": _umbra(
-        pt=(1, 1),
-        not_modelled=('granted "Whenever this creature deals damage to an opponent, you may draw a card."',),
+    "Snake Umbra": _umbra(not_modelled=('granted "Whenever this creature deals damage to an opponent, you may draw a card."',),
     ),
-    "Spider Umbra": _umbra(pt=(1, 1), grants={"reach"}),
-    "Boar Umbra": _umbra(pt=(3, 3)),
-    "Eel Umbra": _umbra(pt=(1, 1), extra={"flash"}, not_modelled=("Flash (casting is not modelled)",)),
-    "Eland Umbra": _umbra(pt=(0, 4)),
-    "Drake Umbra": _umbra(pt=(3, 3), grants={"flying"}),
-    "Mammoth Umbra": _umbra(pt=(3, 3), grants={"vigilance"}),
+    "Spider Umbra": _umbra(grants={"reach"}),
+    "Boar Umbra": _umbra(),
+    "Eel Umbra": _umbra(not_modelled=("Flash (casting is not modelled)",)),
+    "Eland Umbra": _umbra(),
+    "Drake Umbra": _umbra(grants={"flying"}),
+    "Mammoth Umbra": _umbra(grants={"vigilance"}),
     "Felidar Umbra": _umbra(
         grants={"lifelink"},
         not_modelled=("the mana cost {1}{W} of its attach ability (the attach event is free)",),
     ),
     "Crab Umbra": _umbra(not_modelled=("{2}{U}: Untap enchanted creature.",)),
-    "Indrik Umbra": _umbra(
-        pt=(4, 4), grants={"first strike"}, not_modelled=("all creatures able to block it do so",)
+    "Indrik Umbra": _umbra(grants={"first strike"}, not_modelled=("all creatures able to block it do so",)
     ),
-    "Treefolk Umbra": _umbra(
-        pt=(0, 2), not_modelled=("assigns combat damage equal to its toughness (combat damage is not modelled)",)
+    "Treefolk Umbra": _umbra(not_modelled=("assigns combat damage equal to its toughness (combat damage is not modelled)",)
     ),
-    "Octopus Umbra": _umbra(
-        base=(8, 8),
-        not_modelled=('granted "Whenever this creature attacks, you may tap target creature with power 8 or less."',),
+    "Octopus Umbra": _umbra(not_modelled=('granted "Whenever this creature attacks, you may tap target creature with power 8 or less."',),
     ),
     "Penumbra Umbra": _umbra(enchant="creature you control", graveyard_trigger="copy enchanted creature, black"),
     "Dog Umbra": CardScript(
-        keywords=frozenset({"flash"}),
         enchant="creature",
         umbra_armor_unless_opponent_controls=True,
         not_modelled=(
@@ -190,8 +182,8 @@ SCRIPTS: dict[str, CardScript] = {
     "Umbra Mystic": CardScript(grants_umbra_armor_to_auras=True),
     # Creatures.
     "Grizzly Bears": CardScript(),
-    "Typhoid Rats": CardScript(keywords=frozenset({"deathtouch"})),
-    "Darksteel Myr": CardScript(keywords=frozenset({"indestructible"})),
+    "Typhoid Rats": CardScript(),
+    "Darksteel Myr": CardScript(),
     "River Boa": CardScript(regenerate=True, not_modelled=("Islandwalk", "the {G} cost of its regeneration ability")),
     "Drudge Skeletons": CardScript(regenerate=True, not_modelled=("the {B} cost of its regeneration ability",)),
     "Isamaru, Hound of Konda": CardScript(),
@@ -204,16 +196,16 @@ SCRIPTS: dict[str, CardScript] = {
     ),
     "Endless One": CardScript(enters_with_x_counters=True),
     "Stonecoil Serpent": CardScript(
-        keywords=frozenset({"reach", "trample"}), enters_with_x_counters=True,
+        enters_with_x_counters=True,
         not_modelled=("protection from multicolored",),
     ),
     "Hydroid Krasis": CardScript(
-        keywords=frozenset({"flying", "trample"}), enters_with_x_counters=True,
+        enters_with_x_counters=True,
         not_modelled=("When you cast this spell, you gain half X life and draw half X cards. (casting is not "
                       "modelled)",),
     ),
     # Enters-the-battlefield triggered abilities (CR 603.6a).
-    "Nekrataal": CardScript(keywords=frozenset({"first strike"}), enters_trigger="destroy nonartifact nonblack"),
+    "Nekrataal": CardScript(enters_trigger="destroy nonartifact nonblack"),
     "Goblin Engineer": CardScript(
         enters_trigger="search artifact to graveyard",
         not_modelled=("{R}, {T}, Sacrifice an artifact: Return target artifact card with mana value 3 or less "
@@ -231,7 +223,7 @@ SCRIPTS: dict[str, CardScript] = {
     "Raise the Alarm": CardScript(spell="soldier_tokens", spell_amount=2),
     # Coins and dice (CR 705, 706; reference_engine.chance).
     "Krark's Thumb": CardScript(chance_replacements=("thumb",)),
-    "Pixie Guide": CardScript(keywords=frozenset({"flying"}), chance_replacements=("advantage",)),
+    "Pixie Guide": CardScript(chance_replacements=("advantage",)),
     # Its unpublished first ability is unknown (reference_engine.unpublished): only what its rulings state.
     "Pokey, the Scallywagg": CardScript(chance_replacements=("pokey: flip to d20", "pokey: d20 to flip")),
     "Tavern Scoundrel": CardScript(chance_trigger="win a coin flip", activated=("flip a coin",)),
@@ -239,7 +231,7 @@ SCRIPTS: dict[str, CardScript] = {
     # Omnipresent Impostor's names and library searches (reference_engine.search; its rulings 2024-11-08).
     # Its names come from its Oracle text (cards.Card.has_all_card_names); changeling is observed as
     # the keyword (no card of the pool checks a creature type).
-    "Omnipresent Impostor": CardScript(keywords=frozenset({"changeling"})),
+    "Omnipresent Impostor": CardScript(),
     "Sakura-Tribe Elder": CardScript(activated=(SEARCH_BASIC_LAND_TAPPED,),
                                      not_modelled=("the shuffle (library order is not modelled)",)),
     "Explosive Vegetation": CardScript(spell=SEARCH_BASIC_LANDS_TAPPED, spell_amount=2,
@@ -306,7 +298,21 @@ def card(name: str) -> tuple[CardDef, CardScript]:
     script = SCRIPTS.get(name)
     if script is None or name not in card_data.pool():
         raise UnknownCard(name, sorted(SCRIPTS))
-    return UNPUBLISHED.get(name) or card_data.card(name), script
+    definition = UNPUBLISHED.get(name) or card_data.card(name)
+    return definition, replace(script, keywords=frozenset(definition.keywords) & KEYWORDS,
+                               enchanted_pt=_pt(_ENCHANTED_GETS, definition.oracle_text),
+                               enchanted_base_pt=_pt(_ENCHANTED_BASE, definition.oracle_text))
+
+
+#: "Enchanted creature gets +N/+M" (a layer 7c effect, CR 613.4c) and "Enchanted creature has
+#: base power and toughness N/M" (layer 7b, CR 613.4b), read from an Aura's Oracle text.
+_ENCHANTED_GETS = re.compile(r"^Enchanted creature gets \+(\d+)/\+(\d+)", re.M)
+_ENCHANTED_BASE = re.compile(r"^Enchanted creature has base power and toughness (\d+)/(\d+)", re.M)
+
+
+def _pt(pattern: re.Pattern, text: str) -> tuple[int, int] | None:
+    match = pattern.search(text)
+    return (int(match.group(1)), int(match.group(2))) if match else None
 
 
 def playable_cards() -> list[str]:

@@ -121,3 +121,40 @@ def test_scenario_files_do_not_depend_on_the_reference_engine():
             path = HARNESS.parent / (module.replace(".", "/") + ".py")
             path = path if path.exists() else path.with_suffix("") / "__init__.py"
             assert "reference_engine" not in path.read_text(encoding="utf-8"), f"{module} names reference_engine"
+
+
+def test_the_reference_engine_reads_keywords_and_aura_pt_from_card_data():
+    """No card fact written twice: a script gives no keyword, +N/+N or base P/T of a card; card()
+    reads them from its Oracle data (Hyena Umbra: "Enchanted creature gets +1/+1 and has first
+    strike." and "Umbra armor"; Octopus Umbra: base power and toughness 8/8; Stonecoil Serpent:
+    "Reach, trample, protection from multicolored", of which the engine understands reach and trample)."""
+    from reference_engine.cards import SCRIPTS, card
+
+    assert [n for n, s in SCRIPTS.items() if s.keywords or s.enchanted_pt or s.enchanted_base_pt] == []
+    hyena, octopus, serpent = (card(n)[1] for n in ("Hyena Umbra", "Octopus Umbra", "Stonecoil Serpent"))
+    assert (hyena.keywords, hyena.enchanted_pt, hyena.enchanted_keywords) == (
+        {"umbra armor"}, (1, 1), {"first strike"})
+    assert (octopus.enchanted_base_pt, octopus.enchanted_pt) == ((8, 8), None)
+    assert serpent.keywords == {"reach", "trample"}
+
+
+def test_live_umbra_auras_are_worked_out_from_card_data_not_listed_keywords():
+    """The machine's umbra-Aura targets (CR 702.89a): a Hyena Umbra is one even if the engine forgot
+    its keyword; a Dog Umbra whose controller doesn't control the enchanted creature ("Otherwise,
+    this Aura has umbra armor") is not, even if the engine lists the keyword."""
+    from types import SimpleNamespace
+
+    from harness.targeting import Targeting
+
+    def obj(name, controller, **fields):
+        return {"name": name, "zone": "battlefield", "controller": controller, "owner": controller,
+                "keywords": [], "subtypes": [], "attached_to": None, **fields}
+
+    observation = {"objects": {
+        "b": obj("Grizzly Bears", "P1"),
+        "h": obj("Hyena Umbra", "P1", subtypes=["Aura"], attached_to="b"),
+        "d": obj("Dog Umbra", "P2", subtypes=["Aura"], attached_to="b", keywords=["umbra armor"]),
+    }}
+    picker = Targeting()
+    picker.session = SimpleNamespace(observation=observation)
+    assert picker._live_umbra_auras() == ["h"]

@@ -1567,7 +1567,7 @@ def _correct_steps():
         yield pytest.param(holds, id=f"{name}-{i}")
 
 
-@pytest.mark.parametrize("holds", _correct_steps())
+@pytest.mark.parametrize("holds", list(_correct_steps()))
 def test_a_correct_step_satisfies_every_invariant(holds):
     """Each "holds" transition is a correct step, so no invariant may object to it.
 
@@ -1603,7 +1603,7 @@ IN_SCOPE = {
 }
 
 
-@pytest.mark.parametrize("step_id, t", _unrelated_steps())
+@pytest.mark.parametrize("step_id, t", list(_unrelated_steps()))
 @pytest.mark.parametrize("name", sorted(n for n, inv in REGISTRY.items() if inv.family == "rules"))
 def test_rules_invariants_do_not_apply_to_unrelated_events(name, step_id, t):
     """A rules invariant returns None (not applicable) when the event can't involve its rule."""
@@ -1660,3 +1660,17 @@ def test_exactly_one_aura_token_aura_destroyed_instead():
     t = Transition(before, MURDER, after)
     assert REGISTRY["umbra_armor.exactly_one_aura"].check(t) == []
     assert REGISTRY["umbra_armor.simultaneous_state_based_actions"].check(t) is None  # (not this event)
+
+
+def test_what_spells_and_permanents_do_is_read_from_oracle_text():
+    """The invariants' card facts come from the card data: "Destroy target creature." (Murder,
+    Breathe Your Last), "Destroy target nonblack creature." (Doom Blade), "deals 2/3 damage to any
+    target" (Shock, Lightning Bolt), "enters with X +1/+1 counters" (CR 107.3m), "When ... enters"
+    (CR 603.6a), "Enchanted creature has base power and toughness 8/8" (Octopus Umbra, layer 7b)."""
+    from invariants import card_abilities as facts
+
+    assert facts.destroy_spells() == {"Murder": None, "Breathe Your Last": None, "Doom Blade": "B"}
+    assert facts.damage_spells() == {"Shock": 2, "Lightning Bolt": 3}
+    assert facts.x_counter_cards() == {"Hangarback Walker", "Endless One", "Stonecoil Serpent", "Hydroid Krasis"}
+    assert facts.enters_trigger_cards() == {"Nekrataal", "Goblin Engineer"}
+    assert facts.setting_auras() == {"Octopus Umbra"}
