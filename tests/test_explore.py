@@ -17,8 +17,9 @@ from harness.loading import load_engine
 from harness.runner import database_from, run
 
 TINY = "examples/engines/tiny/engine.py"
-PLANTED = {"generic.damage_only_on_battlefield", "damage.player_loses_life",
-           "zones.destroyed_without_replacement_leaves"}
+#: The tiny engine's planted bugs by the key of their finding; the deathtouch bug also breaks
+#: zones.destroyed_without_replacement_leaves on the same step, part of the same finding.
+PLANTED = {"generic.damage_only_on_battlefield", "damage.player_loses_life", "sba.deathtouch_damage"}
 
 
 @pytest.fixture(scope="module")
