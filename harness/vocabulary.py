@@ -156,11 +156,15 @@ def _board_problems(board: dict) -> Iterator[tuple[str, str]]:
         if oid not in types:
             continue
         aura = "Aura" in subtypes[oid]
+        equipment = "Equipment" in subtypes[oid]
         if target is not None:
-            if not aura:
-                yield f"objects/{i}/attached_to", f"only an Aura is attached here, not {spec['card']}"
+            if not aura and not equipment:
+                yield f"objects/{i}/attached_to", f"only an Aura or an Equipment is attached here, not {spec['card']}"
             elif target not in zones or zones[target] != "battlefield":
                 yield f"objects/{i}/attached_to", f"no permanent {target!r} on the battlefield"
+            elif equipment:
+                if "Creature" not in types[target]:
+                    yield f"objects/{i}/attached_to", f"an Equipment is attached only to a creature (CR 301.5c), not {target!r}"
             else:
                 host = next(o for o in board["objects"] if o["id"] == target)
                 problem = _enchant_problem(spec, host, types[target])

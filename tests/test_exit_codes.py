@@ -165,6 +165,12 @@ def test_an_event_outside_the_vocabulary_is_bad_input(engine, event, words, tmp_
     ([{"id": "b", "card": "Grizzly Bears", "owner": "P3"}], "board/objects/0/owner: 'P3' is not a player"),
     ([{"id": "b", "card": "Grizzly Bears", "owner": "P1", "zone": "hand", "tapped": True}],
      "board/objects/0: only permanents can be tapped"),
+    ([{"id": "f", "card": "Forest", "owner": "P1"}, {"id": "s", "card": "Sword of the Meek", "owner": "P1",
+                                                      "attached_to": "f"}],
+     "board/objects/1/attached_to: an Equipment is attached only to a creature (CR 301.5c)"),
+    ([{"id": "f", "card": "Forest", "owner": "P1"}, {"id": "g", "card": "Forest", "owner": "P1",
+                                                      "attached_to": "f"}],
+     "board/objects/1/attached_to: only an Aura or an Equipment is attached here, not Forest"),
 ])
 def test_a_board_outside_the_vocabulary_is_bad_input_on_any_engine(objects, words, tmp_path, capsys):
     """Judged by the harness (cards and the rules of the board), not by asking the reference engine."""
@@ -193,3 +199,13 @@ def test_the_vocabulary_is_every_event_type_the_reference_engine_performs():
     from reference_engine.events import HANDLERS
 
     assert set(event_types()) == set(HANDLERS)
+
+
+def test_an_equipment_attached_to_a_creature_is_in_the_vocabulary():
+    """CR 301.5c: an Equipment is attached to a creature (Sword of the Meek on Grizzly Bears)."""
+    from harness.vocabulary import scenario_problems
+
+    board = {"players": [{"id": "P1"}, {"id": "P2"}],
+             "objects": [{"id": "b", "card": "Grizzly Bears", "owner": "P1"},
+                         {"id": "s", "card": "Sword of the Meek", "owner": "P1", "attached_to": "b"}]}
+    assert list(scenario_problems({"board": board, "steps": []})) == []
