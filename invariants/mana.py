@@ -31,13 +31,10 @@ ORB_UNTAP = _ORB + "The untap symbol is {Q}."
 
 def _activation(t: Transition):
     """(id, object before, ability, controller) for an ``activate`` event on a permanent, else None."""
-    if t.event.get("type") != "activate":
+    found = M.activation_on_battlefield(t.event, t.before)
+    if found is None:
         return None
-    oid = t.event.get("object")
-    o = t.before["objects"].get(oid) if isinstance(oid, str) else None
-    if o is None or o["zone"] != "battlefield":
-        return None
-    ability = M.ability_of(t.before, oid, t.event.get("ability"))
+    oid, o, ability = found
     if ability is None or ability.zone != "battlefield":
         return None
     return oid, o, ability, o["controller"]

@@ -116,6 +116,18 @@ def ability_of(obs: dict, oid: str, index) -> Ability | None:
     return found[index] if index < len(found) else None
 
 
+def activation_on_battlefield(event: dict, before: dict) -> tuple[str, dict, Ability | None] | None:
+    """For an ``activate`` event on a permanent (CR 602.2): ``(object id, object as observed
+    before, its ability as written or None)``; None for any other event or object."""
+    if event.get("type") != "activate":
+        return None
+    oid = event.get("object")
+    o = before["objects"].get(oid) if isinstance(oid, str) else None
+    if o is None or o["zone"] != "battlefield":
+        return None
+    return oid, o, ability_of(before, oid, event.get("ability"))
+
+
 @lru_cache(maxsize=None)
 def _text(name: str) -> str:
     try:

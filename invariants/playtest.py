@@ -80,13 +80,7 @@ def no_abilities(obs: dict, oid: str) -> bool:
 
 def _activation(t: Transition):
     """(id, object before, ability as written or None) of an ``activate`` event on a permanent."""
-    if t.event.get("type") != "activate":
-        return None
-    oid = t.event.get("object")
-    o = t.before["objects"].get(oid) if isinstance(oid, str) else None
-    if o is None or o["zone"] != "battlefield":
-        return None
-    return oid, o, M.ability_of(t.before, oid, t.event.get("ability"))
+    return M.activation_on_battlefield(t.event, t.before)
 
 
 def _activated_entry(t: Transition, oid: str) -> dict | None:

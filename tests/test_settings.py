@@ -11,7 +11,7 @@ import pytest
 from harness.cli import build_parser, main
 from harness.config import BUILTIN_PROFILES, find_pyproject, load_settings
 
-from .conftest import ROOT
+from .conftest import ROOT, one_error_line
 
 TINY = str(ROOT / "examples/engines/tiny/engine.py")
 
@@ -28,12 +28,6 @@ def project(folder, text: str):
     return folder
 
 
-def one_error_line(capsys) -> str:
-    captured = capsys.readouterr()
-    assert "Traceback" not in captured.err + captured.out
-    lines = [line for line in captured.err.splitlines() if line.strip()]
-    assert len(lines) == 1, captured.err
-    return lines[0]
 
 
 def test_settings_from_the_nearest_pyproject_with_the_command_line_overriding(tmp_path, monkeypatch, capsys):

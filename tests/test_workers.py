@@ -17,18 +17,12 @@ from harness.cli import main
 from harness.execution import Stats
 from harness.workers import SlotError, merge_stats, parse_shard, parse_workers, slot_seed, slots
 
-from .conftest import ROOT
+from .conftest import ROOT, one_error_line
 
 TINY = str(ROOT / "examples/engines/tiny/engine.py")
 BUGGY, CLEAN = f"{TINY}:buggy", f"{TINY}:engine"
 
 
-def one_error_line(capsys) -> str:
-    captured = capsys.readouterr()
-    assert "Traceback" not in captured.err + captured.out
-    lines = [line for line in captured.err.splitlines() if line.strip()]
-    assert len(lines) == 1, captured.err
-    return lines[0]
 
 
 def fuzz(folder, engine, *extra, examples=40):
