@@ -11,12 +11,13 @@ What Hypothesis has no public API for:
   first on its next run, never on another engine's;
 * a **seed** that keeps the example database (``hypothesis.seed`` switches it off): a run
   is reproducible and still replays saved failures first;
-* **exploration outside Hypothesis's engine** (``rulesfuzz run --explore``): one example
-  of a machine test run on choices drawn at random (:func:`random_data`,
-  :func:`run_example`), with no data tree, mutation or target phase, and a failing
-  example's choices handed to Hypothesis through the example database
-  (:func:`save_example`, under the key Hypothesis itself uses: :func:`database_key`), so
-  Hypothesis replays it first, shrinks it and keeps the shrunk failure.
+* **drawing at random outside any Hypothesis test** (``rulesfuzz run --explore``,
+  :mod:`harness.explore`): a strategy's parts (bounds, elements, element strategies,
+  composite definitions), to draw from it with a :class:`random.Random` and nothing else
+  (:func:`draw_at_random`), and a state machine's rule records (:func:`rules_of`,
+  :func:`results_of`), to run its rules without Hypothesis's engine.
+
+The Hypothesis versions this is written against are pinned in ``pyproject.toml``.
 """
 
 from __future__ import annotations
@@ -26,17 +27,19 @@ from random import Random
 from hypothesis import seed as hypothesis_seed
 from hypothesis import settings as Settings
 from hypothesis import stateful
-from hypothesis.control import BuildContext
-from hypothesis.database import ExampleDatabase, choices_to_bytes
-from hypothesis.errors import StopTest, UnsatisfiedAssumption
-from hypothesis.internal.conjecture.data import ConjectureData
 from hypothesis.internal.reflection import function_digest
-from hypothesis.stateful import get_state_machine_test
-from hypothesis.strategies._internal.core import DataObject
-
-#: What :func:`run_example` raises for an example that ends without a verdict: rejected
-#: (``hypothesis.reject()``, an engine's decline) or out of choices.
-EXAMPLE_DISCARDED = (UnsatisfiedAssumption, StopTest)
+from hypothesis.stateful import Bundle, get_state_machine_test
+from hypothesis.strategies._internal.collections import (
+    FixedDictStrategy, ListStrategy, TupleStrategy, UniqueListStrategy,
+)
+from hypothesis.strategies._internal.core import CompositeStrategy, DataStrategy, PermutationStrategy
+from hypothesis.strategies._internal.deferred import DeferredStrategy
+from hypothesis.strategies._internal.lazy import LazyStrategy
+from hypothesis.strategies._internal.misc import BooleansStrategy
+from hypothesis.strategies._internal.numbers import IntegersStrategy
+from hypothesis.strategies._internal.strategies import (
+    FilteredStrategy, MappedStrategy, OneOfStrategy, SampledFromStrategy, filter_not_satisfied,
+)
 
 _RULE_MARKER = "hypothesis_stateful_rule"
 
@@ -66,38 +69,195 @@ def machine_test(machine, settings: Settings, seed: int, digest: bytes):
     return test
 
 
-def random_data(seed: int) -> ConjectureData:
-    """Choices drawn at random from ``seed`` (deterministic), for :func:`run_example`."""
-    return ConjectureData(random=Random(seed))
-
-
-def run_example(test, data: ConjectureData) -> None:
-    """Run one example of ``test`` (from :func:`machine_test`) on ``data``, outside
-    Hypothesis's engine: no data tree, no mutations, no health checks.
-
-    Raises what the test raises (a failure), or one of :data:`EXAMPLE_DISCARDED` for an
-    example without a verdict. ``data.choices`` is then the example's choice sequence.
-    """
-    inner = test.hypothesis.inner_test
-    try:
-        with BuildContext(data, is_final=False, wrapped_test=test):
-            inner(DataObject(data))
-    finally:
-        data.freeze()
-
-
 def database_key(test) -> bytes:
     """The key under which Hypothesis keeps ``test``'s failures in its example database."""
     return function_digest(test.hypothesis.inner_test)
 
 
-def save_example(database: ExampleDatabase, test, data: ConjectureData) -> None:
-    """Save the choices of ``data`` (after :func:`run_example`) as a failure of ``test``:
-    the next run of ``test`` on ``database`` replays it first (Hypothesis's reuse phase),
-    and, with shrinking on, shrinks it."""
-    database.save(database_key(test), choices_to_bytes(data.choices))
-
-
 def settings_of(test) -> Settings:
     """The settings ``test`` (from :func:`machine_test`) runs under."""
     return test._hypothesis_internal_use_settings
+
+
+# --------------------------------------------------------------------------- drawing at random
+# ``rulesfuzz run --explore`` (harness.explore) runs the machine's own rules and strategies
+# with plain pseudo-random draws: no ConjectureData, no data tree, no spans. It needs what a
+# strategy is made of, which Hypothesis keeps in the attributes of its internal classes.
+class EmptyBundle(Exception):
+    """A draw from a Bundle that holds nothing yet (the rule can't run now)."""
+
+
+class NothingSatisfies(Exception):
+    """A filtered draw found no value passing its filter in :data:`FILTER_TRIES` tries."""
+
+
+#: Tries of a filtered draw (``.filter`` or a filtered ``sampled_from``) before giving up.
+FILTER_TRIES = 100
+
+
+class RandomSource:
+    """Where :func:`draw_at_random` draws from: ``rng`` (a :class:`random.Random`), the
+    machine's bundles (name -> list of values) and the object that ``st.data()`` draws as
+    (``data``, set by the caller)."""
+
+    __slots__ = ("rng", "bundles", "data")
+
+    def __init__(self, rng: Random, bundles: dict[str, list]):
+        self.rng = rng
+        self.bundles = bundles
+        self.data = None
+
+
+_samplers: dict[int, tuple] = {}
+
+
+def draw_at_random(strategy, source: RandomSource):
+    """One value of ``strategy`` drawn with ``source.rng``, outside any Hypothesis test.
+
+    Knows the strategies the harness's rules and boards are built from: integers with
+    both bounds, booleans, just, none, sampled_from (maps and filters too), one_of,
+    tuples, fixed_dictionaries, lists (unique too; sizes uniform within their bounds,
+    at most 5 over the minimum when unbounded), dictionaries, permutations, composite,
+    deferred, data, ``.map``, ``.filter``, and Bundles (a value from ``source.bundles``).
+    Raises :class:`EmptyBundle` when a Bundle is empty, :class:`NothingSatisfies` when a
+    filter rejects every try, and TypeError for any other strategy.
+    """
+    entry = _samplers.get(id(strategy))
+    if entry is None or entry[0] is not strategy:
+        if len(_samplers) > 50_000:
+            _samplers.clear()
+        entry = (strategy, _compile(strategy))
+        _samplers[id(strategy)] = entry
+    return entry[1](source)
+
+
+def _compile(strategy):
+    """A function of a :class:`RandomSource` drawing one value of ``strategy``."""
+    if isinstance(strategy, Bundle):
+        name = strategy.name
+
+        def bundle(source):
+            values = source.bundles.get(name)
+            if not values:
+                raise EmptyBundle(name)
+            return values[source.rng.randrange(len(values))]
+        return bundle
+    if isinstance(strategy, (LazyStrategy, DeferredStrategy)):
+        inner = strategy.wrapped_strategy
+        return lambda source: draw_at_random(inner, source)
+    if isinstance(strategy, IntegersStrategy):
+        if strategy.start is None or strategy.end is None:
+            raise TypeError(f"cannot draw an unbounded {strategy!r} at random")
+        low, high = strategy.start, strategy.end + 1
+        return lambda source: source.rng.randrange(low, high)
+    if isinstance(strategy, BooleansStrategy):
+        return lambda source: source.rng.random() < 0.5
+    if isinstance(strategy, SampledFromStrategy):  # JustStrategy (st.just, st.none) included
+        elements = tuple(strategy.elements)
+        if not strategy._transformations:
+            if len(elements) == 1:
+                only = elements[0]
+                return lambda source: only
+            return lambda source: elements[source.rng.randrange(len(elements))]
+        transform = strategy._transform
+
+        def sampled(source):
+            for _ in range(FILTER_TRIES):
+                value = transform(elements[source.rng.randrange(len(elements))])
+                if value is not filter_not_satisfied:
+                    return value
+            raise NothingSatisfies(repr(strategy))
+        return sampled
+    if isinstance(strategy, OneOfStrategy):
+        branches = tuple(strategy.element_strategies)
+
+        def one_of(source):
+            order = list(range(len(branches)))
+            source.rng.shuffle(order)
+            for i in order:
+                try:
+                    return draw_at_random(branches[i], source)
+                except EmptyBundle:
+                    continue
+            raise EmptyBundle(repr(strategy))
+        return one_of
+    if isinstance(strategy, TupleStrategy):
+        parts = strategy.element_strategies
+        return lambda source: tuple(draw_at_random(p, source) for p in parts)
+    if isinstance(strategy, FixedDictStrategy):
+        if strategy.optional:
+            raise TypeError(f"cannot draw optional keys of {strategy!r} at random")
+        mapping = dict(strategy.mapping)
+        return lambda source: {k: draw_at_random(v, source) for k, v in mapping.items()}
+    if isinstance(strategy, ListStrategy):
+        element, low = strategy.element_strategy, strategy.min_size
+        high = strategy.max_size if strategy.max_size != float("inf") else low + 5
+        keys = strategy.keys if isinstance(strategy, UniqueListStrategy) else None
+        suffixes = strategy.tuple_suffixes if isinstance(strategy, UniqueListStrategy) else None
+
+        def many(source):
+            size = source.rng.randint(low, int(high))
+            values, seen = [], set()
+            tries = 0
+            while len(values) < size and tries < size + FILTER_TRIES:
+                tries += 1
+                value = draw_at_random(element, source)
+                if keys is not None:
+                    key = tuple(k(value) for k in keys)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    if suffixes is not None:  # st.dictionaries: (key, *values)
+                        value = (value, *draw_at_random(suffixes, source))
+                values.append(value)
+            if len(values) < low:
+                raise NothingSatisfies(repr(strategy))
+            return values
+        return many
+    if isinstance(strategy, MappedStrategy):
+        inner, pack = strategy.mapped_strategy, strategy.pack
+        return lambda source: pack(draw_at_random(inner, source))
+    if isinstance(strategy, FilteredStrategy):
+        inner, conditions = strategy.filtered_strategy, strategy.flat_conditions
+
+        def filtered(source):
+            for _ in range(FILTER_TRIES):
+                value = draw_at_random(inner, source)
+                if all(c(value) for c in conditions):
+                    return value
+            raise NothingSatisfies(repr(strategy))
+        return filtered
+    if isinstance(strategy, PermutationStrategy):
+        values = list(strategy.values)
+
+        def permutation(source):
+            result = list(values)
+            source.rng.shuffle(result)
+            return result
+        return permutation
+    if isinstance(strategy, CompositeStrategy):
+        definition, args, kwargs = strategy.definition, strategy.args, strategy.kwargs
+
+        def composite(source):
+            def draw(inner, label=None):
+                return draw_at_random(inner, source)
+            return definition(draw, *args, **kwargs)
+        return composite
+    if isinstance(strategy, DataStrategy):
+        return lambda source: source.data
+    raise TypeError(f"cannot draw {strategy!r} ({type(strategy).__name__}) at random")
+
+
+def rules_of(machine: type[stateful.RuleBasedStateMachine]) -> tuple[list, list]:
+    """``(initializers, rules)`` of ``machine``: Hypothesis's rule records, each with
+    ``function``, ``arguments`` (name -> strategy), ``targets`` (Bundle names) and
+    ``preconditions`` (functions of the machine)."""
+    state = machine.setup_state()
+    return list(state.initializers), list(state.rules)
+
+
+def results_of(value) -> tuple:
+    """The values a rule returned for its target Bundles (``multiple(...)`` or one value)."""
+    if isinstance(value, stateful.MultipleResults):
+        return tuple(value.values)
+    return (value,)

@@ -53,6 +53,7 @@ from . import interrupts
 from . import strategies as S
 from .decider import DrawingDecider
 from .execution import Declined, Session, Stats
+from .explore import ExampleDeclined
 from .findings import finding_key
 from .protocol import Violation
 from .hypothesis_shim import is_rule
@@ -81,6 +82,8 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
     recorder: Recorder = None
     found_keys: set = frozenset()
     coverage_guided: bool = False
+    #: Set on an instance run by :mod:`harness.explore` (no Hypothesis test around it).
+    outside_hypothesis: bool = False
     capabilities: frozenset = frozenset()
     step_timeout: float | None = None
     against = None
@@ -139,6 +142,8 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
         a declined example.
         """
         self.run_stats.declined(exc)
+        if self.outside_hypothesis:
+            raise ExampleDeclined(exc.reason)
         reject()
 
     def _apply(self, event: dict, data) -> None:
@@ -167,7 +172,7 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
 
     def teardown(self):
         self._scenario_checks()
-        if self.coverage_guided:  # Hypothesis's target phase prefers examples reaching rarely exercised rules
+        if self.coverage_guided and not self.outside_hypothesis:  # Hypothesis's target phase prefers examples reaching rarely exercised rules
             target(example_score(self.run_stats.coverage), label="rule coverage")
         else:
             self.run_stats.coverage.per_example.clear()

@@ -14,10 +14,12 @@ which Hypothesis treats as a distinct bug), so shrinking never slips from one fi
 to another. Budgets are totals over the whole run; ``max_seconds`` bounds everything,
 shrinking and reduction included.
 
-With ``explore``, examples are first run outside Hypothesis's engine (on choices drawn
-at random from seeds derived from the run's seed: no data tree, no mutation phase), and
-only a failing example is handed to Hypothesis, through the example database, to be
-replayed, shrunk and kept like any other failure (:func:`_explore`).
+With ``explore``, examples run outside Hypothesis's engine (:mod:`harness.explore`: the
+machine's own rules and strategies on plain random draws seeded from the run's seed: no
+data tree, no spans, no mutation phase); a failing example is reduced by
+:mod:`harness.reduce` and its scenario kept in the example database, where the next
+exploration replays it first. Failures Hypothesis saved there (runs without
+``explore``) are replayed first too.
 """
 
 from __future__ import annotations
@@ -31,10 +33,13 @@ from hypothesis.errors import Flaky, Unsatisfiable
 
 import invariants as invariant_registry
 
+from . import explore as explore_corpus
 from . import hypothesis_shim, interrupts
 from . import scenario as scenario_file
 from .databases import ReplayCounter
-from .execution import Stats
+from .decider import ReplayDiverged
+from .execution import BoardRejected, Declined, EngineTimeout, Stats
+from .explore import explore as explore_examples
 from .findings import Finding, finding_key, scenario_size
 from .machine import make_machine
 from .protocol import Violation
@@ -170,44 +175,6 @@ def _replay_saved(test, database, shrink: bool):
     return hypothesis_shim.machine_test(test.rulesfuzz_machine, replay, seed=0, digest=test.rulesfuzz_digest)
 
 
-def _explore(test, count: int, seed: int, database, shrink: bool, keep_going: bool):
-    """Run ``count`` examples of ``test`` outside Hypothesis's engine, each on choices drawn
-    at random from its own seed (``seed * 1000 + i``).
-
-    Returns None when none failed with a new finding; else a Hypothesis test that replays
-    the first failing example from an example database first (Hypothesis's reuse phase),
-    shrinks it (when ``shrink``) and raises as any Hypothesis run does. What it shrank is
-    copied into ``database`` afterwards, so the next run replays the shrunk failure first.
-    """
-    from hypothesis.database import InMemoryExampleDatabase
-
-    for i in range(count):
-        data = hypothesis_shim.random_data(seed * 1000 + i)
-        try:
-            hypothesis_shim.run_example(test, data)
-        except hypothesis_shim.EXAMPLE_DISCARDED:
-            continue
-        except InvariantViolation:
-            handoff = InMemoryExampleDatabase()
-            hypothesis_shim.save_example(handoff, test, data)
-            chosen = hypothesis_shim.settings_of(test)
-            replay = settings(chosen, database=handoff, max_examples=1,
-                              phases=[Phase.reuse] + ([Phase.shrink] if shrink else []))
-            again = hypothesis_shim.machine_test(test.rulesfuzz_machine, replay, seed=seed, digest=test.rulesfuzz_digest)
-
-            def replay_then_keep():
-                try:
-                    again()
-                finally:
-                    if database is not None:
-                        key = hypothesis_shim.database_key(again)
-                        for value in handoff.fetch(key):
-                            database.save(key, value)
-
-            return replay_then_keep
-    return None
-
-
 def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, seed: int = 0,
         replay_dir=None, invariant_names=None, steps_per_example: int = 20, chunk: int = 25,
         database=None, step_timeout: float | None = 10.0, progress=None, shrink: bool = True,
@@ -286,6 +253,28 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
         # are found too, so the same bug is not reported again under another key.
         machine.found_keys.update({key, *(finding_key(v) for v in finding.violations)})
 
+    def replay_corpus() -> None:
+        """Replay the scenarios earlier explorations kept in ``database`` (:mod:`harness.explore`):
+        each that still fails with a finding not yet found is a finding, said to come from the database."""
+        for saved in explore_corpus.saved_scenarios(database, digest):
+            interrupts.check()
+            try:
+                replayed = scenario_file.replay(engine, saved, step_invariants, scenario_invariants, against=against,
+                                                keep_session=True, step_timeout=step_timeout)
+            except (ReplayDiverged, BoardRejected, Declined, EngineTimeout):
+                continue
+            fresh = [v for v in replayed.violations if finding_key(v) not in machine.found_keys]
+            if fresh:
+                key = finding_key(fresh[0])
+                scenario = scenario_file.build(saved["board"], replayed.session.steps[: fresh[0].step], fresh, engine,
+                                               seed)
+                from_database.add(key)
+                recorder.first_example.setdefault(key, stats.examples)
+                recorder.first_seconds.setdefault(key, time.perf_counter() - started)
+                finish(key, fresh, scenario, False)
+                if not keep_going:
+                    return
+
     def finish_flaky(exc: Flaky) -> None:
         """The engine behaved differently when Hypothesis ran the same example again: report that, with
         the scenario that failed (or, if none did, the last one run). Not reduced: it would not replay."""
@@ -320,16 +309,24 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                 raised: list[InvariantViolation] = []
                 if counter is not None:
                     counter.mark(stats.examples)
+                if explore and index == 1:
+                    replay_corpus()
+                    if result.findings and not keep_going:
+                        break
                 if explore and index == 1 and _has_saved_failures(database, test):
                     # saved failures are replayed first (Hypothesis's reuse phase), then exploration
                     test = _replay_saved(test, counter, shrink)
                     n = 0
                 elif explore:
-                    test = _explore(test, n, seed * 100_003 + index, database, shrink, keep_going)
-                    if test is None:  # nothing new failed in this chunk
-                        done += n
-                        tick(lambda: f"{len(result.findings)} finding(s)")
-                        continue
+                    found, ran = explore_examples(machine, n, seed, steps_per_example, first=done)
+                    done += ran
+                    if found is not None and found.key not in machine.found_keys:
+                        finish(found.key, found.violations, found.scenario, False)
+                        explore_corpus.save_scenario(database, digest, result.findings[-1].scenario)
+                    if result.findings and not keep_going:
+                        break
+                    tick(lambda: f"{len(result.findings)} finding(s)")
+                    continue
                 try:
                     try:
                         test()

@@ -1,9 +1,12 @@
-"""``run(explore=True)`` / ``rulesfuzz run --explore``: examples run outside Hypothesis's
-engine, failures handed to Hypothesis to shrink, saved, replayed first on the next run.
+"""``run(explore=True)`` / ``rulesfuzz run --explore`` (:mod:`harness.explore`): the
+machine's rules run on plain random draws outside Hypothesis's engine; failures are
+reduced (:mod:`harness.reduce`), saved in the example database, replayed first on the
+next run.
 
 On the tiny engine (written from scratch, examples/engines/tiny): its three planted bugs
-are found, each shrunk to one event, each with a replay file that replays; the next run
-on the same example database replays them first; a run on the fixed engine is clean.
+are found, each reduced to at most two events, each with a replay file that replays; the
+next run on the same example database replays them first; a run on the fixed engine is
+clean. On the reference engine: every rule of the machine runs, and a mutant is found.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ def test_explore_finds_every_planted_bug_and_shrinks_each(first_run):
     _, _, result = first_run
     assert {f.key for f in result.findings} == PLANTED
     for finding in result.findings:
-        assert len(finding.scenario["steps"]) == 1, finding.key  # shrunk to one event
+        assert len(finding.scenario["steps"]) <= 2, finding.key  # reduced (harness.reduce): at most two events
         assert len(finding.scenario["board"]["objects"]) <= 2, finding.key
         assert not finding.shrink_cut_short
 
@@ -53,7 +56,8 @@ def test_the_next_run_replays_saved_failures_first(first_run):
     again = run(load_engine(f"{TINY}:buggy"), max_examples=300, seed=9, database=database, explore=True,
                 keep_going=True, replay_dir=where / "again")
     assert {f.key for f in again.findings} == PLANTED
-    assert all(f.examples_to_find <= len(PLANTED) for f in again.findings)  # the first examples run
+    assert all(f.from_database for f in again.findings)  # replayed from the corpus, before any example
+    assert all(f.examples_to_find == 0 for f in again.findings)
 
 
 def test_explore_is_clean_on_a_correct_engine_and_deterministic():
@@ -80,3 +84,50 @@ def test_the_command_line_takes_explore(tmp_path, capsys):
     data = json.loads(report.read_text())
     assert data["options"]["explore"] is True and data["findings"]
     capsys.readouterr()
+
+
+def test_every_rule_of_the_machine_runs_and_the_same_seed_runs_the_same_examples(monkeypatch):
+    """Every strategy of every rule and board can be drawn at random (else TypeError), and
+    each rule is picked; a seed gives the same events twice."""
+    from harness import explore, hypothesis_shim
+    from harness.execution import Stats
+    from harness.machine import make_machine
+
+    engine = load_engine("reference")
+    ran: list[str] = []
+    original = explore._run_rule
+
+    def counting(machine, rule, data, bundles):
+        ran.append(rule.function.__name__)
+        return original(machine, rule, data, bundles)
+
+    monkeypatch.setattr(explore, "_run_rule", counting)
+    events = []
+    for _ in range(2):
+        stats = Stats()
+        machine = make_machine(engine, [], [], stats)
+        for index in range(60):
+            try:
+                explore.run_one(machine, explore.example_seed(3, index), 20)
+            except explore.ExampleDeclined:
+                pass
+        events.append(dict(stats.events))
+    assert events[0] == events[1] and sum(events[0].values()) > 60 * 10
+    assert hypothesis_shim.rule_names(machine) <= set(ran)
+
+
+def test_the_corpus_keeps_scenarios_per_engine_smallest_first_and_skips_junk():
+    from hypothesis.database import InMemoryExampleDatabase
+
+    from harness import explore
+
+    db = InMemoryExampleDatabase()
+    big = {"board": {"objects": [{"id": "a"}, {"id": "b"}]}, "steps": [{"event": {}}, {"event": {}}]}
+    small = {"board": {"objects": []}, "steps": [{"event": {}}]}
+    explore.save_scenario(db, b"engine-a", big)
+    explore.save_scenario(db, b"engine-a", small)
+    db.save(explore.corpus_key(b"engine-a"), b"not json")
+    db.save(explore.corpus_key(b"engine-a"), b"[1, 2]")
+    assert explore.saved_scenarios(db, b"engine-a") == [small, big]
+    assert explore.saved_scenarios(db, b"engine-b") == [] and explore.saved_scenarios(None, b"engine-a") == []
+    explore.save_scenario(None, b"engine-a", small)  # no database: nothing to do

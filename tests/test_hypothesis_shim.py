@@ -58,53 +58,99 @@ def test_a_seed_makes_a_run_reproducible():
     assert runs[0] == runs[1] and runs[0]
 
 
-# ------------------------------------------------------------------ exploration outside Hypothesis's engine
+# ------------------------------------------------------------------ drawing at random (rulesfuzz run --explore)
+from random import Random  # noqa: E402
+
+from hypothesis.stateful import Bundle, initialize, multiple, precondition  # noqa: E402
+
 from harness import hypothesis_shim as shim  # noqa: E402
 
 
-def _explore_until_big(test, tries=200):
-    for i in range(tries):
-        data = shim.random_data(i)
-        try:
-            shim.run_example(test, data)
-        except Big as exc:
-            return data, exc.args[0]
-        except shim.EXAMPLE_DISCARDED:
-            continue
-    raise AssertionError("no example reached n > 90")
+def _source(seed=0, **bundles):
+    return shim.RandomSource(Random(seed), {k: list(v) for k, v in bundles.items()})
 
 
-def test_an_example_run_outside_the_engine_is_deterministic_from_its_seed():
-    test = machine_test(Recording, chosen(None, [Phase.generate]), seed=0, digest=b"x")
-    seen = []
-    for _ in range(2):
-        Recording.seen = []
-        data = shim.random_data(42)
-        shim.run_example(test, data)
-        seen.append((list(Recording.seen), tuple(data.choices)))
-    assert seen[0] == seen[1] and seen[0][0]
+@st.composite
+def _pairs(draw, low):
+    a = draw(st.integers(low, low + 3))
+    return (a, draw(st.sampled_from("xyz")))
 
 
-def test_the_database_key_is_the_one_hypothesis_saves_failures_under():
-    db = InMemoryExampleDatabase()
-    test = machine_test(Machine, chosen(db, [Phase.generate, Phase.shrink]), seed=1, digest=b"engine-a")
-    with pytest.raises(Big):
-        test()
-    assert list(db.fetch(shim.database_key(test)))
-    other = machine_test(Machine, chosen(db, [Phase.generate]), seed=1, digest=b"engine-b")
-    assert shim.database_key(other) != shim.database_key(test)
+DRAWN = {
+    "integers": (st.integers(2, 5), lambda v: isinstance(v, int) and 2 <= v <= 5),
+    "booleans": (st.booleans(), lambda v: isinstance(v, bool)),
+    "none": (st.none(), lambda v: v is None),
+    "just": (st.just("x"), lambda v: v == "x"),
+    "sampled_from": (st.sampled_from(["a", "b", "c"]), lambda v: v in "abc"),
+    "sampled_from, mapped and filtered": (st.sampled_from([1, 2, 3, 4]).filter(lambda n: n % 2).map(lambda n: n * 10),
+                                          lambda v: v in (10, 30)),
+    "one_of": (st.one_of(st.just(1), st.just("one")), lambda v: v in (1, "one")),
+    "tuples": (st.tuples(st.integers(0, 1), st.just("t")), lambda v: v[0] in (0, 1) and v[1] == "t"),
+    "fixed_dictionaries": (st.fixed_dictionaries({"k": st.integers(7, 7)}), lambda v: v == {"k": 7}),
+    "lists": (st.lists(st.integers(0, 9), min_size=1, max_size=3), lambda v: 1 <= len(v) <= 3),
+    "unique lists": (st.lists(st.integers(0, 2), min_size=2, max_size=3, unique=True),
+                     lambda v: 2 <= len(v) == len(set(v)) <= 3),
+    "dictionaries": (st.dictionaries(st.sampled_from("ab"), st.integers(1, 2), max_size=2),
+                     lambda v: isinstance(v, dict) and set(v) <= {"a", "b"} and set(v.values()) <= {1, 2}),
+    "permutations": (st.permutations([1, 2, 3]), lambda v: sorted(v) == [1, 2, 3]),
+    "composite": (_pairs(10), lambda v: 10 <= v[0] <= 13 and v[1] in "xyz"),
+    "deferred": (st.deferred(lambda: st.integers(3, 3)), lambda v: v == 3),
+    "filter": (st.integers(0, 9).filter(lambda n: n > 6), lambda v: v in (7, 8, 9)),
+    "bundle": (Bundle("things"), lambda v: v in ("t1", "t2")),
+    "list of a bundle": (st.lists(Bundle("things"), min_size=1, max_size=2, unique=True), lambda v: set(v) <= {"t1", "t2"}),
+}
 
 
-def test_a_failure_found_outside_the_engine_is_replayed_first_and_shrunk_by_hypothesis():
-    """Its choices, saved under the test's key, are what Hypothesis replays first (the reuse
-    phase alone fails) and shrinks: toward the smallest failing draw, 91."""
-    explore = machine_test(Machine, chosen(None, [Phase.generate]), seed=0, digest=b"engine-a")
-    data, found = _explore_until_big(explore)
-    db = InMemoryExampleDatabase()
-    shim.save_example(db, explore, data)
-    with pytest.raises(Big):  # the reuse phase alone: no generation, so the saved example fails
-        machine_test(Machine, chosen(db, [Phase.reuse]), seed=3, digest=b"engine-a")()
-    with pytest.raises(Big) as raised:
-        machine_test(Machine, chosen(db, [Phase.reuse, Phase.shrink]), seed=3, digest=b"engine-a")()
-    assert 91 <= raised.value.args[0] <= found
-    assert shim.settings_of(explore).stateful_step_count == 3
+@pytest.mark.parametrize("name", sorted(DRAWN))
+def test_each_strategy_the_rules_use_is_drawn_at_random_within_its_bounds(name):
+    strategy, valid = DRAWN[name]
+    values = [shim.draw_at_random(strategy, _source(seed, things=["t1", "t2"])) for seed in range(40)]
+    assert all(valid(v) for v in values), values
+    again = [shim.draw_at_random(strategy, _source(seed, things=["t1", "t2"])) for seed in range(40)]
+    assert values == again  # the seed decides
+
+
+def test_draws_vary_with_the_seed():
+    values = {shim.draw_at_random(st.integers(0, 1000), _source(seed)) for seed in range(20)}
+    assert len(values) > 10
+
+
+def test_an_empty_bundle_a_filter_nothing_passes_and_an_unknown_strategy_raise():
+    with pytest.raises(shim.EmptyBundle):
+        shim.draw_at_random(Bundle("things"), _source())
+    assert shim.draw_at_random(st.one_of(Bundle("things"), st.just(5)), _source()) == 5  # the non-empty branch
+    with pytest.raises(shim.NothingSatisfies):
+        shim.draw_at_random(st.sampled_from([1, 2]).filter(lambda n: n == 3), _source())
+    with pytest.raises(shim.NothingSatisfies):
+        shim.draw_at_random(st.integers(0, 3).filter(lambda n: str(n) == "x"), _source())
+    with pytest.raises(TypeError, match="at random"):
+        shim.draw_at_random(st.floats(0, 1), _source())
+    with pytest.raises(TypeError, match="unbounded"):
+        shim.draw_at_random(st.integers(), _source())
+
+
+class Stack(RuleBasedStateMachine):
+    items = Bundle("items")
+
+    @initialize(target=items)
+    def start(self):
+        return multiple("a", "b")
+
+    @rule(target=items, item=items)
+    def copy(self, item):
+        return item + "'"
+
+    @precondition(lambda self: False)
+    @rule()
+    def never(self):
+        raise AssertionError("a rule whose precondition is false ran")
+
+
+def test_rule_records_give_initializers_rules_targets_and_preconditions():
+    initializers, rules = shim.rules_of(Stack)
+    assert [r.function.__name__ for r in initializers] == ["start"]
+    by_name = {r.function.__name__: r for r in rules}
+    assert set(by_name) == {"copy", "never"}
+    assert by_name["copy"].targets == ("items",) and [b.name for b in by_name["copy"].bundles] == ["items"]
+    assert [p(None) for p in by_name["never"].preconditions] == [False]
+    assert shim.results_of(multiple("a", "b")) == ("a", "b") and shim.results_of("c") == ("c",)

@@ -1,0 +1,179 @@
+"""Exploration at near engine speed: ``rulesfuzz run --explore``.
+
+Hypothesis's engine spends most of a step on what exploration doesn't need: choosing a
+rule through a filtered draw and feature flags, recording every choice in a data tree,
+spans and labels, mutating earlier examples. Here each example runs the machine's own
+``@initialize`` and ``@rule`` methods, with their own strategies, on plain pseudo-random
+draws (:func:`harness.hypothesis_shim.draw_at_random`), seeded from the run's seed:
+
+* the board is drawn by the ``@initialize`` rule, as under Hypothesis;
+* each step picks one rule uniformly among those whose preconditions hold and whose
+  Bundles hold something, draws its arguments and runs it (the session checks every
+  invariant after the event, as always);
+* after the last step the machine's teardown runs the scenario-scope invariants.
+
+Generation is the same code as under Hypothesis, so the same boards and events occur
+(with other frequencies), and what is gated off for an engine is gated off here too.
+
+A failing example is not shrunk here: its scenario (board, events, decisions) goes back to
+the runner, which reduces it with :mod:`harness.reduce` (removing steps and board objects
+while the same finding still fails), writes its replay file, and keeps it in the example
+database under a key of its own (:func:`corpus_key`), so the next run on that database
+replays it first (:func:`saved_scenarios`). The run is reproducible: the same seed gives
+the same examples.
+"""
+
+from __future__ import annotations
+
+import json
+from random import Random
+
+from . import hypothesis_shim
+from .recording import InvariantViolation
+
+__all__ = ["ExampleDeclined", "RandomData", "corpus_key", "explore", "save_scenario", "saved_scenarios"]
+
+
+class ExampleDeclined(Exception):
+    """An example ended without a verdict: the engine declined it (``Unsupported``), or a
+    draw could not be made (a filter nothing passed)."""
+
+
+class RandomData:
+    """What ``st.data()`` draws as during exploration: ``draw(strategy, label=None)``
+    returns one value of ``strategy`` drawn at random (the label is ignored), like
+    Hypothesis's ``DataObject``."""
+
+    __slots__ = ("_source",)
+
+    def __init__(self, source: hypothesis_shim.RandomSource):
+        self._source = source
+        source.data = self
+
+    def draw(self, strategy, label=None):
+        try:
+            return hypothesis_shim.draw_at_random(strategy, self._source)
+        except hypothesis_shim.NothingSatisfies as exc:
+            raise ExampleDeclined(f"no value satisfies {exc}") from None
+
+
+def example_seed(seed: int, index: int) -> int:
+    """The seed of example ``index`` of an exploration seeded with ``seed``."""
+    return seed * 1_000_003 + index
+
+
+def run_one(machine_class, seed: int, steps: int):
+    """Run one example of ``machine_class`` (from :func:`harness.machine.make_machine`) with
+    choices drawn from ``seed``: its ``@initialize`` rules, then up to ``steps`` rules.
+
+    Raises :class:`~harness.recording.InvariantViolation` for a finding and
+    :class:`ExampleDeclined` for an example without a verdict; returns the machine otherwise.
+    """
+    initializers, rules = _rules(machine_class)
+    rng = Random(seed)
+    bundles: dict[str, list] = {}
+    source = hypothesis_shim.RandomSource(rng, bundles)
+    data = RandomData(source)
+    machine = machine_class()
+    machine.outside_hypothesis = True
+    try:
+        for rule in initializers:
+            _run_rule(machine, rule, data, bundles)
+        for _ in range(steps):
+            if machine.stopped:
+                break
+            rule = _pick_rule(machine, rules, rng, bundles)
+            if rule is None:
+                break
+            try:
+                _run_rule(machine, rule, data, bundles)
+            except hypothesis_shim.EmptyBundle:  # a nested Bundle (in a list, in one_of) is empty
+                continue
+    except hypothesis_shim.NothingSatisfies as exc:
+        raise ExampleDeclined(f"no value satisfies {exc}") from None
+    machine.teardown()
+    return machine
+
+
+def _pick_rule(machine, rules: list, rng: Random, bundles: dict[str, list]):
+    """One rule drawn uniformly among those that can run now (preconditions true, Bundles
+    not empty), or None. Rules are tried in random order and only the drawn one's
+    preconditions are evaluated, so a step costs one or two precondition checks."""
+    candidates = list(rules)
+    while candidates:
+        j = rng.randrange(len(candidates))
+        rule = candidates[j]
+        if all(bundles.get(b.name) for b in rule.bundles) and all(p(machine) for p in rule.preconditions):
+            return rule
+        candidates[j] = candidates[-1]
+        candidates.pop()
+    return None
+
+
+def _run_rule(machine, rule, data: RandomData, bundles: dict[str, list]) -> None:
+    kwargs = {name: data.draw(strategy) for name, strategy in rule.arguments.items()}
+    result = rule.function(machine, **kwargs)
+    if rule.targets:
+        values = hypothesis_shim.results_of(result)
+        for target in rule.targets:
+            bundles.setdefault(target, []).extend(values)
+
+
+_rules_cache: dict[type, tuple] = {}
+
+
+def _rules(machine_class) -> tuple[list, list]:
+    found = _rules_cache.get(machine_class)
+    if found is None:
+        found = _rules_cache[machine_class] = hypothesis_shim.rules_of(machine_class)
+    return found
+
+
+def explore(machine_class, count: int, seed: int, steps: int, first: int = 0) -> tuple[InvariantViolation | None, int]:
+    """Run examples ``first`` .. ``first + count - 1`` of an exploration seeded with ``seed``
+    (:func:`example_seed`), each of up to ``steps`` rules, until one fails with a new
+    finding.
+
+    Returns ``(violation, ran)``: the first finding's
+    :class:`~harness.recording.InvariantViolation` (or None) and how many examples ran,
+    the failing one included. Declined examples count as run.
+    """
+    for index in range(first, first + count):
+        try:
+            run_one(machine_class, example_seed(seed, index), steps)
+        except ExampleDeclined:
+            continue
+        except InvariantViolation as found:
+            return found, index - first + 1
+    return None, count
+
+
+# --------------------------------------------------------------------------- the corpus
+def corpus_key(digest: bytes) -> bytes:
+    """The example-database key under which exploration keeps the scenarios of its findings
+    for the engine whose database digest is ``digest`` (``harness.runner.run``'s)."""
+    return b"rulesfuzz-explore-corpus:" + digest
+
+
+def save_scenario(database, digest: bytes, scenario: dict) -> None:
+    """Keep ``scenario`` (a replay file's content) in ``database`` (a Hypothesis
+    ``ExampleDatabase``) for the next exploration of the same engine."""
+    if database is not None:
+        database.save(corpus_key(digest), json.dumps(scenario, sort_keys=True).encode())
+
+
+def saved_scenarios(database, digest: bytes) -> list[dict]:
+    """The scenarios :func:`save_scenario` kept for the engine of ``digest``, smallest
+    first; values that are not scenarios are skipped."""
+    if database is None:
+        return []
+    found = []
+    for value in database.fetch(corpus_key(digest)):
+        try:
+            scenario = json.loads(value)
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(scenario, dict) and isinstance(scenario.get("board"), dict) \
+                and isinstance(scenario.get("steps"), list):
+            found.append(scenario)
+    return sorted(found, key=lambda s: (len(s["steps"]), len(s["board"].get("objects", ())), json.dumps(s)))
