@@ -60,6 +60,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.options import positive_int  # noqa: E402
+
 MODES = ("differential", "invariant-only")
 #: Presets: ``budget`` is examples per mutant run, ``reference`` examples per seed and mode
 #: of the clean reference engine (the false-positive check).
@@ -273,17 +275,6 @@ def build_tasks(mutants, seeds, budget: int, shrink=True, shrink_seconds=SHRINK_
         tasks += [{"engine": "reference", "mode": mode, "seed": seed, "budget": reference_budget, **common}
                   for mode in MODES for seed in seeds]
     return tasks
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: an integer >= 1 (examples)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of examples, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1 example, got {value}")
-    return value
 
 
 def main(argv=None) -> int:

@@ -3,9 +3,10 @@
 Measures, in one run, on one core (rates are per second of CPU time of this process, so
 that other load on the machine disturbs them less; wall-clock rates are in the JSON):
 
-(a) raw engine events per second: scenarios recorded once from a harness run are
-    replayed on fresh games of the reference engine, timing only ``new_game``,
-    ``apply`` and ``observe`` (no Hypothesis, no invariants);
+(a) raw engine events per second: scenarios recorded once from a harness run (one of
+    Hypothesis's engine, one with ``--explore``) are replayed on fresh games of the
+    reference engine, timing only ``new_game``, ``apply`` and ``observe`` (no Hypothesis,
+    no invariants);
 (b) harness steps per second: ``harness.runner.run`` on the reference engine with every
     invariant (step and scenario scope), no example database;
 (c) steps per second of a bare Hypothesis ``RuleBasedStateMachine`` with the same rules
@@ -19,14 +20,20 @@ that other load on the machine disturbs them less; wall-clock rates are in the J
     (examples/engines/node). Wall-clock, because over the protocol the engine's time is
     spent in another process.
 
+(e) the workers' scaling: steps per wall-clock second of ``--explore --workers N`` with
+    1 and N worker processes, the same total budget, and their ratio (target >= 1.8 for
+    2 workers on 2 cores).
+
 (b) is measured twice: with Hypothesis's engine driving the examples (``rulesfuzz run``)
-and with ``--explore`` (examples run outside Hypothesis's engine, failures handed to it).
-The headline is the **engine ratio** R = (b, --explore) / (a): harness steps per second
-over raw engine events per second, both measured in this run (target >= 0.25; 1.0
-would be a harness that costs nothing beyond the engine); the ratio with Hypothesis's
-engine is printed above it. A faster engine raises (a) too, so both rates are printed.
-The last two lines are ``harness efficiency: R`` with R = (b, --explore) / (c) (target
->= 0.5) and ``engine ratio: R``.
+and with ``--explore`` (the rules on plain random draws, :mod:`harness.explore`). (a),
+(b) and (c) are measured in turns, ``--repeat`` times, so that other load on the machine
+hits all alike. The headline is the **engine ratio** R: harness steps per second with
+``--explore`` over raw engine events per second on scenarios of ``--explore`` runs, one
+ratio per turn, their median (target >= 0.25; 1.0 would be a harness that costs
+nothing beyond the engine; the determinism check alone replays part of every example).
+The ratio with Hypothesis's engine is printed above it. A faster engine raises (a) too,
+so both rates are printed. The last two lines are ``harness efficiency: R`` with
+R = (b, --explore) / (c) and ``engine ratio: R``.
 
 ``--per-invariant`` runs (b) once more with every invariant's check timed: microseconds
 per check and its share of the run's CPU time, costliest first (a scenario-scope
@@ -36,6 +43,7 @@ spots. ``--json PATH`` writes the figures. Budgets are in examples, so every run
 same work whatever the machine's load.
 
     python benchmarks/throughput.py [--examples N] [--repeat K] [--per-invariant] [--no-protocol]
+                                    [--workers N] [--workers-examples M] [--no-workers]
                                     [--profile] [--json PATH]
 """
 
@@ -45,6 +53,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
 import statistics
 import sys
@@ -66,13 +75,17 @@ from harness.execution import Stats  # noqa: E402
 from harness.machine import Recorder, make_machine  # noqa: E402
 from harness.protocol import EngineInfo, IllegalAction  # noqa: E402
 from harness.runner import run  # noqa: E402
+from harness.workers import run_workers  # noqa: E402
+
+from benchmarks.options import positive_int  # noqa: E402
 
 STEPS_PER_EXAMPLE = 20
 
 
 # --------------------------------------------------------------------------- (a)
-def record_scenarios(examples: int, seed: int) -> list[dict]:
-    """Boards, events and decisions of ``examples`` harness examples on the reference engine."""
+def record_scenarios(examples: int, seed: int, explore: bool = False) -> list[dict]:
+    """Boards, events and decisions of ``examples`` harness examples on the reference engine
+    (with ``explore``, of a ``--explore`` run: its boards and events, not Hypothesis's)."""
     sessions = []
     original = machine_module.Session
 
@@ -83,7 +96,7 @@ def record_scenarios(examples: int, seed: int) -> list[dict]:
 
     machine_module.Session = RecordingSession
     try:
-        run(ReferenceAdapter(), max_examples=examples, seed=seed, database=None, shrink=False)
+        run(ReferenceAdapter(), max_examples=examples, seed=seed, database=None, shrink=False, explore=explore)
     finally:
         machine_module.Session = original
     return [{"board": s.board, "steps": [dict(step) for step in s.steps]} for s in sessions if s.steps]
@@ -275,40 +288,59 @@ def profile_harness(examples: int, seed: int, top: int) -> str:
     return out.getvalue()
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
-    return value
+def workers_scaling(examples: int, seed: int, workers: int) -> dict:
+    """(e) Harness steps per wall-clock second of ``rulesfuzz run --explore --workers N`` on the
+    reference engine for N = 1 and ``workers``, the same total budget of ``examples``
+    (worker processes started included), and their ratio (target >= 1.8 with 2 workers
+    on 2 cores)."""
+    rates = {}
+    for n in dict.fromkeys((1, workers)):
+        result = run_workers("reference", workers=n, max_examples=examples, seed=seed, database="none", explore=True)
+        if result.findings:
+            raise SystemExit(f"the reference engine broke {result.findings[0].key}: fix that first")
+        rates[n] = {"examples": result.stats.examples, "steps": result.stats.steps, "seconds": result.seconds,
+                    "per_second": result.stats.steps / result.seconds}
+    return {"workers": workers, "rates": rates,
+            "scaling": rates[workers]["per_second"] / rates[1]["per_second"]}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--examples", type=_positive, default=400, help="examples per measurement (default 400)")
-    parser.add_argument("--repeat", type=_positive, default=3, help="repeat (b) and (c) K times, keep the median (default 3)")
+    parser.add_argument("--examples", type=positive_int, default=400, help="examples per measurement (default 400)")
+    parser.add_argument("--repeat", type=positive_int, default=3,
+                        help="repeat (a), (b) and (c) K times, interleaved; keep the medians (default 3)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--profile", action="store_true", help="also print a cProfile of (b)")
     parser.add_argument("--per-invariant", action="store_true", help="also time every invariant's check")
     parser.add_argument("--no-protocol", action="store_true", help="leave out (d), the wire protocol's cost")
+    parser.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
+                        help="(e): compare 1 and N worker processes (default: the number of cores)")
+    parser.add_argument("--workers-examples", type=positive_int, default=None,
+                        help="total examples of each (e) run (default 4 x --examples)")
+    parser.add_argument("--no-workers", action="store_true", help="leave out (e), the workers' scaling")
     parser.add_argument("--json", dest="json_path", default=str(ROOT / "benchmarks" / "results" / "throughput.json"))
     args = parser.parse_args(argv)
 
-    scenarios = record_scenarios(args.examples, args.seed)
-    raw = engine_events_per_second(scenarios, args.repeat)
-    print(f"(a) engine:  {raw['per_second']:9.0f} events/s  ({raw['events']} events in {raw['scenarios']} "
-          f"recorded scenarios, best of {args.repeat}: {raw['seconds']:.2f} s; new_game + apply + observe)")
-
-    harness_runs, explore_runs, bare_runs = [], [], []
+    hypothesis_scenarios = record_scenarios(args.examples, args.seed)
+    explore_scenarios = record_scenarios(args.examples, args.seed, explore=True)
+    raw_h, raw_x, harness_runs, explore_runs, bare_runs = [], [], [], [], []
     for i in range(args.repeat):  # interleaved, so that other load on the machine hits all alike
+        raw_h.append(engine_events_per_second(hypothesis_scenarios, 1))
         harness_runs.append(harness_steps_per_second(args.examples, args.seed + i))
+        raw_x.append(engine_events_per_second(explore_scenarios, 1))
         explore_runs.append(harness_steps_per_second(args.examples, args.seed + i, explore=True))
         bare_runs.append(bare_steps_per_second(args.examples, args.seed + i))
-    b0 = statistics.median(r["per_second"] for r in harness_runs)
-    b = statistics.median(r["per_second"] for r in explore_runs)
-    c = statistics.median(r["per_second"] for r in bare_runs)
+
+    def median(runs):
+        return statistics.median(r["per_second"] for r in runs)
+
+    a_h, a, b0, b, c = median(raw_h), median(raw_x), median(harness_runs), median(explore_runs), median(bare_runs)
+    ratio = statistics.median(x["per_second"] / e["per_second"] for x, e in zip(explore_runs, raw_x))
+    ratio_h = statistics.median(x["per_second"] / e["per_second"] for x, e in zip(harness_runs, raw_h))
+    raw = dict(raw_x[len(raw_x) // 2], per_second=a)
+    print(f"(a) engine:  {a:9.0f} events/s  ({raw['events']} events of {raw['scenarios']} scenarios recorded from an "
+          f"--explore run; {a_h:.0f} events/s on those of Hypothesis's engine; new_game + apply + observe, "
+          f"median of {args.repeat})")
     print(f"(b) harness: {b0:9.0f} steps/s   (reference engine, every invariant, Hypothesis's engine; median of "
           f"{args.repeat} runs of {args.examples} examples: {[round(r['per_second']) for r in harness_runs]})")
     print(f"    --explore: {b:7.0f} steps/s   (the same, examples run outside Hypothesis's engine: "
@@ -322,26 +354,33 @@ def main(argv=None) -> int:
         print(f"(d) tiny engine in-process: {rate['in_process']:7.0f} steps/s; over the protocol: "
               f"{rate['protocol']:7.0f} steps/s (ratio {cost['ratio']:.2f}, +{cost['ms_per_step_added']:.3f} ms per "
               f"step)" + (f"; Node.js engine: {rate['node']:7.0f} steps/s" if "node" in rate else "; node not installed"))
+    scaling = None
+    if not args.no_workers:
+        scaling = workers_scaling(args.workers_examples or 4 * args.examples, args.seed, args.workers)
+        one, many = scaling["rates"][1], scaling["rates"][args.workers]
+        print(f"(e) workers: {one['per_second']:7.0f} steps/s with 1, {many['per_second']:7.0f} with {args.workers} "
+              f"(--explore, {one['examples']} examples in all, wall clock): scaling {scaling['scaling']:.2f} "
+              f"(target >= {0.9 * args.workers:.1f} on {os.cpu_count()} cores)")
     invariant_cost = None
     if args.per_invariant:
         invariant_cost = per_invariant_cost(args.examples, args.seed)
         print_per_invariant(invariant_cost)
     if args.profile:
         print(profile_harness(args.examples, args.seed, 40))
-    figures = {"engine_events_per_second": raw, "harness": harness_runs, "explore": explore_runs, "bare": bare_runs,
-               "protocol": cost, "harness_steps_per_second": b0, "explore_steps_per_second": b,
-               "bare_steps_per_second": c, "efficiency": b / c, "engine_ratio": b / raw["per_second"],
-               "engine_ratio_hypothesis_engine": b0 / raw["per_second"], "per_invariant": invariant_cost,
-               "python": sys.version.split()[0]}
+    figures = {"engine_events_per_second": raw, "engine": raw_x, "engine_hypothesis_scenarios": raw_h,
+               "harness": harness_runs, "explore": explore_runs, "bare": bare_runs, "protocol": cost,
+               "workers": scaling, "harness_steps_per_second": b0, "explore_steps_per_second": b,
+               "bare_steps_per_second": c, "efficiency": b / c, "engine_ratio": ratio,
+               "engine_ratio_hypothesis_engine": ratio_h, "per_invariant": invariant_cost,
+               "python": sys.version.split()[0], "cores": os.cpu_count()}
     if args.json_path:
         path = Path(args.json_path)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
-    print(f"engine ratio with Hypothesis's engine: {b0 / raw['per_second']:.2f} ({b0:.0f} steps/s over "
-          f"{raw['per_second']:.0f} events/s)")
-    print(f"harness steps/s with --explore {b:.0f} over engine events/s {raw['per_second']:.0f} (target >= 0.25)")
+    print(f"engine ratio with Hypothesis's engine: {ratio_h:.2f} ({b0:.0f} steps/s over {a_h:.0f} events/s)")
+    print(f"harness steps/s with --explore {b:.0f} over engine events/s {a:.0f} (target >= 0.25)")
     print(f"harness efficiency: {b / c:.2f}")
-    print(f"engine ratio: {b / raw['per_second']:.2f}")
+    print(f"engine ratio: {ratio:.2f}")
     return 0
 
 

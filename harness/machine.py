@@ -84,6 +84,8 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
     coverage_guided: bool = False
     #: Set on an instance run by :mod:`harness.explore` (no Hypothesis test around it).
     outside_hypothesis: bool = False
+    #: Whether teardown runs the scenario-scope invariants (harness.explore samples them).
+    scenario_checks: bool = True
     capabilities: frozenset = frozenset()
     step_timeout: float | None = None
     against = None
@@ -181,7 +183,8 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
         session = self.session
         if session is not None:
             self.recorder.ran(session.board, session.steps)
-        if session is None or session.broken or self.stopped or not self.scenario_invariants or not session.steps:
+        if session is None or session.broken or self.stopped or not self.scenario_invariants or not session.steps \
+                or not self.scenario_checks:
             return
         run = scenario_run(self.engine, session)
         self.run_stats.coverage.record(self.scenario_invariants, {}, {}, {})

@@ -25,7 +25,7 @@ def test_throughput_reports_the_engine_ratio_last_and_each_invariants_cost(tmp_p
     throughput = _load("throughput")
     out = tmp_path / "throughput.json"
     assert throughput.main(["--examples", "4", "--repeat", "1", "--no-protocol", "--per-invariant",
-                            "--json", str(out)]) == 0
+                            "--workers", "2", "--workers-examples", "6", "--json", str(out)]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[-1].startswith("engine ratio: ")
     assert lines[-2].startswith("harness efficiency: ")
@@ -33,6 +33,10 @@ def test_throughput_reports_the_engine_ratio_last_and_each_invariants_cost(tmp_p
     ratio = figures["explore_steps_per_second"] / figures["engine_events_per_second"]["per_second"]
     assert figures["engine_ratio"] == pytest.approx(ratio)
     assert float(lines[-1].split(": ")[1]) == pytest.approx(ratio, abs=0.006)
+    scaling = figures["workers"]
+    assert set(scaling["rates"]) == {"1", "2"} and scaling["rates"]["2"]["examples"] == 6
+    assert scaling["scaling"] == pytest.approx(scaling["rates"]["2"]["per_second"] / scaling["rates"]["1"]["per_second"])
+    assert any(line.startswith("(e) workers:") for line in lines)
     timed = figures["per_invariant"]["invariants"]
     import invariants
     from harness.adapters.reference import ReferenceAdapter
@@ -80,7 +84,8 @@ def test_bugfinding_is_deterministic_in_examples(tmp_path, capsys):
 @pytest.mark.parametrize("script, argv", [
     ("bugfinding", ["--budget", "0"]), ("bugfinding", ["--budget", "ten"]), ("bugfinding", ["--seeds", "-1"]),
     ("bugfinding", ["--mutant", "no_such_mutant"]), ("bugfinding", ["--reference-examples", "-5"]),
-    ("throughput", ["--examples", "0"]), ("throughput", ["--repeat", "x"]),
+    ("throughput", ["--examples", "0"]), ("throughput", ["--repeat", "x"]), ("throughput", ["--workers", "0"]),
+    ("throughput", ["--workers-examples", "many"]),
 ])
 def test_benchmarks_refuse_bad_options_in_one_line(script, argv, capsys):
     module = _load(script)
