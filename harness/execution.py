@@ -359,13 +359,16 @@ class Session:
                 self.stats.interactions[label] = self.stats.interactions.get(label, 0) + 1
         violations = []
         applied = []
+        checked, applicable = self.stats.checked, self.stats.applicable
         for inv in self.invariants:
             result = inv.check(transition)
-            self._count(inv.name, result is not None)
+            name = inv.name
+            checked[name] = checked.get(name, 0) + 1
             if result is not None:
+                applicable[name] = applicable.get(name, 0) + 1
                 applied.append(inv)
                 if result:
-                    violations.append(Violation(inv.name, index, tuple(result)))
+                    violations.append(Violation(name, index, tuple(result)))
         self.stats.coverage.record(applied, event, before, after)
         return violations
 

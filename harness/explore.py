@@ -139,23 +139,36 @@ def _rules(machine_class) -> tuple[list, list]:
     return found
 
 
-def explore(machine_class, count: int, seed: int, steps: int, first: int = 0) -> tuple[InvariantViolation | None, int]:
-    """Run examples ``first`` .. ``first + count - 1`` of an exploration seeded with ``seed``
-    (:func:`example_seed`), each of up to ``steps`` rules, until one fails with a new
-    finding.
+#: An exploration gives up on a chunk after this many declined examples per example asked
+#: for (an engine that declines nearly every board), as Hypothesis gives up on a test whose
+#: examples are nearly all rejected.
+MAX_DECLINED_PER_EXAMPLE = 10
 
-    Returns ``(violation, ran)``: the first finding's
-    :class:`~harness.recording.InvariantViolation` (or None) and how many examples ran,
-    the failing one included. Declined examples count as run.
+
+def explore(machine_class, count: int, seed: int, steps: int, first: int = 0) -> tuple[InvariantViolation | None, int, int]:
+    """Run examples of an exploration seeded with ``seed``, from example number ``first``
+    on (:func:`example_seed`), each of up to ``steps`` rules, until ``count`` examples ran
+    with a verdict or one failed with a new finding. Declined examples (the engine raised
+    ``Unsupported``) don't count toward ``count``, as in runs without ``--explore``; after
+    ``MAX_DECLINED_PER_EXAMPLE * count`` of them the chunk ends.
+
+    Returns ``(violation, ran, tried)``: the first finding's
+    :class:`~harness.recording.InvariantViolation` (or None), how many examples ran with a
+    verdict (the failing one included) and how many were tried (declined ones included:
+    the next chunk starts at ``first + tried``).
     """
-    for index in range(first, first + count):
+    ran = tried = 0
+    while ran < count and tried - ran < MAX_DECLINED_PER_EXAMPLE * count:
+        index = first + tried
+        tried += 1
         try:
             run_one(machine_class, example_seed(seed, index), steps, scenario_checks=index % SCENARIO_EVERY == 0)
         except ExampleDeclined:
             continue
         except InvariantViolation as found:
-            return found, index - first + 1
-    return None, count
+            return found, ran + 1, tried
+        ran += 1
+    return None, ran, tried
 
 
 # --------------------------------------------------------------------------- the corpus

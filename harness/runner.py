@@ -216,7 +216,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
     machine.coverage_guided = coverage_guided
     result = RunResult(engine.info.name, stats, invariants=[i.name for i in step_invariants + scenario_invariants])
     digest = (safe_name(engine.info.name) + ("+differential" if against is not None else "")).encode()
-    done = index = 0
+    done = index = explored = 0
     # Saved failures Hypothesis replays first: a finding first seen among them says so.
     counter = ReplayCounter(database, lambda: stats.examples) if database is not None else None
     from_database: set[str] = set()
@@ -318,8 +318,11 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                     test = _replay_saved(test, counter, shrink)
                     n = 0
                 elif explore:
-                    found, ran = explore_examples(machine, n, seed, steps_per_example, first=done)
+                    found, ran, tried = explore_examples(machine, n, seed, steps_per_example, first=explored)
                     done += ran
+                    explored += tried
+                    if not ran and found is None:  # every example was declined: the engine declines them all
+                        break
                     if found is not None and found.key not in machine.found_keys:
                         finish(found.key, found.violations, found.scenario, False)
                         explore_corpus.save_scenario(database, digest, result.findings[-1].scenario)

@@ -362,11 +362,13 @@ def counters_change_only_by_counter_events(t: Transition):
         return None  # no counters anywhere: nothing to check
     out = []
     moved = {e.get("object") for e in t.log if e.get("kind") == "zone_change"}
+    touched = {e.get("object") for e in t.log if e.get("kind") in ("counters_added", "counters_removed")}
     for oid, after in t.after["objects"].items():
         before = t.before["objects"].get(oid)
         if before is None or before["zone"] != "battlefield" or after["zone"] != "battlefield" or oid in moved:
             continue
-        expected = expected_counters(before["counters"], t, oid)
+        expected = expected_counters(before["counters"], t, oid) if oid in touched else \
+            {k: v for k, v in before["counters"].items() if v}  # the log names no counter of it
         if after["counters"] != expected:
             out.append(f"{oid} ({after['name']}) had counters {before['counters']}, the log adds "
                        f"{counters_added(t, oid)} and annihilates {counters_annihilated(t, oid)} pair(s), "

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cards as card_data
 from harness.protocol import ALL_NAMES
@@ -47,10 +48,22 @@ def card_of(name) -> card_data.Card | None:
         return None
 
 
+@lru_cache(maxsize=1)
+def _with_all_names() -> frozenset[str]:
+    """The names of the pool's cards whose text gives them every card name."""
+    return frozenset(name for name, card in card_data.pool().items() if card.has_all_card_names)
+
+
+@lru_cache(maxsize=1)
+def _basic_names() -> frozenset[str]:
+    """The names of the pool's cards with the basic supertype (CR 205.4a)."""
+    return frozenset(name for name, card in card_data.pool().items() if "Basic" in card.supertypes)
+
+
 def has_all_names(obj: dict) -> bool:
     """Whether the observed object has every card name: the card of its name says so."""
-    card = card_of(obj.get("name"))
-    return card is not None and card.has_all_card_names
+    name = obj.get("name")
+    return isinstance(name, str) and name in _with_all_names()
 
 
 def names_of(obj: dict) -> frozenset[str]:
@@ -158,8 +171,8 @@ def basic_supertype(t: Transition):
     is observed with it in every zone (CR 205.4a; no effect of the pool removes a supertype)."""
     messages, applies = [], False
     for oid, o in sorted(t.after.get("objects", {}).items()):
-        card = card_of(o.get("name"))
-        basic = card is not None and "Basic" in card.supertypes
+        name = o.get("name")
+        basic = isinstance(name, str) and name in _basic_names()
         applies = applies or basic
         if basic and "Basic" not in (o.get("supertypes") or ()):
             messages.append(f"{oid} ({o.get('name')}) in the {o.get('zone')} has the basic supertype, observed "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from harness.adapters.reference import ReferenceAdapter
 from harness.cli import main
 from harness.protocol import EngineInfo, Unsupported
@@ -69,13 +71,14 @@ def test_a_decline_is_not_a_finding_and_does_not_hide_one(tmp_path):
     assert all(step["event"]["type"] != "set_combat" for step in result.scenario["steps"])
 
 
-def test_a_run_that_declines_most_examples_exits_2_with_the_top_reasons(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("explore", [[], ["--explore"]])
+def test_a_run_that_declines_most_examples_exits_2_with_the_top_reasons(tmp_path, capsys, monkeypatch, explore):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "declines.py").write_text(
         "from tests.test_declines import DeclinesEveryBoard\nengine = DeclinesEveryBoard()\n")
     monkeypatch.syspath_prepend(str(ROOT))
     code = main(["run", "--engine", f"{tmp_path / 'declines.py'}:engine", "--max-examples", "20",
-                 "--database", "none", "--quiet", "--replay-dir", str(tmp_path / "out")])
+                 "--database", "none", "--quiet", "--replay-dir", str(tmp_path / "out"), *explore])
     captured = capsys.readouterr()
     assert code == 2, captured.out
     error = [line for line in captured.err.splitlines() if line.strip()]
@@ -96,7 +99,8 @@ def test_replay_of_a_declined_scenario_exits_2_with_the_reason(tmp_path, capsys,
     assert len(err) == 1 and "declined step 1: event:cast" in err[0]
 
 
-def test_declined_examples_do_not_count_toward_the_budget():
+@pytest.mark.parametrize("explore", [False, True])
+def test_declined_examples_do_not_count_toward_the_budget(explore):
     """README: declined examples don't count toward --max-examples; Hypothesis draws another in place
     of each. The tiny engine (written from scratch) wrapped to decline every board with Darksteel Myr."""
     import importlib.util
@@ -113,7 +117,7 @@ def test_declined_examples_do_not_count_toward_the_budget():
                 raise Unsupported("card:Darksteel Myr", "not this one")
             return tiny.engine.new_game(board)
 
-    result = run(DeclinesMyr(), max_examples=30, seed=0, database=None)
+    result = run(DeclinesMyr(), max_examples=30, seed=0, database=None, explore=explore)
     declined = result.stats.to_json()["declined"]["total"]
     assert result.findings == [] and declined > 0
     assert result.stats.examples - declined >= 30
