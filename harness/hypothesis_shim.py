@@ -38,7 +38,7 @@ from hypothesis.strategies._internal.lazy import LazyStrategy
 from hypothesis.strategies._internal.misc import BooleansStrategy
 from hypothesis.strategies._internal.numbers import IntegersStrategy
 from hypothesis.strategies._internal.strategies import (
-    FilteredStrategy, MappedStrategy, OneOfStrategy, SampledFromStrategy, filter_not_satisfied,
+    FilteredStrategy, MappedStrategy, OneOfStrategy, SampledFromStrategy, SearchStrategy, filter_not_satisfied,
 )
 
 _RULE_MARKER = "hypothesis_stateful_rule"
@@ -261,3 +261,86 @@ def results_of(value) -> tuple:
     if isinstance(value, stateful.MultipleResults):
         return tuple(value.values)
     return (value,)
+
+
+class _WeightedChoice(SampledFromStrategy):
+    """``st.sampled_from(elements)`` whose first tries draw the index with the probabilities
+    ``weights()`` returns (:func:`weighted_choice`)."""
+
+    def __init__(self, elements, weights=lambda: None, **options):
+        super().__init__(elements, **options)
+        self.weights = weights
+
+    def filter(self, condition):
+        kept = super().filter(condition)
+        kept.weights = self.weights
+        return kept
+
+    def map(self, pack):
+        mapped = super().map(pack)
+        mapped.weights = self.weights
+        return mapped
+
+    def do_filtered_draw(self, data):
+        weights = self.weights()
+        return super().do_filtered_draw(data if weights is None else _FirstTriesWeighted(data, len(self.elements),
+                                                                                         weights))
+
+
+class _FirstTriesWeighted:
+    """``data`` whose first three draws of an index into the whole list (``st.sampled_from`` 's
+    first tries) are generated with ``weights``; every other call goes to ``data``."""
+
+    def __init__(self, data, size: int, weights: dict[int, float]):
+        self._data, self._size, self._weights, self._tries = data, size, weights, 3
+
+    def __getattr__(self, name):
+        return getattr(self._data, name)
+
+    def draw_integer(self, min_value=None, max_value=None, **options):
+        if self._tries and not options and (min_value, max_value) == (0, self._size - 1):
+            self._tries -= 1
+            options = {"weights": self._weights}
+        return self._data.draw_integer(min_value, max_value, **options)
+
+
+def weighted_choice(elements, weights) -> SearchStrategy:
+    """A strategy drawing one of ``elements`` (a non-empty sequence) like ``st.sampled_from``:
+    the choice is the element's index, so a choice sequence decodes to the same element
+    whatever the weights, and shrinks toward the first; ``.filter`` and ``.map`` work as
+    for ``st.sampled_from``. While ``weights()`` returns None the draws are exactly those of
+    ``st.sampled_from(elements)``.
+
+    ``weights()`` is called at each draw and returns None or ``{index: probability}`` with
+    every probability above 0 and their sum below 1 (the rest is spread over every index);
+    it must return the same value throughout one Hypothesis test run, since Hypothesis
+    records each choice's constraints and calls a change flaky.
+    """
+    return _WeightedChoice(elements, weights)
+
+
+class _Noted(SearchStrategy):
+    def __init__(self, inner, noted):
+        super().__init__()
+        self.inner, self.noted = inner, noted
+
+    def do_draw(self, data):
+        value = data.draw(self.inner)
+        self.noted(value)
+        return value
+
+
+def machine_rule_names(machine: stateful.RuleBasedStateMachine) -> list[str]:
+    """The names of ``machine`` 's rules in the order Hypothesis indexes them when it draws one."""
+    return [r.function.__name__ for r in machine._rules_strategy.rules]
+
+
+def weight_rules(machine: stateful.RuleBasedStateMachine, weights, chosen) -> None:
+    """Make Hypothesis draw the rules of ``machine`` (an instance, from its ``__init__``) with
+    :func:`weighted_choice`: ``weights()`` gives ``{index: probability}`` over
+    :func:`machine_rule_names` (or None: Hypothesis's own draw); preconditions and
+    Hypothesis's enabled-rules flags are kept. ``chosen(name)`` is called with the name of
+    each rule drawn, before its arguments are drawn."""
+    strategy = machine._rules_strategy
+    enabled = weighted_choice(strategy.rules, weights).filter(strategy._rule_is_enabled)
+    strategy._enabled_rules_strategy = _Noted(enabled, lambda rule: chosen(rule.function.__name__))

@@ -45,21 +45,21 @@ names must be unique across areas.
 
 from __future__ import annotations
 
-from hypothesis import reject, target
+from hypothesis import reject
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, multiple
 
-from . import interrupts
+from . import hypothesis_shim, interrupts
 from . import strategies as S
 from .decider import DrawingDecider
 from .execution import Declined, Session, Stats
 from .explore import ExampleDeclined
 from .findings import finding_key
+from .guidance import GuidedPlan
 from .protocol import Violation
 from .hypothesis_shim import is_rule
 from .plan import FULL, Plan
 from .recording import InvariantViolation, Recorder, scenario_run
-from .rule_coverage import example_score
 from .rules.mana import board_extras
 from .rules.playtest import with_playtest_corner
 from .rules.search import with_search_corner
@@ -104,6 +104,16 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
         self.special: list[str] = []
         self._live_cache: tuple | None = None
         self.stopped = False
+        if self.coverage_guided:
+            self._guide_rule_choices()
+
+    def _guide_rule_choices(self) -> None:
+        """Have Hypothesis draw this example's rules weighted by the run's rule coverage
+        (:mod:`harness.guidance`), and note each rule drawn as the source of its step."""
+        guidance, coverage = self.plan.guidance, self.run_stats.coverage
+        names = tuple(hypothesis_shim.machine_rule_names(self))
+        hypothesis_shim.weight_rules(self, lambda: guidance.rule_weights(names),
+                                     lambda name: setattr(coverage, "source", name))
 
     @initialize(target=objects, data=st.data(), extras=st.deferred(lambda: board_extras()))
     def setup(self, data, extras):
@@ -174,10 +184,6 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
 
     def teardown(self):
         self._scenario_checks()
-        if self.coverage_guided and not self.outside_hypothesis:  # Hypothesis's target phase prefers examples reaching rarely exercised rules
-            target(example_score(self.run_stats.coverage), label="rule coverage")
-        else:
-            self.run_stats.coverage.per_example.clear()
 
     def _scenario_checks(self):
         session = self.session
@@ -219,14 +225,20 @@ def rule_gates(machine: type = EngineMachine, plan: Plan = FULL) -> dict[str, st
 
 
 def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None = None,
-                 recorder: Recorder | None = None, step_timeout: float | None = None, against=None):
+                 recorder: Recorder | None = None, step_timeout: float | None = None, against=None,
+                 coverage_guided: bool = False):
     """A subclass of :class:`EngineMachine` bound to ``engine`` and its invariants.
 
     ``against`` is the reference engine for differential mode, or None. The run's
     :class:`~harness.plan.Plan` is made here, once: boards use only its cards and board
     features, and rules it leaves out (:func:`rule_gates`) are not in the class at all.
+    With ``coverage_guided`` the plan is a :class:`harness.guidance.GuidedPlan` and each
+    example draws its rules weighted too (:mod:`harness.guidance`; the runner refreshes the
+    weights between chunks).
     """
     plan = Plan.of(engine.info.capabilities, getattr(engine.info, "cards", None))
+    if coverage_guided:
+        plan = GuidedPlan.of_plan(plan)
     off = {name: None for name, why in rule_gates(EngineMachine, plan).items() if why}
     return type(
         "EngineMachineFor_" + "".join(c if c.isalnum() else "_" for c in engine.info.name),
@@ -245,5 +257,6 @@ def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None
             "step_timeout": step_timeout,
             "against": against,
             "found_keys": set(),
+            "coverage_guided": coverage_guided,
         },
     )

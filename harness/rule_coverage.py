@@ -8,9 +8,8 @@ an object of that card. :class:`RuleCoverage` counts steps per rule, ruling and 
 :meth:`RuleCoverage.report` lists those never exercised among the rules and rulings the
 run's invariants cite and the cards its plan plays.
 
-``--coverage-guided`` (:func:`example_score`) scores each example by the rarity of what it
-exercised so far and hands the score to Hypothesis's ``target()`` (its target phase
-then prefers such examples), so long runs lean toward the least exercised rules and cards.
+``--coverage-guided`` (:mod:`harness.guidance`) weights the state machine's rule choices
+and card draws by these counts, toward what the run has exercised least so far.
 """
 
 from __future__ import annotations
@@ -52,24 +51,42 @@ def cards_of_step(event: dict, before: dict, after: dict) -> set[str]:
 
 @dataclass
 class RuleCoverage:
-    """Steps that exercised each CR rule, ruling and card (counts by name); ``per_example``
-    holds what the current example exercised (for :func:`example_score`)."""
+    """Steps that exercised each CR rule, ruling and card (counts by name).
+
+    In a coverage-guided run (:mod:`harness.guidance`) ``links`` is a dict: for each
+    **source** of steps, ``("card", name)`` for the cards a step involves and
+    ``("machine rule", name)`` for the state machine rule that made its event (``source``,
+    set before the step), ``links[source]`` maps each ``("rule" | "ruling" | "card", name)``
+    to the steps of that source that exercised it, and ``source_steps[source]`` counts the
+    source's steps; else ``links`` is None and nothing of this is counted.
+    """
 
     rules: dict[str, int] = field(default_factory=dict)
     rulings: dict[str, int] = field(default_factory=dict)
     cards: dict[str, int] = field(default_factory=dict)
-    per_example: set = field(default_factory=set)
+    links: dict | None = None
+    source_steps: dict = field(default_factory=dict)
+    source: str | None = None
 
     def record(self, applied, event: dict, before: dict, after: dict) -> None:
         """Count one step: ``applied`` are the invariants (``invariants.Invariant``) that applied to it."""
         rules = {r for inv in applied for r in inv.rules}
         rulings = {r for inv in applied for r in inv.rulings}
         cards = cards_of_step(event, before, after)
-        for table, names, kind in ((self.rules, rules, "rule"), (self.rulings, rulings, "ruling"),
-                                   (self.cards, cards, "card")):
+        for table, names in ((self.rules, rules), (self.rulings, rulings), (self.cards, cards)):
             for n in names:
                 table[n] = table.get(n, 0) + 1
-                self.per_example.add((kind, n))
+        if self.links is not None and event:
+            self._link(rules, rulings, cards)
+
+    def _link(self, rules: set, rulings: set, cards: set) -> None:
+        items = [("rule", r) for r in rules] + [("ruling", r) for r in rulings] + [("card", c) for c in cards]
+        sources = [("card", c) for c in cards] + ([("machine rule", self.source)] if self.source else [])
+        for source in sources:
+            self.source_steps[source] = self.source_steps.get(source, 0) + 1
+            linked = self.links.setdefault(source, {})
+            for item in items:
+                linked[item] = linked.get(item, 0) + 1
 
     def report(self, invariants, cards) -> dict:
         """Counts and the never-exercised names among the rules and rulings cited by
@@ -108,17 +125,6 @@ def merge_reports(reports: list[dict]) -> dict:
     return merged
 
 
-def example_score(coverage: RuleCoverage) -> float:
-    """How rare what the current example exercised is: the sum over the rules, rulings and
-    cards it exercised of 1 / (steps that exercised each over the run). Higher for examples
-    reaching what few steps reached; 0 for an example that exercised nothing. Clears the
-    example's record."""
-    tables = {"rule": coverage.rules, "ruling": coverage.rulings, "card": coverage.cards}
-    score = sum(1.0 / max(tables[kind].get(name, 1), 1) for kind, name in coverage.per_example)
-    coverage.per_example.clear()
-    return score
-
-
 def describe(report: dict, limit: int = 12) -> str:
     """A few lines for the run's summary: exercised of cited, then what was never exercised."""
     out = []
@@ -140,3 +146,15 @@ def _rule_key(rule: str):
     import re
 
     return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", rule)]
+
+
+def least_exercised(report: dict) -> dict[str, int]:
+    """Steps on the least exercised quarter (rounded up) of each kind of a :meth:`RuleCoverage.report`
+    (never exercised names count 0): ``{"rules": steps, "rulings": steps, "cards": steps}``;
+    0 for a kind with no name. How much a run exercised what it exercises least."""
+    out = {}
+    for kind in ("rules", "rulings", "cards"):
+        part = report[kind]
+        counts = sorted([*part["exercised"].values(), *[0] * len(part["never"])])
+        out[kind] = sum(counts[:-(-len(counts) // 4)])
+    return out

@@ -175,6 +175,24 @@ def _replay_saved(test, database, shrink: bool):
     return hypothesis_shim.machine_test(test.rulesfuzz_machine, replay, seed=0, digest=test.rulesfuzz_digest)
 
 
+def _refresh_guidance(machine, stats: Stats) -> None:
+    """In a coverage-guided run, reweight the card draws of the next chunk from the rule
+    coverage so far (:mod:`harness.guidance`); Hypothesis needs them fixed within a chunk."""
+    guidance = getattr(machine.plan, "guidance", None)
+    if guidance is not None:
+        guidance.refresh(stats.coverage)
+
+
+def _guided_chunk(stats: Stats, chunk: int) -> int:
+    """Start linking what each step exercised to its machine rule and cards (for
+    :mod:`harness.guidance`) and return the chunk size of a guided run (its weights are
+    refreshed between chunks)."""
+    from .guidance import GUIDED_CHUNK
+
+    stats.coverage.links = {}
+    return min(chunk, GUIDED_CHUNK)
+
+
 def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, seed: int = 0,
         replay_dir=None, invariant_names=None, steps_per_example: int = 20, chunk: int = 25,
         database=None, step_timeout: float | None = 10.0, progress=None, shrink: bool = True,
@@ -191,9 +209,9 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
     ``replay_dir`` (:func:`replay_file_path`). ``explore`` runs examples outside
     Hypothesis's engine and hands failures to it (module docstring). ``skip_invariants``
     names invariants not to check (of those ``invariant_names`` or the capabilities
-    select). Raises KeyError for an unknown invariant name in either. ``coverage_guided`` scores each example by the rarity of the
-    rules, rulings and cards it exercised and hands the score to Hypothesis's target phase
-    (:mod:`harness.rule_coverage`).
+    select). Raises KeyError for an unknown invariant name in either. ``coverage_guided`` weights the state machine's rule choices and
+    card draws toward the rules, rulings and cards least exercised so far, in chunks of
+    ``harness.guidance.GUIDED_CHUNK`` examples (:mod:`harness.guidance`).
     """
     capabilities = set(engine.info.capabilities) | ({"differential"} if against is not None else set())
     skipped = {invariant_registry.REGISTRY[name].name for name in skip_invariants}
@@ -212,8 +230,10 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                      f"{last_progress[0] - started:.1f} s)")
 
     recorder = Recorder(Path(replay_dir) if replay_dir else None, engine, seed, tick)
-    machine = make_machine(engine, step_invariants, scenario_invariants, stats, recorder, step_timeout, against)
-    machine.coverage_guided = coverage_guided
+    machine = make_machine(engine, step_invariants, scenario_invariants, stats, recorder, step_timeout, against,
+                           coverage_guided=coverage_guided)
+    if coverage_guided:
+        chunk = _guided_chunk(stats, chunk)
     result = RunResult(engine.info.name, stats, invariants=[i.name for i in step_invariants + scenario_invariants])
     digest = (safe_name(engine.info.name) + ("+differential" if against is not None else "")).encode()
     done = index = explored = 0
@@ -302,10 +322,10 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                     max_examples=n, stateful_step_count=steps_per_example + 1,  # + the board (initialize)
                     deadline=None, database=counter, suppress_health_check=list(HealthCheck),
                     report_multiple_bugs=keep_going, print_blob=False, verbosity=Verbosity.quiet,
-                    phases=[Phase.explicit, *reuse, Phase.generate] + ([Phase.target] if coverage_guided else [])
-                    + ([Phase.shrink] if shrink else []),
+                    phases=[Phase.explicit, *reuse, Phase.generate] + ([Phase.shrink] if shrink else []),
                 ), seed=seed * 100_003 + index, digest=digest)
                 index += 1
+                _refresh_guidance(machine, stats)
                 raised: list[InvariantViolation] = []
                 if counter is not None:
                     counter.mark(stats.examples)
