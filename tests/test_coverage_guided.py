@@ -84,8 +84,8 @@ def _least(engine, seeds, examples, **options) -> int:
 def test_guided_runs_exercise_the_least_exercised_rules_and_cards_more_on_the_tiny_engine():
     """Same seeds, same example budget: the steps on the least exercised quarter of the CR
     rules, rulings and cards, summed over three seeds, grow by at least 10% over unguided runs
-    in the same chunks of examples (measured: +21% over four seeds; and over the default
-    unguided run); with the weights switched off the two runs are the same and this fails."""
+    in the same chunks of examples (benchmarks/coverage_guided.py measured x1.18 over
+    four seeds, x1.23 over the default unguided run); with the weights switched off the two runs are the same and this fails."""
     seeds, examples = (1, 2, 3), 80
     guided = _least(f"{TINY}:engine", seeds, examples, coverage_guided=True)
     same_chunks = _least(f"{TINY}:engine", seeds, examples, chunk=GUIDED_CHUNK)
