@@ -114,7 +114,7 @@ def run_one(task: dict) -> dict:
     started, started_cpu = time.perf_counter(), time.process_time()
     try:
         result = runner.run(engine, max_examples=int(task["budget"]), seed=task["seed"], database=None,
-                            against=against, shrink=task.get("shrink", True))
+                            against=against, shrink=task.get("shrink", True), explore=task.get("explore", False))
     except Exception as exc:  # noqa: BLE001  a harness crash: report it, keep benchmarking
         return {**task, "detected": False, "error": f"{type(exc).__name__}: {exc}",
                 "cpu_seconds": round(time.process_time() - started_cpu, 3),
@@ -265,10 +265,11 @@ def print_table(summary: dict, rules: dict[str, str]) -> None:
 
 # --------------------------------------------------------------------------- main
 def build_tasks(mutants, seeds, budget: int, shrink=True, shrink_seconds=SHRINK_SECONDS,
-                reference_budget: int = QUICK["reference"]) -> list[dict]:
+                reference_budget: int = QUICK["reference"], explore: bool = False) -> list[dict]:
     """The runs: every mutant x mode x seed with ``budget`` examples, and the reference
-    engine in each mode and seed with ``reference_budget`` examples (none when 0)."""
-    common = {"shrink": shrink, "shrink_seconds": shrink_seconds}
+    engine in each mode and seed with ``reference_budget`` examples (none when 0); with
+    ``explore``, every run is a ``rulesfuzz run --explore``."""
+    common = {"shrink": shrink, "shrink_seconds": shrink_seconds, "explore": explore}
     tasks = [{"engine": name, "mode": mode, "seed": seed, "budget": budget, **common}
              for name in mutants for mode in MODES for seed in seeds]
     if reference_budget:
@@ -291,6 +292,8 @@ def main(argv=None) -> int:
     parser.add_argument("--no-shrink", action="store_true", help="don't shrink failures (implied by --quick)")
     parser.add_argument("--shrink-seconds", type=float, default=SHRINK_SECONDS,
                         help=f"stop shrinking one failure after this many seconds (default {SHRINK_SECONDS:g})")
+    parser.add_argument("--explore", action="store_true",
+                        help="every run with --explore (the rules on plain random draws, failures reduced)")
     parser.add_argument("--mutant", action="append", dest="mutants", metavar="NAME",
                         help="only this mutant (repeatable)")
     parser.add_argument("--jobs", type=int, default=None,
@@ -313,9 +316,10 @@ def main(argv=None) -> int:
     reference_budget = args.reference_examples if args.reference_examples is not None else preset["reference"]
     if reference_budget < 0:
         parser.error(f"--reference-examples: expected 0 or more, got {reference_budget}")
-    tasks = build_tasks(mutants, seeds, budget, shrink, args.shrink_seconds, reference_budget)
+    tasks = build_tasks(mutants, seeds, budget, shrink, args.shrink_seconds, reference_budget, args.explore)
     print(f"bugfinding: {len(mutants)} mutants x {len(MODES)} modes x {len(seeds)} seeds, {budget} examples per run, "
-          f"{f'shrinking (at most {args.shrink_seconds:g} s)' if shrink else 'no shrinking'}; reference engine "
+          f"{f'shrinking (at most {args.shrink_seconds:g} s)' if shrink else 'no shrinking'}"
+          f"{', --explore' if args.explore else ''}; reference engine "
           f"{reference_budget} examples per seed and mode; {args.jobs} process(es)", flush=True)
     started = time.perf_counter()
     runs = []
@@ -388,7 +392,7 @@ def main(argv=None) -> int:
         path = Path(args.json_path)
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = {
-            "settings": {"seeds": seeds, "budget_examples": budget, "shrink": shrink,
+            "settings": {"seeds": seeds, "budget_examples": budget, "shrink": shrink, "explore": args.explore,
                          "shrink_seconds": args.shrink_seconds,
                          "reference_examples": reference_budget,
                          "jobs": args.jobs, "quick": args.quick, "python": sys.version.split()[0],

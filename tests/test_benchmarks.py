@@ -72,6 +72,19 @@ def test_bugfinding_budgets_runs_in_examples_and_reports_examples_per_mode(tmp_p
     assert all(r["examples_to_failure"] <= 60 and r["seconds_to_failure"] >= 0 for r in runs)
 
 
+def test_bugfinding_with_explore_finds_the_mutant_in_both_modes(tmp_path, capsys):
+    bugfinding = _load("bugfinding")
+    out = tmp_path / "bugfinding.json"
+    code = bugfinding.main(["--mutant", "umbra_taps_creature", "--seeds", "1", "--budget", "100", "--explore",
+                            "--reference-examples", "3", "--jobs", "1", "--json", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0 and ", --explore;" in text.splitlines()[0]
+    assert text.strip().splitlines()[-1] == "detected 1/1 differential, 1/1 invariant-only, false positives 0"
+    report = json.loads(out.read_text())
+    assert report["settings"]["explore"] is True
+    assert all(r["explore"] and r["shrunk_steps"] <= 2 for r in report["runs"] if r["engine"] != "reference")
+
+
 def test_bugfinding_is_deterministic_in_examples(tmp_path, capsys):
     """The same seed and example budget find the bug after the same number of examples."""
     bugfinding = _load("bugfinding")
