@@ -3,8 +3,9 @@
 Hypothesis shrinks the choices behind an example; it can stop in a local minimum where a
 step or a board object is still there only because removing it changes how later draws
 are read. This pass works on the scenario itself, like delta debugging: it drops one step
-or one board object (with the Auras attached to it) at a time, replays, and keeps the
-removal when the same invariant still fails. Decisions are re-recorded from the replay.
+or one board object (with the Auras attached to it) at a time, or puts the permanent a
+step puts onto the battlefield on the board instead, replays, and keeps the change when
+the same invariant still fails. Decisions are re-recorded from the replay.
 """
 
 from __future__ import annotations
@@ -13,6 +14,23 @@ import time
 
 from .decider import ReplayDiverged
 from .execution import BoardRejected, Declined, EngineTimeout
+
+
+#: The fields of a plain ``put_onto_battlefield`` event, one a board object can stand for.
+_PLAIN_ENTRY = {"type", "id", "card", "controller", "owner"}
+
+
+def _with_entered_object(board: dict, event: dict) -> dict | None:
+    """``board`` with the permanent a plain ``put_onto_battlefield`` ``event`` puts onto the
+    battlefield already there (same id, card, controller and owner), or None for any other
+    event. Replaying without the event then tells whether the failure needs the object to
+    enter during the scenario (an enters trigger, CR 603.6a) or only to be there."""
+    if event.get("type") != "put_onto_battlefield" or set(event) - _PLAIN_ENTRY \
+            or any(o.get("id") == event.get("id") for o in board.get("objects", ())):
+        return None
+    entered = {"id": event["id"], "card": event["card"], "owner": event.get("owner", event["controller"]),
+               "controller": event["controller"]}
+    return {**board, "objects": [*board.get("objects", ()), entered]}
 
 
 def _size(scenario: dict) -> tuple[int, int]:
@@ -77,6 +95,17 @@ def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants
             steps = best["steps"][:i] + best["steps"][i + 1:]
             found = attempt(best["board"], [{k: v for k, v in s.items() if k in ("event", "decisions")}
                                             for s in steps])
+            if found is not None and _size(found) < _size(best):
+                best, changed = found, True
+                break
+        if changed:
+            continue
+        for i, step in enumerate(best["steps"]):
+            board = _with_entered_object(best["board"], step["event"])
+            if board is None:
+                continue
+            steps = best["steps"][:i] + best["steps"][i + 1:]
+            found = attempt(board, [{k: v for k, v in s.items() if k in ("event", "decisions")} for s in steps])
             if found is not None and _size(found) < _size(best):
                 best, changed = found, True
                 break
