@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from harness.cli import main
 
 from .conftest import FORKS, ROOT
@@ -12,20 +14,30 @@ from .conftest import FORKS, ROOT
 FORK = f"{FORKS / 'umbra_taps_creature.py'}:engine"
 
 
-def run_fork(tmp_path, *extra) -> int:
+def run_fork(folder, *extra, database="none") -> int:
     return main(["run", "--engine", FORK, "--max-examples", "300", "--seed", "1", "--replay-dir",
-                 str(tmp_path / "replays"), "--database", "none", "--quiet", *map(str, extra)])
+                 str(folder / "replays"), "--database", str(database), "--quiet", *map(str, extra)])
 
 
-def test_a_baseline_from_a_run_report_makes_the_same_findings_known(tmp_path, capsys):
-    assert run_fork(tmp_path, "--json", tmp_path / "run.json") == 1
-    key = json.loads((tmp_path / "run.json").read_text())["findings"][0]["key"]
-    assert main(["baseline", "--from", str(tmp_path / "run.json"), "--output", str(tmp_path / "base.json")]) == 0
+@pytest.fixture(scope="module")
+def found(tmp_path_factory):
+    """One run of the fork from an empty example database: its folder holds ``run.json``, the replay file
+    in ``replays/`` and the database ``db``. Later runs given that database replay the saved failure first
+    (as CI runs with a shared database do) instead of finding and shrinking it again."""
+    folder = tmp_path_factory.mktemp("found")
+    assert run_fork(folder, "--json", folder / "run.json", database=folder / "db") == 1
+    return folder
+
+
+def test_a_baseline_from_a_run_report_makes_the_same_findings_known(found, tmp_path, capsys):
+    key = json.loads((found / "run.json").read_text())["findings"][0]["key"]
+    assert main(["baseline", "--from", str(found / "run.json"), "--output", str(tmp_path / "base.json")]) == 0
     baseline = json.loads((tmp_path / "base.json").read_text())
     assert [f["key"] for f in baseline["findings"]] == [key] and baseline["findings"][0]["reason"]
     capsys.readouterr()
     # Known findings are still reported, and the run passes.
-    assert run_fork(tmp_path, "--baseline", tmp_path / "base.json", "--json", tmp_path / "again.json") == 0
+    assert run_fork(tmp_path, "--baseline", tmp_path / "base.json", "--json", tmp_path / "again.json",
+                    database=found / "db") == 0
     out = capsys.readouterr().out
     assert "KNOWN (baseline:" in out and f"VIOLATION {key.split('[')[0]}" in out
     again = json.loads((tmp_path / "again.json").read_text())
@@ -34,7 +46,7 @@ def test_a_baseline_from_a_run_report_makes_the_same_findings_known(tmp_path, ca
     # A baseline that knows something else does not hide the finding.
     other = {"format": "rulesfuzz-baseline/1", "findings": [{"key": "legend_rule.controller_chooses", "reason": "x"}]}
     (tmp_path / "other.json").write_text(json.dumps(other))
-    assert run_fork(tmp_path, "--baseline", tmp_path / "other.json") == 1
+    assert run_fork(tmp_path, "--baseline", tmp_path / "other.json", database=found / "db") == 1
 
 
 def test_bad_baselines_and_reports_are_bad_input(tmp_path, capsys):
@@ -46,14 +58,13 @@ def test_bad_baselines_and_reports_are_bad_input(tmp_path, capsys):
     assert main(["baseline", "--from", str(tmp_path / "absent.json")]) == 2
 
 
-def test_replay_of_a_folder_replays_every_scenario(tmp_path, capsys):
+def test_replay_of_a_folder_replays_every_scenario(found, tmp_path, capsys):
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     shutil.copy(ROOT / "examples/scenarios/wrath_with_two_umbras.json", corpus / "a_wrath.json")
     assert main(["replay", str(corpus), "--engine", "reference"]) == 0
-    assert run_fork(tmp_path) == 1
-    [found] = (tmp_path / "replays").glob("*.json")
-    shutil.copy(found, corpus / "b_found.json")
+    [replay_file] = (found / "replays").glob("*.json")
+    shutil.copy(replay_file, corpus / "b_found.json")
     capsys.readouterr()
     assert main(["replay", str(corpus), "--engine", FORK]) == 1
     out = capsys.readouterr().out
