@@ -26,7 +26,8 @@ def run_cli(*args) -> int:
 
 
 def test_reference_engine_passes(tmp_path, capsys):
-    code = run_cli("run", "--engine", "reference", "--max-examples", 150, "--replay-dir", tmp_path,
+    # The exit code and summary of a clean run; test_state_machine runs the reference engine for longer.
+    code = run_cli("run", "--engine", "reference", "--max-examples", 50, "--replay-dir", tmp_path,
                    "--database", "none", "--quiet")
     out = capsys.readouterr().out
     assert code == 0, out
@@ -35,20 +36,37 @@ def test_reference_engine_passes(tmp_path, capsys):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.fixture(scope="module")
+def fork_run(tmp_path_factory):
+    """``fork_run(fork, capsys)``: the CLI run of an example fork (seed 1, with ``--json``), run once per
+    module: ``(exit code, output, folder)``, the folder holding ``replays/`` and ``run.json``."""
+    runs = {}
+
+    def fork_run(fork, capsys):
+        if fork not in runs:
+            folder = tmp_path_factory.mktemp(fork.removesuffix(".py"))
+            code = run_cli("run", "--engine", f"{FORKS / fork}:engine", "--max-examples", 500, "--replay-dir",
+                           folder / "replays", "--database", "none", "--quiet", "--seed", 1, "--json",
+                           folder / "run.json")
+            runs[fork] = code, capsys.readouterr().out, folder
+        return runs[fork]
+
+    return fork_run
+
+
+@pytest.mark.xdist_group("cli-fork-runs")
 @pytest.mark.parametrize("fork", FORK_FILES)
-def test_each_example_fork_is_caught_and_replays(fork, tmp_path, capsys):
+def test_each_example_fork_is_caught_and_replays(fork, fork_run, capsys):
     """Each planted bug is found, shrunk to at most 3 events, written, and replays to the same violation."""
     spec = f"{FORKS / fork}:engine"
-    code = run_cli("run", "--engine", spec, "--max-examples", 500, "--replay-dir", tmp_path, "--database", "none",
-                   "--quiet", "--seed", 1)
-    out = capsys.readouterr().out
+    code, out, folder = fork_run(fork, capsys)
     assert code == 1, out
     assert "Rules: CR" in out
     # An umbra armor ruling, or (the fork that sacrifices through destroy) the sacrifice rule
     # itself when an indestructible creature is sacrificed first (CR 701.17a).
     assert ("VIOLATION umbra_armor." in out and "Ruling" in out) or (
         fork == "umbra_saves_sacrificed.py" and "VIOLATION zones.sacrificed_goes_to_its_owners_graveyard" in out)
-    files = list(tmp_path.glob("*.json"))
+    files = list((folder / "replays").glob("*.json"))
     assert len(files) == 1
     scenario = json.loads(files[0].read_text())
     assert len(scenario["steps"]) <= 3
@@ -83,13 +101,11 @@ def test_json_summary(tmp_path, capsys):
     assert data["stats"]["invariants"]["generic.objects_conserved"]["checked"] == data["stats"]["steps"]
 
 
-def test_json_report_of_a_finding_has_its_key_scenario_and_replay_file(tmp_path, capsys):
-    out_file = tmp_path / "run.json"
-    spec = f"{FORKS / 'umbra_taps_creature.py'}:engine"
-    code = run_cli("run", "--engine", spec, "--max-examples", 300, "--seed", 1, "--replay-dir", tmp_path,
-                   "--database", "none", "--quiet", "--json", out_file)
+@pytest.mark.xdist_group("cli-fork-runs")
+def test_json_report_of_a_finding_has_its_key_scenario_and_replay_file(fork_run, capsys):
+    code, _, folder = fork_run("umbra_taps_creature.py", capsys)
     assert code == 1
-    data = json.loads(out_file.read_text())
+    data = json.loads((folder / "run.json").read_text())
     jsonschema.validate(data, run_report_schema())
     assert data["status"] == "findings" and data["exit_code"] == 1
     [finding] = data["findings"]
