@@ -8,6 +8,7 @@ Tried on the tiny engine (written from scratch) and on a fork of the reference e
 from __future__ import annotations
 
 import collections
+import json
 
 import pytest
 from hypothesis import given, settings
@@ -21,6 +22,7 @@ from harness.loading import load_engine
 from harness.plan import Plan
 from harness.rule_coverage import RuleCoverage, least_exercised
 from harness.runner import database_from, run
+from invariants import REGISTRY
 
 TINY = "examples/engines/tiny/engine.py"
 
@@ -120,24 +122,29 @@ def test_a_guided_run_is_reproducible():
 
 def test_a_finding_of_a_guided_run_shrinks_and_replays(tmp_path):
     """A fork of the reference engine whose umbra armor taps the creature (CR 702.89a):
-    found under --coverage-guided, shrunk to at most two events, and its replay file fails on the
-    fork and passes on the reference engine."""
+    found under --coverage-guided (umbra armor's invariants checked), shrunk to at most two
+    events, and its replay file fails on the fork and passes on the reference engine."""
     fork = "tests/mutants/umbra_taps_creature.py:engine"
+    umbra = [name for name in REGISTRY if name.startswith("umbra_armor.")]
     result = run(load_engine(fork), max_examples=200, seed=1, database=None, coverage_guided=True,
-                 replay_dir=tmp_path)
+                 invariant_names=umbra, steps_per_example=5, replay_dir=tmp_path)
     assert result.violation is not None and result.violation.invariant.startswith("umbra_armor.")
     assert len(result.scenario["steps"]) <= 2
     assert cli.main(["replay", str(result.replay_path), "--engine", fork]) == 1
     assert cli.main(["replay", str(result.replay_path), "--engine", "reference"]) == 0
 
 
-def test_the_tiny_engines_planted_bugs_are_found_guided_and_replay(tmp_path, capsys):
-    code = cli.main(["run", "--engine", f"{TINY}:buggy", "--coverage-guided", "--keep-going", "--max-examples", "150",
-                     "--database", "none", "--quiet", "--replay-dir", str(tmp_path)])
+def test_the_tiny_engines_planted_bugs_are_found_guided_shrunk_and_replayed(tmp_path, capsys):
+    """The three planted bugs of the from-scratch engine, the later ones found after the
+    first chunk (with the weights on): each shrunk to one event, and each replay file fails on
+    the buggy engine and passes on the fixed one."""
+    code = cli.main(["run", "--engine", f"{TINY}:buggy", "--coverage-guided", "--keep-going", "--seed", "1",
+                     "--max-examples", "100", "--database", "none", "--quiet", "--replay-dir", str(tmp_path)])
     assert code == 1
     files = sorted(tmp_path.glob("*.json"))
     assert len(files) == 3
     for path in files:
+        assert len(json.loads(path.read_text())["steps"]) == 1
         assert cli.main(["replay", str(path), "--engine", f"{TINY}:buggy"]) == 1
         assert cli.main(["replay", str(path), "--engine", f"{TINY}:engine"]) == 0
     capsys.readouterr()
