@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "and replayed first on the next run")
     run.add_argument("--coverage-guided", action="store_true",
                      help="weight the rules (events) and cards drawn toward the CR rules, rulings and cards "
-                          "least exercised so far (not with --explore)")
+                          "least exercised so far")
     run.add_argument("--engine-coverage", nargs="?", const=".coverage.rulesfuzz-engine", metavar="DATA_FILE",
                      help="measure the lines and branches of the engine's own source the run executes (coverage.py); "
                           "writes coverage's data file (default .coverage.rulesfuzz-engine)")
@@ -158,9 +158,6 @@ def cmd_run(args) -> int:
     problem = skipped_invariants_problem(args.invariants, args.skip_invariants, "--skip-invariant")
     if problem:
         raise BadInput(problem)
-    if args.coverage_guided and args.explore:
-        raise BadInput("--coverage-guided weights the choices Hypothesis's engine generates; it can't be used with "
-                       "--explore")
     if args.invariants and "differential.matches_reference" in args.invariants and not args.against:
         raise BadInput("--invariant differential.matches_reference needs --against ENGINE (it compares two engines)")
     try:

@@ -106,14 +106,24 @@ def run_one(machine_class, seed: int, steps: int, scenario_checks: bool = True):
 
 
 def _pick_rule(machine, rules: list, rng: Random, bundles: dict[str, list]):
-    """One rule drawn uniformly among those that can run now (preconditions true, Bundles
-    not empty), or None. Rules are tried in random order and only the drawn one's
-    preconditions are evaluated, so a step costs one or two precondition checks."""
-    candidates = list(rules)
+    """One rule drawn among those that can run now (preconditions true, Bundles not empty),
+    or None: uniformly, or in a coverage-guided run (``--coverage-guided``) with the weights
+    of :mod:`harness.guidance`, the rule drawn then noted as its step's source. Rules are
+    tried in random order and only the drawn one's preconditions are evaluated, so a step
+    costs one or two precondition checks."""
+    weights = None
+    if machine.coverage_guided:
+        weights = machine.plan.guidance.rule_weights(tuple(r.function.__name__ for r in rules))
+    candidates = list(range(len(rules)))
     while candidates:
-        j = rng.randrange(len(candidates))
-        rule = candidates[j]
+        if weights and len(candidates) == len(rules):
+            j = hypothesis_shim.weighted_index(rng, len(rules), weights)
+        else:
+            j = rng.randrange(len(candidates))
+        rule = rules[candidates[j]]
         if all(bundles.get(b.name) for b in rule.bundles) and all(p(machine) for p in rule.preconditions):
+            if machine.coverage_guided:
+                machine.run_stats.coverage.source = rule.function.__name__
             return rule
         candidates[j] = candidates[-1]
         candidates.pop()

@@ -152,6 +152,8 @@ def _compile(strategy):
         return lambda source: source.rng.randrange(low, high)
     if isinstance(strategy, BooleansStrategy):
         return lambda source: source.rng.random() < 0.5
+    if isinstance(strategy, _WeightedChoice):
+        return _weighted_sampler(strategy)
     if isinstance(strategy, SampledFromStrategy):  # JustStrategy (st.just, st.none) included
         elements = tuple(strategy.elements)
         if not strategy._transformations:
@@ -246,6 +248,33 @@ def _compile(strategy):
     if isinstance(strategy, DataStrategy):
         return lambda source: source.data
     raise TypeError(f"cannot draw {strategy!r} ({type(strategy).__name__}) at random")
+
+
+def weighted_index(rng: Random, size: int, weights: dict[int, float] | None) -> int:
+    """An index below ``size`` drawn with ``weights`` (``{index: probability}``, the sum at most
+    1, the rest spread evenly over every index, as :func:`weighted_choice` generates), or
+    evenly when ``weights`` is None."""
+    if weights:
+        r = rng.random()
+        for i, p in weights.items():
+            if r < p:
+                return i
+            r -= p
+    return rng.randrange(size)
+
+
+def _weighted_sampler(strategy):
+    """A draw of :func:`weighted_choice` 's strategy at random: the index with its current
+    weights, then its maps and filters (retried as for ``sampled_from``)."""
+    elements, weights, transform = tuple(strategy.elements), strategy.weights, strategy._transform
+
+    def weighted(source):
+        for _ in range(FILTER_TRIES):
+            value = transform(elements[weighted_index(source.rng, len(elements), weights())])
+            if value is not filter_not_satisfied:
+                return value
+        raise NothingSatisfies(repr(strategy))
+    return weighted
 
 
 def rules_of(machine: type[stateful.RuleBasedStateMachine]) -> tuple[list, list]:

@@ -79,12 +79,6 @@ def test_the_command_line_prints_and_writes_rule_coverage(tmp_path, capsys):
     assert set(data["rule_coverage"]["rules"]) == {"exercised", "never", "total"}
 
 
-def test_coverage_guided_with_explore_is_bad_usage(tmp_path, capsys):
-    code = cli.main(["run", "--engine", f"{TINY}:engine", "--coverage-guided", "--explore", "--database", "none"])
-    err = capsys.readouterr().err.strip().splitlines()
-    assert code == 2 and len(err) == 1 and "--coverage-guided" in err[0]
-
-
 @pytest.mark.parametrize("name", ["umbra_armor.mandatory"])
 def test_rulings_cited_are_counted(name):
     result = run(load_engine("reference"), max_examples=30, seed=0, database=None, invariant_names=[name])
