@@ -95,8 +95,9 @@ def time_limit(seconds: float | None, what: str):
 
     The alarm can't be lost: Python runs the handler wherever the main thread is, and an
     exception raised inside a garbage-collection callback or a finalizer (``__del__``) is
-    printed and dropped. So the alarm repeats every :data:`ALARM_REPEAT` seconds until the
-    block ends, and a block that ends normally after its alarm fired raises then. Inside a
+    printed and dropped. So the first alarm only marks the block, which raises when it ends
+    normally; the alarm repeats every :data:`ALARM_REPEAT` seconds, and each repeat (the call
+    still runs: a hang) raises inside it until the block ends. Inside a
     Hypothesis draw (:func:`harness.interrupts.shielded`) the exception is deferred to the
     draw's end. The block is an engine call for :func:`harness.interrupts.engine_running`
     (a Ctrl-C interrupts it at once).
@@ -119,12 +120,13 @@ def _alarm(seconds: float | None, what: str):
     def on_alarm(signum, frame):
         exc = interrupts.BudgetExhausted() if budget_first else EngineTimeout(
             f"engine did not return from {what} within {seconds:g} s")
-        if not fired:
-            fired.append(exc)
+        if not fired:  # the first alarm only marks the block: a call that ends by itself raises as it
+            fired.append(exc)  # ends (below), never from inside whatever it runs now (a gc callback)
+            return
         if interrupts.is_shielded():
             interrupts.defer(exc)
             return
-        raise exc
+        raise exc  # the repeated alarm: the call still runs (a hang), so interrupt it
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, max(limit, 0.001), ALARM_REPEAT)
