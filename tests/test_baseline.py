@@ -29,7 +29,6 @@ def found(tmp_path_factory):
     return folder
 
 
-@pytest.mark.xdist_group("baseline-fork-run")
 def test_a_baseline_from_a_run_report_makes_the_same_findings_known(found, tmp_path, capsys):
     key = json.loads((found / "run.json").read_text())["findings"][0]["key"]
     assert main(["baseline", "--from", str(found / "run.json"), "--output", str(tmp_path / "base.json")]) == 0
@@ -59,7 +58,6 @@ def test_bad_baselines_and_reports_are_bad_input(tmp_path, capsys):
     assert main(["baseline", "--from", str(tmp_path / "absent.json")]) == 2
 
 
-@pytest.mark.xdist_group("baseline-fork-run")
 def test_replay_of_a_folder_replays_every_scenario(found, tmp_path, capsys):
     corpus = tmp_path / "corpus"
     corpus.mkdir()

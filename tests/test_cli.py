@@ -54,7 +54,6 @@ def fork_run(tmp_path_factory):
     return fork_run
 
 
-@pytest.mark.xdist_group("cli-fork-runs")
 @pytest.mark.parametrize("fork", FORK_FILES)
 def test_each_example_fork_is_caught_and_replays(fork, fork_run, capsys):
     """Each planted bug is found, shrunk to at most 3 events, written, and replays to the same violation."""
@@ -101,7 +100,6 @@ def test_json_summary(tmp_path, capsys):
     assert data["stats"]["invariants"]["generic.objects_conserved"]["checked"] == data["stats"]["steps"]
 
 
-@pytest.mark.xdist_group("cli-fork-runs")
 def test_json_report_of_a_finding_has_its_key_scenario_and_replay_file(fork_run, capsys):
     code, _, folder = fork_run("umbra_taps_creature.py", capsys)
     assert code == 1
