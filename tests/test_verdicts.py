@@ -100,7 +100,7 @@ def test_an_engine_hanging_on_a_board_is_a_finding_in_run_and_in_replay(tmp_path
 
 def test_seconds_to_failure_is_set():
     fork = load_engine(f"{FORKS / 'umbra_taps_creature.py'}:engine")
-    result = run(fork, max_examples=300, seed=1, database=None)
+    result = run(fork, max_examples=300, seed=1, database=None, shrink=False)  # the time to find, not to shrink
     assert result.violation is not None
     assert result.seconds_to_failure is not None and 0 < result.seconds_to_failure <= result.seconds
     assert result.examples_to_failure is not None
