@@ -161,15 +161,7 @@ def _compile(strategy):
                 only = elements[0]
                 return lambda source: only
             return lambda source: elements[source.rng.randrange(len(elements))]
-        transform = strategy._transform
-
-        def sampled(source):
-            for _ in range(FILTER_TRIES):
-                value = transform(elements[source.rng.randrange(len(elements))])
-                if value is not filter_not_satisfied:
-                    return value
-            raise NothingSatisfies(repr(strategy))
-        return sampled
+        return _transformed_sampler(strategy, lambda source: source.rng.randrange(len(elements)))
     if isinstance(strategy, OneOfStrategy):
         branches = tuple(strategy.element_strategies)
 
@@ -266,15 +258,23 @@ def weighted_index(rng: Random, size: int, weights: dict[int, float] | None) -> 
 def _weighted_sampler(strategy):
     """A draw of :func:`weighted_choice` 's strategy at random: the index with its current
     weights, then its maps and filters (retried as for ``sampled_from``)."""
-    elements, weights, transform = tuple(strategy.elements), strategy.weights, strategy._transform
+    size, weights = len(strategy.elements), strategy.weights
+    return _transformed_sampler(strategy, lambda source: weighted_index(source.rng, size, weights()))
 
-    def weighted(source):
+
+def _transformed_sampler(strategy, index):
+    """A draw of a ``sampled_from`` strategy at random: the element at ``index(source)``, its
+    maps and filters applied, drawn again (at most :data:`FILTER_TRIES` times) while a filter
+    rejects it."""
+    elements, transform = tuple(strategy.elements), strategy._transform
+
+    def sampled(source):
         for _ in range(FILTER_TRIES):
-            value = transform(elements[weighted_index(source.rng, len(elements), weights())])
+            value = transform(elements[index(source)])
             if value is not filter_not_satisfied:
                 return value
         raise NothingSatisfies(repr(strategy))
-    return weighted
+    return sampled
 
 
 def rules_of(machine: type[stateful.RuleBasedStateMachine]) -> tuple[list, list]:
