@@ -178,17 +178,19 @@ def run_slots(jobs: list[SlotJob], engine_name: str):
 
     A Ctrl-C of this process (:mod:`harness.interrupts`) is passed on to every worker, which
     ends with what it found (a Ctrl-C at a terminal reaches them all anyway); the merge then
-    runs as usual. Raises :class:`WorkerFailed` when a worker ends without a result, and
-    ``KeyboardInterrupt`` when one was interrupted before its run started.
+    runs as usual (:func:`collect`). Raises :class:`WorkerFailed` when a worker ends without a
+    result, and ``KeyboardInterrupt`` when every worker was interrupted before its run started.
     """
     started = time.perf_counter()
-    results = [run_slot(jobs[0])] if len(jobs) == 1 else _run_processes(jobs)
+    results, interrupted = ([run_slot(jobs[0])], False) if len(jobs) == 1 else _run_processes(jobs)
     merged = merge(results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
+    if interrupted:
+        merged.cut_short = "interrupted"
     merged.seconds = time.perf_counter() - started
     return merged
 
 
-def _run_processes(jobs: list[SlotJob]) -> list:
+def _run_processes(jobs: list[SlotJob]) -> tuple[list, bool]:
     import signal
     from multiprocessing.connection import wait
 
@@ -226,19 +228,35 @@ def _run_processes(jobs: list[SlotJob]) -> list:
                 process.terminate()
                 process.join()
             receiver.close()
-    results = []
+    return collect(answers, jobs, forwarded)
+
+
+def collect(answers: dict[int, tuple], jobs: list[SlotJob], interrupted: bool = False) -> tuple[list, bool]:
+    """The results of the workers' ``answers`` (job index -> ``("ok", RunResult)``,
+    ``("interrupted", None)``, ``("error", traceback)`` or ``("died", exit code)``) and
+    whether the run was interrupted (``interrupted``: a Ctrl-C was passed on to them).
+
+    A worker interrupted before its run had a result (still starting when the Ctrl-C came)
+    adds nothing, and the others' findings are kept: nothing found is lost. Raises
+    ``KeyboardInterrupt`` when no worker has a result, and :class:`WorkerFailed` for a
+    worker that raised, or died when no Ctrl-C was passed on.
+    """
+    results, cut = [], interrupted
     for i, (kind, value) in sorted(answers.items()):
         where = f"worker {jobs[i].slot.index + 1}/{jobs[i].slot.total}"
+        if kind == "interrupted" or (kind == "died" and interrupted):
+            cut = True
+            continue
         if kind == "died":
             raise WorkerFailed(f"{where} ended without a result (exit code {value}): the engine ended or crashed "
                                f"its process; run with --isolate to make that a finding (files so far are in "
                                f"{slot_folder(jobs[i].replay_dir, jobs[i].slot)})")
         if kind == "error":
             raise WorkerFailed(f"{where} failed:\n{value}")
-        if kind == "interrupted":
-            raise KeyboardInterrupt
         results.append(value)
-    return results
+    if cut and not results:
+        raise KeyboardInterrupt
+    return results, cut
 
 
 def run_workers(engine: str, *, workers: int = 1, max_examples: int = 200, seed: int = 0,

@@ -217,3 +217,23 @@ def test_workers_on_an_engine_in_another_language(tmp_path, capsys):
     assert code == 1
     assert [f["key"] for f in report["findings"]] == ["generic.damage_only_on_battlefield"]
     assert main(["replay", report["findings"][0]["replay_file"], "--engine", node]) == 1
+
+
+def test_a_worker_interrupted_while_starting_loses_nothing_the_others_found():
+    """A Ctrl-C that reaches a worker still starting (before its run had a result): the other
+    workers' results are kept and the run is cut short, not ended with nothing (exit 130
+    with their findings lost). Only when no worker has a result is it an interrupt."""
+    from harness.runner import RunResult
+    from harness.workers import SlotJob, WorkerFailed, collect, slots
+
+    jobs = [SlotJob(slot, "reference", None, "none", None, False, True, {}) for slot in slots(10, 0, workers=3)]
+    found = RunResult("engine", Stats(examples=4))
+    results, cut = collect({0: ("ok", found), 1: ("interrupted", None), 2: ("died", -2)}, jobs, interrupted=True)
+    assert results == [found] and cut
+    assert collect({0: ("ok", found), 1: ("ok", found), 2: ("ok", found)}, jobs) == ([found] * 3, False)
+    with pytest.raises(KeyboardInterrupt):
+        collect({0: ("interrupted", None), 1: ("interrupted", None), 2: ("died", -2)}, jobs, interrupted=True)
+    with pytest.raises(WorkerFailed, match="worker 3/3 ended without a result"):
+        collect({0: ("ok", found), 1: ("ok", found), 2: ("died", 7)}, jobs)  # no Ctrl-C: the engine ended it
+    with pytest.raises(WorkerFailed, match="worker 2/3 failed"):
+        collect({0: ("ok", found), 1: ("error", "Traceback ..."), 2: ("ok", found)}, jobs, interrupted=True)
