@@ -10,7 +10,7 @@ and are chosen with ``--profile NAME``. Two profiles are built in, for CI:
   budget), ``--keep-going``; saved failures are replayed first as always.
 * ``explore``: larger budgets, for a nightly or weekly job: more examples and steps,
   a time budget, ``--keep-going``, one worker per core, ``--explore`` (the rules on plain
-  random draws: about twice the steps per second; findings are reduced, not shrunk by
+  random draws: about 1.7 times the steps per second; findings are reduced, not shrunk by
   Hypothesis).
 
 A pyproject profile of the same name extends the built-in one. Precedence, lowest first:
