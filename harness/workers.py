@@ -159,11 +159,15 @@ class WorkerFailed(RuntimeError):
     died (the engine ended or crashed the process: ``--isolate`` makes that a finding)."""
 
 
-def _slot_process(job: SlotJob, conn) -> None:
-    """The body of a worker process: run the slot and send back ``("ok", result)`` or ``("error", text)``."""
+def _slot_process(job: SlotJob, conn, started=None) -> None:
+    """The body of a worker process: run the slot and send back ``("ok", result)`` or ``("error", text)``;
+    ``started`` (a multiprocessing Event) is set first, so that a Ctrl-C is passed on only to a
+    worker that can end with what it found."""
     import traceback
 
     try:
+        if started is not None:
+            started.set()
         conn.send(("ok", run_slot(job)))
     except KeyboardInterrupt:
         conn.send(("interrupted", None))
@@ -197,10 +201,12 @@ def _run_processes(jobs: list[SlotJob]) -> tuple[list, bool]:
     from . import interrupts
 
     context = get_context("spawn")
-    workers = []
+    workers, started = [], []
     for job in jobs:
         receiver, sender = context.Pipe(duplex=False)
-        process = context.Process(target=_slot_process, args=(job, sender), name=f"rulesfuzz-slot-{job.slot.index + 1}")
+        started.append(context.Event())
+        process = context.Process(target=_slot_process, args=(job, sender, started[-1]),
+                                  name=f"rulesfuzz-slot-{job.slot.index + 1}")
         process.start()
         sender.close()
         workers.append((process, receiver))
@@ -210,9 +216,13 @@ def _run_processes(jobs: list[SlotJob]) -> tuple[list, bool]:
         while len(answers) < len(workers):
             if interrupts.requested() and not forwarded:
                 forwarded = True
-                for process, _ in workers:
-                    if process.is_alive():
+                for (process, _), began in zip(workers, started):
+                    if not process.is_alive():
+                        continue
+                    if began.is_set():  # it ends its run with what it found
                         os.kill(process.pid, signal.SIGINT)
+                    else:  # still starting (a traceback of its imports, nothing found): stop it quietly
+                        process.terminate()
             waiting = {receiver: i for i, (_, receiver) in enumerate(workers) if i not in answers}
             for receiver in wait(list(waiting), timeout=0.2):
                 i = waiting[receiver]
