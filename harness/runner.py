@@ -24,6 +24,7 @@ exploration replays it first. Failures Hypothesis saved there (runs without
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,9 +121,9 @@ def database_from(spec: str | None):
         raise DatabaseError(f"{spec}: is a file, not a directory")
     try:
         path.mkdir(parents=True, exist_ok=True)
-        probe = path / ".rulesfuzz-write-test"
+        probe = path / f".rulesfuzz-write-test-{os.getpid()}"  # one per process: workers open it at once
         probe.write_bytes(b"")
-        probe.unlink()
+        probe.unlink(missing_ok=True)
     except OSError as exc:
         raise DatabaseError(f"{spec}: can't write there ({exc.strerror or exc})") from None
     return DirectoryBasedExampleDatabase(spec)
