@@ -101,7 +101,11 @@ def run_one(machine_class, seed: int, steps: int, scenario_checks: bool = True):
             except hypothesis_shim.EmptyBundle:  # a nested Bundle (in a list, in one_of) is empty
                 continue
     except hypothesis_shim.NothingSatisfies as exc:
+        machine.release()
         raise ExampleDeclined(f"no value satisfies {exc}") from None
+    except BaseException:
+        machine.release()
+        raise
     machine.teardown()
     return machine
 

@@ -35,7 +35,7 @@ from hypothesis.errors import Flaky, Unsatisfiable
 import invariants as invariant_registry
 
 from . import explore as explore_corpus
-from . import hypothesis_shim, interrupts
+from . import collector, hypothesis_shim, interrupts
 from . import scenario as scenario_file
 from .databases import ReplayCounter
 from .decider import ReplayDiverged
@@ -314,7 +314,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
         finish(NOT_DETERMINISTIC, violations, scenario, False, reduce=False)
 
     try:
-        with interrupts.sigint_flag(), interrupts.deadline(max_seconds), interrupts.armed():
+        with interrupts.sigint_flag(), interrupts.deadline(max_seconds), interrupts.armed(), collector.tuned():
             while done < max_examples:
                 interrupts.check()
                 n = min(chunk, max_examples - done)

@@ -1,0 +1,105 @@
+"""The garbage collector during a run (:mod:`harness.collector`) and examples that free their
+games by reference counting (``EngineMachine.release``).
+
+On the tiny engine (written from scratch, examples/engines/tiny) and on the reference engine.
+"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import pytest
+
+import harness.machine as machine_module
+from harness import collector, explore
+from harness.execution import Stats
+from harness.loading import load_engine
+from harness.machine import make_machine
+from harness.runner import run
+
+TINY = "examples/engines/tiny/engine.py"
+
+
+class _Probe:
+    """Wraps an engine; every ``apply`` notes the collector's threshold and frozen count."""
+
+    def __init__(self, engine, seen: list):
+        self.info, self._engine, self._seen = engine.info, engine, seen
+
+    def new_game(self, board):
+        game, seen = self._engine.new_game(board), self._seen
+
+        class Game:
+            def apply(self, event, decider):
+                seen.append((gc.get_threshold()[0], gc.get_freeze_count()))
+                return game.apply(event, decider)
+
+            def observe(self):
+                return game.observe()
+
+        return Game()
+
+
+@pytest.mark.parametrize("explore_mode", [False, True])
+def test_a_run_freezes_what_exists_and_collects_the_young_less_often_then_restores_both(explore_mode):
+    before = gc.get_threshold()
+    seen: list = []
+    run(_Probe(load_engine(TINY + ":engine"), seen), max_examples=5, seed=0, database=None, explore=explore_mode)
+    assert seen and all(t == max(before[0], collector.YOUNG_THRESHOLD) for t, _ in seen)
+    assert all(frozen > 1000 for _, frozen in seen)  # modules, card data, strategies
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_the_collector_is_restored_when_the_block_raises():
+    before = gc.get_threshold()
+    with pytest.raises(RuntimeError):
+        with collector.tuned():
+            assert gc.get_freeze_count() > 0
+            raise RuntimeError
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def test_a_higher_threshold_of_the_caller_is_kept():
+    before = gc.get_threshold()
+    gc.set_threshold(collector.YOUNG_THRESHOLD * 3, *before[1:])
+    try:
+        with collector.tuned():
+            assert gc.get_threshold()[0] == collector.YOUNG_THRESHOLD * 3
+    finally:
+        gc.set_threshold(*before)
+
+
+@pytest.mark.parametrize("spec", [TINY + ":engine", TINY + ":buggy", "reference"])
+def test_each_example_frees_its_session_without_the_cyclic_collector(monkeypatch, spec):
+    """Hypothesis's machine is in a reference cycle; the session (game, every observation) it
+    held is freed when the example ends, by reference counting alone: with the collector off,
+    no session of a finished example is left alive, whether it ended normally, with a finding
+    or declined."""
+    alive: list[weakref.ref] = []
+
+    class Tracked(machine_module.Session):
+        def __init__(self, *args, **kwargs):
+            alive.append(weakref.ref(self))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(machine_module, "Session", Tracked)
+    machine = make_machine(load_engine(spec), [], [], Stats())
+    outcomes = set()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for index in range(12):
+            try:
+                explore.run_one(machine, explore.example_seed(1, index), 10)
+                outcomes.add("ran")
+            except explore.ExampleDeclined:
+                outcomes.add("declined")
+            except Exception as exc:  # noqa: BLE001  a finding: the example ended by raising
+                outcomes.add(type(exc).__name__)
+                del exc
+        assert alive and "ran" in outcomes
+        assert [r for r in alive if r() is not None] == []
+    finally:
+        if was_enabled:
+            gc.enable()
