@@ -89,16 +89,19 @@ def clear_deferred() -> None:
     _State.deferred = None
 
 
-@contextmanager
-def engine_running() -> Iterator[None]:
+class engine_running:
     """A block that calls engine code: inside :func:`armed`, a Ctrl-C raises ``KeyboardInterrupt``
-    at once there (out of a hanging engine), and one already requested raises on entry."""
-    if _State.requested and _State.armed:
-        raise KeyboardInterrupt
-    _State.engine += 1
-    try:
-        yield
-    finally:
+    at once there (out of a hanging engine), and one already requested raises on entry.
+    A context manager class, not a generator: it wraps every engine call."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        if _State.requested and _State.armed:
+            raise KeyboardInterrupt
+        _State.engine += 1
+
+    def __exit__(self, exc_type, exc, tb) -> None:
         _State.engine -= 1
 
 

@@ -39,7 +39,7 @@ from . import collector, hypothesis_shim, interrupts
 from . import scenario as scenario_file
 from .databases import ReplayCounter
 from .decider import ReplayDiverged
-from .execution import BoardRejected, Declined, EngineTimeout, Stats
+from .execution import BoardRejected, Declined, EngineTimeout, Stats, alarm_handler
 from .explore import explore as explore_examples
 from .findings import Finding, finding_key, scenario_size
 from .machine import make_machine
@@ -314,7 +314,8 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
         finish(NOT_DETERMINISTIC, violations, scenario, False, reduce=False)
 
     try:
-        with interrupts.sigint_flag(), interrupts.deadline(max_seconds), interrupts.armed(), collector.tuned():
+        with interrupts.sigint_flag(), interrupts.deadline(max_seconds), interrupts.armed(), collector.tuned(), \
+                alarm_handler():
             while done < max_examples:
                 interrupts.check()
                 n = min(chunk, max_examples - done)

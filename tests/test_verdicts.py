@@ -261,3 +261,47 @@ def test_ctrl_c_raises_at_once_only_inside_an_engine_call(default_sigint):
         with pytest.raises(KeyboardInterrupt):
             engine_call("apply", hangs, timeout=10.0)
         assert time.perf_counter() - started < 2.0
+
+
+def test_within_a_run_the_alarm_handler_stays_installed_and_a_hang_is_still_cut(monkeypatch):
+    """A run installs the step alarm's handler once (``alarm_handler``), not per engine call;
+    the previous handler is back after the run, and a hanging call inside it still times out.
+    On the tiny engine (written from scratch)."""
+    from harness import execution
+
+    tiny = load_engine("examples/engines/tiny/engine.py:engine")
+    handlers: list = []
+    installs: list = []
+    original_signal = signal.signal
+
+    def counting_signal(signum, handler):
+        if signum == signal.SIGALRM:
+            installs.append(handler)
+        return original_signal(signum, handler)
+
+    class Probe:
+        info = tiny.info
+
+        def new_game(self, board):
+            game = tiny.new_game(board)
+
+            class Game:
+                def apply(self, event, decider):
+                    handlers.append(signal.getsignal(signal.SIGALRM))
+                    return game.apply(event, decider)
+
+                def observe(self):
+                    return game.observe()
+
+            return Game()
+
+    before = signal.getsignal(signal.SIGALRM)
+    monkeypatch.setattr(signal, "signal", counting_signal)
+    result = run(Probe(), max_examples=5, seed=0, database=None, explore=True)
+    assert result.violation is None and len(handlers) > 5
+    assert set(handlers) == {execution._on_alarm}
+    assert installs == [execution._on_alarm, before]  # once in, once back: not per call
+    assert signal.getsignal(signal.SIGALRM) is before
+    with execution.alarm_handler():
+        with pytest.raises(EngineFailed, match=r"did not return from apply within 0.2 s"):
+            engine_call("apply", _busy, 5.0, timeout=0.2)
