@@ -294,3 +294,13 @@ flaky, leaking = Flaky(), Leaking()
 printing = Printing()
 mutating = Mutating()
 wrong_shape_list, wrong_shape_none = WrongShape("list"), WrongShape("none")
+
+
+def test_an_engine_leaking_state_across_games_is_found_by_explore_too(tmp_path, capsys):
+    """``--explore`` replays one example in ``explore.SCENARIO_EVERY`` (the first included) for
+    ``generic.determinism``: a leak that changes most games is found all the same."""
+    Leaking.games.clear()
+    code = fuzz(engine_spec("leaking"), tmp_path, "--explore")
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert "generic.determinism" in out and replay_files(tmp_path)
