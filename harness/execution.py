@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from hypothesis.errors import HypothesisException, StopTest
 
+from invariants import views
 from invariants.generic import json_problem, observation_problems
 
 from . import interrupts
@@ -362,6 +363,7 @@ class Session:
         """
         before = self.observation
         illegal = error = None
+        views.forget()
         try:
             self._call(f"apply({event.get('type')})", self.game.apply, copy.deepcopy(event), decider)
         except IllegalAction as exc:

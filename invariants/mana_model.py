@@ -16,6 +16,8 @@ from itertools import permutations
 
 import cards
 
+from .views import per_observation
+
 MANA_TYPES = ("W", "U", "B", "R", "G", "C")
 COLORS = ("W", "U", "B", "R", "G")
 BASIC_LAND_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
@@ -158,9 +160,12 @@ def land_trigger(name: str) -> bool:
         in _text(name)
 
 
-def battlefield(obs: dict) -> list[tuple[str, dict]]:
-    """(id, object) of every permanent, in the order the observation lists the battlefield."""
-    return [(oid, obs["objects"][oid]) for oid in obs["zones"]["battlefield"] if oid in obs["objects"]]
+@per_observation
+def battlefield(obs: dict) -> tuple[tuple[str, dict], ...]:
+    """(id, object) of every permanent, in the order the observation lists the battlefield
+    (a shared view: :mod:`.views`)."""
+    objects = obs["objects"]
+    return tuple((oid, objects[oid]) for oid in obs["zones"]["battlefield"] if oid in objects)
 
 
 def is_land(o: dict) -> bool:

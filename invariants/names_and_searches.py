@@ -146,7 +146,17 @@ def all_names_in_every_zone(t: Transition):
     Its ability "functions in all zones as well as outside the game" (a characteristic-defining
     ability, CR 604.3; copied with it, CR 707.2); a token's name is no card name.
     """
-    messages, applies = [], False
+    with_all_names, applies, wrong = _with_all_names(), False, False
+    for obs in (t.before, t.after):  # a first pass without messages: most steps have nothing to say
+        for o in obs.get("objects", {}).values():
+            name, observed = o.get("name"), o.get("names")
+            expected = isinstance(name, str) and name in with_all_names
+            if expected or observed is not None:
+                applies = True
+                wrong = wrong or not (expected and observed == ALL_NAMES)
+    if not wrong:
+        return [] if applies else None
+    messages = []
     for when, obs in (("before", t.before), ("after", t.after)):
         for oid, o in sorted(obs.get("objects", {}).items()):
             expected = has_all_names(o)
@@ -169,15 +179,15 @@ def all_names_in_every_zone(t: Transition):
 def basic_supertype(t: Transition):
     """An object whose card has the basic supertype (Omnipresent Impostor, the basic lands)
     is observed with it in every zone (CR 205.4a; no effect of the pool removes a supertype)."""
-    messages, applies = [], False
-    for oid, o in sorted(t.after.get("objects", {}).items()):
+    messages, applies, basic_names = [], False, _basic_names()
+    for oid, o in t.after.get("objects", {}).items():
         name = o.get("name")
-        basic = isinstance(name, str) and name in _basic_names()
+        basic = isinstance(name, str) and name in basic_names
         applies = applies or basic
         if basic and "Basic" not in (o.get("supertypes") or ()):
             messages.append(f"{oid} ({o.get('name')}) in the {o.get('zone')} has the basic supertype, observed "
                             f"supertypes {o.get('supertypes')!r}")
-    return messages if applies else None
+    return sorted(messages) if applies else None
 
 
 @invariant("impostor.same_name", rules=("201.2a", "613.4c"), rulings=(NAMES,), requires=LIBRARY_SEARCH)

@@ -20,14 +20,18 @@ to make a generous assumption ..." (guidance for reading the others).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cards
 
 from . import mana_model as M
 from .base import Transition, invariant
+from .views import per_observation
 
 PLAYTEST = frozenset({"playtest_supertypes"})
 ORB, VESSEL, SWORD = "Orb of Origin", "Thought Vessel", "Sword of the Meek"
 MONO, CONTINUOUS, POLY = "Mono", "Continuous", "Poly"
+_MONO_CONTINUOUS, _NONE = frozenset({MONO, CONTINUOUS}), frozenset()
 #: CR 402.2: "Each player's maximum hand size is normally seven cards."
 HAND_SIZE = 7
 
@@ -42,19 +46,30 @@ CONTINUOUS_RULING = _R + "A permanent with the continuous supertype has no abili
 TAP_SYMBOL = _R + "The tap symbol is {T}."
 
 
-def _battlefield(obs: dict) -> list[tuple[str, dict]]:
+def _battlefield(obs: dict) -> tuple[tuple[str, dict], ...]:
     return M.battlefield(obs)
 
 
-def _orbs(obs: dict) -> list[str]:
-    return [oid for oid, o in _battlefield(obs) if o["name"] == ORB]
+@per_observation
+def _orbs(obs: dict) -> tuple[str, ...]:
+    """The Orbs of Origin on the battlefield, in battlefield order (a shared view)."""
+    return tuple(oid for oid, o in _battlefield(obs) if o["name"] == ORB)
 
 
-def _printed_supertypes(o: dict) -> set[str]:
+@lru_cache(maxsize=None)
+def _card_supertypes(name: str) -> frozenset[str] | None:
+    """The card's printed supertypes (card data), or None for a name that is no card's."""
     try:
-        return set(cards.card(o["name"]).supertypes)
-    except cards.UnknownCardName:  # a token an effect defines: what it shows, less what Orbs grant
-        return set(o.get("supertypes") or ()) - {MONO, CONTINUOUS}
+        return frozenset(cards.card(name).supertypes)
+    except cards.UnknownCardName:
+        return None
+
+
+def _printed_supertypes(o: dict) -> frozenset[str]:
+    printed = _card_supertypes(o["name"])
+    if printed is None:  # a token an effect defines: what it shows, less what Orbs grant
+        return frozenset(o.get("supertypes") or ()) - _MONO_CONTINUOUS
+    return printed
 
 
 def granted(obs: dict, oid: str) -> frozenset[str]:
@@ -62,12 +77,11 @@ def granted(obs: dict, oid: str) -> frozenset[str]:
     artifact on the battlefield while another Orb is on the battlefield (Orb rulings)."""
     o = obs["objects"].get(oid)
     if o is None or o["zone"] != "battlefield" or "Artifact" not in o["types"] or "Creature" in o["types"]:
-        return frozenset()
-    others = [i for i, x in _battlefield(obs) if x["name"] == ORB and i != oid]
-    return frozenset({MONO, CONTINUOUS}) if others else frozenset()
+        return _NONE
+    return _MONO_CONTINUOUS if any(i != oid for i in _orbs(obs)) else _NONE
 
 
-def expected_supertypes(obs: dict, oid: str) -> set[str]:
+def expected_supertypes(obs: dict, oid: str) -> frozenset[str]:
     """The supertypes ``oid`` should have: printed (card data) plus :func:`granted`."""
     return _printed_supertypes(obs["objects"][oid]) | granted(obs, oid)
 
@@ -99,9 +113,8 @@ def supertypes(t: Transition):
     battlefield, only while it is there; several Orbs make each other mono and continuous
     and have no other effect; Orb of Origin is poly."""
     after = t.after
-    playtest = {MONO, CONTINUOUS}
     if not (_orbs(t.before) or _orbs(after)
-            or any(playtest & set(o.get("supertypes") or ()) for o in after["objects"].values())):
+            or any(not _MONO_CONTINUOUS.isdisjoint(o.get("supertypes") or ()) for o in after["objects"].values())):
         return None
     out = []
     for oid, o in after["objects"].items():
@@ -112,7 +125,7 @@ def supertypes(t: Transition):
             continue
         wanted = expected_supertypes(after, oid)
         if seen != wanted or len(o.get("supertypes") or ()) != len(seen):
-            orbs = [i for i, x in _battlefield(after) if x["name"] == ORB]
+            orbs = list(_orbs(after))
             out.append(f"{oid} ({o['name']}, {' '.join(o['types'])}) has supertypes {o.get('supertypes')}, "
                        f"expected {sorted(wanted)} (Orbs of Origin on the battlefield: {orbs})")
     return out
@@ -250,7 +263,7 @@ def equipment(t: Transition):
     """An Equipment is attached only to a creature on the battlefield (CR 704.5n), and equip
     attaches it to a creature its controller controls (CR 702.6a)."""
     after = t.after
-    if not any("Equipment" in o["subtypes"] for _, o in _battlefield(after) + _battlefield(t.before)):
+    if not any("Equipment" in o["subtypes"] for view in (_battlefield(after), _battlefield(t.before)) for _, o in view):
         return None
     out = []
     for oid, o in _battlefield(after):

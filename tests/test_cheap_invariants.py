@@ -134,3 +134,36 @@ def test_a_session_still_reports_a_later_json_problem():
     s = session(engine_with(LaterTupleInOneObject, "tiny-tuple"), obj("bears", "Grizzly Bears"))
     found = s.step({"type": "sacrifice", "object": "bears"}, Decider())
     assert [(v.invariant, v.step) for v in found] == [("generic.json_round_trip", 1)]
+
+
+# ------------------------------------------------------------------ shared views (invariants.views)
+def test_a_view_is_computed_once_per_observation_object_and_forgotten_at_each_step():
+    from invariants import views
+
+    calls: list[int] = []
+
+    @views.per_observation
+    def count_objects(obs):
+        calls.append(1)
+        return len(obs["objects"])
+
+    first = good_observation()
+    equal = copy.deepcopy(first)
+    assert count_objects(first) == count_objects(first) == 2 and len(calls) == 1
+    assert count_objects(equal) == 2 and len(calls) == 2  # an equal but other observation: its own view
+    first["objects"].pop("a")
+    assert count_objects(first) == 2  # kept: observations are not changed once made ...
+    views.forget()
+    assert count_objects(first) == 1 and len(calls) == 3  # ... and each session step forgets every view
+
+
+def test_each_session_step_forgets_every_view(monkeypatch):
+    """So an engine that changes in place the dict it returned from ``observe`` gets no stale view."""
+    from invariants import views
+
+    forgotten: list[int] = []
+    monkeypatch.setattr(views, "forget", lambda: forgotten.append(1))
+    played = session(tiny.engine, obj("bears", "Grizzly Bears"), obj("rats", "Typhoid Rats"))
+    played.step({"type": "sacrifice", "object": "bears"}, Decider())
+    played.step({"type": "sacrifice", "object": "rats"}, Decider())
+    assert forgotten == [1, 1]
