@@ -32,10 +32,18 @@ def _unchanged(old, new) -> bool:
     return old is not new and old == new
 
 
+_last_changed: list = [None, None, None]  # [obs, before, changed objects]: the shape and JSON checks share one
+
+
 def _changed_objects(obs: dict, before) -> dict:
-    """The objects of ``obs`` that are new or not :func:`_unchanged` from those of ``before``."""
+    """The objects of ``obs`` that are new or not :func:`_unchanged` from those of ``before``
+    (computed once for the last pair: the shape check and the JSON check both ask)."""
+    if _last_changed[0] is obs and _last_changed[1] is before:
+        return _last_changed[2]
     old = before["objects"]
-    return {oid: obj for oid, obj in obs["objects"].items() if not _unchanged(old.get(oid, _unchanged), obj)}
+    changed = {oid: obj for oid, obj in obs["objects"].items() if not _unchanged(old.get(oid, _unchanged), obj)}
+    _last_changed[:] = [obs, before, changed]
+    return changed
 
 
 def observation_problems(obs, before=None, reuse: bool = True) -> list[str]:
@@ -168,26 +176,34 @@ def json_round_trip(t: Transition):
 def one_zone_per_object(t: Transition):
     """Every object is listed in exactly one zone, the one its ``zone`` field names."""
     obs = t.after
-    seen: dict[str, list[str]] = {}
+    seen: dict[str, list[tuple[str, str | None]]] = {}
     zones = obs.get("zones", {})
     for oid in zones.get("battlefield", []):
-        seen.setdefault(oid, []).append("battlefield")
+        seen.setdefault(oid, []).append(("battlefield", None))
     for zone in ZONES[1:]:
         for player, ids in (zones.get(zone) or {}).items():
             for oid in ids:
-                seen.setdefault(oid, []).append(f"{zone}:{player}")
+                seen.setdefault(oid, []).append((zone, player))
     out = []
     for oid, obj in obs["objects"].items():
         places = seen.pop(oid, [])
         if len(places) != 1:
-            out.append(f"{oid} is listed in {len(places)} zones: {places}")
-        elif places[0].split(":")[0] != obj["zone"]:
-            out.append(f"{oid} is listed in {places[0]} but its zone is {obj['zone']}")
-        elif obj["zone"] != "battlefield" and places[0].split(":")[1] != obj["owner"]:
-            out.append(f"{oid} is in {places[0]}, not its owner {obj['owner']}'s zone (CR 400.3)")
+            out.append(f"{oid} is listed in {len(places)} zones: {[_place(p) for p in places]}")
+            continue
+        zone, player = places[0]
+        if zone != obj["zone"]:
+            out.append(f"{oid} is listed in {_place(places[0])} but its zone is {obj['zone']}")
+        elif player is not None and player != obj["owner"]:
+            out.append(f"{oid} is in {_place(places[0])}, not its owner {obj['owner']}'s zone (CR 400.3)")
     for oid, places in seen.items():
-        out.append(f"{oid} is listed in {places} but is not an object of the game")
+        out.append(f"{oid} is listed in {[_place(p) for p in places]} but is not an object of the game")
     return out
+
+
+def _place(place: tuple[str, str | None]) -> str:
+    """``battlefield`` or ``zone:player``, as the messages of :func:`one_zone_per_object` name a place."""
+    zone, player = place
+    return zone if player is None else f"{zone}:{player}"
 
 
 @invariant("generic.objects_conserved", rules=("400.7", "111.7", "704.5d"), family="generic")
