@@ -50,3 +50,31 @@ def one_error_line(capsys) -> str:
     lines = [line for line in captured.err.splitlines() if line.strip()]
     assert len(lines) == 1, captured.err
     return lines[0]
+
+
+@pytest.fixture
+def outside_coverage():
+    """Pause coverage.py's measurement (``.ci/run`` runs pytest with ``--cov``) for the test, if it is on.
+
+    For the tests that prove a long run finds a bug (the mutant runs, the example forks' runs): they
+    take about half of the suite's CPU time, which coverage's tracer makes two to three times slower
+    on Python 3.11, while the code they execute (the reference engine the mutants fork, the harness,
+    the invariants) is measured through the state machine, invariant and CLI tests. In an xdist
+    worker ``Coverage.stop()`` stops recording but leaves its tracer installed on the thread, still
+    costing nearly as much (and so pytest-cov's ``no_cover`` mark does), hence the
+    ``sys.settrace(None)``; ``start()`` installs a new tracer.
+    """
+    import sys
+
+    import coverage
+
+    measuring = coverage.Coverage.current()
+    if measuring is None:
+        yield
+        return
+    measuring.stop()
+    sys.settrace(None)
+    try:
+        yield
+    finally:
+        measuring.start()

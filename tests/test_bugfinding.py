@@ -29,34 +29,6 @@ INVARIANT_BUDGET = 2000
 SEED = 0
 
 
-@pytest.fixture
-def outside_coverage():
-    """Pause coverage.py's measurement (``.ci/run`` runs pytest with ``--cov``) for the test, if it is on.
-
-    The mutant runs take about a third of the suite's CPU time, which coverage's tracer makes about
-    three times slower on Python 3.11, while the code they execute (the reference engine the mutants
-    fork, the harness, the invariants) is measured through the state machine, invariant and CLI
-    tests: these runs exist to prove detection. In an xdist worker ``Coverage.stop()`` stops
-    recording but leaves its tracer installed on the thread, still costing nearly as much (and so
-    pytest-cov's ``no_cover`` mark does), hence the ``sys.settrace(None)``; ``start()`` installs a
-    new tracer.
-    """
-    import sys
-
-    import coverage
-
-    measuring = coverage.Coverage.current()
-    if measuring is None:
-        yield
-        return
-    measuring.stop()
-    sys.settrace(None)
-    try:
-        yield
-    finally:
-        measuring.start()
-
-
 @pytest.mark.parametrize("name", list(MUTANTS))
 def test_the_harness_finds_the_mutant(name, outside_coverage):
     """Differential mode finds every mutant; the invariants alone find those without a known gap.

@@ -36,17 +36,23 @@ def test_reference_engine_passes(tmp_path, capsys):
     assert not list(tmp_path.iterdir())
 
 
+#: The seed of each example fork's run: each finds its bug within 35 examples; Hypothesis's
+#: shrinking takes most of a run (with seed 1 the sacrifice fork shrank for 40 s of the suite).
+FORK_SEEDS = {"umbra_saves_sacrificed.py": 5, "umbra_destroys_every_aura.py": 1, "umbra_taps_creature.py": 1}
+
+
 @pytest.fixture(scope="module")
 def fork_run(tmp_path_factory):
-    """``fork_run(fork, capsys)``: the CLI run of an example fork (seed 1, with ``--json``), run once per
-    module: ``(exit code, output, folder)``, the folder holding ``replays/`` and ``run.json``."""
+    """``fork_run(fork, capsys)``: the CLI run of an example fork (its seed in :data:`FORK_SEEDS`, with
+    ``--json``), run once per module: ``(exit code, output, folder)``, the folder holding ``replays/``
+    and ``run.json``."""
     runs = {}
 
     def fork_run(fork, capsys):
         if fork not in runs:
             folder = tmp_path_factory.mktemp(fork.removesuffix(".py"))
             code = run_cli("run", "--engine", f"{FORKS / fork}:engine", "--max-examples", 500, "--replay-dir",
-                           folder / "replays", "--database", "none", "--quiet", "--seed", 1, "--json",
+                           folder / "replays", "--database", "none", "--quiet", "--seed", FORK_SEEDS[fork], "--json",
                            folder / "run.json")
             runs[fork] = code, capsys.readouterr().out, folder
         return runs[fork]
@@ -55,7 +61,7 @@ def fork_run(tmp_path_factory):
 
 
 @pytest.mark.parametrize("fork", FORK_FILES)
-def test_each_example_fork_is_caught_and_replays(fork, fork_run, capsys):
+def test_each_example_fork_is_caught_and_replays(fork, fork_run, capsys, outside_coverage):
     """Each planted bug is found, shrunk to at most 3 events, written, and replays to the same violation."""
     spec = f"{FORKS / fork}:engine"
     code, out, folder = fork_run(fork, capsys)

@@ -22,7 +22,8 @@ TINY = "examples/engines/tiny/engine.py"
 
 
 class _Probe:
-    """Wraps an engine; every ``apply`` notes the collector's threshold and frozen count."""
+    """Wraps an engine; every ``apply`` notes the collector's threshold, the first one also the
+    frozen count (``gc.get_freeze_count`` walks every frozen object: slow in a big process)."""
 
     def __init__(self, engine, seen: list):
         self.info, self._engine, self._seen = engine.info, engine, seen
@@ -32,7 +33,7 @@ class _Probe:
 
         class Game:
             def apply(self, event, decider):
-                seen.append((gc.get_threshold()[0], gc.get_freeze_count()))
+                seen.append((gc.get_threshold()[0], None if seen else gc.get_freeze_count()))
                 return game.apply(event, decider)
 
             def observe(self):
@@ -47,7 +48,7 @@ def test_a_run_freezes_what_exists_and_collects_the_young_less_often_then_restor
     seen: list = []
     run(_Probe(load_engine(TINY + ":engine"), seen), max_examples=5, seed=0, database=None, explore=explore_mode)
     assert seen and all(t == max(before[0], collector.YOUNG_THRESHOLD) for t, _ in seen)
-    assert all(frozen > 1000 for _, frozen in seen)  # modules, card data, strategies
+    assert seen[0][1] > 1000  # modules, card data, strategies
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
 

@@ -70,7 +70,7 @@ def test_replay_dir_that_cannot_be_a_folder_is_bad_input_before_the_run(make, tm
     assert "--replay-dir" in one_error_line(capsys)
 
 
-def test_a_finding_is_never_summed_up_as_no_violation(tmp_path, capsys):
+def test_a_finding_is_never_summed_up_as_no_violation(tmp_path, capsys, outside_coverage):
     code = run_cli("run", "--engine", FORK, "--max-examples", 200, "--database", "none", "--quiet",
                    "--replay-dir", tmp_path)
     out = capsys.readouterr().out

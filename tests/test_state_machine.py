@@ -54,7 +54,7 @@ def test_runs_are_reproducible_from_the_seed():
     assert first == second
 
 
-def test_failures_are_saved_and_replayed_from_the_example_database(tmp_path):
+def test_failures_are_saved_and_replayed_from_the_example_database(tmp_path, outside_coverage):
     """A failure found once is replayed first by the next run (Hypothesis's example database)."""
     from harness.loading import load_engine
     from harness.runner import database_from
