@@ -87,6 +87,18 @@ HARNESS_CONTROL = (ReplayDiverged, BadDecisionRequest, HypothesisException, Stop
 ALARM_REPEAT = 0.05
 
 
+class _CutShort(BaseException):
+    """A repeated alarm inside a hanging engine call, carrying the block's exception.
+
+    Not an ``Exception``: an engine that retries in a loop under ``except Exception`` would
+    swallow an :class:`EngineTimeout` at every repeat and never return. :class:`time_limit`
+    raises the carried exception when its block ends."""
+
+    def __init__(self, exc: BaseException):
+        super().__init__(exc)
+        self.exc = exc
+
+
 class _Block:
     """The engine call the step alarm now times (None between calls)."""
 
@@ -106,7 +118,7 @@ def _on_alarm(signum, frame) -> None:
     if interrupts.is_shielded():
         interrupts.defer(exc)
         return
-    raise exc  # the repeated alarm: the call still runs (a hang), so interrupt it
+    raise _CutShort(exc)  # the repeated alarm: the call still runs (a hang), so interrupt it
 
 
 @contextmanager
@@ -136,7 +148,8 @@ class time_limit:
     exception raised inside a garbage-collection callback or a finalizer (``__del__``) is
     printed and dropped. So the first alarm only marks the block, which raises when it ends
     normally; the alarm repeats every :data:`ALARM_REPEAT` seconds, and each repeat (the call
-    still runs: a hang) raises inside it until the block ends. Inside a
+    still runs: a hang) raises inside it until the block ends, as a ``BaseException`` an
+    engine's ``except Exception`` doesn't catch (the block then raises the alarm's exception). Inside a
     Hypothesis draw (:func:`harness.interrupts.shielded`) the exception is deferred to the
     draw's end. The block is an engine call for :func:`harness.interrupts.engine_running`
     (a Ctrl-C interrupts it at once). Within :func:`alarm_handler` the handler is not
@@ -178,6 +191,8 @@ class time_limit:
                 interrupts.clear_deferred()
         finally:
             self._engine.__exit__(exc_type, exc, tb)
+        if exc_type is _CutShort:  # out of a hang: the alarm's own exception
+            raise exc.exc from None
         if self.fired is not None and exc_type is None:  # the block outlived its limit, and the
             raise self.fired  # alarm's exception was dropped on the way
 

@@ -305,3 +305,21 @@ def test_within_a_run_the_alarm_handler_stays_installed_and_a_hang_is_still_cut(
     with execution.alarm_handler():
         with pytest.raises(EngineFailed, match=r"did not return from apply within 0.2 s"):
             engine_call("apply", _busy, 5.0, timeout=0.2)
+
+
+def test_a_hang_retrying_under_except_exception_is_still_cut():
+    """Was: each repeated alarm raised EngineTimeout inside the hanging call, an ``Exception``
+    the engine's own retry loop caught and dropped, so the call ran on until it returned by
+    itself (never, for a real hang). The repeat now raises through ``except Exception``."""
+    def retries_for_five_seconds():
+        end = time.perf_counter() + 5.0
+        while time.perf_counter() < end:
+            try:
+                _busy(0.01)
+            except Exception:  # noqa: BLE001  what the engine under test does
+                pass
+
+    started = time.perf_counter()
+    with pytest.raises(EngineFailed, match=r"did not return from apply within 0.2 s"):
+        engine_call("apply", retries_for_five_seconds, timeout=0.2)
+    assert time.perf_counter() - started < 2.0
