@@ -26,12 +26,18 @@ YOUNG_THRESHOLD = 10_000
 def tuned() -> Iterator[None]:
     """For the block: the objects alive now are frozen (``gc.freeze``) and the youngest
     generation's threshold is :data:`YOUNG_THRESHOLD`. Both are undone when the block ends,
-    however it ends; a collector switched off (``gc.disable``) stays off."""
+    however it ends; a collector switched off (``gc.disable``) stays off. When objects are
+    frozen already (a run inside a run, or a process that froze its own, as servers that
+    fork do) the freeze is left as it is: ``gc.unfreeze`` would hand back every frozen
+    object, the caller's too."""
     previous = gc.get_threshold()
-    gc.freeze()
+    freeze = gc.get_freeze_count() == 0  # walks the frozen objects: none, in the usual case
+    if freeze:
+        gc.freeze()
     gc.set_threshold(max(previous[0], YOUNG_THRESHOLD), *previous[1:])
     try:
         yield
     finally:
         gc.set_threshold(*previous)
-        gc.unfreeze()
+        if freeze:
+            gc.unfreeze()

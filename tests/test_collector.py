@@ -104,3 +104,21 @@ def test_each_example_frees_its_session_without_the_cyclic_collector(monkeypatch
     finally:
         if was_enabled:
             gc.enable()
+
+
+def test_a_freeze_of_the_caller_and_of_an_outer_run_is_kept():
+    """Was: a run's end unfroze every frozen object, those a process froze itself (a server
+    that forks) and, for a run inside a run, the outer run's for the rest of it."""
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collector.tuned():
+            pass
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+    with collector.tuned():
+        with collector.tuned():
+            pass
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
