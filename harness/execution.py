@@ -11,6 +11,7 @@ import io
 import signal
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -153,11 +154,13 @@ class time_limit:
     Hypothesis draw (:func:`harness.interrupts.shielded`) the exception is deferred to the
     draw's end. The block is an engine call for :func:`harness.interrupts.engine_running`
     (a Ctrl-C interrupts it at once). Within :func:`alarm_handler` the handler is not
-    installed again for each block. A context manager class, not a generator: it wraps
-    every engine call.
+    installed again for each block. A block inside a block (an engine that runs a run inside
+    its own call) hands the outer block its alarm back when it ends. A context manager class,
+    not a generator: it wraps every engine call.
     """
 
-    __slots__ = ("seconds", "what", "budget_first", "fired", "_timed", "_previous", "_engine")
+    __slots__ = ("seconds", "what", "budget_first", "fired", "_timed", "_previous", "_engine", "_outer",
+                 "_outer_timer", "_started")
 
     def __init__(self, seconds: float | None, what: str):
         self.seconds, self.what = seconds, what
@@ -177,15 +180,20 @@ class time_limit:
         if signal.getsignal(signal.SIGALRM) is not _on_alarm:
             self._previous = signal.signal(signal.SIGALRM, _on_alarm)
         self._timed = True
-        _Block.current = self
-        signal.setitimer(signal.ITIMER_REAL, max(limit, 0.001), ALARM_REPEAT)
+        self._outer, _Block.current = _Block.current, self
+        self._started = time.perf_counter()
+        outer = signal.setitimer(signal.ITIMER_REAL, max(limit, 0.001), ALARM_REPEAT)
+        self._outer_timer = outer if outer[0] > 0 else None  # an engine call inside an engine call
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
             if self._timed:
                 signal.setitimer(signal.ITIMER_REAL, 0)
-                _Block.current = None
+                _Block.current = self._outer
+                if self._outer_timer is not None:  # the outer call's alarm goes on where it was
+                    left = self._outer_timer[0] - (time.perf_counter() - self._started)
+                    signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), self._outer_timer[1])
                 if self._previous is not None:
                     signal.signal(signal.SIGALRM, self._previous)
                 interrupts.clear_deferred()

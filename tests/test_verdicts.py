@@ -323,3 +323,16 @@ def test_a_hang_retrying_under_except_exception_is_still_cut():
     with pytest.raises(EngineFailed, match=r"did not return from apply within 0.2 s"):
         engine_call("apply", retries_for_five_seconds, timeout=0.2)
     assert time.perf_counter() - started < 2.0
+
+
+def test_an_engine_call_inside_an_engine_call_keeps_the_outer_step_timeout():
+    """Was: the inner call's end cancelled the alarm and forgot the outer call, so an engine
+    that ran a run (or any timed call) inside its own apply and then hung was never cut."""
+    def runs_a_call_then_hangs():
+        engine_call("apply", lambda: None, timeout=5.0)
+        _busy(5.0)
+
+    started = time.perf_counter()
+    with pytest.raises(EngineFailed, match=r"did not return from apply within 0.3 s"):
+        engine_call("apply", runs_a_call_then_hangs, timeout=0.3)
+    assert time.perf_counter() - started < 2.0
