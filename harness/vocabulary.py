@@ -109,11 +109,39 @@ def _enchant_problem(aura: dict, host: dict, host_types: frozenset[str]) -> str 
     return None
 
 
+_COLOR_WORDS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+
+def _protection_problem(attached: dict, host: dict) -> str | None:
+    """Why ``attached`` (an Aura or an Equipment) can't be attached to ``host`` by the
+    host's protection (CR 702.16c, 702.16d: a permanent with protection from a quality
+    can't be enchanted by Auras, nor equipped by Equipment, that have it), or None.
+    Qualities read from the host card's Oracle text: a color, "multicolored",
+    "monocolored"; the attached card's colors from card data."""
+    host_card, card = _known(host["card"]), _known(attached["card"])
+    if host_card is None or card is None:
+        return None
+    colors = set(card.colors)
+    for line in (host_card.oracle_text or "").splitlines():
+        for part in line.split(","):
+            part = part.strip().lower()
+            if not part.startswith("protection from "):
+                continue
+            quality = part.removeprefix("protection from ")
+            has = (quality == "multicolored" and len(colors) >= 2) or (quality == "monocolored" and len(colors) == 1) \
+                or _COLOR_WORDS.get(quality) in colors
+            if has:
+                return (f"{host['card']} has protection from {quality}: {attached['card']} can't be attached to "
+                        f"{host['id']!r} (CR 702.16c, 702.16d)")
+    return None
+
+
 def _board_problems(board: dict) -> Iterator[tuple[str, str]]:
     """Boards: ids unique, owners and controllers players, cards of the pool (or tokens
     an effect defines), only permanents on the battlefield and attached, only creatures
     damaged or in combat (CR 120.3, 506.4), only permanents tapped (CR 110.5), an Aura on
-    the battlefield attached (CR 303.4d, 704.5m)."""
+    the battlefield attached (CR 303.4d, 704.5m), nothing attached to a permanent with
+    protection from one of its qualities (CR 702.16c, 702.16d)."""
     players = [p["id"] for p in board["players"]]
     seen = set()
     for i, player in enumerate(players):
@@ -162,12 +190,12 @@ def _board_problems(board: dict) -> Iterator[tuple[str, str]]:
                 yield f"objects/{i}/attached_to", f"only an Aura or an Equipment is attached here, not {spec['card']}"
             elif target not in zones or zones[target] != "battlefield":
                 yield f"objects/{i}/attached_to", f"no permanent {target!r} on the battlefield"
-            elif equipment:
-                if "Creature" not in types[target]:
-                    yield f"objects/{i}/attached_to", f"an Equipment is attached only to a creature (CR 301.5c), not {target!r}"
+            elif equipment and "Creature" not in types[target]:
+                yield f"objects/{i}/attached_to", f"an Equipment is attached only to a creature (CR 301.5c), not {target!r}"
             else:
                 host = next(o for o in board["objects"] if o["id"] == target)
-                problem = _enchant_problem(spec, host, types[target])
+                problem = (None if equipment else _enchant_problem(spec, host, types[target])) \
+                    or _protection_problem(spec, host)
                 if problem:
                     yield f"objects/{i}/attached_to", problem
         elif aura and zones[oid] == "battlefield":

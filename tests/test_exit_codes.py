@@ -171,6 +171,11 @@ def test_an_event_outside_the_vocabulary_is_bad_input(engine, event, words, tmp_
     ([{"id": "f", "card": "Forest", "owner": "P1"}, {"id": "g", "card": "Forest", "owner": "P1",
                                                       "attached_to": "f"}],
      "board/objects/1/attached_to: only an Aura or an Equipment is attached here, not Forest"),
+    # Indrik Umbra is green and white: Stonecoil Serpent's protection from multicolored (CR 702.16c).
+    ([{"id": "s", "card": "Stonecoil Serpent", "owner": "P1"}, {"id": "u", "card": "Indrik Umbra", "owner": "P1",
+                                                                 "attached_to": "s"}],
+     "board/objects/1/attached_to: Stonecoil Serpent has protection from multicolored: Indrik Umbra can't be "
+     "attached to 's' (CR 702.16c, 702.16d)"),
 ])
 def test_a_board_outside_the_vocabulary_is_bad_input_on_any_engine(objects, words, tmp_path, capsys):
     """Judged by the harness (cards and the rules of the board), not by asking the reference engine."""
@@ -199,6 +204,18 @@ def test_the_vocabulary_is_every_event_type_the_reference_engine_performs():
     from reference_engine.events import HANDLERS
 
     assert set(event_types()) == set(HANDLERS)
+
+
+def test_a_monocolored_aura_or_colorless_equipment_on_a_protected_creature_is_in_the_vocabulary():
+    """CR 702.16c: protection from multicolored stops only multicolored Auras; Boar Umbra is green
+    only and Sword of the Meek colorless, so both may be attached to Stonecoil Serpent."""
+    from harness.vocabulary import scenario_problems
+
+    board = {"players": [{"id": "P1"}, {"id": "P2"}],
+             "objects": [{"id": "s", "card": "Stonecoil Serpent", "owner": "P1"},
+                         {"id": "u", "card": "Boar Umbra", "owner": "P1", "attached_to": "s"},
+                         {"id": "w", "card": "Sword of the Meek", "owner": "P1", "attached_to": "s"}]}
+    assert list(scenario_problems({"board": board, "steps": []})) == []
 
 
 def test_an_equipment_attached_to_a_creature_is_in_the_vocabulary():
