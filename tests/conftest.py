@@ -78,3 +78,26 @@ def outside_coverage():
         yield
     finally:
         measuring.start()
+
+
+def watching(engine, on_apply):
+    """``engine`` (protocol ``Engine``) whose games call ``on_apply(event)`` before each ``apply``:
+    for tests that look at the harness's state while an engine call runs."""
+
+    class Watched:
+        info = engine.info
+
+        def new_game(self, board):
+            game = engine.new_game(board)
+
+            class Game:
+                def apply(self, event, decider):
+                    on_apply(event)
+                    return game.apply(event, decider)
+
+                def observe(self):
+                    return game.observe()
+
+            return Game()
+
+    return Watched()

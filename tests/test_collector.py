@@ -18,35 +18,20 @@ from harness.loading import load_engine
 from harness.machine import make_machine
 from harness.runner import run
 
+from .conftest import watching
+
 TINY = "examples/engines/tiny/engine.py"
-
-
-class _Probe:
-    """Wraps an engine; every ``apply`` notes the collector's threshold, the first one also the
-    frozen count (``gc.get_freeze_count`` walks every frozen object: slow in a big process)."""
-
-    def __init__(self, engine, seen: list):
-        self.info, self._engine, self._seen = engine.info, engine, seen
-
-    def new_game(self, board):
-        game, seen = self._engine.new_game(board), self._seen
-
-        class Game:
-            def apply(self, event, decider):
-                seen.append((gc.get_threshold()[0], None if seen else gc.get_freeze_count()))
-                return game.apply(event, decider)
-
-            def observe(self):
-                return game.observe()
-
-        return Game()
 
 
 @pytest.mark.parametrize("explore_mode", [False, True])
 def test_a_run_freezes_what_exists_and_collects_the_young_less_often_then_restores_both(explore_mode):
     before = gc.get_threshold()
     seen: list = []
-    run(_Probe(load_engine(TINY + ":engine"), seen), max_examples=5, seed=0, database=None, explore=explore_mode)
+
+    def note(event):  # the frozen count once: gc.get_freeze_count walks every frozen object
+        seen.append((gc.get_threshold()[0], None if seen else gc.get_freeze_count()))
+
+    run(watching(load_engine(TINY + ":engine"), note), max_examples=5, seed=0, database=None, explore=explore_mode)
     assert seen and all(t == max(before[0], collector.YOUNG_THRESHOLD) for t, _ in seen)
     assert seen[0][1] > 1000  # modules, card data, strategies
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0

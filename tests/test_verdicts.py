@@ -20,7 +20,7 @@ from harness.loading import load_engine
 from harness.protocol import EngineInfo
 from harness.runner import run
 
-from .conftest import FORKS, ROOT
+from .conftest import FORKS, ROOT, watching
 
 REFUSES_BOARDS = '''
 from harness.protocol import EngineInfo, IllegalAction
@@ -279,25 +279,10 @@ def test_within_a_run_the_alarm_handler_stays_installed_and_a_hang_is_still_cut(
             installs.append(handler)
         return original_signal(signum, handler)
 
-    class Probe:
-        info = tiny.info
-
-        def new_game(self, board):
-            game = tiny.new_game(board)
-
-            class Game:
-                def apply(self, event, decider):
-                    handlers.append(signal.getsignal(signal.SIGALRM))
-                    return game.apply(event, decider)
-
-                def observe(self):
-                    return game.observe()
-
-            return Game()
-
     before = signal.getsignal(signal.SIGALRM)
     monkeypatch.setattr(signal, "signal", counting_signal)
-    result = run(Probe(), max_examples=5, seed=0, database=None, explore=True)
+    result = run(watching(tiny, lambda event: handlers.append(signal.getsignal(signal.SIGALRM))), max_examples=5,
+                 seed=0, database=None, explore=True)
     assert result.violation is None and len(handlers) > 5
     assert set(handlers) == {execution._on_alarm}
     assert installs == [execution._on_alarm, before]  # once in, once back: not per call
