@@ -22,7 +22,7 @@ that other load on the machine disturbs them less; wall-clock rates are in the J
 
 (e) the workers' scaling: steps per wall-clock second of ``--explore --workers N`` with
     1 and N worker processes, the same total budget, and their ratio (target >= 1.8 for
-    2 workers on 2 cores).
+    2 workers on 2 cores), in ``--repeat`` turns: the median turn's.
 
 (b) is measured twice: with Hypothesis's engine driving the examples (``rulesfuzz run``)
 and with ``--explore`` (the rules on plain random draws, :mod:`harness.explore`). (a),
@@ -292,27 +292,36 @@ def profile_harness(examples: int, seed: int, top: int) -> str:
     return out.getvalue()
 
 
-def workers_scaling(examples: int, seed: int, workers: int) -> dict:
+def workers_scaling(examples: int, seed: int, workers: int, repeat: int = 1) -> dict:
     """(e) Harness steps per wall-clock second of ``rulesfuzz run --explore --workers N`` on the
     reference engine for N = 1 and ``workers``, the same total budget of ``examples``
     (worker processes started included), and their ratio (target >= 1.8 with 2 workers
-    on 2 cores)."""
-    rates = {}
-    for n in dict.fromkeys((1, workers)):
-        result = run_workers("reference", workers=n, max_examples=examples, seed=seed, database="none", explore=True)
-        if result.findings:
-            raise SystemExit(f"the reference engine broke {result.findings[0].key}: fix that first")
-        rates[n] = {"examples": result.stats.examples, "steps": result.stats.steps, "seconds": result.seconds,
-                    "per_second": result.stats.steps / result.seconds}
-    return {"workers": workers, "rates": rates,
-            "scaling": rates[workers]["per_second"] / rates[1]["per_second"]}
+    on 2 cores). Measured in ``repeat`` turns (1 worker, then N); ``rates`` and ``scaling``
+    are those of the turn with the median scaling (the lower middle one for an even
+    count), ``turns`` every turn's scaling: one turn is a single wall-clock sample, which
+    other load on the machine moves by a fifth either way."""
+    turns = []
+    for _ in range(repeat):
+        rates = {}
+        for n in dict.fromkeys((1, workers)):
+            result = run_workers("reference", workers=n, max_examples=examples, seed=seed, database="none",
+                                 explore=True)
+            if result.findings:
+                raise SystemExit(f"the reference engine broke {result.findings[0].key}: fix that first")
+            rates[n] = {"examples": result.stats.examples, "steps": result.stats.steps, "seconds": result.seconds,
+                        "per_second": result.stats.steps / result.seconds}
+        turns.append({"rates": rates, "scaling": rates[workers]["per_second"] / rates[1]["per_second"]})
+    middle = sorted(turns, key=lambda t: t["scaling"])[(len(turns) - 1) // 2]
+    return {"workers": workers, "rates": middle["rates"], "scaling": middle["scaling"],
+            "turns": [round(t["scaling"], 3) for t in turns]}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--examples", type=positive_int, default=400, help="examples per measurement (default 400)")
     parser.add_argument("--repeat", type=positive_int, default=3,
-                        help="repeat (a), (b) and (c) K times, interleaved; keep the medians (default 3)")
+                        help="repeat (a), (b) and (c) K times, interleaved, and (e) K times; keep the medians "
+                             "(default 3)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--profile", action="store_true", help="also print a cProfile of (b)")
     parser.add_argument("--per-invariant", action="store_true", help="also time every invariant's check")
@@ -360,11 +369,12 @@ def main(argv=None) -> int:
               f"step)" + (f"; Node.js engine: {rate['node']:7.0f} steps/s" if "node" in rate else "; node not installed"))
     scaling = None
     if not args.no_workers:
-        scaling = workers_scaling(args.workers_examples or 4 * args.examples, args.seed, args.workers)
+        scaling = workers_scaling(args.workers_examples or 4 * args.examples, args.seed, args.workers, args.repeat)
         one, many = scaling["rates"][1], scaling["rates"][args.workers]
         print(f"(e) workers: {one['per_second']:7.0f} steps/s with 1, {many['per_second']:7.0f} with {args.workers} "
               f"(--explore, {one['examples']} examples in all, wall clock): scaling {scaling['scaling']:.2f} "
-              f"(target >= {0.9 * args.workers:.1f} on {os.cpu_count()} cores)")
+              f"(target >= {0.9 * args.workers:.1f} on {os.cpu_count()} cores; median of {args.repeat} turns: "
+              f"{scaling['turns']})")
     invariant_cost = None
     if args.per_invariant:
         invariant_cost = per_invariant_cost(args.examples, args.seed)

@@ -36,6 +36,7 @@ def test_throughput_reports_the_engine_ratio_last_and_each_invariants_cost(tmp_p
     scaling = figures["workers"]
     assert set(scaling["rates"]) == {"1", "2"} and scaling["rates"]["2"]["examples"] == 6
     assert scaling["scaling"] == pytest.approx(scaling["rates"]["2"]["per_second"] / scaling["rates"]["1"]["per_second"])
+    assert scaling["turns"] == [pytest.approx(scaling["scaling"], abs=0.001)]  # --repeat 1: one turn
     assert any(line.startswith("(e) workers:") for line in lines)
     timed = figures["per_invariant"]["invariants"]
     import invariants
@@ -107,3 +108,19 @@ def test_benchmarks_refuse_bad_options_in_one_line(script, argv, capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("usage:") is False and "error:" in err[-1]
+
+
+def test_the_workers_scaling_is_the_median_turns(monkeypatch):
+    """(e) in three turns whose scalings are 2.0, 1.5 and 1.9: the reported turn is the 1.9 one."""
+    from types import SimpleNamespace
+
+    throughput = _load("throughput")
+    seconds = iter([10.0, 5.0, 10.0, 10 / 1.5, 10.0, 10 / 1.9])  # 1 worker, then 2, per turn
+
+    def fake_run(spec, workers, **kwargs):
+        return SimpleNamespace(findings=[], seconds=next(seconds), stats=SimpleNamespace(examples=8, steps=1000))
+
+    monkeypatch.setattr(throughput, "run_workers", fake_run)
+    scaling = throughput.workers_scaling(8, 0, 2, repeat=3)
+    assert scaling["turns"] == [2.0, 1.5, 1.9]
+    assert scaling["scaling"] == pytest.approx(1.9) and scaling["rates"][2]["per_second"] == pytest.approx(190)
