@@ -60,7 +60,7 @@ def test_declines_are_counted_by_reason_and_the_steps_before_them_checked():
     assert not result.stats.mostly_declined()
 
 
-def test_a_decline_is_not_a_finding_and_does_not_hide_one(tmp_path):
+def test_a_decline_is_not_a_finding_and_does_not_hide_one(tmp_path, outside_coverage):
     """A fork with a planted bug that declines Wrath of God: the bug is still found, never at a declined step."""
     from harness.loading import load_engine
 

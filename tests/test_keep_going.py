@@ -50,7 +50,7 @@ def two_bugs(tmp_path, monkeypatch):
     return f"{path}:engine"
 
 
-def test_keep_going_reports_each_distinct_finding_once_with_its_own_replay_file(tmp_path, monkeypatch, capsys):
+def test_keep_going_reports_each_distinct_finding_once_with_its_own_replay_file(tmp_path, monkeypatch, capsys, outside_coverage):
     spec = two_bugs(tmp_path, monkeypatch)
     out_dir = tmp_path / "out"
     # Seed 1 finds both bugs within its first 2 examples: 50 leave the run long enough to go on past them.

@@ -49,7 +49,7 @@ def test_fuzzes_clean_in_both_modes(tmp_path):
     assert result.violation is None
 
 
-def test_buggy_gives_both_findings(tmp_path):
+def test_buggy_gives_both_findings(tmp_path, outside_coverage):
     result = run(load("buggy"), max_examples=300, seed=0, database=None, keep_going=True, replay_dir=tmp_path)
     assert sorted(f.key for f in result.findings) == ["playtest.max_hand_size", "playtest.supertypes"]
     assert all(f.replay_path is not None and f.replay_path.exists() for f in result.findings)

@@ -298,7 +298,7 @@ FAULTY_JS = ROOT / "tests" / "process_engines" / "faulty_engine.js"
 
 
 @pytest.mark.parametrize("mode", ["crash"])
-def test_keep_going_reports_a_child_fault_and_a_rules_bug_each_with_its_replay_file(mode, tmp_path, capsys):
+def test_keep_going_reports_a_child_fault_and_a_rules_bug_each_with_its_replay_file(mode, tmp_path, capsys, outside_coverage):
     """One Node.js child with two bugs: it dies on every sacrifice, and damage to a player hits the wrong one."""
     if shutil.which("node") is None:
         pytest.fail("node is not installed; .ci/run installs it")

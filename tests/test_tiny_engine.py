@@ -346,7 +346,7 @@ def test_the_tiny_engine_fuzzes_clean_without_declining(tmp_path, capsys):
     assert checked["generic.damage_only_on_battlefield"]["checked"] > 0
 
 
-def test_buggy_gives_exactly_its_three_findings_in_one_keep_going_run(tmp_path, capsys):
+def test_buggy_gives_exactly_its_three_findings_in_one_keep_going_run(tmp_path, capsys, outside_coverage):
     from harness.cli import main
 
     code, report = fuzz(tmp_path, "buggy", "--keep-going")
@@ -370,7 +370,7 @@ def test_against_the_reference_the_tiny_engine_is_clean(tmp_path, capsys):
     assert report["stats"]["invariants"]["differential.matches_reference"]["applicable"] > 0
 
 
-def test_against_the_reference_buggy_differs_at_each_bugs_own_field(tmp_path, capsys):
+def test_against_the_reference_buggy_differs_at_each_bugs_own_field(tmp_path, capsys, outside_coverage):
     code, report = fuzz(tmp_path, "buggy", "--against", "reference", "--keep-going",
                         "--invariant", "differential.matches_reference")
     assert code == 1
