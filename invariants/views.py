@@ -1,7 +1,8 @@
 """Views of an observation that several invariants read, each computed once per observation.
 
 Many invariants walk the same parts of an observation on every step (the permanents, in
-battlefield order; the Orbs of Origin among them); :func:`per_observation` computes such a
+battlefield order: the cards and tokens on the battlefield, CR 110.1; the Orbs of Origin
+among them, whose grants the playtest invariants check, CR 205.4); :func:`per_observation` computes such a
 view once for an observation and hands the same value to every later caller. A view is
 kept with the observation itself and found by identity, so no other object can take its
 place; the harness never changes an observation once it is made (a session keeps each as
