@@ -22,7 +22,10 @@ that other load on the machine disturbs them less; wall-clock rates are in the J
 
 (e) the workers' scaling: steps per wall-clock second of ``--explore --workers N`` with
     1 and N worker processes, the same total budget, and their ratio (target >= 1.8 for
-    2 workers on 2 cores), in ``--repeat`` turns: the median turn's.
+    2 workers on 2 cores), in ``--repeat`` turns: the median turn's. Each turn also measures
+    the machine's own scaling on the same kind of work, as a control: the raw engine of (a)
+    in 1 process, then in N at once (2.0 on 2 free cores; less when other virtual machines
+    on the host slow the cores down), and the workers' scaling over the machine's.
 
 (b) is measured twice: with Hypothesis's engine driving the examples (``rulesfuzz run``)
 and with ``--explore`` (the rules on plain random draws, :mod:`harness.explore`). (a),
@@ -292,18 +295,57 @@ def profile_harness(examples: int, seed: int, top: int) -> str:
     return out.getvalue()
 
 
-def workers_scaling(examples: int, seed: int, workers: int, repeat: int = 1) -> dict:
+def _replay_turns(scenarios: list[dict], turns: int, done=None) -> float:
+    """Wall seconds to replay ``scenarios`` ``turns`` times on the reference engine (as (a) does);
+    put in ``done`` (a queue) when given."""
+    started = time.perf_counter()
+    for _ in range(turns):
+        engine_events_per_second(scenarios, 1)
+    elapsed = time.perf_counter() - started
+    if done is not None:
+        done.put(elapsed)
+    return elapsed
+
+
+def machine_scaling(scenarios: list[dict], workers: int, turns: int = 4) -> float:
+    """The machine's own scaling on the same kind of work, a control for (e): the raw engine
+    replaying ``scenarios`` ``turns`` times in this process, then in ``workers`` processes at
+    once, each the same work; ``workers`` x the first wall time over the second. 2.0 for 2
+    processes on 2 free cores; less when the cores are slowed by load this process can't see
+    (other virtual machines on the host)."""
+    from multiprocessing import get_context
+
+    alone = _replay_turns(scenarios, turns)
+    context = get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    done = context.Queue()
+    started = time.perf_counter()
+    processes = [context.Process(target=_replay_turns, args=(scenarios, turns, done)) for _ in range(workers)]
+    for process in processes:
+        process.start()
+    for _ in processes:
+        done.get()
+    for process in processes:
+        process.join()
+    return workers * alone / (time.perf_counter() - started)
+
+
+def workers_scaling(examples: int, seed: int, workers: int, repeat: int = 1, scenarios: list[dict] | None = None) -> dict:
     """(e) Harness steps per wall-clock second of ``rulesfuzz run --explore --workers N`` on the
     reference engine for N = 1 and ``workers``, the same total budget of ``examples``
     (worker processes started included), and their ratio (target >= 1.8 with 2 workers
-    on 2 cores). Measured in ``repeat`` turns (1 worker, then N); ``rates`` and ``scaling``
+    on 2 cores). Measured in ``repeat`` turns, 1 worker first in odd turns and N first in
+    even ones (a drift of the machine's speed hits both alike); ``rates`` and ``scaling``
     are those of the turn with the median scaling (the lower middle one for an even
     count), ``turns`` every turn's scaling: one turn is a single wall-clock sample, which
-    other load on the machine moves by a fifth either way."""
+    other load on the machine moves by a fifth either way. With ``scenarios`` (recorded as
+    for (a)), each turn also measures :func:`machine_scaling`, the machine's own scaling on
+    the raw engine: ``machine`` is their median, ``machine_turns`` every turn's, and
+    ``efficiency`` the median over turns of the harness's scaling over the machine's."""
     turns = []
-    for _ in range(repeat):
+    for turn in range(repeat):
         rates = {}
-        for n in dict.fromkeys((1, workers)):
+        order = (1, workers) if turn % 2 == 0 else (workers, 1)
+        for n in dict.fromkeys(order):
             result = run_workers("reference", workers=n, max_examples=examples, seed=seed, database="none",
                                  explore=True)
             if result.findings:
@@ -311,9 +353,16 @@ def workers_scaling(examples: int, seed: int, workers: int, repeat: int = 1) -> 
             rates[n] = {"examples": result.stats.examples, "steps": result.stats.steps, "seconds": result.seconds,
                         "per_second": result.stats.steps / result.seconds}
         turns.append({"rates": rates, "scaling": rates[workers]["per_second"] / rates[1]["per_second"]})
+        if scenarios is not None:
+            turns[-1]["machine"] = machine_scaling(scenarios, workers)
     middle = sorted(turns, key=lambda t: t["scaling"])[(len(turns) - 1) // 2]
-    return {"workers": workers, "rates": middle["rates"], "scaling": middle["scaling"],
-            "turns": [round(t["scaling"], 3) for t in turns]}
+    figures = {"workers": workers, "rates": middle["rates"], "scaling": middle["scaling"],
+               "turns": [round(t["scaling"], 3) for t in turns]}
+    if scenarios is not None:
+        figures["machine_turns"] = [round(t["machine"], 3) for t in turns]
+        figures["machine"] = statistics.median(t["machine"] for t in turns)
+        figures["efficiency"] = statistics.median(t["scaling"] / t["machine"] for t in turns)
+    return figures
 
 
 def main(argv=None) -> int:
@@ -369,12 +418,15 @@ def main(argv=None) -> int:
               f"step)" + (f"; Node.js engine: {rate['node']:7.0f} steps/s" if "node" in rate else "; node not installed"))
     scaling = None
     if not args.no_workers:
-        scaling = workers_scaling(args.workers_examples or 4 * args.examples, args.seed, args.workers, args.repeat)
+        scaling = workers_scaling(args.workers_examples or 4 * args.examples, args.seed, args.workers, args.repeat,
+                                  scenarios=explore_scenarios)
         one, many = scaling["rates"][1], scaling["rates"][args.workers]
         print(f"(e) workers: {one['per_second']:7.0f} steps/s with 1, {many['per_second']:7.0f} with {args.workers} "
               f"(--explore, {one['examples']} examples in all, wall clock): scaling {scaling['scaling']:.2f} "
               f"(target >= {0.9 * args.workers:.1f} on {os.cpu_count()} cores; median of {args.repeat} turns: "
               f"{scaling['turns']})")
+        print(f"    the machine's own scaling on the raw engine, same turns: {scaling['machine']:.2f} "
+              f"({scaling['machine_turns']}); the workers' over the machine's: {scaling['efficiency']:.2f}")
     invariant_cost = None
     if args.per_invariant:
         invariant_cost = per_invariant_cost(args.examples, args.seed)

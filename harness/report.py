@@ -205,6 +205,7 @@ def run_report(result, engine, against, options: dict, replay_command: str = "")
         "stats": result.stats.to_json(), "findings": findings,
         "invariants": invariant_cases(result, replay_command),
         "also_seen": list(result.also_seen),
+        "slots": result.slots,
     }
 
 

@@ -74,7 +74,7 @@ def fuzz(args, engine, against, database, progress):
     options["max_seconds"] = args.max_seconds
     jobs = [SlotJob(slot, args.engine, args.against, args.database, replay_dir, args.isolate, args.quiet, options)
             for slot in chosen]
-    return run_slots(jobs, engine.info.name)
+    return run_slots(jobs, engine.info.name, args.workers)
 
 
 def check_report_path(flag: str, path: str) -> None:

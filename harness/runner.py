@@ -71,6 +71,9 @@ class RunResult:
     also_seen: list = field(default_factory=list)
     #: CR rules, rulings and cards exercised, and those never (:meth:`harness.rule_coverage.RuleCoverage.report`).
     rule_coverage: dict = field(default_factory=dict)
+    #: A run cut into slots (``--workers``, ``--shard``; :mod:`harness.workers`): ``{"slots": T,
+    #: "taken": [slots each worker ran]}``; None for a run of one slot.
+    slots: dict | None = None
 
     def _first(self, name, default=None):
         return getattr(self.findings[0], name) if self.findings else default

@@ -1,17 +1,26 @@
 """One run over several processes (``--workers N``) and several CI jobs (``--shard K/N``).
 
-A run is cut into **slots**: ``--shard K/N`` with ``--workers W`` is slots ``(K-1)*W``
-to ``K*W - 1`` of ``N*W``. Slot ``i`` of ``T`` fuzzes its share of ``--max-examples``
-(the budget is the whole run's total: ``max_examples // T``, one more for the first
-``max_examples % T`` slots) with its own seed :func:`slot_seed`, in its own process
-(one slot runs in this process). So ``--shard 1/2`` and ``--shard 2/2`` together are
-``--workers 2``, and the same seed and slots give the same findings.
+A run's budget is cut into **slots**, each fuzzed by one call of
+:func:`harness.runner.run` with its own seed (:func:`slot_seed`). A run of one process
+and one shard is one slot: the run's own seed and budget. Otherwise the budget
+(``--max-examples``, the whole run's total over every shard and worker) is cut into slots
+of decreasing size (:func:`slot_sizes`) for ``P = N * W`` processes: rounds of ``P``
+slots, each of ``1/(2P)`` of what the earlier rounds left (so each round takes half of
+it), down to :data:`SMALLEST_SLOT` examples. Slot ``i`` belongs to shard ``i mod N + 1``; the ``W``
+worker processes of a shard take its slots in order, each the next one not yet taken, as
+soon as it is free. So a worker on a slower core (other load, a busier neighbour on a
+shared host) takes fewer slots instead of holding up the run, and the last slots are
+small, so the workers end at about the same time.
 
-Each slot reads the example database as it was when its run started and writes its
-failures back when it ends (:class:`harness.databases.BufferedDatabase`): slots of one
-run never replay each other's failures mid-run (which would make findings depend on
-timing), and the next run of any shard (a shared Redis database) replays all of them
-first. ``--max-seconds`` bounds each slot's wall time (slots run at the same time).
+Findings depend on the slots only, never on which worker ran a slot or when: each slot
+stops at its first finding (``--keep-going``: runs its whole budget) and the other slots
+still run; each slot reads the example database as it was when the run started (a
+:class:`harness.databases.BufferedDatabase` per slot), and every slot's changes are
+written back only when its worker has no slot left to take, so no slot of the run ever
+replays another's failure (the next run of any shard replays all of them first). So the
+same seed, ``N`` and ``W`` give the same findings, and ``--shard 1/2`` with ``--shard 2/2``
+find what ``--workers 2`` finds. ``--max-seconds`` bounds the run's wall time: a worker
+takes no slot once it is up, and a slot gets the time left when it starts.
 
 Findings are merged as ``--keep-going`` merges them: one per finding key, the smallest
 shrunk scenario of the key (the lowest slot on a tie), the others counted as repeats.
@@ -31,10 +40,15 @@ import time
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Callable
 
 from . import scenario as scenario_file
 from .execution import Stats
 from .findings import scenario_size
+
+#: The fewest examples a slot of a run of several slots gets (the last slots of the run,
+#: and a budget too small to split): a run costs a few milliseconds before its first example.
+SMALLEST_SLOT = 8
 
 
 class SlotError(ValueError):
@@ -88,17 +102,38 @@ def slot_seed(seed: int, index: int, total: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
+def slot_sizes(max_examples: int, parts: int) -> list[int]:
+    """The examples of each slot of a run of ``max_examples`` over ``parts`` processes (shards
+    times workers), largest first; they add up to ``max_examples``.
+
+    One slot for one part. Otherwise rounds of ``parts`` slots, each of ``1/(2 * parts)`` of
+    what is left (rounded up, at least :data:`SMALLEST_SLOT`): guided self-scheduling, so
+    a worker that ends its slots early takes more of the small ones at the end.
+    """
+    if max_examples <= 0:
+        return []
+    if parts <= 1:
+        return [max_examples]
+    sizes, left = [], max_examples
+    while left > 0:
+        size = max(SMALLEST_SLOT, -(-left // (2 * parts)))
+        for _ in range(parts):
+            take = min(size, left)
+            if take:
+                sizes.append(take)
+                left -= take
+    return sizes
+
+
 def slots(max_examples: int, seed: int, workers: int = 1, shard: tuple[int, int] | None = None) -> list[Slot]:
-    """The slots this process runs: the ``workers`` slots of ``shard`` (K, N) (default 1/1),
-    each with its share of ``max_examples`` (the run's total); slots with no example are left out."""
+    """The slots of ``shard`` (K, N) (default 1/1) of a run of ``max_examples`` (the whole run's
+    total) with ``workers`` processes per shard, in the order its workers take them: slots
+    ``K-1``, ``K-1+N``, ``K-1+2N``... of :func:`slot_sizes` ``(max_examples, N * workers)``.
+    Empty when the budget leaves the shard no slot."""
     k, n = shard or (1, 1)
-    total = n * workers
-    chosen = []
-    for index in range((k - 1) * workers, k * workers):
-        examples = max_examples // total + (index < max_examples % total)
-        if examples:
-            chosen.append(Slot(index, total, examples, slot_seed(seed, index, total)))
-    return chosen
+    sizes = slot_sizes(max_examples, n * workers)
+    return [Slot(i, len(sizes), size, slot_seed(seed, i, len(sizes)))
+            for i, size in enumerate(sizes) if i % n == k - 1]
 
 
 @dataclass(frozen=True)
@@ -115,38 +150,95 @@ class SlotJob:
     options: dict  # the other keyword arguments of harness.runner.run
 
 
-def run_slot(job: SlotJob):
-    """Run one slot (in a worker process or this one); returns its :class:`harness.runner.RunResult`.
+class Worker:
+    """What one worker (a process, or this one) keeps from slot to slot: its engines, loaded
+    once from their specs, and the example database of each slot it ran, written back by
+    :meth:`close` (when it has no slot left to take, so no other slot of the run sees it)."""
 
-    The database is read as it was at the start and written at the end
-    (:class:`~harness.databases.BufferedDatabase`); replay files go to the slot's folder.
-    """
-    from .databases import BufferedDatabase
-    from .loading import load_engine
-    from .runner import database_from, run
+    def __init__(self, label: str = "worker"):
+        self.label = label
+        self._engines: dict[tuple, object] = {}
+        self._shared: dict[str | None, object] = {}
+        self._buffers: list = []
 
-    slot = job.slot
-    timeout = job.options.get("step_timeout", 10.0)
-    engine = load_engine(job.engine, step_timeout=timeout, isolate=job.isolate)
-    against = load_engine(job.against, step_timeout=timeout) if job.against else None
-    shared = database_from(job.database)
-    database = BufferedDatabase(shared) if shared is not None else None
-    label = f"worker {slot.index + 1}/{slot.total}"
+    def _engine(self, spec: str, step_timeout, isolate: bool):
+        from .loading import load_engine
 
-    def progress(line: str) -> None:
-        if not job.quiet:
-            print(f"[{label}] {line.strip()}", file=sys.stderr, flush=True)
+        key = (spec, step_timeout, isolate)
+        if key not in self._engines:
+            self._engines[key] = load_engine(spec, step_timeout=step_timeout, isolate=isolate)
+        return self._engines[key]
 
-    try:
-        return run(engine, max_examples=slot.examples, seed=slot.seed, database=database, progress=progress,
-                   against=against, replay_dir=slot_folder(job.replay_dir, slot), **job.options)
-    finally:
+    def run(self, job: SlotJob, max_seconds: float | None = None):
+        """Run ``job``'s slot for at most ``max_seconds`` (None: its own ``max_seconds`` option);
+        returns its :class:`harness.runner.RunResult`. Replay files go to the slot's folder."""
+        from .databases import BufferedDatabase
+        from .runner import database_from, run
+
+        slot = job.slot
+        options = dict(job.options)
+        if max_seconds is not None:
+            options["max_seconds"] = max_seconds
+        timeout = options.get("step_timeout", 10.0)
+        engine = self._engine(job.engine, timeout, job.isolate)
+        against = self._engine(job.against, timeout, False) if job.against else None
+        if job.database not in self._shared:
+            self._shared[job.database] = database_from(job.database)
+        shared = self._shared[job.database]
+        database = BufferedDatabase(shared) if shared is not None else None
         if database is not None:
+            self._buffers.append(database)
+        label = f"{self.label}, slot {slot.index + 1}/{slot.total}"
+
+        def progress(line: str) -> None:
+            if not job.quiet:
+                print(f"[{label}] {line.strip()}", file=sys.stderr, flush=True)
+
+        return run(engine, max_examples=slot.examples, seed=slot.seed, database=database, progress=progress,
+                   against=against, replay_dir=slot_folder(job.replay_dir, slot), **options)
+
+    def close(self) -> None:
+        """Write every slot's database changes back (in the order the slots ran) and close the engines."""
+        for database in self._buffers:
             database.flush()
-        for item in (engine, against):
-            close = getattr(item, "close", None)
+        self._buffers.clear()
+        for engine in self._engines.values():
+            close = getattr(engine, "close", None)
             if callable(close):
                 close()
+        self._engines.clear()
+
+
+def run_slot(job: SlotJob):
+    """Run one slot in this process, as a worker of that slot alone; returns its :class:`harness.runner.RunResult`."""
+    worker = Worker()
+    try:
+        return worker.run(job)
+    finally:
+        worker.close()
+
+
+def work(jobs: list[SlotJob], take: Callable[[], int | None], deadline: float | None, worker: Worker,
+         on_start: Callable[[int], None], on_result: Callable[[int, object], None]) -> str | None:
+    """Run the slots of ``jobs`` that ``take()`` hands out (an index, or None when none is left)
+    on ``worker``, until none is left; ``on_start(i)`` before slot ``i``, ``on_result(i, result)``
+    after it. ``deadline`` is a ``time.time()`` (None: none): no slot starts after it, and a
+    slot gets the time left. Returns why the worker stopped early (``"interrupted"``,
+    ``"time budget"``) or None. A Ctrl-C between slots ends it as ``"interrupted"``."""
+    try:
+        while True:
+            if deadline is not None and deadline - time.time() <= 0:
+                return "time budget"
+            index = take()
+            if index is None:
+                return None
+            on_start(index)
+            result = worker.run(jobs[index], None if deadline is None else max(0.0, deadline - time.time()))
+            on_result(index, result)
+            if result.cut_short is not None:
+                return result.cut_short
+    except KeyboardInterrupt:
+        return "interrupted"
 
 
 def slot_folder(replay_dir, slot: Slot) -> Path | None:
@@ -159,61 +251,103 @@ class WorkerFailed(RuntimeError):
     died (the engine ended or crashed the process: ``--isolate`` makes that a finding)."""
 
 
-def _slot_process(job: SlotJob, conn, started=None) -> None:
-    """The body of a worker process: run the slot and send back ``("ok", result)`` or ``("error", text)``;
-    ``started`` (a multiprocessing Event) is set first, so that a Ctrl-C is passed on only to a
-    worker that can end with what it found."""
+def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, deadline, conn, started=None) -> None:
+    """The body of worker process ``number`` of ``count``: take slots (``next_slot``, a shared
+    counter) and send ``("start", i)`` before slot ``i``, ``("ok", i, result)`` after it,
+    ``("end", cut)`` at the end (``cut`` as :func:`work` returns it), or ``("error", text)``.
+    ``started`` (a multiprocessing Event) is set first, so that a Ctrl-C is passed on only to
+    a worker that can end with what it found."""
     import traceback
 
+    def take() -> int | None:
+        with next_slot.get_lock():
+            index = next_slot.value
+            if index >= len(jobs):
+                return None
+            next_slot.value = index + 1
+            return index
+
+    worker = Worker(f"worker {number + 1}/{count}")
     try:
         if started is not None:
             started.set()
-        conn.send(("ok", run_slot(job)))
+        try:
+            cut = work(jobs, take, deadline, worker, lambda i: conn.send(("start", i)),
+                       lambda i, result: conn.send(("ok", i, result)))
+        finally:
+            worker.close()
+        conn.send(("end", cut))
     except KeyboardInterrupt:
-        conn.send(("interrupted", None))
+        conn.send(("end", "interrupted"))
     except BaseException:  # noqa: BLE001  sent to the parent, which reports it
         conn.send(("error", traceback.format_exc()))
     finally:
         conn.close()
 
 
-def run_slots(jobs: list[SlotJob], engine_name: str):
-    """Run ``jobs`` (one process each when more than one) and merge them into one :class:`RunResult`.
+def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1):
+    """Run ``jobs`` (slots in the order they are taken) on ``workers`` processes (this one when
+    ``workers`` is 1; never more processes than slots) and merge them into one :class:`harness.runner.RunResult`.
 
-    A Ctrl-C of this process (:mod:`harness.interrupts`) is passed on to every worker, which
+    Each job's ``max_seconds`` option bounds the whole run's wall time (module docstring). A
+    Ctrl-C of this process (:mod:`harness.interrupts`) is passed on to every worker, which
     ends with what it found (a Ctrl-C at a terminal reaches them all anyway); the merge then
     runs as usual (:func:`collect`). Raises :class:`WorkerFailed` when a worker ends without a
     result, and ``KeyboardInterrupt`` when every worker was interrupted before its run started.
     """
     started = time.perf_counter()
-    results, interrupted = ([run_slot(jobs[0])], False) if len(jobs) == 1 else _run_processes(jobs)
-    merged = merge(results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
-    if interrupted:
-        merged.cut_short = "interrupted"
+    max_seconds = jobs[0].options.get("max_seconds") if jobs else None
+    deadline = None if max_seconds is None else time.time() + max_seconds
+    jobs = [dataclasses.replace(job, options={k: v for k, v in job.options.items() if k != "max_seconds"})
+            for job in jobs]
+    if workers <= 1:
+        results: dict[int, object] = {}
+        worker = Worker()
+        queue = iter(range(len(jobs)))
+        try:
+            cut = work(jobs, lambda: next(queue, None), deadline, worker, lambda i: None, results.__setitem__)
+        finally:
+            worker.close()
+        if cut == "interrupted" and not results:
+            raise KeyboardInterrupt
+        found, taken = [results[i] for i in sorted(results)], [len(results)]
+    else:
+        taken = [0] * min(workers, len(jobs))
+        found, cut = _run_processes(jobs, len(taken), deadline, taken)
+    merged = merge(found, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
+    merged.slots = {"slots": len(jobs), "taken": taken}
+    if cut is not None and merged.cut_short != "interrupted":
+        merged.cut_short = cut
     merged.seconds = time.perf_counter() - started
     return merged
 
 
-def _run_processes(jobs: list[SlotJob]) -> tuple[list, bool]:
+def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
+                   taken: list[int]) -> tuple[list, str | None]:
+    """Run ``jobs`` on ``count`` worker processes; ``taken[w]`` counts the slots worker ``w`` started."""
     import signal
     from multiprocessing.connection import wait
 
     from . import interrupts
 
     context = get_context("spawn")
+    next_slot = context.Value("i", 0)  # the index of the next slot to take, shared by the workers
     workers, started = [], []
-    for job in jobs:
+    for number in range(count):
         receiver, sender = context.Pipe(duplex=False)
         started.append(context.Event())
-        process = context.Process(target=_slot_process, args=(job, sender, started[-1]),
-                                  name=f"rulesfuzz-slot-{job.slot.index + 1}")
+        process = context.Process(target=_worker_process,
+                                  args=(jobs, number, count, next_slot, deadline, sender, started[-1]),
+                                  name=f"rulesfuzz-worker-{number + 1}")
         process.start()
         sender.close()
         workers.append((process, receiver))
-    answers: dict[int, tuple] = {}
+    ends: dict[int, tuple] = {}
+    results: dict[int, object] = {}
+    running: dict[int, int] = {}
     forwarded = False
     try:
-        while len(answers) < len(workers):
+        while len(ends) < len(workers):
             if interrupts.requested() and not forwarded:
                 forwarded = True
                 for (process, _), began in zip(workers, started):
@@ -223,50 +357,65 @@ def _run_processes(jobs: list[SlotJob]) -> tuple[list, bool]:
                         os.kill(process.pid, signal.SIGINT)
                     else:  # still starting (a traceback of its imports, nothing found): stop it quietly
                         process.terminate()
-            waiting = {receiver: i for i, (_, receiver) in enumerate(workers) if i not in answers}
+            waiting = {receiver: i for i, (_, receiver) in enumerate(workers) if i not in ends}
             for receiver in wait(list(waiting), timeout=0.2):
-                i = waiting[receiver]
+                number = waiting[receiver]
                 try:
-                    answers[i] = receiver.recv()
+                    message = receiver.recv()
                 except EOFError:
-                    workers[i][0].join()
-                    answers[i] = ("died", workers[i][0].exitcode)
+                    workers[number][0].join()
+                    ends[number] = ("died", workers[number][0].exitcode)
+                    continue
+                if message[0] == "start":
+                    running[number] = message[1]
+                    taken[number] += 1
+                elif message[0] == "ok":
+                    results[message[1]] = message[2]
+                    running.pop(number, None)
+                else:
+                    ends[number] = message
     finally:
         for process, receiver in workers:
-            process.join(timeout=None if len(answers) == len(workers) else 0)
+            process.join(timeout=None if len(ends) == len(workers) else 0)
             if process.is_alive():
                 process.terminate()
                 process.join()
             receiver.close()
-    return collect(answers, jobs, forwarded)
+    return collect(ends, results, jobs, count, forwarded, running)
 
 
-def collect(answers: dict[int, tuple], jobs: list[SlotJob], interrupted: bool = False) -> tuple[list, bool]:
-    """The results of the workers' ``answers`` (job index -> ``("ok", RunResult)``,
-    ``("interrupted", None)``, ``("error", traceback)`` or ``("died", exit code)``) and
-    whether the run was interrupted (``interrupted``: a Ctrl-C was passed on to them).
+def collect(ends: dict[int, tuple], results: dict[int, object], jobs: list[SlotJob], count: int,
+            interrupted: bool = False, running: dict[int, int] | None = None) -> tuple[list, str | None]:
+    """The slots' results in slot order and why the run stopped early (``"interrupted"``,
+    ``"time budget"`` or None), from how each of the ``count`` worker processes ended
+    (``ends``: worker number -> ``("end", cut)``, ``("error", traceback)`` or ``("died",
+    exit code)``), the results they sent (``results``: job index -> RunResult), whether a
+    Ctrl-C was passed on to them (``interrupted``) and the slot each was running (``running``:
+    worker number -> job index).
 
-    A worker interrupted before its run had a result (still starting when the Ctrl-C came)
-    adds nothing, and the others' findings are kept: nothing found is lost. Raises
-    ``KeyboardInterrupt`` when no worker has a result, and :class:`WorkerFailed` for a
-    worker that raised, or died when no Ctrl-C was passed on.
+    A worker interrupted before it had a result adds nothing, and the others' results are
+    kept: nothing found is lost. Raises ``KeyboardInterrupt`` when no slot has a result after
+    a Ctrl-C, and :class:`WorkerFailed` for a worker that raised, or died when no Ctrl-C
+    was passed on.
     """
-    results, cut = [], interrupted
-    for i, (kind, value) in sorted(answers.items()):
-        where = f"worker {jobs[i].slot.index + 1}/{jobs[i].slot.total}"
-        if kind == "interrupted" or (kind == "died" and interrupted):
-            cut = True
-            continue
-        if kind == "died":
-            raise WorkerFailed(f"{where} ended without a result (exit code {value}): the engine ended or crashed "
-                               f"its process; run with --isolate to make that a finding (files so far are in "
-                               f"{slot_folder(jobs[i].replay_dir, jobs[i].slot)})")
+    cuts = set()
+    for number, (kind, value) in sorted(ends.items()):
+        where = f"worker {number + 1}/{count}"
+        if kind == "died" and not interrupted:
+            slot = jobs[(running or {}).get(number, 0)].slot
+            folder = slot_folder(jobs[0].replay_dir, slot)
+            raise WorkerFailed(f"{where} ended without a result (exit code {value}) in slot {slot.index + 1}/"
+                               f"{slot.total}: the engine ended or crashed its process; run with --isolate to make "
+                               f"that a finding" + (f" (files so far are in {folder.parent})" if folder else ""))
         if kind == "error":
             raise WorkerFailed(f"{where} failed:\n{value}")
-        results.append(value)
-    if cut and not results:
+        cuts.add("interrupted" if kind == "died" else value)
+    if interrupted:
+        cuts.add("interrupted")
+    cut = "interrupted" if "interrupted" in cuts else ("time budget" if "time budget" in cuts else None)
+    if cut == "interrupted" and not results:
         raise KeyboardInterrupt
-    return results, cut
+    return [results[i] for i in sorted(results)], cut
 
 
 def run_workers(engine: str, *, workers: int = 1, max_examples: int = 200, seed: int = 0,
@@ -286,7 +435,7 @@ def run_workers(engine: str, *, workers: int = 1, max_examples: int = 200, seed:
         raise SlotError(f"--max-examples {max_examples} leaves this part of the run no example")
     jobs = [SlotJob(slot, engine, against, database, str(replay_dir) if replay_dir is not None else None, isolate,
                     quiet, dict(options)) for slot in chosen]
-    return run_slots(jobs, _engine_name(engine))
+    return run_slots(jobs, _engine_name(engine), workers)
 
 
 def _engine_name(spec: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import statistics
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,7 @@ def test_throughput_reports_the_engine_ratio_last_and_each_invariants_cost(tmp_p
     assert scaling["scaling"] == pytest.approx(scaling["rates"]["2"]["per_second"] / scaling["rates"]["1"]["per_second"])
     assert scaling["turns"] == [pytest.approx(scaling["scaling"], abs=0.001)]  # --repeat 1: one turn
     assert any(line.startswith("(e) workers:") for line in lines)
+    assert 0 < scaling["machine"] and len(scaling["machine_turns"]) == 1 and scaling["efficiency"] > 0
     timed = figures["per_invariant"]["invariants"]
     import invariants
     from harness.adapters.reference import ReferenceAdapter
@@ -111,16 +113,34 @@ def test_benchmarks_refuse_bad_options_in_one_line(script, argv, capsys):
 
 
 def test_the_workers_scaling_is_the_median_turns(monkeypatch):
-    """(e) in three turns whose scalings are 2.0, 1.5 and 1.9: the reported turn is the 1.9 one."""
+    """(e) in three turns whose scalings are 2.0, 1.5 and 1.9 (1 worker first in odd turns, 2
+    first in even ones): the reported turn is the 1.9 one; the machine's control turns
+    (1.9, 2.0, 1.5) give its median and the median of the workers' scaling over it."""
     from types import SimpleNamespace
 
     throughput = _load("throughput")
-    seconds = iter([10.0, 5.0, 10.0, 10 / 1.5, 10.0, 10 / 1.9])  # 1 worker, then 2, per turn
+    seconds = {1: iter([10.0, 10.0, 10.0]), 2: iter([5.0, 10 / 1.5, 10 / 1.9])}
+    order = []
 
     def fake_run(spec, workers, **kwargs):
-        return SimpleNamespace(findings=[], seconds=next(seconds), stats=SimpleNamespace(examples=8, steps=1000))
+        order.append(workers)
+        return SimpleNamespace(findings=[], seconds=next(seconds[workers]), stats=SimpleNamespace(examples=8, steps=1000))
 
+    machine = iter([1.9, 2.0, 1.5])
     monkeypatch.setattr(throughput, "run_workers", fake_run)
-    scaling = throughput.workers_scaling(8, 0, 2, repeat=3)
+    monkeypatch.setattr(throughput, "machine_scaling", lambda scenarios, workers: next(machine))
+    scaling = throughput.workers_scaling(8, 0, 2, repeat=3, scenarios=[])
+    assert order == [1, 2, 2, 1, 1, 2]
     assert scaling["turns"] == [2.0, 1.5, 1.9]
     assert scaling["scaling"] == pytest.approx(1.9) and scaling["rates"][2]["per_second"] == pytest.approx(190)
+    assert scaling["machine_turns"] == [1.9, 2.0, 1.5] and scaling["machine"] == pytest.approx(1.9)
+    assert scaling["efficiency"] == pytest.approx(statistics.median([2.0 / 1.9, 1.5 / 2.0, 1.9 / 1.5]))
+
+
+def test_the_machine_scaling_control_runs_the_raw_engine_in_processes():
+    """The control of (e) on a few recorded scenarios: a positive ratio, at most the process count
+    with some slack for a lucky turn (it is wall clock)."""
+    throughput = _load("throughput")
+    scenarios = throughput.record_scenarios(3, 0, explore=True)
+    assert scenarios
+    assert 0 < throughput.machine_scaling(scenarios, 2, turns=1) < 3

@@ -15,7 +15,8 @@ import pytest
 
 from harness.cli import main
 from harness.execution import Stats
-from harness.workers import SlotError, merge_stats, parse_shard, parse_workers, slot_seed, slots
+from harness.workers import (SMALLEST_SLOT, SlotError, merge_stats, parse_shard, parse_workers, slot_seed,
+                             slot_sizes, slots)
 
 from .conftest import ROOT, one_error_line
 
@@ -44,10 +45,26 @@ def findings_of(report) -> dict:
 def test_budgets_are_totals_and_shards_together_are_the_workers(examples, workers, shards):
     every = [s for k in range(1, shards + 1) for s in slots(examples, 7, workers, (k, shards))]
     assert sum(s.examples for s in every) == examples
-    assert max(s.examples for s in every) - min(s.examples for s in every) <= 1
-    # --shard K/N with W workers is slots (K-1)*W .. K*W-1 of N*W: all shards are --workers N*W.
-    assert every == slots(examples, 7, workers * shards)
-    assert len({s.seed for s in every}) == len(every)
+    # --shard K/N with W workers takes slots K-1, K-1+N, ... of a run of N*W processes: all
+    # shards together are --workers N*W.
+    assert sorted(every, key=lambda s: s.index) == slots(examples, 7, workers * shards)
+    assert len({s.seed for s in every}) == len(every) == every[0].total
+    for k in range(1, shards + 1):  # each shard takes its slots largest first
+        sizes = [s.examples for s in slots(examples, 7, workers, (k, shards))]
+        assert sizes == sorted(sizes, reverse=True)
+
+
+@pytest.mark.parametrize("examples, parts", [(800, 2), (1001, 6), (40, 2), (9, 2), (1, 3), (5000, 16)])
+def test_slots_shrink_so_that_workers_end_together(examples, parts):
+    """Guided self-scheduling: rounds of ``parts`` slots, each of 1/(2*parts) of what is left,
+    down to SMALLEST_SLOT examples, so the last slots a free worker takes are small."""
+    sizes = slot_sizes(examples, parts)
+    assert sum(sizes) == examples and sizes == sorted(sizes, reverse=True)
+    assert all(size >= SMALLEST_SLOT for size in sizes[:-1])
+    assert sizes[0] <= max(SMALLEST_SLOT, -(-examples // (2 * parts)))
+    if examples >= 4 * parts * SMALLEST_SLOT:  # a budget worth splitting: at least 2 rounds, a small tail
+        assert len(sizes) >= 2 * parts and sizes[-1] <= SMALLEST_SLOT
+    assert slot_sizes(examples, 1) == [examples] and slot_sizes(0, parts) == []
 
 
 def test_slot_seeds_are_derived_from_the_run_seed():
@@ -222,18 +239,94 @@ def test_workers_on_an_engine_in_another_language(tmp_path, capsys):
 def test_a_worker_interrupted_while_starting_loses_nothing_the_others_found():
     """A Ctrl-C that reaches a worker still starting (before its run had a result): the other
     workers' results are kept and the run is cut short, not ended with nothing (exit 130
-    with their findings lost). Only when no worker has a result is it an interrupt."""
+    with their findings lost). Only when no slot has a result is it an interrupt."""
     from harness.runner import RunResult
     from harness.workers import SlotJob, WorkerFailed, collect, slots
 
-    jobs = [SlotJob(slot, "reference", None, "none", None, False, True, {}) for slot in slots(10, 0, workers=3)]
+    jobs = [SlotJob(slot, "reference", None, "none", None, False, True, {}) for slot in slots(100, 0, workers=3)]
     found = RunResult("engine", Stats(examples=4))
-    results, cut = collect({0: ("ok", found), 1: ("interrupted", None), 2: ("died", -2)}, jobs, interrupted=True)
-    assert results == [found] and cut
-    assert collect({0: ("ok", found), 1: ("ok", found), 2: ("ok", found)}, jobs) == ([found] * 3, False)
+    other = RunResult("engine", Stats(examples=5))
+    ends = {0: ("end", "interrupted"), 1: ("end", "interrupted"), 2: ("died", -2)}
+    assert collect(ends, {4: other, 0: found}, jobs, 3, interrupted=True) == ([found, other], "interrupted")
+    ended = {0: ("end", None), 1: ("end", None), 2: ("end", None)}
+    assert collect(ended, {1: other, 0: found}, jobs, 3) == ([found, other], None)
+    assert collect({**ended, 1: ("end", "time budget")}, {0: found}, jobs, 3) == ([found], "time budget")
     with pytest.raises(KeyboardInterrupt):
-        collect({0: ("interrupted", None), 1: ("interrupted", None), 2: ("died", -2)}, jobs, interrupted=True)
-    with pytest.raises(WorkerFailed, match="worker 3/3 ended without a result"):
-        collect({0: ("ok", found), 1: ("ok", found), 2: ("died", 7)}, jobs)  # no Ctrl-C: the engine ended it
+        collect(ends, {}, jobs, 3, interrupted=True)
+    with pytest.raises(WorkerFailed, match=r"worker 3/3 ended without a result \(exit code 7\) in slot 5/"):
+        collect({**ended, 2: ("died", 7)}, {0: found}, jobs, 3, running={2: 4})  # no Ctrl-C: the engine ended it
     with pytest.raises(WorkerFailed, match="worker 2/3 failed"):
-        collect({0: ("ok", found), 1: ("error", "Traceback ..."), 2: ("ok", found)}, jobs, interrupted=True)
+        collect({**ended, 1: ("error", "Traceback ...")}, {0: found}, jobs, 3, interrupted=True)
+
+
+def test_findings_depend_on_the_slots_not_on_which_worker_ran_them(tmp_path):
+    """The same slots run one after another in this process and by two and three worker processes
+    taking them as they come free: the same findings (key and shrunk scenario), each slot
+    reading the example database as it was when the run started."""
+    from harness.workers import SlotJob, run_slots
+
+    runs = {}
+    for workers in (1, 2, 3):
+        folder = tmp_path / str(workers)
+        jobs = [SlotJob(slot, BUGGY, None, str(folder / "db"), str(folder / "replays"), False, True,
+                        {"keep_going": True, "steps_per_example": 8, "explore": True}) for slot in slots(80, 3, 2)]
+        result = run_slots(jobs, "tiny", workers)
+        runs[workers] = {f.key: (f.scenario["board"], [s["event"] for s in f.scenario["steps"]])
+                         for f in result.findings}
+        assert result.slots["slots"] == len(jobs) and sum(result.slots["taken"]) == len(jobs)
+        assert len(result.slots["taken"]) == min(workers, len(jobs))
+    assert runs[1] and runs[1] == runs[2] == runs[3]
+    assert "generic.damage_only_on_battlefield" in runs[1]
+
+
+SLOW_FIRST_WORKER = """
+import multiprocessing
+import time
+
+from examples.engines.tiny.engine import TinyEngine
+
+
+class SlowFirstWorker(TinyEngine):
+    \"\"\"The tiny engine, 40 ms slower per game in worker process 1: a worker on a slow core.\"\"\"
+
+    def new_game(self, board):
+        if multiprocessing.current_process().name == "rulesfuzz-worker-1":
+            time.sleep(0.04)
+        return super().new_game(board)
+
+
+engine = SlowFirstWorker()
+"""
+
+
+def test_a_worker_on_a_slower_core_takes_fewer_slots(tmp_path):
+    """Worker 1 is slowed down (40 ms a game): it is still on its first slot of 50 examples (2 s)
+    while worker 2 runs all the others (150 examples of the tiny engine), so worker 2 takes
+    more slots; the run reports how many each took, and its budget is still the total."""
+    from harness.workers import run_workers
+
+    engine_file = tmp_path / "slow_first_worker.py"
+    engine_file.write_text(SLOW_FIRST_WORKER, encoding="utf-8")
+    result = run_workers(f"{engine_file}:engine", workers=2, max_examples=200, seed=0, replay_dir=tmp_path,
+                         explore=True, steps_per_example=5)
+    assert not result.findings and result.cut_short is None
+    assert result.slots == {"slots": len(slots(200, 0, 2)), "taken": result.slots["taken"]}
+    slow, fast = result.slots["taken"]
+    assert slow + fast == len(slots(200, 0, 2)) and slow < fast
+    assert result.stats.examples >= 200
+
+
+def test_the_time_budget_is_the_whole_runs_over_workers(tmp_path):
+    """--max-seconds with workers bounds the run's wall time: no slot starts once it is up, and a
+    running slot gets the time left; the run says it was cut short by its time budget."""
+    from harness.workers import run_workers
+
+    engine_file = tmp_path / "slow.py"
+    engine_file.write_text(SLOW_FIRST_WORKER.replace('multiprocessing.current_process().name == "rulesfuzz-worker-1"',
+                                                     "True"), encoding="utf-8")
+    started = time.monotonic()
+    result = run_workers(f"{engine_file}:engine", workers=2, max_examples=100_000, seed=0, replay_dir=tmp_path,
+                         explore=True, steps_per_example=5, max_seconds=2.0)
+    assert result.cut_short == "time budget" and not result.findings
+    assert 0 < result.stats.examples < 100_000
+    assert time.monotonic() - started < 30  # 2 s of fuzzing, worker start-up, the merge: not the budget's hours
