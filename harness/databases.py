@@ -115,3 +115,15 @@ class BufferedDatabase(ExampleDatabase):
         while self._pending:
             operation, args = self._pending.pop(0)
             getattr(self.shared, operation)(*args)
+
+    def take_changes(self) -> list[tuple[str, tuple[bytes, ...]]]:
+        """The saves, deletes and moves not yet written, in order (``[(operation, args)]``, picklable),
+        handed over to be written by another process (:func:`write_changes`): :meth:`flush` then writes nothing."""
+        changes, self._pending = self._pending, []
+        return changes
+
+
+def write_changes(database: ExampleDatabase, changes: list[tuple[str, tuple[bytes, ...]]]) -> None:
+    """Apply ``changes`` (from :meth:`BufferedDatabase.take_changes`) to ``database``, in order."""
+    for operation, args in changes:
+        getattr(database, operation)(*args)

@@ -15,9 +15,12 @@ small, so the workers end at about the same time.
 Findings depend on the slots only, never on which worker ran a slot or when: each slot
 stops at its first finding (``--keep-going``: runs its whole budget) and the other slots
 still run; each slot reads the example database as it was when the run started (a
-:class:`harness.databases.BufferedDatabase` per slot), and every slot's changes are
-written back only when its worker has no slot left to take, so no slot of the run ever
-replays another's failure (the next run of any shard replays all of them first). So the
+:class:`harness.databases.BufferedDatabase` per slot, which reads a key when the slot
+first asks for it), and every slot's changes are written back only when no slot is left
+to run: by the run's own process once every worker has ended, in slot order (a worker
+that wrote its own when it had no slot left to take would be seen by a slot another
+worker had taken but not yet begun), so no slot of the run ever replays another's failure
+(the next run of any shard replays all of them first). So the
 same seed, ``N`` and ``W`` give the same findings, and ``--shard 1/2`` with ``--shard 2/2``
 find what ``--workers 2`` finds. ``--max-seconds`` bounds the run's wall time: a worker
 takes no slot once it is up, and a slot gets the time left when it starts.
@@ -152,8 +155,10 @@ class SlotJob:
 
 class Worker:
     """What one worker (a process, or this one) keeps from slot to slot: its engines, loaded
-    once from their specs, and the example database of each slot it ran, written back by
-    :meth:`close` (when it has no slot left to take, so no other slot of the run sees it)."""
+    once from their specs, and the example database changes of each slot it ran, written back
+    by :meth:`close` when it ran every slot of the run, or handed to the run's process by
+    :meth:`take_changes` (which writes them once every worker ended), so no other slot of the
+    run sees them."""
 
     def __init__(self, label: str = "worker"):
         self.label = label
@@ -196,6 +201,14 @@ class Worker:
 
         return run(engine, max_examples=slot.examples, seed=slot.seed, database=database, progress=progress,
                    against=against, replay_dir=slot_folder(job.replay_dir, slot), **options)
+
+    def take_changes(self) -> list[tuple[str, tuple[bytes, ...]]]:
+        """The example database changes of the slots run since the last call, in the order they
+        ran (picklable), for the run's own process to write once every worker has ended
+        (:func:`write_slot_changes`); :meth:`close` then no longer writes them."""
+        changes = [change for database in self._buffers for change in database.take_changes()]
+        self._buffers.clear()
+        return changes
 
     def close(self) -> None:
         """Write every slot's database changes back (in the order the slots ran) and close the engines."""
@@ -253,7 +266,8 @@ class WorkerFailed(RuntimeError):
 
 def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, deadline, conn, started=None) -> None:
     """The body of worker process ``number`` of ``count``: take slots (``next_slot``, a shared
-    counter) and send ``("start", i)`` before slot ``i``, ``("ok", i, result)`` after it,
+    counter) and send ``("start", i)`` before slot ``i``, ``("ok", i, result, changes)`` after
+    it (``changes``: its example database changes, :meth:`Worker.take_changes`),
     ``("end", cut)`` at the end (``cut`` as :func:`work` returns it), or ``("error", text)``.
     ``started`` (a multiprocessing Event) is set first, so that a Ctrl-C is passed on only to
     a worker that can end with what it found."""
@@ -273,7 +287,7 @@ def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, dea
             started.set()
         try:
             cut = work(jobs, take, deadline, worker, lambda i: conn.send(("start", i)),
-                       lambda i, result: conn.send(("ok", i, result)))
+                       lambda i, result: conn.send(("ok", i, result, worker.take_changes())))
         finally:
             worker.close()
         conn.send(("end", cut))
@@ -344,6 +358,7 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
         workers.append((process, receiver))
     ends: dict[int, tuple] = {}
     results: dict[int, object] = {}
+    changes: dict[int, list] = {}  # job index -> its example database changes, written when every worker ended
     running: dict[int, int] = {}
     forwarded = False
     try:
@@ -371,6 +386,7 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
                     taken[number] += 1
                 elif message[0] == "ok":
                     results[message[1]] = message[2]
+                    changes[message[1]] = message[3]
                     running.pop(number, None)
                 else:
                     ends[number] = message
@@ -381,7 +397,28 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
                 process.terminate()
                 process.join()
             receiver.close()
+        write_slot_changes(jobs[0].database if jobs else None, changes)
     return collect(ends, results, jobs, count, forwarded, running)
+
+
+def write_slot_changes(database: str | None, changes: dict[int, list]) -> None:
+    """Write the slots' example database changes (``changes``: job index -> ``[(operation,
+    args)]``) to the database of the spec ``database``, in slot order. Called once no worker
+    is left, so no slot of the run saw another's. A database that can't be written now (a
+    Redis server gone) is said on stderr: the run's findings are still reported, with their
+    replay files."""
+    if not any(changes.values()) or database in (None, "none", "memory"):  # memory: one per worker, gone
+        return
+    from .databases import write_changes
+    from .runner import database_from
+
+    try:
+        shared = database_from(database)
+        for index in sorted(changes):
+            write_changes(shared, changes[index])
+    except Exception as exc:  # noqa: BLE001  DatabaseError, a Redis or file system error
+        print(f"rulesfuzz: the example database {database} could not be written ({type(exc).__name__}: {exc}); "
+              f"this run's failures won't be replayed first by the next run", file=sys.stderr)
 
 
 def collect(ends: dict[int, tuple], results: dict[int, object], jobs: list[SlotJob], count: int,

@@ -279,6 +279,49 @@ def test_findings_depend_on_the_slots_not_on_which_worker_ran_them(tmp_path):
     assert "generic.damage_only_on_battlefield" in runs[1]
 
 
+LATE_SECOND_WORKER = """
+import multiprocessing
+import os
+import time
+from pathlib import Path
+
+from examples.engines.tiny.engine import TinyEngine
+
+# Worker process 2 takes its slot as soon as it starts, then loads this engine: it waits (up
+# to 3 s) until the run's example database holds something, as a worker whose slot begins
+# late (a slow engine start, a busy core) would, after the other worker ran its slots.
+if multiprocessing.current_process().name == "rulesfuzz-worker-2":
+    folder, until = Path(os.environ["RULESFUZZ_TEST_DATABASE"]), time.monotonic() + 3
+    while time.monotonic() < until and not (folder.is_dir() and any(folder.iterdir())):
+        time.sleep(0.05)
+
+engine = TinyEngine(bugs={"deathtouch_ignored"})
+"""
+
+
+def test_a_slot_begun_late_never_replays_a_failure_another_worker_found(tmp_path, monkeypatch):
+    """Slot 1 of 2 (seed 8, 8 examples of 4 events) doesn't meet the 704.5h bug that slot 0
+    finds. When worker 2 begins slot 1 only after worker 1 ended, slot 1 still reads the
+    example database as it was when the run started: worker 1's failure is not replayed in
+    it (no repeat, not from the database), as when the slots run one after another in this
+    process; the failure is in the database once the run ended, for the next run."""
+    from harness.workers import SlotJob, run_slots
+
+    engine_file = tmp_path / "late_second_worker.py"
+    engine_file.write_text(LATE_SECOND_WORKER, encoding="utf-8")
+    runs = {}
+    for workers in (1, 2):
+        folder = tmp_path / str(workers)
+        monkeypatch.setenv("RULESFUZZ_TEST_DATABASE", str(folder / "db"))
+        jobs = [SlotJob(slot, f"{engine_file}:engine", None, str(folder / "db"), str(folder / "replays"), False,
+                        True, {"steps_per_example": 4}) for slot in slots(16, 8, 2)]
+        result = run_slots(jobs, "tiny", workers)
+        runs[workers] = {f.key: (f.repeats, f.from_database, f.scenario["steps"]) for f in result.findings}
+        assert any((folder / "db").iterdir())
+    assert runs[1] == runs[2]
+    assert "sba.deathtouch_damage" in runs[1]
+
+
 SLOW_FIRST_WORKER = """
 import multiprocessing
 import time
