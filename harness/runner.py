@@ -315,6 +315,8 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
         recorder.first_example.setdefault(NOT_DETERMINISTIC, recorder.first_example.get(key))
         recorder.first_seconds.setdefault(NOT_DETERMINISTIC, recorder.first_seconds.get(key))
         finish(NOT_DETERMINISTIC, violations, scenario, False, reduce=False)
+        for folded in recorder.keys():  # their failures are this finding's: no pending file of theirs is left
+            recorder.forget(folded)
 
     try:
         with interrupts.sigint_flag(), interrupts.deadline(max_seconds), interrupts.armed(), collector.tuned(), \

@@ -197,6 +197,9 @@ def test_an_engine_not_deterministic_across_games_gets_a_report(tmp_path, capsys
         assert code == 1, captured.out + captured.err
         assert "Traceback" not in captured.err
         assert "VIOLATION" in captured.out and replay_files(tmp_path / name)
+        # the failures folded into the finding leave no pending file (under a worker's slot
+        # folder, that kept the folder: a killed run's sign)
+        assert not list((tmp_path / name / "out").glob("*-pending.json"))
     assert "not deterministic across games" in (tmp_path / "flaky" / "out").joinpath(
         replay_files(tmp_path / "flaky")[0].name).read_text()
 
