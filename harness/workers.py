@@ -45,6 +45,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Callable
 
+from . import interrupts
 from . import scenario as scenario_file
 from .execution import Stats
 from .findings import scenario_size
@@ -237,9 +238,12 @@ def work(jobs: list[SlotJob], take: Callable[[], int | None], deadline: float | 
     on ``worker``, until none is left; ``on_start(i)`` before slot ``i``, ``on_result(i, result)``
     after it. ``deadline`` is a ``time.time()`` (None: none): no slot starts after it, and a
     slot gets the time left. Returns why the worker stopped early (``"interrupted"``,
-    ``"time budget"``) or None. A Ctrl-C between slots ends it as ``"interrupted"``."""
+    ``"time budget"``) or None. A Ctrl-C between slots (:func:`harness.interrupts.requested`,
+    or a ``KeyboardInterrupt`` where no flag is installed) ends it as ``"interrupted"``."""
     try:
         while True:
+            if interrupts.requested():
+                return "interrupted"
             if deadline is not None and deadline - time.time() <= 0:
                 return "time budget"
             index = take()
@@ -270,7 +274,9 @@ def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, dea
     it (``changes``: its example database changes, :meth:`Worker.take_changes`),
     ``("end", cut)`` at the end (``cut`` as :func:`work` returns it), or ``("error", text)``.
     ``started`` (a multiprocessing Event) is set first, so that a Ctrl-C is passed on only to
-    a worker that can end with what it found."""
+    a worker that can end with what it found. A Ctrl-C only sets a flag
+    (:func:`harness.interrupts.sigint_flag`) that ends the running slot with what it found:
+    it never lands while a slot's result is being sent, which would lose it."""
     import traceback
 
     def take() -> int | None:
@@ -283,14 +289,15 @@ def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, dea
 
     worker = Worker(f"worker {number + 1}/{count}")
     try:
-        if started is not None:
-            started.set()
-        try:
-            cut = work(jobs, take, deadline, worker, lambda i: conn.send(("start", i)),
-                       lambda i, result: conn.send(("ok", i, result, worker.take_changes())))
-        finally:
-            worker.close()
-        conn.send(("end", cut))
+        with interrupts.sigint_flag():
+            if started is not None:
+                started.set()
+            try:
+                cut = work(jobs, take, deadline, worker, lambda i: conn.send(("start", i)),
+                           lambda i, result: conn.send(("ok", i, result, worker.take_changes())))
+            finally:
+                worker.close()
+            conn.send(("end", cut))
     except KeyboardInterrupt:
         conn.send(("end", "interrupted"))
     except BaseException:  # noqa: BLE001  sent to the parent, which reports it

@@ -373,3 +373,36 @@ def test_the_time_budget_is_the_whole_runs_over_workers(tmp_path):
     assert result.cut_short == "time budget" and not result.findings
     assert 0 < result.stats.examples < 100_000
     assert time.monotonic() - started < 30  # 2 s of fuzzing, worker start-up, the merge: not the budget's hours
+
+
+class _CtrlCWhileSending:
+    """A worker's end of its pipe, on which a Ctrl-C (SIGINT to this process) arrives while the
+    first slot's result is being sent; keeps the messages."""
+
+    def __init__(self):
+        self.messages = []
+
+    def send(self, message):
+        if message[0] == "ok" and not any(m[0] == "ok" for m in self.messages):
+            os.kill(os.getpid(), signal.SIGINT)
+        self.messages.append(message)
+
+    def close(self):
+        pass
+
+
+def test_a_ctrl_c_while_a_worker_sends_a_slots_result_loses_nothing(tmp_path):
+    """A Ctrl-C that reaches a worker process between two slots, while it sends the result of the
+    one it ran: the result (with its findings) is still sent, the worker takes no other slot,
+    and it ends as interrupted. (Was: the KeyboardInterrupt landed in the send and the slot's
+    findings never reached the run.)"""
+    import multiprocessing
+
+    from harness.workers import SlotJob, _worker_process
+
+    jobs = [SlotJob(slot, BUGGY, None, "none", str(tmp_path), False, True, {"steps_per_example": 4})
+            for slot in slots(32, 3, 2)]
+    conn = _CtrlCWhileSending()
+    _worker_process(jobs, 0, 1, multiprocessing.Value("i", 0), None, conn)
+    assert [m[0] for m in conn.messages] == ["start", "ok", "end"]
+    assert conn.messages[1][2].findings and conn.messages[-1] == ("end", "interrupted")
