@@ -314,7 +314,8 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1):
     Ctrl-C of this process (:mod:`harness.interrupts`) is passed on to every worker, which
     ends with what it found (a Ctrl-C at a terminal reaches them all anyway); the merge then
     runs as usual (:func:`collect`). Raises :class:`WorkerFailed` when a worker ends without a
-    result, and ``KeyboardInterrupt`` when every worker was interrupted before its run started.
+    result (the others are then stopped as by a Ctrl-C, at once rather than when the budget
+    ran out), and ``KeyboardInterrupt`` when every worker was interrupted before its run started.
     """
     started = time.perf_counter()
     max_seconds = jobs[0].options.get("max_seconds") if jobs else None
@@ -367,18 +368,23 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
     results: dict[int, object] = {}
     changes: dict[int, list] = {}  # job index -> its example database changes, written when every worker ended
     running: dict[int, int] = {}
-    forwarded = False
+    forwarded = False  # a Ctrl-C was passed on to the workers (the user's, or to stop the run)
+    failed = False  # a worker died or raised before any Ctrl-C: the others are stopped, the run fails at once
+
+    def stop_workers() -> None:
+        for (process, _), began in zip(workers, started):
+            if not process.is_alive():
+                continue
+            if began.is_set():  # it ends its run with what it found
+                os.kill(process.pid, signal.SIGINT)
+            else:  # still starting (a traceback of its imports, nothing found): stop it quietly
+                process.terminate()
+
     try:
         while len(ends) < len(workers):
             if interrupts.requested() and not forwarded:
                 forwarded = True
-                for (process, _), began in zip(workers, started):
-                    if not process.is_alive():
-                        continue
-                    if began.is_set():  # it ends its run with what it found
-                        os.kill(process.pid, signal.SIGINT)
-                    else:  # still starting (a traceback of its imports, nothing found): stop it quietly
-                        process.terminate()
+                stop_workers()
             waiting = {receiver: i for i, (_, receiver) in enumerate(workers) if i not in ends}
             for receiver in wait(list(waiting), timeout=0.2):
                 number = waiting[receiver]
@@ -386,7 +392,11 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
                     message = receiver.recv()
                 except EOFError:
                     workers[number][0].join()
-                    ends[number] = ("died", workers[number][0].exitcode)
+                    # once the workers were told to stop, an end without a result is theirs
+                    ends[number] = ("end", "interrupted") if forwarded else ("died", workers[number][0].exitcode)
+                    if not forwarded:  # no result of the run can be reported: stop the others now
+                        failed = forwarded = True
+                        stop_workers()
                     continue
                 if message[0] == "start":
                     running[number] = message[1]
@@ -397,6 +407,9 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
                     running.pop(number, None)
                 else:
                     ends[number] = message
+                    if message[0] == "error" and not forwarded:
+                        failed = forwarded = True
+                        stop_workers()
     finally:
         for process, receiver in workers:
             process.join(timeout=None if len(ends) == len(workers) else 0)
@@ -405,7 +418,7 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
                 process.join()
             receiver.close()
         write_slot_changes(jobs[0].database if jobs else None, changes)
-    return collect(ends, results, jobs, count, forwarded, running)
+    return collect(ends, results, jobs, count, forwarded and not failed, running)
 
 
 def write_slot_changes(database: str | None, changes: dict[int, list]) -> None:

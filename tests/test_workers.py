@@ -406,3 +406,38 @@ def test_a_ctrl_c_while_a_worker_sends_a_slots_result_loses_nothing(tmp_path):
     _worker_process(jobs, 0, 1, multiprocessing.Value("i", 0), None, conn)
     assert [m[0] for m in conn.messages] == ["start", "ok", "end"]
     assert conn.messages[1][2].findings and conn.messages[-1] == ("end", "interrupted")
+
+
+SECOND_WORKER_EXITS = """
+import multiprocessing
+import os
+
+from examples.engines.tiny.engine import TinyEngine
+
+
+class SecondWorkerExits(TinyEngine):
+    \"\"\"The tiny engine, which ends worker process 2 at its first game (exit code 3).\"\"\"
+
+    def new_game(self, board):
+        if multiprocessing.current_process().name == "rulesfuzz-worker-2":
+            os._exit(3)
+        return super().new_game(board)
+
+
+engine = SecondWorkerExits()
+"""
+
+
+def test_a_worker_whose_engine_ends_its_process_stops_the_run_at_once(tmp_path):
+    """Worker 2's engine ends its process at its first game: the run fails at once, naming the
+    worker, its exit code and its slot, instead of when worker 1 alone has run the whole
+    budget (5000 examples: more than half a minute) only to fail then."""
+    from harness.workers import WorkerFailed, run_workers
+
+    engine_file = tmp_path / "second_worker_exits.py"
+    engine_file.write_text(SECOND_WORKER_EXITS, encoding="utf-8")
+    began = time.monotonic()
+    with pytest.raises(WorkerFailed, match=r"worker 2/2 ended without a result \(exit code 3\) in slot \d+/"):
+        run_workers(f"{engine_file}:engine", workers=2, max_examples=5000, seed=0, replay_dir=tmp_path,
+                    steps_per_example=5)
+    assert time.monotonic() - began < 20
