@@ -463,7 +463,8 @@ def collect(ends: dict[int, tuple], results: dict[int, object], jobs: list[SlotJ
             folder = slot_folder(jobs[0].replay_dir, slot)
             raise WorkerFailed(f"{where} ended without a result (exit code {value}) in slot {slot.index + 1}/"
                                f"{slot.total}: the engine ended or crashed its process; run with --isolate to make "
-                               f"that a finding" + (f" (files so far are in {folder.parent})" if folder else ""))
+                               f"that a finding" + (f" (files so far are in {folder.parent})"
+                                                    if folder and _has_slot_files(folder.parent) else ""))
         if kind == "error":
             raise WorkerFailed(f"{where} failed:\n{value}")
         cuts.add("interrupted" if kind == "died" else value)
@@ -473,6 +474,11 @@ def collect(ends: dict[int, tuple], results: dict[int, object], jobs: list[SlotJ
     if cut == "interrupted" and not results:
         raise KeyboardInterrupt
     return [results[i] for i in sorted(results)], cut
+
+
+def _has_slot_files(replay_dir: Path) -> bool:
+    """Whether a slot left files in its folder under ``replay_dir`` (replay or pending files)."""
+    return any(path.is_file() for folder in replay_dir.glob(".slot-*") for path in folder.iterdir())
 
 
 def run_workers(engine: str, *, workers: int = 1, max_examples: int = 200, seed: int = 0,

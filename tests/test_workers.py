@@ -213,6 +213,16 @@ def test_a_worker_whose_engine_ends_the_process_is_one_line_exit_3(tmp_path, cap
                  "--database", "none", "--quiet", "--replay-dir", str(tmp_path / "replays")]) == 3
     line = one_error_line(capsys)
     assert "ended without a result (exit code 7)" in line and "--isolate" in line
+    # no slot wrote a file: the line points to no folder (none was made)
+    assert "files so far" not in line and not (tmp_path / "replays").exists()
+    # a slot that wrote a file: the line says where
+    from harness.workers import SlotJob, WorkerFailed, collect
+
+    jobs = [SlotJob(slot, CLEAN, None, "none", str(tmp_path / "kept"), False, True, {}) for slot in slots(40, 0, 2)]
+    (tmp_path / "kept" / ".slot-1-of-5").mkdir(parents=True)
+    (tmp_path / "kept" / ".slot-1-of-5" / "tiny-x-pending.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(WorkerFailed, match=r"files so far are in .*kept"):
+        collect({0: ("end", None), 1: ("died", 7)}, {}, jobs, 2, running={1: 1})
 
 
 def test_run_workers_python_api_on_the_reference_engine(tmp_path):
