@@ -7,10 +7,13 @@ extension point), wrapping the database ``--database`` names (a directory, Redis
 * :class:`ReplayCounter` counts the saved failures Hypothesis fetches before a batch of
   examples starts (its reuse phase replays them first), so the run can say that a finding
   was a failure saved in the example database, replayed.
-* :class:`BufferedDatabase` reads the shared database as it was when the run started, and
-  writes to it when the worker's run ends: workers of one run (``--workers``, ``--shard``)
-  never see each other's failures mid-run, so the same seed and worker count give the
-  same findings, and the next run (of any shard) replays all of them first.
+* :class:`BufferedDatabase` reads the shared database as it was when the run started (each
+  key when first asked for), and keeps its changes until the run ends (:meth:`~BufferedDatabase.flush`
+  in this process, or :meth:`~BufferedDatabase.take_changes` for the run's process to write
+  them once every worker has ended): slots of one run (``--workers``, ``--shard``) never
+  see each other's failures mid-run, so the same seed and worker count give the same
+  findings, and the next run (of any shard) replays all of them first. Shards run at the
+  same time on a shared database (Redis) may: a key first read after another shard ended.
 """
 
 from __future__ import annotations
