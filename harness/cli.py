@@ -256,13 +256,15 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     if coverage_summary is not None:
         print()
         print(coverage_summary.describe())
-    if not result.findings and not result.stats.mostly_declined():
-        print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s).")
     status = report.run_status(result)
+    if status in ("passed", "interrupted"):
+        print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s).")
     extra = {"rule_coverage": result.rule_coverage} if result.rule_coverage else {}
     if coverage_summary is not None:
         extra["engine_coverage"] = coverage_summary.to_json()
     run_options.write_reports(args, result, engine, against, status, replay, extra)
+    if status == "untested":
+        raise BadInput(report.untested_message("--max-seconds", args.max_seconds))
     if status == "declined":
         top = "; ".join(f"{reason} ({n})" for reason, n in result.stats.top_declines())
         raise BadInput(f"{engine.info.name} declined {result.stats.early_declines} of {result.stats.examples} examples "

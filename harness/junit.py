@@ -25,12 +25,13 @@ __all__ = ["invariant_cases", "junit_xml", "write_junit"]
 
 
 def junit_xml(result, engine_name: str, replay_command: str = "", properties: dict | None = None,
-              error: str | None = None) -> ET.ElementTree:
+              error: str | None = None, error_type: str = "declined") -> ET.ElementTree:
     """The JUnit XML tree of a run: one ``<testcase>`` per invariant (:func:`invariant_cases`).
 
     ``properties`` (e.g. the seed and budgets) become ``<property name value>`` elements;
-    ``error`` (the run tested nothing: most examples declined) adds a test case ``run``
-    with an ``<error>``. Times are the run's wall time in seconds, on the suite.
+    ``error`` (the run tested nothing: most examples declined, or the time budget ran out
+    before the first step: ``error_type`` ``"declined"`` or ``"untested"``) adds a test case
+    ``run`` with an ``<error>`` of that type. Times are the run's wall time in seconds, on the suite.
     """
     cases = invariant_cases(result, replay_command)
     failures = sum(c["status"] == "failed" for c in cases)
@@ -59,7 +60,7 @@ def junit_xml(result, engine_name: str, replay_command: str = "", properties: di
             f"{rules}checked {case['checked']} times, applied {case['applicable']} times")
     if error is not None:
         element = ET.SubElement(suite, "testcase", {"classname": classname, "name": "run", "time": "0"})
-        ET.SubElement(element, "error", {"message": error, "type": "declined"})
+        ET.SubElement(element, "error", {"message": error, "type": error_type})
     ET.indent(root)
     return ET.ElementTree(root)
 

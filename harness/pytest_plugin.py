@@ -164,6 +164,8 @@ class RulesfuzzItem(pytest.Item):
             top = "; ".join(f"{reason} ({n})" for reason, n in result.stats.top_declines())
             raise RulesfuzzFailure(f"{engine.info.name} declined most examples at new_game or their first event "
                                    f"(top reasons: {top}): nothing was tested")
+        if status == "untested":
+            raise RulesfuzzFailure(report.untested_message("--rulesfuzz-max-seconds", option("rulesfuzz_max_seconds")))
         if status != "findings":
             return
         command = report.replay_command(self.spec, against_spec)

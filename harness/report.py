@@ -135,7 +135,8 @@ def describe_findings_table(findings) -> str:
 REPORT_FORMAT = "rulesfuzz-run-report/1"
 
 #: Run statuses and their exit codes (README "Exit codes").
-STATUS_EXIT = {"passed": 0, "known_findings_only": 0, "findings": 1, "declined": 2, "interrupted": 130}
+STATUS_EXIT = {"passed": 0, "known_findings_only": 0, "findings": 1, "declined": 2, "untested": 2,
+               "interrupted": 130}
 
 
 def version() -> str:
@@ -157,7 +158,16 @@ def run_status(result) -> str:
         return "known_findings_only"
     if result.stats.mostly_declined():
         return "declined"
+    if result.stats.steps == 0 and result.cut_short == "time budget":
+        return "untested"
     return "interrupted" if result.cut_short == "interrupted" else "passed"
+
+
+def untested_message(flag: str, max_seconds: float) -> str:
+    """The one line of a run whose time budget (``flag`` ``max_seconds``, in seconds) ran out
+    before its first step: status ``untested``, exit 2, since nothing was tested."""
+    return (f"the time budget ({flag} {max_seconds:g}) ran out before the first step: nothing was tested; "
+            f"give the run more time")
 
 
 def replay_command(engine_spec: str, against_spec: str | None = None) -> str:

@@ -110,6 +110,8 @@ def write_reports(args, result, engine, against, status: str, replay: str, extra
         error = None
         if status == "declined":
             error = f"{engine.info.name} declined most examples at new_game or their first event: nothing was tested"
+        elif status == "untested":
+            error = report.untested_message("--max-seconds", args.max_seconds)
         properties = {"seed": args.seed, "max_examples": args.max_examples, "max_seconds": args.max_seconds,
                       "against": args.against}
-        write_junit(args.junit_path, junit_xml(result, engine.info.name, replay, properties, error))
+        write_junit(args.junit_path, junit_xml(result, engine.info.name, replay, properties, error, status))

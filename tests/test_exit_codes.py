@@ -226,3 +226,26 @@ def test_an_equipment_attached_to_a_creature_is_in_the_vocabulary():
              "objects": [{"id": "b", "card": "Grizzly Bears", "owner": "P1"},
                          {"id": "s", "card": "Sword of the Meek", "owner": "P1", "attached_to": "b"}]}
     assert list(scenario_problems({"board": board, "steps": []})) == []
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_time_budget_that_ends_before_the_first_step_is_not_a_pass(workers, tmp_path, capsys):
+    """Was: --max-seconds too short for one step ran 0 examples and exited 0, as if the engine
+    had passed. Now it is status ``untested``, one line and exit 2, in every report (the tiny
+    engine written from scratch, in this process and over worker processes)."""
+    import jsonschema
+
+    from harness.report import run_report_schema
+
+    tiny = f"{ROOT / 'examples/engines/tiny/engine.py'}:engine"
+    assert main(["run", "--engine", tiny, "--max-seconds", "0.000001", "--max-examples", "1000", "--database", "none",
+                 "--replay-dir", str(tmp_path / "replays"), "--json", str(tmp_path / "run.json"), "--junit-xml",
+                 str(tmp_path / "run.xml"), "--quiet", "--workers", workers]) == 2
+    line = one_error_line(capsys)
+    assert "--max-seconds 1e-06" in line and "ran out before the first step: nothing was tested" in line
+    data = json.loads((tmp_path / "run.json").read_text())
+    jsonschema.validate(data, run_report_schema())
+    assert (data["status"], data["exit_code"], data["stats"]["steps"], data["cut_short"]) == (
+        "untested", 2, 0, "time budget")
+    assert 'type="untested"' in (tmp_path / "run.xml").read_text()
+    assert "No violation" not in capsys.readouterr().out

@@ -81,6 +81,13 @@ def test_max_seconds_bounds_the_run(pytester):
     result.assert_outcomes(passed=1)
 
 
+def test_a_time_budget_that_ends_before_the_first_step_fails_the_item(pytester):
+    """Nothing tested is not a pass: the item fails, saying the time budget ran out first."""
+    result = fuzz(pytester, CLEAN, "--rulesfuzz-database=none", "--rulesfuzz-max-seconds=0.000001")
+    result.assert_outcomes(failed=1)
+    assert any("ran out before the first step: nothing was tested" in line for line in failure_text(result))
+
+
 def test_database_replays_a_saved_failure_first_and_says_so(pytester):
     database = f"--rulesfuzz-database={pytester.path / 'db'}"
     first = fuzz(pytester, BUGGY, database)
