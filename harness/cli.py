@@ -224,6 +224,19 @@ def _engine_coverage(args, engine):
         return None
 
 
+def _report_before_failure(args, result) -> None:
+    """Print the findings of the slots that ended before a worker failed (``result``: their merged
+    :class:`harness.runner.RunResult`, or None), each with its replay file and command."""
+    if result is None or not result.findings:
+        return
+    replay = report.replay_command(args.engine, args.against)
+    for finding in result.findings:
+        print()
+        print(report.describe_finding(finding, replay))
+    print(f"\n{len(result.findings)} finding(s) of the slots that ended before a worker failed (below), "
+          f"with their replay files in {args.replay_dir}.", flush=True)
+
+
 def _run_and_report(args, engine, against, database, progress, known: dict[str, str]) -> int:
     mode = f" against {against.info.name}" if against is not None else ""
     split = (f", {args.workers} workers" if args.workers > 1 else "") + (
@@ -232,7 +245,11 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
           f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''}{split})", flush=True)
     measuring = _engine_coverage(args, engine)
     with measuring if measuring is not None else contextlib.nullcontext():
-        result = run_options.fuzz(args, engine, against, database, progress)
+        try:
+            result = run_options.fuzz(args, engine, against, database, progress)
+        except WorkerFailed as failed:  # exit 3; what the slots that ended found is reported first
+            _report_before_failure(args, failed.result)
+            raise
     coverage_summary = measuring.summary() if measuring is not None else None
     for finding in result.findings:
         finding.known = known.get(finding.key)

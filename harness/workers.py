@@ -265,7 +265,17 @@ def slot_folder(replay_dir, slot: Slot) -> Path | None:
 
 class WorkerFailed(RuntimeError):
     """A worker process ended without a result: it raised (the message has its traceback), or it
-    died (the engine ended or crashed the process: ``--isolate`` makes that a finding)."""
+    died (the engine ended or crashed the process: ``--isolate`` makes that a finding).
+
+    ``results`` are the results of the slots that ended (slot order); :func:`run_slots` merges
+    them into ``result`` (a :class:`harness.runner.RunResult`, replay files in the replay
+    folder, or None when no slot ended), so the findings made before the failure are reported.
+    """
+
+    def __init__(self, message: str, results: list | None = None):
+        super().__init__(message)
+        self.results = list(results or [])
+        self.result = None
 
 
 def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, deadline, conn, started=None) -> None:
@@ -335,7 +345,12 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1):
         found, taken = [results[i] for i in sorted(results)], [len(results)]
     else:
         taken = [0] * min(workers, len(jobs))
-        found, cut = _run_processes(jobs, len(taken), deadline, taken)
+        try:
+            found, cut = _run_processes(jobs, len(taken), deadline, taken)
+        except WorkerFailed as failed:  # the slots that ended keep their findings, reported with the failure
+            if failed.results:
+                failed.result = merge(failed.results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
+            raise
     merged = merge(found, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
     merged.slots = {"slots": len(jobs), "taken": taken}
     if cut is not None and merged.cut_short != "interrupted":
@@ -456,6 +471,7 @@ def collect(ends: dict[int, tuple], results: dict[int, object], jobs: list[SlotJ
     was passed on.
     """
     cuts = set()
+    ended = [results[i] for i in sorted(results)]
     for number, (kind, value) in sorted(ends.items()):
         where = f"worker {number + 1}/{count}"
         if kind == "died" and not interrupted:
@@ -464,9 +480,9 @@ def collect(ends: dict[int, tuple], results: dict[int, object], jobs: list[SlotJ
             raise WorkerFailed(f"{where} ended without a result (exit code {value}) in slot {slot.index + 1}/"
                                f"{slot.total}: the engine ended or crashed its process; run with --isolate to make "
                                f"that a finding" + (f" (files so far are in {folder.parent})"
-                                                    if folder and _has_slot_files(folder.parent) else ""))
+                                                    if folder and _has_slot_files(folder.parent) else ""), ended)
         if kind == "error":
-            raise WorkerFailed(f"{where} failed:\n{value}")
+            raise WorkerFailed(f"{where} failed:\n{value}", ended)
         cuts.add("interrupted" if kind == "died" else value)
     if interrupted:
         cuts.add("interrupted")

@@ -451,3 +451,48 @@ def test_a_worker_whose_engine_ends_its_process_stops_the_run_at_once(tmp_path):
         run_workers(f"{engine_file}:engine", workers=2, max_examples=5000, seed=0, replay_dir=tmp_path,
                     steps_per_example=5)
     assert time.monotonic() - began < 20
+
+
+SECOND_WORKER_EXITS_LATER = """
+import multiprocessing
+import os
+from pathlib import Path
+
+from examples.engines.tiny.engine import TinyEngine, BUGS
+
+SECOND = multiprocessing.current_process().name == "rulesfuzz-worker-2"
+
+
+class SecondWorkerExitsLater(TinyEngine):
+    \"\"\"The tiny engine: with its planted bugs except in worker process 2, which it ends (exit
+    code 7) at the first game after worker 1 saved a failure under REPLAYS.\"\"\"
+
+    def new_game(self, board):
+        if SECOND and any(Path(REPLAYS).rglob("*.json")):
+            os._exit(7)
+        return super().new_game(board)
+
+
+engine = SecondWorkerExitsLater(bugs=set() if SECOND else BUGS)
+"""
+
+
+def test_a_worker_that_dies_does_not_lose_what_the_other_slots_found(tmp_path, capsys):
+    """Worker 2's engine ends its process once worker 1 has saved a failure of the tiny engine's
+    planted bugs. The run exits 3 with one line naming the failed worker, and
+    still reports the findings of the slots that ended, each with its replay file in the
+    replay folder, which replays."""
+    engine_file = tmp_path / "second_worker_exits_later.py"
+    engine_file.write_text(f"REPLAYS = {str(tmp_path / 'replays')!r}\n" + SECOND_WORKER_EXITS_LATER, encoding="utf-8")
+    spec = f"{engine_file}:engine"
+    code = main(["run", "--engine", spec, "--workers", "2", "--max-examples", "3000", "--database", "none",
+                 "--replay-dir", str(tmp_path / "replays"), "--steps", "5"])
+    out, err = capsys.readouterr()
+    assert code == 3
+    errors = [line for line in err.splitlines() if line.startswith("rulesfuzz: error:")]
+    assert len(errors) == 1 and "worker 2/2 ended without a result (exit code 7)" in errors[0]
+    assert "finding(s) of the slots that ended before a worker failed" in out
+    files = sorted((tmp_path / "replays").glob("*.json"))
+    assert files and "generic.damage_only_on_battlefield" in {json.loads(p.read_text())["key"] for p in files}
+    assert all(str(p) in out for p in files)
+    assert main(["replay", str(files[0]), "--engine", f"{TINY}:buggy"]) == 1
