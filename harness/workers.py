@@ -223,15 +223,6 @@ class Worker:
         self._engines.clear()
 
 
-def run_slot(job: SlotJob):
-    """Run one slot in this process, as a worker of that slot alone; returns its :class:`harness.runner.RunResult`."""
-    worker = Worker()
-    try:
-        return worker.run(job)
-    finally:
-        worker.close()
-
-
 def work(jobs: list[SlotJob], take: Callable[[], int | None], deadline: float | None, worker: Worker,
          on_start: Callable[[int], None], on_result: Callable[[int, object], None]) -> str | None:
     """Run the slots of ``jobs`` that ``take()`` hands out (an index, or None when none is left)

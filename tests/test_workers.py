@@ -332,24 +332,32 @@ def test_a_slot_begun_late_never_replays_a_failure_another_worker_found(tmp_path
     assert "sba.deathtouch_damage" in runs[1]
 
 
-SLOW_FIRST_WORKER = """
+def tiny_in_workers(path, when: str, then: str, bugs: str = "set()") -> str:
+    """Write to ``path`` an engine file: the tiny engine with ``bugs`` (Python, e.g. ``"BUGS"``),
+    whose ``new_game`` runs ``then`` when ``when`` holds (Python, with ``WORKER``: this worker
+    process's number, 0 outside workers); returns its engine spec."""
+    path.write_text(f"""
 import multiprocessing
+import os
 import time
+from pathlib import Path
 
-from examples.engines.tiny.engine import TinyEngine
+from examples.engines.tiny.engine import BUGS, TinyEngine
+
+NAME = multiprocessing.current_process().name
+WORKER = int(NAME.rsplit("-", 1)[1]) if NAME.startswith("rulesfuzz-worker-") else 0
 
 
-class SlowFirstWorker(TinyEngine):
-    \"\"\"The tiny engine, 40 ms slower per game in worker process 1: a worker on a slow core.\"\"\"
-
+class TinyInWorkers(TinyEngine):
     def new_game(self, board):
-        if multiprocessing.current_process().name == "rulesfuzz-worker-1":
-            time.sleep(0.04)
+        if {when}:
+            {then}
         return super().new_game(board)
 
 
-engine = SlowFirstWorker()
-"""
+engine = TinyInWorkers(bugs={bugs})
+""", encoding="utf-8")
+    return f"{path}:engine"
 
 
 def test_a_worker_on_a_slower_core_takes_fewer_slots(tmp_path):
@@ -358,9 +366,8 @@ def test_a_worker_on_a_slower_core_takes_fewer_slots(tmp_path):
     more slots; the run reports how many each took, and its budget is still the total."""
     from harness.workers import run_workers
 
-    engine_file = tmp_path / "slow_first_worker.py"
-    engine_file.write_text(SLOW_FIRST_WORKER, encoding="utf-8")
-    result = run_workers(f"{engine_file}:engine", workers=2, max_examples=200, seed=0, replay_dir=tmp_path,
+    spec = tiny_in_workers(tmp_path / "slow_first_worker.py", "WORKER == 1", "time.sleep(0.04)")
+    result = run_workers(spec, workers=2, max_examples=200, seed=0, replay_dir=tmp_path,
                          explore=True, steps_per_example=5)
     assert not result.findings and result.cut_short is None
     assert result.slots == {"slots": len(slots(200, 0, 2)), "taken": result.slots["taken"]}
@@ -374,11 +381,9 @@ def test_the_time_budget_is_the_whole_runs_over_workers(tmp_path):
     running slot gets the time left; the run says it was cut short by its time budget."""
     from harness.workers import run_workers
 
-    engine_file = tmp_path / "slow.py"
-    engine_file.write_text(SLOW_FIRST_WORKER.replace('multiprocessing.current_process().name == "rulesfuzz-worker-1"',
-                                                     "True"), encoding="utf-8")
+    spec = tiny_in_workers(tmp_path / "slow.py", "True", "time.sleep(0.04)")
     started = time.monotonic()
-    result = run_workers(f"{engine_file}:engine", workers=2, max_examples=100_000, seed=0, replay_dir=tmp_path,
+    result = run_workers(spec, workers=2, max_examples=100_000, seed=0, replay_dir=tmp_path,
                          explore=True, steps_per_example=5, max_seconds=2.0)
     assert result.cut_short == "time budget" and not result.findings
     assert 0 < result.stats.examples < 100_000
@@ -418,63 +423,18 @@ def test_a_ctrl_c_while_a_worker_sends_a_slots_result_loses_nothing(tmp_path):
     assert conn.messages[1][2].findings and conn.messages[-1] == ("end", "interrupted")
 
 
-SECOND_WORKER_EXITS = """
-import multiprocessing
-import os
-
-from examples.engines.tiny.engine import TinyEngine
-
-
-class SecondWorkerExits(TinyEngine):
-    \"\"\"The tiny engine, which ends worker process 2 at its first game (exit code 3).\"\"\"
-
-    def new_game(self, board):
-        if multiprocessing.current_process().name == "rulesfuzz-worker-2":
-            os._exit(3)
-        return super().new_game(board)
-
-
-engine = SecondWorkerExits()
-"""
-
-
 def test_a_worker_whose_engine_ends_its_process_stops_the_run_at_once(tmp_path):
     """Worker 2's engine ends its process at its first game: the run fails at once, naming the
     worker, its exit code and its slot, instead of when worker 1 alone has run the whole
     budget (5000 examples: more than half a minute) only to fail then."""
     from harness.workers import WorkerFailed, run_workers
 
-    engine_file = tmp_path / "second_worker_exits.py"
-    engine_file.write_text(SECOND_WORKER_EXITS, encoding="utf-8")
+    spec = tiny_in_workers(tmp_path / "second_worker_exits.py", "WORKER == 2", "os._exit(3)")
     began = time.monotonic()
     with pytest.raises(WorkerFailed, match=r"worker 2/2 ended without a result \(exit code 3\) in slot \d+/"):
-        run_workers(f"{engine_file}:engine", workers=2, max_examples=5000, seed=0, replay_dir=tmp_path,
+        run_workers(spec, workers=2, max_examples=5000, seed=0, replay_dir=tmp_path,
                     steps_per_example=5)
     assert time.monotonic() - began < 20
-
-
-SECOND_WORKER_EXITS_LATER = """
-import multiprocessing
-import os
-from pathlib import Path
-
-from examples.engines.tiny.engine import TinyEngine, BUGS
-
-SECOND = multiprocessing.current_process().name == "rulesfuzz-worker-2"
-
-
-class SecondWorkerExitsLater(TinyEngine):
-    \"\"\"The tiny engine: with its planted bugs except in worker process 2, which it ends (exit
-    code 7) at the first game after worker 1 saved a failure under REPLAYS.\"\"\"
-
-    def new_game(self, board):
-        if SECOND and any(Path(REPLAYS).rglob("*.json")):
-            os._exit(7)
-        return super().new_game(board)
-
-
-engine = SecondWorkerExitsLater(bugs=set() if SECOND else BUGS)
-"""
 
 
 def test_a_worker_that_dies_does_not_lose_what_the_other_slots_found(tmp_path, capsys):
@@ -482,9 +442,10 @@ def test_a_worker_that_dies_does_not_lose_what_the_other_slots_found(tmp_path, c
     planted bugs. The run exits 3 with one line naming the failed worker, and
     still reports the findings of the slots that ended, each with its replay file in the
     replay folder, which replays."""
-    engine_file = tmp_path / "second_worker_exits_later.py"
-    engine_file.write_text(f"REPLAYS = {str(tmp_path / 'replays')!r}\n" + SECOND_WORKER_EXITS_LATER, encoding="utf-8")
-    spec = f"{engine_file}:engine"
+    # worker 2 has no planted bug, and exits (code 7) at its first game after worker 1 saved a failure
+    spec = tiny_in_workers(tmp_path / "second_worker_exits_later.py",
+                           f"WORKER == 2 and any(Path({str(tmp_path / 'replays')!r}).rglob('*.json'))",
+                           "os._exit(7)", bugs="set() if WORKER == 2 else BUGS")
     code = main(["run", "--engine", spec, "--workers", "2", "--max-examples", "3000", "--database", "none",
                  "--replay-dir", str(tmp_path / "replays"), "--steps", "5"])
     out, err = capsys.readouterr()
