@@ -21,8 +21,9 @@ from . import baseline as baseline_file
 from . import interrupts, report, rule_coverage, run_options
 from . import scenario as scenario_file
 from .decider import ReplayDiverged
-from .execution import BoardRejected, Declined, EngineTimeout
+from .execution import BoardRejected, Declined, EngineTimeout, Stats
 from .loading import EngineLoadError, load_engine
+from .runner import RunResult
 from .workers import WorkerFailed
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT, EXIT_HARNESS_FAILED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -224,17 +225,28 @@ def _engine_coverage(args, engine):
         return None
 
 
-def _report_before_failure(args, result) -> None:
+def _report_before_failure(args, result, known: dict[str, str]) -> None:
     """Print the findings of the slots that ended before a worker failed (``result``: their merged
-    :class:`harness.runner.RunResult`, or None), each with its replay file and command."""
+    :class:`harness.runner.RunResult`, or None), each with its replay file and command, and
+    ``known`` (finding key to baseline reason) marking those of the baseline."""
     if result is None or not result.findings:
         return
+    for finding in result.findings:
+        finding.known = known.get(finding.key)
     replay = report.replay_command(args.engine, args.against)
     for finding in result.findings:
         print()
         print(report.describe_finding(finding, replay))
     print(f"\n{len(result.findings)} finding(s) of the slots that ended before a worker failed (below), "
           f"with their replay files in {args.replay_dir}.", flush=True)
+
+
+def _write_failed_reports(args, failed: WorkerFailed, engine, against) -> None:
+    """The --json and --junit-xml reports of a run a worker process ended early: status
+    ``failed`` (exit 3), its error, and what the slots that ended found (``failed.result``)."""
+    result = failed.result if failed.result is not None else RunResult(engine=engine.info.name, stats=Stats())
+    run_options.write_reports(args, result, engine, against, "failed", report.replay_command(args.engine, args.against),
+                              error=str(failed))
 
 
 def _run_and_report(args, engine, against, database, progress, known: dict[str, str]) -> int:
@@ -248,7 +260,8 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
         try:
             result = run_options.fuzz(args, engine, against, database, progress)
         except WorkerFailed as failed:  # exit 3; what the slots that ended found is reported first
-            _report_before_failure(args, failed.result)
+            _report_before_failure(args, failed.result, known)
+            _write_failed_reports(args, failed, engine, against)
             raise
     coverage_summary = measuring.summary() if measuring is not None else None
     for finding in result.findings:

@@ -30,8 +30,10 @@ def junit_xml(result, engine_name: str, replay_command: str = "", properties: di
 
     ``properties`` (e.g. the seed and budgets) become ``<property name value>`` elements;
     ``error`` (the run tested nothing: most examples declined, or the time budget ran out
-    before the first step: ``error_type`` ``"declined"`` or ``"untested"``) adds a test case
-    ``run`` with an ``<error>`` of that type. Times are the run's wall time in seconds, on the suite.
+    before the first step: ``error_type`` ``"declined"`` or ``"untested"``; or the run failed
+    before its end, a ``--workers`` process died or raised: ``"failed"``) adds a test case
+    ``run`` with an ``<error>`` of that type: its first line is the message, the whole of it
+    (a traceback) the text. Times are the run's wall time in seconds, on the suite.
     """
     cases = invariant_cases(result, replay_command)
     failures = sum(c["status"] == "failed" for c in cases)
@@ -60,7 +62,9 @@ def junit_xml(result, engine_name: str, replay_command: str = "", properties: di
             f"{rules}checked {case['checked']} times, applied {case['applicable']} times")
     if error is not None:
         element = ET.SubElement(suite, "testcase", {"classname": classname, "name": "run", "time": "0"})
-        ET.SubElement(element, "error", {"message": error, "type": error_type})
+        failure = ET.SubElement(element, "error", {"message": error.splitlines()[0] if error else "", "type": error_type})
+        if "\n" in error:
+            failure.text = error
     ET.indent(root)
     return ET.ElementTree(root)
 

@@ -136,7 +136,7 @@ REPORT_FORMAT = "rulesfuzz-run-report/1"
 
 #: Run statuses and their exit codes (README "Exit codes").
 STATUS_EXIT = {"passed": 0, "known_findings_only": 0, "findings": 1, "declined": 2, "untested": 2,
-               "interrupted": 130}
+               "failed": 3, "interrupted": 130}
 
 
 def version() -> str:
@@ -194,14 +194,16 @@ def fill_replay_command(template: str, path) -> str | None:
     return template.format(file=shlex.quote(str(path)))
 
 
-def run_report(result, engine, against, options: dict, replay_command: str = "") -> dict:
+def run_report(result, engine, against, options: dict, replay_command: str = "", error: str | None = None) -> dict:
     """The ``--json`` report of a run (schema: ``harness/schema/run-report.schema.json``).
 
     Its ``invariants`` list is the run as test cases, one per invariant, as in the
     ``--junit-xml`` report (:func:`invariant_cases`); ``replay_command`` is the
-    command template of :func:`replay_command`.
+    command template of :func:`replay_command`. ``error`` (the message of a run that failed
+    before its end: a ``--workers`` process died or raised) makes the status ``failed``
+    (exit 3), ``result`` then holding what the slots that ended found.
     """
-    status = run_status(result)
+    status = "failed" if error is not None else run_status(result)
     findings = []
     for finding in result.findings:
         data = finding.to_json()
@@ -216,6 +218,7 @@ def run_report(result, engine, against, options: dict, replay_command: str = "")
         "invariants": invariant_cases(result, replay_command),
         "also_seen": list(result.also_seen),
         "slots": result.slots,
+        "error": error,
     }
 
 

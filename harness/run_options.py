@@ -88,9 +88,13 @@ def check_report_path(flag: str, path: str) -> None:
         raise OptionError(f"{flag} {path}: not writable")
 
 
-def write_reports(args, result, engine, against, status: str, replay: str, extra: dict | None = None) -> None:
+def write_reports(args, result, engine, against, status: str, replay: str, extra: dict | None = None,
+                  error: str | None = None) -> None:
     """The --json and --junit-xml reports of a run (each only when asked for); ``extra``
-    adds top-level entries to the --json report (``rule_coverage``, ``engine_coverage``)."""
+    adds top-level entries to the --json report (``rule_coverage``, ``engine_coverage``).
+    ``error`` is the message of a run that failed before its end (status ``failed``, exit 3):
+    a ``--workers`` process died or raised; ``result`` then holds what the slots that ended found.
+    Raises OSError when a report can't be written."""
     if args.json_path:
         options = {"max_examples": args.max_examples, "max_seconds": args.max_seconds, "seed": args.seed,
                    "steps": args.steps, "step_timeout": args.step_timeout, "invariants": args.invariants,
@@ -101,13 +105,12 @@ def write_reports(args, result, engine, against, status: str, replay: str, extra
                    "profile": getattr(args, "profile", None), "explore": getattr(args, "explore", False),
                    "coverage_guided": getattr(args, "coverage_guided", False),
                    "engine_coverage": getattr(args, "engine_coverage", None)}
-        payload = report.run_report(result, engine, against, options, replay)
+        payload = report.run_report(result, engine, against, options, replay, error)
         payload.update(extra or {})
         Path(args.json_path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     if getattr(args, "junit_path", None):
         from .junit import junit_xml, write_junit
 
-        error = None
         if status == "declined":
             error = f"{engine.info.name} declined most examples at new_game or their first event: nothing was tested"
         elif status == "untested":

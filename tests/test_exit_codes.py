@@ -85,9 +85,9 @@ def test_readme_lists_the_exit_codes_of_every_command():
         assert row in table, row
     from harness.report import STATUS_EXIT
 
-    assert set(STATUS_EXIT.values()) == {0, 1, 2, 130}
+    assert set(STATUS_EXIT.values()) == {0, 1, 2, 3, 130}
     assert json.loads((ROOT / "harness/schema/run-report.schema.json").read_text())[
-        "properties"]["exit_code"]["enum"] == [0, 1, 2, 130]
+        "properties"]["exit_code"]["enum"] == [0, 1, 2, 3, 130]
 
 
 # ---------------------------------------------------------------- replay: refused steps and declines

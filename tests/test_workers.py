@@ -10,10 +10,13 @@ import signal
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 
+import jsonschema
 import pytest
 
 from harness.cli import main
+from harness.report import run_report_schema
 from harness.execution import Stats
 from harness.workers import (SMALLEST_SLOT, SlotError, merge_stats, parse_shard, parse_workers, slot_seed,
                              slot_sizes, slots)
@@ -210,9 +213,19 @@ def test_a_worker_whose_engine_ends_the_process_is_one_line_exit_3(tmp_path, cap
     engine_file = tmp_path / "exiting.py"
     engine_file.write_text(EXITING_ENGINE, encoding="utf-8")
     assert main(["run", "--engine", f"{engine_file}:engine", "--workers", "2", "--max-examples", "4",
-                 "--database", "none", "--quiet", "--replay-dir", str(tmp_path / "replays")]) == 3
+                 "--database", "none", "--quiet", "--replay-dir", str(tmp_path / "replays"),
+                 "--json", str(tmp_path / "run.json"), "--junit-xml", str(tmp_path / "run.xml")]) == 3
     line = one_error_line(capsys)
     assert "ended without a result (exit code 7)" in line and "--isolate" in line
+    # the reports are written too: status failed, exit code 3, the error, nothing found
+    data = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    jsonschema.validate(data, run_report_schema())
+    assert (data["status"], data["exit_code"], data["findings"]) == ("failed", 3, [])
+    assert "ended without a result (exit code 7)" in data["error"] and line.endswith(data["error"])
+    suite = ET.parse(tmp_path / "run.xml").getroot().find("testsuite")
+    error = suite.find("testcase[@name='run']/error")
+    assert error.get("type") == "failed" and "exit code 7" in error.get("message")
+    assert (suite.get("errors"), suite.get("failures")) == ("1", "0")
     # no slot wrote a file: the line points to no folder (none was made)
     assert "files so far" not in line and not (tmp_path / "replays").exists()
     # a slot that wrote a file: the line says where
@@ -447,7 +460,8 @@ def test_a_worker_that_dies_does_not_lose_what_the_other_slots_found(tmp_path, c
                            f"WORKER == 2 and any(Path({str(tmp_path / 'replays')!r}).rglob('*.json'))",
                            "os._exit(7)", bugs="set() if WORKER == 2 else BUGS")
     code = main(["run", "--engine", spec, "--workers", "2", "--max-examples", "3000", "--database", "none",
-                 "--replay-dir", str(tmp_path / "replays"), "--steps", "5"])
+                 "--replay-dir", str(tmp_path / "replays"), "--steps", "5", "--json", str(tmp_path / "run.json"),
+                 "--junit-xml", str(tmp_path / "run.xml")])
     out, err = capsys.readouterr()
     assert code == 3
     errors = [line for line in err.splitlines() if line.startswith("rulesfuzz: error:")]
@@ -457,3 +471,12 @@ def test_a_worker_that_dies_does_not_lose_what_the_other_slots_found(tmp_path, c
     assert files and "generic.damage_only_on_battlefield" in {json.loads(p.read_text())["key"] for p in files}
     assert all(str(p) in out for p in files)
     assert main(["replay", str(files[0]), "--engine", f"{TINY}:buggy"]) == 1
+    # the reports carry them too (status failed, exit 3): a CI system shows the rules bugs found
+    data = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    jsonschema.validate(data, run_report_schema())
+    assert (data["status"], data["exit_code"]) == ("failed", 3) and "worker 2/2" in data["error"]
+    assert {f["replay_file"] for f in data["findings"]} == {str(p) for p in files}
+    suite = ET.parse(tmp_path / "run.xml").getroot().find("testsuite")
+    failed = {case.get("name") for case in suite.findall("testcase") if case.find("failure") is not None}
+    assert "generic.damage_only_on_battlefield" in failed
+    assert suite.find("testcase[@name='run']/error").get("type") == "failed"
