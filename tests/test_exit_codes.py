@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import tomllib
 
 import pytest
 
@@ -249,3 +252,40 @@ def test_a_time_budget_that_ends_before_the_first_step_is_not_a_pass(workers, tm
         "untested", 2, 0, "time budget")
     assert 'type="untested"' in (tmp_path / "run.xml").read_text()
     assert "No violation" not in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- Ctrl-C while rulesfuzz starts
+
+CTRL_C_DURING_IMPORT = """
+import os, signal, sys
+
+class CtrlCAtImport:  # a Ctrl-C that lands while the command line is being imported
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, CtrlCAtImport())
+from harness.console import main
+sys.exit(main(["run", "--engine", "reference", "--max-examples", "1"]))
+"""
+
+
+@pytest.mark.parametrize("module", ["hypothesis", "invariants"])
+def test_a_ctrl_c_while_rulesfuzz_imports_is_one_line_and_exit_130(module):
+    """A Ctrl-C in the first tenths of a second, while the command line is still being imported
+    (Hypothesis, the invariants), is the one line and exit 130 of any other Ctrl-C with nothing
+    found (README "Exit codes"), not Python's traceback of the import it landed in."""
+    done = subprocess.run([sys.executable, "-c", CTRL_C_DURING_IMPORT.format(module=module)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "rulesfuzz: interrupted\n"
+
+
+def test_the_console_script_and_python_m_harness_start_through_the_same_guard():
+    from harness import console
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert scripts["rulesfuzz"] == "harness.console:main"
+    assert "from harness.console import main" in (ROOT / "harness/__main__.py").read_text(encoding="utf-8")
+    assert console.main(["invariants"]) == 0
