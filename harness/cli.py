@@ -213,13 +213,11 @@ def _engine_coverage(args, engine):
         return None
     from .engine_coverage import EngineCoverage, NotApplicable
 
-    if args.workers > 1:
-        raise BadInput("--engine-coverage measures this process: it can't be used with --workers")
     target = Path(args.engine_coverage)
     if target.is_dir() or not target.resolve().parent.is_dir():
         raise BadInput(f"--engine-coverage {args.engine_coverage}: not a file in an existing folder")
     try:
-        return EngineCoverage(engine, target)
+        return EngineCoverage(engine, target, in_workers=args.workers > 1)
     except NotApplicable as exc:
         print(f"rulesfuzz: {exc}", file=sys.stderr)
         return None
@@ -258,7 +256,8 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     measuring = _engine_coverage(args, engine)
     with measuring if measuring is not None else contextlib.nullcontext():
         try:
-            result = run_options.fuzz(args, engine, against, database, progress)
+            result = run_options.fuzz(args, engine, against, database, progress,
+                                      measuring.for_workers() if measuring is not None and measuring.in_workers else None)
         except WorkerFailed as failed:  # exit 3; what the slots that ended found is reported first
             _report_before_failure(args, failed.result, known)
             _write_failed_reports(args, failed, engine, against)
@@ -280,7 +279,7 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     if result.also_seen:
         print(f"Also failed on the way, not reported: {', '.join(result.also_seen)} (--keep-going reports every "
               f"distinct finding)")
-    if result.rule_coverage:  # (runs split over worker processes don't merge it)
+    if result.rule_coverage:
         print()
         print(rule_coverage.describe(result.rule_coverage))
     if coverage_summary is not None:

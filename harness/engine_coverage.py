@@ -9,6 +9,9 @@ harness, invariants and card data, the standard library and installed packages. 
 of the reference engine is measured with ``reference_engine/``, whose rules it runs. An
 engine in another process (``exec:``, ``--isolate``) has no Python source here: coverage
 is not applicable to it (:class:`NotApplicable`; use the coverage tool of its language).
+A run split over ``--workers`` processes is measured in each worker
+(:func:`measuring_worker`), and their data combined into the run's data file when the
+run ends (coverage.py's parallel data files and ``combine``).
 
 Totals count the lines and branches inside the engine's functions (the rules code): the
 module level of an engine imported before measuring started (class and function
@@ -20,11 +23,14 @@ from __future__ import annotations
 
 import inspect
 import json
+import shutil
 import sys
 import sysconfig
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 #: rulesfuzz's own packages, never the engine's source.
 OWN_PACKAGES = ("harness", "invariants", "cards")
@@ -129,30 +135,98 @@ def engine_sources(engine) -> list[str]:
     return folders
 
 
+@dataclass(frozen=True)
+class WorkerMeasure:
+    """What a worker process needs to measure the engine's source (picklable): ``data_file``,
+    a path whose folder collects the workers' parallel data files (:meth:`EngineCoverage.for_workers`),
+    and ``include``, coverage.py's file patterns of the engine's source."""
+
+    data_file: str
+    include: tuple[str, ...]
+
+
+def _coverage(data_file: str, include, suffix: bool = False):
+    import coverage
+
+    return coverage.Coverage(data_file=data_file, data_suffix=suffix, branch=True, include=list(include),
+                             config_file=False)
+
+
+@contextmanager
+def measuring_worker(measure: WorkerMeasure | None) -> Iterator[None]:
+    """Measure the engine's source in this (worker) process while the block runs, and save the
+    data to a parallel data file beside ``measure.data_file`` (its name, a suffix with this
+    process's id) when it ends, before the worker reports its end. None: measure nothing."""
+    if measure is None:
+        yield
+        return
+    measuring = _coverage(measure.data_file, measure.include, suffix=True)
+    measuring.start()
+    try:
+        yield
+    finally:
+        measuring.stop()
+        with _quiet():  # a worker that took no slot ran no engine code: nothing to say
+            measuring.save()
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """Without coverage.py's warnings (e.g. "No data was collected" of a process that ran no engine code)."""
+    import warnings
+
+    from coverage.exceptions import CoverageWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CoverageWarning)
+        yield
+
+
 class EngineCoverage:
     """Measures ``engine``'s source while the ``with`` block runs; then :meth:`summary`.
 
-    ``data_file`` is where coverage.py's data goes (created or replaced). Raises
-    :class:`NotApplicable` (see :func:`engine_sources`).
+    ``data_file`` is where coverage.py's data goes (created or replaced). With
+    ``in_workers`` the engine runs in worker processes only: this process measures nothing,
+    :meth:`for_workers` says what each worker measures, and the block's end combines their
+    data into ``data_file``. Raises :class:`NotApplicable` (see :func:`engine_sources`).
     """
 
-    def __init__(self, engine, data_file: str | Path = ".coverage.rulesfuzz-engine"):
-        import coverage
-
+    def __init__(self, engine, data_file: str | Path = ".coverage.rulesfuzz-engine", in_workers: bool = False):
         self.sources = engine_sources(engine)
         self.data_file = str(data_file)
-        include = [str(Path(p) / "*") if Path(p).is_dir() else p for p in self.sources]
-        self._coverage = coverage.Coverage(data_file=self.data_file, branch=True, include=include,
-                                           config_file=False)
+        self.include = tuple(str(Path(p) / "*") if Path(p).is_dir() else p for p in self.sources)
+        self.in_workers = in_workers
+        self._coverage = _coverage(self.data_file, self.include)
+        self._parts: str | None = None
+
+    def for_workers(self) -> WorkerMeasure:
+        """What worker processes measure (:func:`measuring_worker`) inside the block: their data
+        files go to a temporary folder, combined into ``data_file`` and removed when the block ends."""
+        if self._parts is None:
+            raise RuntimeError("EngineCoverage.for_workers() is for inside its with block, made with in_workers=True")
+        return WorkerMeasure(str(Path(self._parts) / Path(self.data_file).name), self.include)
 
     def __enter__(self) -> "EngineCoverage":
         self._coverage.erase()
-        self._coverage.start()
+        if self.in_workers:
+            self._parts = tempfile.mkdtemp(prefix="rulesfuzz-engine-coverage-")
+        else:
+            self._coverage.start()
         return self
 
     def __exit__(self, *exc) -> None:
-        self._coverage.stop()
-        self._coverage.save()
+        if self._parts is None:
+            self._coverage.stop()
+            self._coverage.save()
+            return
+        try:
+            with _quiet():
+                if any(Path(self._parts).iterdir()):
+                    self._coverage.combine(data_paths=[self._parts], keep=False)
+                self._coverage.save()
+        finally:
+            shutil.rmtree(self._parts, ignore_errors=True)
+            self._parts = None
 
     def summary(self) -> CoverageSummary:
         """Totals over the engine's functions and the functions never reached (from coverage.py's JSON report)."""

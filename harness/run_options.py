@@ -53,8 +53,9 @@ def check_slots(args) -> None:
         raise OptionError(str(exc)) from None
 
 
-def fuzz(args, engine, against, database, progress):
-    """One run: in this process, or cut into slots (--workers, --shard; :mod:`harness.workers`)."""
+def fuzz(args, engine, against, database, progress, measure=None):
+    """One run: in this process, or cut into slots (--workers, --shard; :mod:`harness.workers`);
+    ``measure`` is what worker processes measure for --engine-coverage (:mod:`harness.engine_coverage`)."""
     from .runner import run
 
     options = {"replay_dir": args.replay_dir, "invariant_names": args.invariants,
@@ -74,7 +75,7 @@ def fuzz(args, engine, against, database, progress):
     options["max_seconds"] = args.max_seconds
     jobs = [SlotJob(slot, args.engine, args.against, args.database, replay_dir, args.isolate, args.quiet, options)
             for slot in chosen]
-    return run_slots(jobs, engine.info.name, args.workers)
+    return run_slots(jobs, engine.info.name, args.workers, measure)
 
 
 def check_report_path(flag: str, path: str) -> None:

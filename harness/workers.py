@@ -269,7 +269,8 @@ class WorkerFailed(RuntimeError):
         self.result = None
 
 
-def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, deadline, conn, started=None) -> None:
+def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, deadline, conn, started=None,
+                    measure=None) -> None:
     """The body of worker process ``number`` of ``count``: take slots (``next_slot``, a shared
     counter) and send ``("start", i)`` before slot ``i``, ``("ok", i, result, changes)`` after
     it (``changes``: its example database changes, :meth:`Worker.take_changes`),
@@ -277,8 +278,12 @@ def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, dea
     ``started`` (a multiprocessing Event) is set first, so that a Ctrl-C is passed on only to
     a worker that can end with what it found. A Ctrl-C only sets a flag
     (:func:`harness.interrupts.sigint_flag`) that ends the running slot with what it found:
-    it never lands while a slot's result is being sent, which would lose it."""
+    it never lands while a slot's result is being sent, which would lose it. ``measure`` (a
+    :class:`harness.engine_coverage.WorkerMeasure`, ``--engine-coverage``) measures the engine's
+    source in this process, saved before the end is sent."""
     import traceback
+
+    from .engine_coverage import measuring_worker
 
     def take() -> int | None:
         with next_slot.get_lock():
@@ -293,11 +298,12 @@ def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, dea
         with interrupts.sigint_flag():
             if started is not None:
                 started.set()
-            try:
-                cut = work(jobs, take, deadline, worker, lambda i: conn.send(("start", i)),
-                           lambda i, result: conn.send(("ok", i, result, worker.take_changes())))
-            finally:
-                worker.close()
+            with measuring_worker(measure):
+                try:
+                    cut = work(jobs, take, deadline, worker, lambda i: conn.send(("start", i)),
+                               lambda i, result: conn.send(("ok", i, result, worker.take_changes())))
+                finally:
+                    worker.close()
             conn.send(("end", cut))
     except KeyboardInterrupt:
         conn.send(("end", "interrupted"))
@@ -307,7 +313,7 @@ def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, dea
         conn.close()
 
 
-def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1):
+def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=None):
     """Run ``jobs`` (slots in the order they are taken) on ``workers`` processes (this one when
     ``workers`` is 1; never more processes than slots) and merge them into one :class:`harness.runner.RunResult`.
 
@@ -317,6 +323,8 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1):
     runs as usual (:func:`collect`). Raises :class:`WorkerFailed` when a worker ends without a
     result (the others are then stopped as by a Ctrl-C, at once rather than when the budget
     ran out), and ``KeyboardInterrupt`` when every worker was interrupted before its run started.
+    ``measure`` (:meth:`harness.engine_coverage.EngineCoverage.for_workers`) has worker
+    processes measure the engine's source; this process measures itself.
     """
     started = time.perf_counter()
     max_seconds = jobs[0].options.get("max_seconds") if jobs else None
@@ -337,7 +345,7 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1):
     else:
         taken = [0] * min(workers, len(jobs))
         try:
-            found, cut = _run_processes(jobs, len(taken), deadline, taken)
+            found, cut = _run_processes(jobs, len(taken), deadline, taken, measure)
         except WorkerFailed as failed:  # the slots that ended keep their findings, reported with the failure
             if failed.results:
                 failed.result = merge(failed.results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
@@ -351,7 +359,7 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1):
 
 
 def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
-                   taken: list[int]) -> tuple[list, str | None]:
+                   taken: list[int], measure=None) -> tuple[list, str | None]:
     """Run ``jobs`` on ``count`` worker processes; ``taken[w]`` counts the slots worker ``w`` started."""
     import signal
     from multiprocessing.connection import wait
@@ -365,7 +373,7 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
         receiver, sender = context.Pipe(duplex=False)
         started.append(context.Event())
         process = context.Process(target=_worker_process,
-                                  args=(jobs, number, count, next_slot, deadline, sender, started[-1]),
+                                  args=(jobs, number, count, next_slot, deadline, sender, started[-1], measure),
                                   name=f"rulesfuzz-worker-{number + 1}")
         process.start()
         sender.close()

@@ -44,6 +44,29 @@ def test_the_tiny_engine_is_measured_with_a_data_file_and_json(tmp_path, capsys)
     assert saved.has_arcs()  # branch coverage was measured
 
 
+def test_a_run_in_worker_processes_is_measured_in_each_and_combined(tmp_path, capsys):
+    """With --workers 2 the engine runs in two worker processes, not in the run's: each
+    measures the engine's source, and their data is combined into the run's data file
+    (coverage.py's parallel data files), which is all that is left on disk."""
+    data, report = tmp_path / "engine.coverage", tmp_path / "run.json"
+    code = cli.main(["run", "--engine", f"{TINY}:engine", "--max-examples", "40", "--database", "none", "--quiet",
+                     "--replay-dir", str(tmp_path / "out"), "--engine-coverage", str(data), "--json", str(report),
+                     "--workers", "2"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert f"Engine coverage ({TINY}): lines " in out
+    payload = json.loads(report.read_text())
+    assert all(payload["slots"]["taken"])  # both workers ran slots
+    measured = payload["engine_coverage"]
+    assert 0 < measured["lines"]["covered"] <= measured["lines"]["total"]
+    reached = {"TinyGame.apply", "TinyGame.observe", "TinyGame._state_based_actions", "TinyGame._deal_damage"}
+    assert not reached & {name.split(":")[-1] for name in measured["never_reached"]}
+    saved = coverage.CoverageData(basename=str(data))
+    saved.read()
+    assert list(saved.measured_files()) == [str(TINY)] and saved.has_arcs()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["engine.coverage", "run.json"]
+
+
 def test_functions_never_reached_are_listed(tmp_path):
     """An engine that claims no ``sacrifice`` is never asked to sacrifice: the tiny engine's
     sacrifice rules (CR 701.17a) are listed as never reached; its damage rules are not."""
