@@ -365,6 +365,10 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                 except Unsatisfiable:  # every example was rejected: the engine declined them all
                     break
                 except Flaky as exc:
+                    if interrupts.requested() or interrupts.remaining() == 0:
+                        # the run was being stopped (Ctrl-C, --max-seconds) while Hypothesis ran an
+                        # example again: a difference then is not the engine's to answer for
+                        raise KeyboardInterrupt if interrupts.requested() else interrupts.BudgetExhausted
                     finish_flaky(exc)
                     break
                 except BaseException as exc:

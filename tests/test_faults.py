@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 import cards
 from harness.cli import main
 from harness.protocol import EngineInfo, IllegalAction
@@ -202,6 +204,42 @@ def test_an_engine_not_deterministic_across_games_gets_a_report(tmp_path, capsys
         assert not list((tmp_path / name / "out").glob("*-pending.json"))
     assert "not deterministic across games" in (tmp_path / "flaky" / "out").joinpath(
         replay_files(tmp_path / "flaky")[0].name).read_text()
+
+
+@pytest.mark.parametrize("stop", [None, "ctrl-c", "time budget"])
+def test_hypothesis_finding_an_example_unreliable_while_the_run_stops_is_no_finding(tmp_path, monkeypatch, stop):
+    """Hypothesis says an example behaved differently when run again (its Flaky errors) while
+    the run was being stopped: a Ctrl-C had arrived, or --max-seconds had run out. That is
+    no verdict on the engine (the stop, not the engine, may have changed the run): the run
+    ends as interrupted or cut short, with no generic.determinism finding. Without a stop
+    the same error is the finding "not deterministic across games"."""
+    import os
+    import signal
+
+    from hypothesis.errors import FlakyStrategyDefinition
+
+    from harness import hypothesis_shim, interrupts
+
+    real = hypothesis_shim.machine_test
+
+    def machine_test(*args, **kwargs):
+        def test():
+            if stop == "ctrl-c":
+                os.kill(os.getpid(), signal.SIGINT)  # between examples: the handler only sets the flag
+            elif stop == "time budget":
+                while interrupts.remaining() != 0:
+                    time.sleep(0.05)
+            raise FlakyStrategyDefinition("Inconsistent data generation! (an example ran again)")
+        real(*args, **kwargs)
+        return test
+
+    monkeypatch.setattr(hypothesis_shim, "machine_test", machine_test)
+    extra = ("--max-seconds", "0.5") if stop == "time budget" else ()
+    code = fuzz(engine_spec("statue"), tmp_path, *extra)
+    if stop is None:
+        assert code == 1 and "generic.determinism" in replay_files(tmp_path)[0].read_text()
+    else:
+        assert code == {"ctrl-c": 130, "time budget": 2}[stop] and not (tmp_path / "out").exists()
 
 
 # ------------------------------------------------------------------ printing
