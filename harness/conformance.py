@@ -93,7 +93,8 @@ def _card_or_none(name):
 
 
 def small_board(info: EngineInfo) -> dict | None:
-    """Two players (life 17 and 20) and two creatures the engine plays, one with 1 damage; None if it plays none."""
+    """Two players (life 17 and 20) and two creatures the engine plays, one with 1 damage (and tapped, when the
+    engine claims ``tap_untap_costs``, whose board feature tapped permanents are); None if it plays none."""
     creatures = _creatures(info)
     if not creatures:
         return None
@@ -103,7 +104,7 @@ def small_board(info: EngineInfo) -> dict | None:
         "players": [{"id": "P1", "life": 17}, {"id": "P2", "life": 20}],
         "objects": [
             {"id": "c1", "card": first.name, "zone": "battlefield", "owner": "P1", "controller": "P1",
-             "tapped": True, "summoning_sick": False, "damage": 1 if first.toughness >= 2 else 0},
+             "tapped": "tap_untap_costs" in info.capabilities, "summoning_sick": False, "damage": 1 if first.toughness >= 2 else 0},
             {"id": "c2", "card": second.name, "zone": "battlefield", "owner": "P2", "controller": "P2",
              "tapped": False, "summoning_sick": False, "damage": 0},
         ],

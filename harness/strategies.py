@@ -159,7 +159,7 @@ def creature_specs(draw, plan, index: int, legends_taken: set):
             value = with_counters
     if plan.has("tokens") and rarely(draw, 8):
         spec["token"] = True
-    if draw(st.booleans()):
+    if plan.has("tapped permanents") and draw(st.booleans()):
         spec["tapped"] = True
     if plan.has("marked damage") and min(printed, value) > 1:
         damage = draw(st.integers(0, min(printed, value) - 1))

@@ -13,10 +13,14 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from harness import strategies as S
 from harness.cli import main
-from harness.loading import EngineLoadError, check_engine
+from harness.conformance import check
+from harness.loading import EngineLoadError, check_engine, load_engine
 from harness.machine import make_machine
 from harness.plan import FULL, Plan
-from harness.protocol import EngineInfo, IllegalAction
+from harness.protocol import EngineInfo, IllegalAction, Unsupported
+from harness.runner import run
+
+from .conftest import ROOT
 
 TINY_CARDS = frozenset({"Grizzly Bears", "Typhoid Rats", "Darksteel Myr", "Murder", "Shock"})
 TINY_CAPS = frozenset({"destroy", "damage", "deathtouch", "indestructible", "sacrifice", "sba.lethal_damage",
@@ -88,6 +92,7 @@ def test_a_small_engine_gets_only_its_cards_and_features():
             assert o.get("zone", "battlefield") == "battlefield"  # library needs `library`
             assert not o.get("token") and not o.get("counters") and not o.get("regeneration_shields")
             assert not o.get("combat") and not o.get("attached_to")
+            assert not o.get("tapped") and not o.get("summoning_sick")  # tapped permanents: tap_untap_costs
     kinds = {e["type"] for e in engine.events}
     assert kinds <= {"cast", "damage", "destroy", "sacrifice", "put_onto_battlefield"}, kinds
     assert {"cast", "damage", "destroy", "sacrifice"} <= kinds
@@ -97,13 +102,41 @@ def test_a_small_engine_gets_only_its_cards_and_features():
 
 
 def test_capabilities_unlock_board_features():
-    engine = RecordingEngine(TINY_CAPS | {"tokens", "counters", "combat_status", "regeneration"})
+    engine = RecordingEngine(TINY_CAPS | {"tokens", "counters", "combat_status", "regeneration", "tap_untap_costs"})
     drive(engine)
     objects = [o for b in engine.boards for o in b["objects"]]
+    assert any(o.get("tapped") for o in objects)
     assert any(o.get("token") for o in objects)
     assert any(o.get("counters") for o in objects)
     assert any(o.get("combat") for o in objects)
     assert any(o.get("regeneration_shields") for o in objects)
+
+
+class DeclinesTapped:
+    """The tiny engine (written from scratch), made to decline a board with a tapped permanent,
+    as an engine that models no tapping (it doesn't claim ``tap_untap_costs``) may."""
+
+    def __init__(self):
+        self.inner = load_engine(f"{ROOT / 'examples' / 'engines' / 'tiny' / 'engine.py'}:engine")
+        self.info = self.inner.info
+        assert "tap_untap_costs" not in self.info.capabilities
+
+    def new_game(self, board):
+        if any(o.get("tapped") for o in board["objects"]):
+            raise Unsupported("tapped", "this engine models no tapped permanent")
+        return self.inner.new_game(board)
+
+
+def test_an_engine_without_tap_untap_costs_gets_no_tapped_permanent():
+    # `rulesfuzz plan` leaves "tapped permanents" out without tap_untap_costs: neither the
+    # run's boards nor `rulesfuzz check`'s may have one, or such an engine's run is "mostly
+    # declined" (exit 2) and its checks fail for what it never claimed.
+    assert "tapped permanents" in Plan.of(TINY_CAPS, TINY_CARDS).left_out_features
+    result = run(DeclinesTapped(), max_examples=30, seed=0, database=None)
+    assert result.violation is None and result.stats.declines.get("tapped", 0) == 0
+    assert not result.stats.mostly_declined()
+    failed = [f"{r.name}: {r.why}" for r in check(DeclinesTapped()) if not r.ok]
+    assert not failed, failed
 
 
 def test_the_plan_derives_card_needs_from_card_data():
