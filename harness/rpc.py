@@ -430,7 +430,8 @@ class ProcessGame:
         """Send ``apply`` with the event; callbacks go to ``decider``.
 
         Raises :class:`IllegalAction`, :class:`Unsupported`, :class:`EngineError`,
-        :class:`EngineProcessError` or ``EngineTimeout`` as described in docs/protocol.md.
+        :class:`EngineProcessError` (also for an answer that is not an object) or ``EngineTimeout``
+        as described in docs/protocol.md.
         """
         self._observation = None
         try:
@@ -439,7 +440,9 @@ class ProcessGame:
         except IllegalAction as exc:
             self._observation = getattr(exc, "observation", None)
             raise
-        if isinstance(result, dict) and "observation" in result:
+        if not isinstance(result, dict):  # docs/protocol.md: {"observation": ...}, or {} without "observe"
+            raise self._child.fail(f"engine's answer to apply is not an object: {json.dumps(result)[:200]}")
+        if "observation" in result:
             self._observation = result["observation"]
 
     def observe(self) -> Observation:

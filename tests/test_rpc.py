@@ -141,6 +141,7 @@ def test_the_bridge_refuses_another_protocol_version():
     ("garbage", "not JSON"),
     ("exit_mid_apply", "exit code 7"),
     ("unexpected", "answered id 424242"),
+    ("wrong_result", "answer to apply is not an object"),
     ("hang", "within 2 s"),
 ])
 def test_a_misbehaving_child_is_a_finding_with_its_stderr(mode, says, tmp_path):

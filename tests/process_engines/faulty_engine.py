@@ -9,6 +9,7 @@ applying a ``sacrifice`` event does MODE:
 * ``garbage``: it writes a line that is not JSON on stdout;
 * ``exit_mid_apply``: it asks the harness a question (``choose``), then exits;
 * ``unexpected``: it answers with a response to a request never made;
+* ``wrong_result``: it applies the event, then answers with a list, not ``{"observation": ...}``;
 * ``clean``: nothing (the reference engine).
 
 It writes a line to stderr before misbehaving, and its pid to the file named by
@@ -64,6 +65,14 @@ class FaultyGame:
         return self._game.observe()
 
 
+class FaultyServer(Server):
+    def _dispatch(self, method, params):
+        result = super()._dispatch(method, params)
+        if MODE == "wrong_result" and method == "apply" and (params.get("event") or {}).get("type") == "sacrifice":
+            return ["not", "an", "observation"]
+        return result
+
+
 class FaultyEngine:
     def __init__(self):
         self._engine = load_engine(BASE)
@@ -78,4 +87,4 @@ if __name__ == "__main__":
         with open(os.environ["RULESFUZZ_TEST_PIDFILE"], "a") as f:
             f.write(f"{os.getpid()}\n")
     print(f"faulty engine ({MODE}) ready", file=sys.stderr, flush=True)
-    Server(FaultyEngine(), sys.stdin.buffer, OUT).serve()
+    FaultyServer(FaultyEngine(), sys.stdin.buffer, OUT).serve()
