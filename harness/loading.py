@@ -28,7 +28,8 @@ class EngineLoadError(Exception):
 
 
 def load_engine(spec: str, *, step_timeout: float | None = 10.0, isolate: bool = False):
-    """Resolve ``spec`` to an engine object. Raises :class:`EngineLoadError`.
+    """Resolve ``spec`` to an engine object. Raises :class:`EngineLoadError`, also when importing
+    the engine's module or calling its factory raises ``SystemExit`` (``sys.exit()`` in a script).
 
     ``step_timeout`` (seconds) bounds each message of a child-process engine
     (``exec:`` or ``isolate``); ``isolate`` serves an in-process spec from a child.
@@ -53,13 +54,13 @@ def load_engine(spec: str, *, step_timeout: float | None = 10.0, isolate: bool =
         sys.modules[name] = module
         try:
             module_spec.loader.exec_module(module)
-        except Exception as exc:  # noqa: BLE001  report any import-time failure
+        except (Exception, SystemExit) as exc:  # noqa: BLE001  report any import-time failure, sys.exit() too
             sys.modules.pop(name, None)
             raise EngineLoadError(f"engine {spec!r}: importing {path} failed: {type(exc).__name__}: {exc}") from None
     else:
         try:
             module = importlib.import_module(target)
-        except Exception as exc:  # noqa: BLE001
+        except (Exception, SystemExit) as exc:  # noqa: BLE001
             raise EngineLoadError(f"engine {spec!r}: can't import {target}: {type(exc).__name__}: {exc}") from None
     try:
         engine = getattr(module, attribute)
@@ -68,7 +69,7 @@ def load_engine(spec: str, *, step_timeout: float | None = 10.0, isolate: bool =
     if not hasattr(engine, "new_game") and callable(engine):
         try:
             engine = engine()
-        except Exception as exc:  # noqa: BLE001
+        except (Exception, SystemExit) as exc:  # noqa: BLE001
             raise EngineLoadError(f"engine {spec!r}: calling {attribute}() failed: {type(exc).__name__}: {exc}") from None
     check_engine(engine, spec)
     return engine

@@ -157,6 +157,22 @@ def test_engine_whose_import_raises(tmp_path, capsys):
     assert "boom at import" in one_error_line(capsys)
 
 
+@pytest.mark.parametrize("source, spec, words", [
+    ("import sys\nsys.exit(3)\n", "{path}:engine", "importing"),  # a script's sys.exit() at import
+    ("def make():\n    raise SystemExit('no licence')\n", "{path}:make", "calling make() failed"),
+])
+@pytest.mark.parametrize("command", ["run", "check", "plan"])
+def test_engine_that_exits_while_loading_is_bad_input_not_a_silent_exit(source, spec, words, command, tmp_path,
+                                                                        capsys):
+    # sys.exit() is SystemExit, not Exception: it used to end rulesfuzz with the engine's code (3,
+    # "rulesfuzz itself failed") and no message at all.
+    path = tmp_path / "exits_engine.py"
+    path.write_text(source)
+    assert run_cli(command, "--engine", spec.format(path=path)) == 2
+    line = one_error_line(capsys)
+    assert words in line and "SystemExit" in line
+
+
 @pytest.mark.parametrize("content, words", [
     ("{not json", "not JSON"),
     ('{"format": "rulesfuzz-scenario/1", "steps": []}', "'board' is a required property"),
