@@ -39,6 +39,7 @@ median examples to failure at most 100 in both modes; no false positive. The exi
     python benchmarks/bugfinding.py --quick         # 2 seeds, 1,500 examples per run, no shrinking
     python benchmarks/bugfinding.py --mutant umbra_taps_creature --seeds 3 --budget 200
     python benchmarks/bugfinding.py --jobs 1        # one process (default: one per core)
+    python benchmarks/bugfinding.py --quick --workers 2   # the findings of rulesfuzz run --workers 2
 
 A run stops at its first finding, so the budget is only spent on a miss. Every run uses
 ``database=None`` (no example database), so results don't depend on failures saved by
@@ -112,9 +113,15 @@ def run_one(task: dict) -> dict:
     original = runner.Recorder
     runner.Recorder = recorder_class
     started, started_cpu = time.perf_counter(), time.process_time()
+    before = {"examples": 0, "steps": 0}  # of the slots that ran before the one running
     try:
-        result = runner.run(engine, max_examples=int(task["budget"]), seed=task["seed"], database=None,
-                            against=against, shrink=task.get("shrink", True), explore=task.get("explore", False))
+        for examples, seed in _slots(int(task["budget"]), task["seed"], int(task.get("workers", 1))):
+            result = runner.run(engine, max_examples=examples, seed=seed, database=None, against=against,
+                                shrink=task.get("shrink", True), explore=task.get("explore", False))
+            if result.violation is not None:
+                break
+            before = {"examples": before["examples"] + result.stats.examples,
+                      "steps": before["steps"] + result.stats.steps}
     except Exception as exc:  # noqa: BLE001  a harness crash: report it, keep benchmarking
         return {**task, "detected": False, "error": f"{type(exc).__name__}: {exc}",
                 "cpu_seconds": round(time.process_time() - started_cpu, 3),
@@ -123,7 +130,8 @@ def run_one(task: dict) -> dict:
         runner.Recorder = original
     total, total_cpu = time.perf_counter() - started, time.process_time() - started_cpu
     out = {**task, "detected": result.violation is not None, "cpu_seconds": round(total_cpu, 3),
-           "seconds": round(total, 3), "examples": result.stats.examples, "steps": result.stats.steps}
+           "seconds": round(total, 3), "examples": before["examples"] + result.stats.examples,
+           "steps": before["steps"] + result.stats.steps}
     if result.violation is not None:
         first_wall, first_cpu = recorder_class.first_failure or (started + total, started_cpu + total_cpu)
         scenario = result.scenario or {}
@@ -131,7 +139,7 @@ def run_one(task: dict) -> dict:
             "invariant": result.violation.invariant,
             "also": sorted({v.invariant for v in result.violations} - {result.violation.invariant}),
             "messages": list(result.violation.messages)[:3],
-            "examples_to_failure": result.examples_to_failure,
+            "examples_to_failure": before["examples"] + result.examples_to_failure,
             "seconds_to_failure": round(first_cpu - started_cpu, 3),
             "wall_seconds_to_failure": round(first_wall - started, 3),
             "shrink_seconds": round(started_cpu + total_cpu - first_cpu, 3),
@@ -141,6 +149,17 @@ def run_one(task: dict) -> dict:
             "scenario": scenario,
         })
     return out
+
+
+def _slots(budget: int, seed: int, workers: int) -> list[tuple[int, int]]:
+    """The ``(examples, seed)`` of each slot of a run of ``budget`` examples and ``seed`` with
+    ``rulesfuzz run --workers N`` (``harness.workers.slots``; one slot, the run itself, for 1).
+    What ``--workers N`` finds depends on its slots only, not on the processes they run in,
+    so running them one after another here gives its findings; a slot's examples to failure
+    count the examples of the slots before it."""
+    from harness.workers import slots
+
+    return [(slot.examples, slot.seed) for slot in slots(budget, seed, workers)]
 
 
 def _preload() -> None:
@@ -265,11 +284,12 @@ def print_table(summary: dict, rules: dict[str, str]) -> None:
 
 # --------------------------------------------------------------------------- main
 def build_tasks(mutants, seeds, budget: int, shrink=True, shrink_seconds=SHRINK_SECONDS,
-                reference_budget: int = QUICK["reference"], explore: bool = False) -> list[dict]:
+                reference_budget: int = QUICK["reference"], explore: bool = False, workers: int = 1) -> list[dict]:
     """The runs: every mutant x mode x seed with ``budget`` examples, and the reference
     engine in each mode and seed with ``reference_budget`` examples (none when 0); with
-    ``explore``, every run is a ``rulesfuzz run --explore``."""
-    common = {"shrink": shrink, "shrink_seconds": shrink_seconds, "explore": explore}
+    ``explore``, every run is a ``rulesfuzz run --explore``; with ``workers`` N > 1, cut into
+    the slots of ``--workers N`` (:func:`_slots`)."""
+    common = {"shrink": shrink, "shrink_seconds": shrink_seconds, "explore": explore, "workers": workers}
     tasks = [{"engine": name, "mode": mode, "seed": seed, "budget": budget, **common}
              for name in mutants for mode in MODES for seed in seeds]
     if reference_budget:
@@ -294,6 +314,9 @@ def main(argv=None) -> int:
                         help=f"stop shrinking one failure after this many seconds (default {SHRINK_SECONDS:g})")
     parser.add_argument("--explore", action="store_true",
                         help="every run with --explore (the rules on plain random draws, failures reduced)")
+    parser.add_argument("--workers", type=positive_int, default=1,
+                        help="cut every run into the slots of `rulesfuzz run --workers N` (run one after another: "
+                             "its findings depend on the slots, not the processes; default 1, no slots)")
     parser.add_argument("--mutant", action="append", dest="mutants", metavar="NAME",
                         help="only this mutant (repeatable)")
     parser.add_argument("--jobs", type=int, default=None,
@@ -316,10 +339,12 @@ def main(argv=None) -> int:
     reference_budget = args.reference_examples if args.reference_examples is not None else preset["reference"]
     if reference_budget < 0:
         parser.error(f"--reference-examples: expected 0 or more, got {reference_budget}")
-    tasks = build_tasks(mutants, seeds, budget, shrink, args.shrink_seconds, reference_budget, args.explore)
+    tasks = build_tasks(mutants, seeds, budget, shrink, args.shrink_seconds, reference_budget, args.explore,
+                        args.workers)
     print(f"bugfinding: {len(mutants)} mutants x {len(MODES)} modes x {len(seeds)} seeds, {budget} examples per run, "
           f"{f'shrinking (at most {args.shrink_seconds:g} s)' if shrink else 'no shrinking'}"
-          f"{', --explore' if args.explore else ''}; reference engine "
+          f"{', --explore' if args.explore else ''}"
+          f"{f', cut into the slots of --workers {args.workers}' if args.workers > 1 else ''}; reference engine "
           f"{reference_budget} examples per seed and mode; {args.jobs} process(es)", flush=True)
     started = time.perf_counter()
     runs = []
@@ -393,6 +418,7 @@ def main(argv=None) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = {
             "settings": {"seeds": seeds, "budget_examples": budget, "shrink": shrink, "explore": args.explore,
+                         "workers": args.workers,
                          "shrink_seconds": args.shrink_seconds,
                          "reference_examples": reference_budget,
                          "jobs": args.jobs, "quick": args.quick, "python": sys.version.split()[0],

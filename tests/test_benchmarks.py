@@ -88,6 +88,34 @@ def test_bugfinding_with_explore_finds_the_mutant_in_both_modes(tmp_path, capsys
     assert all(r["explore"] and r["shrunk_steps"] <= 2 for r in report["runs"] if r["engine"] != "reference")
 
 
+def test_bugfinding_with_workers_finds_what_rulesfuzz_run_with_workers_finds(tmp_path, capsys):
+    """``--workers 2`` cuts every run into the slots of ``rulesfuzz run --workers 2``: the mutant
+    is caught by the invariant the CLI's run with 2 worker processes reports first, and its
+    examples to failure count the slots' examples, within the budget."""
+    from tests.mutants import MUTANTS
+
+    bugfinding = _load("bugfinding")
+    out = tmp_path / "bugfinding.json"
+    code = bugfinding.main(["--mutant", "umbra_taps_creature", "--seeds", "1", "--budget", "100", "--workers", "2",
+                            "--explore", "--reference-examples", "3", "--jobs", "1", "--json", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0 and "cut into the slots of --workers 2" in text.splitlines()[0]
+    report = json.loads(out.read_text())
+    assert report["settings"]["workers"] == 2
+    run = next(r for r in report["runs"] if r["engine"] == "umbra_taps_creature" and r["mode"] == "invariant-only")
+    assert run["detected"] and run["workers"] == 2 and 1 <= run["examples_to_failure"] <= run["examples"] <= 100
+    assert bugfinding._slots(100, 0, 2)[0] != (100, 0)  # not the run of one process
+    from harness.cli import main
+
+    assert main(["run", "--engine", MUTANTS["umbra_taps_creature"].spec, "--workers", "2", "--max-examples", "100",
+                 "--seed", "0", "--database", "none", "--quiet", "--replay-dir", str(tmp_path / "replays"),
+                 "--json", str(tmp_path / "run.json"), "--explore"]) == 1
+    cli_run = json.loads((tmp_path / "run.json").read_text())
+    assert cli_run["findings"][0]["key"] == run["invariant"]
+    # with seed 0 the first slot finds it, at the same example (one process without slots: the 4th)
+    assert run["examples_to_failure"] == cli_run["findings"][0]["examples_to_find"] == 1
+
+
 def test_bugfinding_is_deterministic_in_examples(tmp_path, capsys):
     """The same seed and example budget find the bug after the same number of examples."""
     bugfinding = _load("bugfinding")
