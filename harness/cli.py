@@ -195,14 +195,7 @@ def _check_output_paths(args) -> None:
     for flag, path in (("--json", args.json_path), ("--junit-xml", getattr(args, "junit_path", None))):
         if path:
             run_options.check_report_path(flag, path)
-    replay_dir = Path(args.replay_dir)
-    if replay_dir.exists() and not replay_dir.is_dir():
-        raise BadInput(f"--replay-dir {replay_dir}: is a file, not a folder")
-    existing = next(p for p in [replay_dir, *replay_dir.absolute().parents] if p.exists())
-    if not existing.is_dir():
-        raise BadInput(f"--replay-dir {replay_dir}: {existing} is a file, not a folder")
-    if not os.access(existing, os.W_OK):
-        raise BadInput(f"--replay-dir {replay_dir}: {existing} is not writable")
+    run_options.check_replay_dir("--replay-dir", args.replay_dir)
 
 
 def _engine_coverage(args, engine):

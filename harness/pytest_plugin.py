@@ -101,6 +101,7 @@ def pytest_configure(config):
         return
     from harness import baseline as baseline_file
     from harness.runner import database_from
+    from harness.run_options import OptionError, check_replay_dir
 
     from harness.cli import skipped_invariants_problem
 
@@ -116,6 +117,10 @@ def pytest_configure(config):
         database_from(options["rulesfuzz_database"])
     except ValueError as exc:
         raise pytest.UsageError(f"--rulesfuzz-database: {exc}") from None
+    try:
+        check_replay_dir("--rulesfuzz-replay-dir", options["rulesfuzz_replay_dir"])
+    except OptionError as exc:
+        raise pytest.UsageError(str(exc)) from None
     path = options["rulesfuzz_baseline"]
     try:
         config._rulesfuzz_known = baseline_file.load(path) if path else {}

@@ -89,6 +89,20 @@ def check_report_path(flag: str, path: str) -> None:
         raise OptionError(f"{flag} {path}: not writable")
 
 
+def check_replay_dir(flag: str, path: str) -> None:
+    """Refuse, before fuzzing, a replay folder the run could not write its replay files to (a
+    file, below a file, or in a folder that isn't writable), so no finding is left without
+    its replay file. Raises OptionError."""
+    replay_dir = Path(path)
+    if replay_dir.exists() and not replay_dir.is_dir():
+        raise OptionError(f"{flag} {replay_dir}: is a file, not a folder")
+    existing = next(p for p in [replay_dir, *replay_dir.absolute().parents] if p.exists())
+    if not existing.is_dir():
+        raise OptionError(f"{flag} {replay_dir}: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK):
+        raise OptionError(f"{flag} {replay_dir}: {existing} is not writable")
+
+
 def write_reports(args, result, engine, against, status: str, replay: str, extra: dict | None = None,
                   error: str | None = None) -> None:
     """The --json and --junit-xml reports of a run (each only when asked for); ``extra``

@@ -117,8 +117,12 @@ def test_bad_options_are_usage_errors(pytester):
                           ("--rulesfuzz-examples=0", "--rulesfuzz-examples: expected a positive number"),
                           ("--rulesfuzz-max-seconds=-1", "--rulesfuzz-max-seconds: expected a positive number"),
                           ("--rulesfuzz-skip-invariant=generic.nope",
-                           "--rulesfuzz-skip-invariant: unknown invariant(s) ?'generic.nope'?; see*")):
-        result = pytester.runpytest("-p", "no:xdist", f"--rulesfuzz-engine={CLEAN}", option)
+                           "--rulesfuzz-skip-invariant: unknown invariant(s) ?'generic.nope'?; see*"),
+                          # A finding there would have no replay file: refused before fuzzing, as `run` does.
+                          ("--rulesfuzz-replay-dir=a-file/replays",
+                           "--rulesfuzz-replay-dir a-file/replays: */a-file is a file, not a folder")):
+        (pytester.path / "a-file").write_text("not a folder")
+        result = pytester.runpytest("-p", "no:xdist", f"--rulesfuzz-engine={BUGGY}", option)
         assert result.ret == 4, option  # pytest's usage error
         result.stderr.fnmatch_lines([f"ERROR: {words}*"])
     broken = fuzz(pytester, f"{TINY}:no_such_engine", "--rulesfuzz-database=none")
