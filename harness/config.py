@@ -98,10 +98,11 @@ def _table(where: str, table, options: dict, base: Path) -> dict:
 
 
 def load_settings(parser: argparse.ArgumentParser, profile: str | None = None,
-                  start: Path | None = None) -> tuple[dict, Path | None]:
+                  start: Path | None = None, profile_flag: str = "--profile") -> tuple[dict, Path | None]:
     """The settings for ``rulesfuzz run`` (``parser``): ``({dest: value}, the pyproject.toml read or None)``.
 
-    ``profile`` is a built-in or pyproject profile name (None: none). Raises
+    ``profile`` is a built-in or pyproject profile name (None: none), given with the option
+    ``profile_flag`` (named in the error for an unknown profile). Raises
     :class:`ConfigError` for an unknown key or profile, a bad value, or a file that isn't TOML.
     """
     options = _options(parser)
@@ -123,7 +124,7 @@ def load_settings(parser: argparse.ArgumentParser, profile: str | None = None,
     if profile is not None:
         if profile not in BUILTIN_PROFILES and profile not in profiles:
             known = sorted({*BUILTIN_PROFILES, *profiles})
-            raise ConfigError(f"--profile {profile}: no such profile; known: {', '.join(known)}"
+            raise ConfigError(f"{profile_flag} {profile}: no such profile; known: {', '.join(known)}"
                               f"{'' if path else ' (no pyproject.toml found)'}")
         settings.update(_table(f"built-in profile {profile}", BUILTIN_PROFILES.get(profile, {}), options, base))
         settings.update(_table(f"{path} [tool.rulesfuzz.profiles.{profile}]", profiles.get(profile, {}),

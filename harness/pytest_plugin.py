@@ -81,7 +81,7 @@ def _resolve(config) -> dict | None:
     run_parser = next(a for a in build_parser()._actions
                       if isinstance(a, argparse._SubParsersAction)).choices["run"]
     try:
-        settings, _ = load_settings(run_parser, profile)
+        settings, _ = load_settings(run_parser, profile, profile_flag="--rulesfuzz-profile")
     except ConfigError as exc:
         raise pytest.UsageError(str(exc)) from None
     resolved = {}

@@ -171,7 +171,7 @@ max-examples = 30
     fixed.assert_outcomes(passed=1)
     unknown = pytester.runpytest("-p", "no:xdist", "--rulesfuzz-profile=nightly")
     assert unknown.ret == 4
-    unknown.stderr.fnmatch_lines(["ERROR: --profile nightly: no such profile; known: explore, gate, quick*"])
+    unknown.stderr.fnmatch_lines(["ERROR: --rulesfuzz-profile nightly: no such profile; known: explore, gate, quick*"])
 
 
 def test_no_item_without_an_engine_or_a_profile(pytester):
