@@ -8,7 +8,9 @@ that CI needs: ``--rulesfuzz-engine`` (``--engine``), ``--rulesfuzz-against``,
 (repeatable). With ``--rulesfuzz-profile NAME``
 (or whenever the item runs) the settings of ``[tool.rulesfuzz]`` of the nearest
 ``pyproject.toml`` and of that profile fill in what the command line doesn't give
-(:mod:`harness.config`), so ``pytest --rulesfuzz-profile gate`` is the CI gate.
+(:mod:`harness.config`), so ``pytest --rulesfuzz-profile gate`` is the CI gate; the settings
+``steps``, ``step-timeout``, ``invariant``, ``isolate``, ``explore`` and ``coverage-guided``
+apply to the item's run as to ``rulesfuzz run`` (:data:`SETTINGS`).
 
 The item ``rulesfuzz::rulesfuzz_engine[SPEC]`` is collected with the session's own
 collectors, so it is counted and reported like any test, and ``-k``, ``-m rulesfuzz``
@@ -41,6 +43,13 @@ OPTIONS = {
     "rulesfuzz_replay_dir": ("replay_dir", "rulesfuzz-replays"),
     "rulesfuzz_skip_invariant": ("skip_invariants", None),
 }
+
+#: Settings of ``[tool.rulesfuzz]`` (and profiles) the item's run takes that have no plugin
+#: option: setting (the ``rulesfuzz run`` option's dest) -> its default. The others
+#: (``workers``, ``shard``, ``json``, ``junit-xml``, ``engine-coverage``, ``quiet``) are
+#: ``rulesfuzz run``'s own: the item is one run in the pytest process.
+SETTINGS = {"steps": 20, "step_timeout": 10.0, "invariants": None, "isolate": False, "explore": False,
+            "coverage_guided": False}
 
 
 def pytest_addoption(parser):
@@ -88,6 +97,8 @@ def _resolve(config) -> dict | None:
     for name, (setting, default) in OPTIONS.items():
         given = config.getoption(name)
         resolved[name] = given if given is not None else settings.get(setting, default)
+    for setting, default in SETTINGS.items():
+        resolved[setting] = settings.get(setting, default)
     if not resolved["rulesfuzz_engine"]:
         raise pytest.UsageError(f"--rulesfuzz-profile {profile}: no engine (give --rulesfuzz-engine, or engine in "
                                 f"[tool.rulesfuzz] of pyproject.toml)")
@@ -105,7 +116,17 @@ def pytest_configure(config):
 
     from harness.cli import skipped_invariants_problem
 
-    problem = skipped_invariants_problem(None, options["rulesfuzz_skip_invariant"], "--rulesfuzz-skip-invariant")
+    from invariants import REGISTRY
+
+    chosen = options["invariants"]
+    unknown = [n for n in chosen or () if n not in REGISTRY]
+    if unknown:
+        raise pytest.UsageError(f"[tool.rulesfuzz] invariant: unknown invariant(s) {unknown}; "
+                                f"see `rulesfuzz invariants`")
+    if chosen and "differential.matches_reference" in chosen and not options["rulesfuzz_against"]:
+        raise pytest.UsageError("[tool.rulesfuzz] invariant: differential.matches_reference needs an engine to "
+                                "compare with (--rulesfuzz-against, or against in [tool.rulesfuzz])")
+    problem = skipped_invariants_problem(chosen, options["rulesfuzz_skip_invariant"], "--rulesfuzz-skip-invariant")
     if problem:
         raise pytest.UsageError(problem)
     if options["rulesfuzz_examples"] < 1:
@@ -140,11 +161,11 @@ class RulesfuzzItem(pytest.Item):
         self.spec = spec
         self.add_marker(MARKER)
 
-    def _engine(self, spec: str):
+    def _engine(self, spec: str, isolate: bool = False):
         from harness.loading import EngineLoadError, load_engine
 
         try:
-            return load_engine(spec)
+            return load_engine(spec, step_timeout=self.config._rulesfuzz["step_timeout"], isolate=isolate)
         except EngineLoadError as exc:
             raise RulesfuzzFailure(f"rulesfuzz: error: {exc}") from None
 
@@ -153,14 +174,16 @@ class RulesfuzzItem(pytest.Item):
         from harness.runner import database_from, run
 
         option = self.config._rulesfuzz.__getitem__
-        engine = self._engine(self.spec)
+        engine = self._engine(self.spec, option("isolate"))
         against_spec = option("rulesfuzz_against")
         against = self._engine(against_spec) if against_spec else None
         result = run(engine, max_examples=option("rulesfuzz_examples"), max_seconds=option("rulesfuzz_max_seconds"),
                      seed=option("rulesfuzz_seed"), replay_dir=option("rulesfuzz_replay_dir"),
                      database=database_from(option("rulesfuzz_database")), against=against,
                      keep_going=option("rulesfuzz_keep_going"),
-                     skip_invariants=option("rulesfuzz_skip_invariant") or ())
+                     skip_invariants=option("rulesfuzz_skip_invariant") or (), steps_per_example=option("steps"),
+                     step_timeout=option("step_timeout"), invariant_names=option("invariants"),
+                     explore=option("explore"), coverage_guided=option("coverage_guided"))
         known = getattr(self.config, "_rulesfuzz_known", {})
         for finding in result.findings:
             finding.known = known.get(finding.key)

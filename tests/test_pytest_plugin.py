@@ -178,3 +178,57 @@ def test_no_item_without_an_engine_or_a_profile(pytester):
     pytester.makepyprojecttoml(f'[tool.rulesfuzz]\nengine = "{CLEAN}"\n')
     pytester.makepyfile("def test_other():\n    pass\n")
     pytester.runpytest("-p", "no:xdist").assert_outcomes(passed=1)  # settings alone don't add the item
+
+
+CRASHES_ON_SACRIFICE = f"""
+import os
+import sys
+
+sys.path.insert(0, {str(ROOT)!r})
+from examples.engines.tiny.engine import TinyEngine
+
+
+class CrashesOnSacrifice(TinyEngine):
+    '''The tiny engine, whose process dies (os._exit) when it applies a sacrifice.'''
+
+    def new_game(self, board):
+        game = super().new_game(board)
+        apply = game.apply
+
+        def dying_apply(event, decider):
+            if event["type"] == "sacrifice":
+                os._exit(9)
+            return apply(event, decider)
+
+        game.apply = dying_apply
+        return game
+
+
+engine = CrashesOnSacrifice()
+"""
+
+
+def test_settings_without_a_plugin_option_apply_to_the_item(pytester, monkeypatch):
+    """[tool.rulesfuzz]'s isolate, step-timeout and steps reach the item's run: an engine that ends its
+    process is a finding with a replay file, not the end of pytest (which the item ran in)."""
+    (pytester.path / "crashes.py").write_text(CRASHES_ON_SACRIFICE)
+    pytester.makepyprojecttoml('[tool.rulesfuzz]\nengine = "crashes.py:engine"\nisolate = true\n'
+                               'step-timeout = 5\nsteps = 6\ndatabase = "none"\nmax-examples = 40\n')
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))  # this checkout's plugin in pytest's own process
+    result = pytester.runpytest_subprocess("-p", "no:xdist", f"--rulesfuzz-engine={pytester.path / 'crashes.py'}:engine")
+    assert result.ret == 1, result.stdout.lines[-5:]
+    result.assert_outcomes(failed=1)
+    assert any("VIOLATION generic.engine_does_not_raise" in line for line in result.stdout.lines)
+    assert list((pytester.path / "rulesfuzz-replays").glob("*engine_does_not_raise*.json"))
+
+
+def test_the_invariant_setting_limits_the_item_and_is_checked(pytester):
+    """invariant = [...] in [tool.rulesfuzz] checks only those: the tiny engine's three planted bugs break
+    none of sba.lethal_damage (so the item passes); an unknown name is a usage error."""
+    pytester.makepyprojecttoml(f'[tool.rulesfuzz]\nengine = "{BUGGY}"\ndatabase = "none"\nmax-examples = 30\n'
+                               'invariant = ["sba.lethal_damage"]\n')
+    pytester.runpytest("-p", "no:xdist", "--rulesfuzz-profile=gate").assert_outcomes(passed=1)
+    pytester.makepyprojecttoml(f'[tool.rulesfuzz]\nengine = "{BUGGY}"\ninvariant = ["sba.nope"]\n')
+    unknown = pytester.runpytest("-p", "no:xdist", "--rulesfuzz-profile=gate")
+    assert unknown.ret == 4
+    assert "ERROR: [tool.rulesfuzz] invariant: unknown invariant(s) ['sba.nope']" in unknown.stderr.str()
