@@ -284,7 +284,11 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     extra = {"rule_coverage": result.rule_coverage} if result.rule_coverage else {}
     if coverage_summary is not None:
         extra["engine_coverage"] = coverage_summary.to_json()
-    run_options.write_reports(args, result, engine, against, status, replay, extra)
+    try:
+        run_options.write_reports(args, result, engine, against, status, replay, extra)
+    except run_options.ReportNotWritten as exc:  # it passed the check before the run: the findings above stand
+        print(f"rulesfuzz: error: {exc}", file=sys.stderr)
+        return report.STATUS_EXIT[status] if status in ("findings", "interrupted") else EXIT_BAD_INPUT
     if status == "untested":
         raise BadInput(report.untested_message("--max-seconds", args.max_seconds))
     if status == "declined":

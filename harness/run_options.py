@@ -103,13 +103,21 @@ def check_replay_dir(flag: str, path: str) -> None:
         raise OptionError(f"{flag} {replay_dir}: {existing} is not writable")
 
 
+class ReportNotWritten(OSError):
+    """A --json or --junit-xml report that could not be written at the end of a run (a disk that
+    filled up, a path the check before the run could not see through); its text is one line
+    naming the option and the file."""
+
+
 def write_reports(args, result, engine, against, status: str, replay: str, extra: dict | None = None,
                   error: str | None = None) -> None:
     """The --json and --junit-xml reports of a run (each only when asked for); ``extra``
     adds top-level entries to the --json report (``rule_coverage``, ``engine_coverage``).
     ``error`` is the message of a run that failed before its end (status ``failed``, exit 3):
     a ``--workers`` process died or raised; ``result`` then holds what the slots that ended found.
-    Raises OSError when a report can't be written."""
+    Raises :class:`ReportNotWritten` when a report can't be written (the first that can't, once
+    both were tried)."""
+    unwritten = None
     if args.json_path:
         options = {"max_examples": args.max_examples, "max_seconds": args.max_seconds, "seed": args.seed,
                    "steps": args.steps, "step_timeout": args.step_timeout, "invariants": args.invariants,
@@ -122,7 +130,10 @@ def write_reports(args, result, engine, against, status: str, replay: str, extra
                    "engine_coverage": getattr(args, "engine_coverage", None)}
         payload = report.run_report(result, engine, against, options, replay, error)
         payload.update(extra or {})
-        Path(args.json_path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        try:
+            Path(args.json_path).write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:  # the JUnit report is still written
+            unwritten = ReportNotWritten(f"--json {args.json_path}: can't write the report: {exc.strerror or exc}")
     if getattr(args, "junit_path", None):
         from .junit import junit_xml, write_junit
 
@@ -132,4 +143,10 @@ def write_reports(args, result, engine, against, status: str, replay: str, extra
             error = report.untested_message("--max-seconds", args.max_seconds)
         properties = {"seed": args.seed, "max_examples": args.max_examples, "max_seconds": args.max_seconds,
                       "against": args.against}
-        write_junit(args.junit_path, junit_xml(result, engine.info.name, replay, properties, error, status))
+        try:
+            write_junit(args.junit_path, junit_xml(result, engine.info.name, replay, properties, error, status))
+        except OSError as exc:
+            unwritten = unwritten or ReportNotWritten(f"--junit-xml {args.junit_path}: can't write the report: "
+                                                      f"{exc.strerror or exc}")
+    if unwritten is not None:
+        raise unwritten

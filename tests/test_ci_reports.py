@@ -133,6 +133,25 @@ def test_a_junit_xml_path_that_cant_be_written_is_one_line_exit_2(target, words,
     assert len(lines) == 1 and "--junit-xml" in lines[0] and words in lines[0], err
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("flag", ["--json", "--junit-xml"])
+def test_a_report_that_fails_when_written_at_the_end_loses_no_finding(flag, tmp_path, capsys):
+    """/dev/full passes the check before the run (a writable file in a folder) but every write to it
+    fails (no space left on device), as a report on a disk that filled up during the run: one line,
+    the finding still reported with its replay file and exit 1; the other report is still written;
+    a clean run exits 2 (its report, asked for, is missing), never 3 with a traceback."""
+    other = {"--json": ("--junit-xml", tmp_path / "r.xml"), "--junit-xml": ("--json", tmp_path / "r.json")}[flag]
+    assert fuzz(tmp_path, BUGGY, flag, "/dev/full", *other, examples=30) == 1
+    out, err = capsys.readouterr()
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "/dev/full" in lines[0] and "can't write the report" in lines[0], err
+    assert "Traceback" not in out + err and "VIOLATION" in out
+    assert list((tmp_path / "replays").glob("tiny-buggy-*.json")) and other[1].stat().st_size > 0
+    assert fuzz(tmp_path, CLEAN, flag, "/dev/full", examples=5) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "/dev/full" in lines[0]
+
+
 def test_version(capsys):
     import tomllib
 
