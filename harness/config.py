@@ -16,8 +16,9 @@ and are chosen with ``--profile NAME``. Two profiles are built in, for CI:
 A pyproject profile of the same name extends the built-in one. Precedence, lowest first:
 the options' defaults, ``[tool.rulesfuzz]``, the built-in profile, the pyproject profile,
 the command line. Relative paths in the file (``replay-dir``, ``baseline``, ``json``,
-``junit-xml``, a directory ``database``, a ``path/to/file.py:attr`` engine) are relative
-to the folder of the ``pyproject.toml``. An unknown key or profile, a value of the
+``junit-xml``, a directory ``database``, a ``path/to/file.py:attr`` engine, and the words
+of an ``exec:`` engine that name an existing file or folder there) are relative to the
+folder of the ``pyproject.toml``. An unknown key or profile, a value of the
 wrong type or a file that isn't TOML raises :class:`ConfigError` (one line: exit 2).
 """
 
@@ -91,10 +92,29 @@ def _table(where: str, table, options: dict, base: Path) -> dict:
         value = _value(where, key, value, options[key])
         if key in PATH_KEYS or (key == "database" and "://" not in value and value not in ("memory", "none")):
             value = str(base / value)
-        elif key in ("engine", "against") and not value.startswith("exec:") and ".py:" in value:
+        elif key in ("engine", "against") and value.startswith("exec:"):
+            value = _exec_relative_to(value, base)
+        elif key in ("engine", "against") and ".py:" in value:
             value = str(base / value)
         out[options[key].dest] = value
     return out
+
+
+def _exec_relative_to(spec: str, base: Path) -> str:
+    """An ``exec:COMMAND ARGS...`` engine of the file with each word that is a relative path of an
+    existing file or folder in ``base`` made absolute (``exec:node engine.js`` ->
+    ``exec:node /project/engine.js``; the command only when it has a ``/``: ``./engine``), so it
+    starts from any working folder; other words are kept."""
+    import shlex
+
+    try:
+        words = shlex.split(spec[len("exec:"):])
+    except ValueError:
+        return spec  # unbalanced quotes: loading the engine says so
+    # The command itself only when it is a path (a bare name is looked up in PATH, as a shell would).
+    resolved = [str(base / w) if w and not Path(w).is_absolute() and not w.startswith("-") and (base / w).exists()
+                and (i > 0 or "/" in w) else w for i, w in enumerate(words)]
+    return spec if resolved == words else "exec:" + shlex.join(resolved)
 
 
 def load_settings(parser: argparse.ArgumentParser, profile: str | None = None,

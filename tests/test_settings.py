@@ -47,6 +47,29 @@ def test_settings_from_the_nearest_pyproject_with_the_command_line_overriding(tm
     assert json.loads((tmp_path / "out" / "run.json").read_text())["options"]["max_examples"] == 4
 
 
+def test_an_exec_engine_of_the_settings_starts_from_any_working_folder(tmp_path, monkeypatch, capsys):
+    """`engine = "exec:node engines/engine.js"`: the file is found from the pyproject.toml's folder
+    (the Node.js example engine, written from scratch), as a path/to/file.py:attr engine is; the
+    command (node) is still looked up in PATH, even beside a folder of that name, and words that
+    name no file are kept as they are (quoted ones too)."""
+    import shutil
+
+    if shutil.which("node") is None:
+        pytest.fail("node is not installed; .ci/run installs it")
+    (tmp_path / "engines").mkdir()
+    (tmp_path / "engines" / "engine.js").symlink_to(ROOT / "examples/engines/node/engine.js")
+    (tmp_path / "node").mkdir()
+    inner = tmp_path / "src"
+    inner.mkdir()
+    monkeypatch.chdir(inner)
+    project(tmp_path, '[tool.rulesfuzz]\nengine = "exec:node engines/engine.js --bug \'not a file\'"\n')
+    settings, _ = load_settings(run_parser())
+    assert settings["engine"] == f"exec:node {tmp_path / 'engines' / 'engine.js'} --bug 'not a file'"
+    project(tmp_path, '[tool.rulesfuzz]\nengine = "exec:node engines/engine.js"\nmax-examples = 3\n'
+                      'database = "none"\nreplay-dir = "replays"\nquiet = true\n')
+    assert main(["run"]) == 0, capsys.readouterr().err
+
+
 def test_a_user_profile_extends_the_built_in_gate_profile(tmp_path, monkeypatch, capsys):
     project(tmp_path, f'[tool.rulesfuzz]\nengine = "{TINY}:engine"\ndatabase = "none"\nseed = 5\n\n'
                       f'[tool.rulesfuzz.profiles.gate]\nmax-examples = 8\njunit-xml = "gate.xml"\n')
