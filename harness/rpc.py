@@ -143,14 +143,15 @@ class _Child:
         return EngineProcessError(message, self.tail())
 
     def stop(self) -> None:
-        """Kill the child's whole process group (it may have started children of its own)."""
+        """Kill the child's whole process group (it may have started children of its own, which
+        outlive it when it crashed or exited after ``shutdown``: they are killed too)."""
         if self.dead:
             return
         self.dead = True
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, 9)
-            except (ProcessLookupError, PermissionError):
+        try:
+            os.killpg(self.proc.pid, 9)  # the group keeps the child's pid as its id while a member lives
+        except (ProcessLookupError, PermissionError):
+            if self.proc.poll() is None:
                 self.proc.kill()
         try:
             self.proc.wait(timeout=5)

@@ -4,6 +4,7 @@ end of the run."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import json
@@ -215,6 +216,29 @@ def test_ctrl_c_reaches_the_harness_not_the_engine_and_is_no_finding(tmp_path):
     assert not list((tmp_path / "replays").glob("*.json"))
     time.sleep(0.2)
     assert not [pid for pid in engine_pids if _alive(pid)]
+
+
+def test_processes_an_engine_started_are_stopped_with_it(tmp_path):
+    """Each child starts a helper process (as an engine's launcher or server would): whether the
+    child crashed (SIGSEGV on every sacrifice: a fresh child per fault) or exited after shutdown
+    at the end of the run, its helpers are stopped with it, not left running after the run."""
+    pidfile = tmp_path / "pids"
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "harness", "run", "--engine", faulty("crash"), "--max-examples", "30", "--seed",
+             "2", "--replay-dir", str(tmp_path), "--database", "none", "--quiet", "--steps", "6", "--keep-going"],
+            capture_output=True, text=True, cwd=ROOT, timeout=300,
+            env={**os.environ, "RULESFUZZ_TEST_PIDFILE": str(pidfile), "RULESFUZZ_TEST_HELPER": "1"})
+        assert proc.returncode == 1, proc.stderr
+        helpers = [int(line.split()[1]) for line in pidfile.read_text().splitlines() if line.startswith("helper")]
+        assert len(helpers) >= 2  # the crashed children's, and the last child's
+        time.sleep(0.2)
+        assert not [pid for pid in helpers if _alive(pid)]
+    finally:
+        for line in pidfile.read_text().splitlines() if pidfile.exists() else ():
+            if line.startswith("helper"):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(line.split()[1]), signal.SIGKILL)
 
 
 # --------------------------------------------------------------------------- the records of harness.protocol

@@ -13,7 +13,9 @@ applying a ``sacrifice`` event does MODE:
 * ``clean``: nothing (the reference engine).
 
 It writes a line to stderr before misbehaving, and its pid to the file named by
-``$RULESFUZZ_TEST_PIDFILE`` (when set) at start.
+``$RULESFUZZ_TEST_PIDFILE`` (when set) at start; with ``$RULESFUZZ_TEST_HELPER`` set it also
+starts a helper process of its own (``sleep``, as an engine's server or launcher would be) and
+writes ``helper PID`` there.
 """
 
 from __future__ import annotations
@@ -86,5 +88,10 @@ if __name__ == "__main__":
     if os.environ.get("RULESFUZZ_TEST_PIDFILE"):
         with open(os.environ["RULESFUZZ_TEST_PIDFILE"], "a") as f:
             f.write(f"{os.getpid()}\n")
+            if os.environ.get("RULESFUZZ_TEST_HELPER"):
+                import subprocess
+
+                helper = subprocess.Popen(["sleep", "120"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                f.write(f"helper {helper.pid}\n")
     print(f"faulty engine ({MODE}) ready", file=sys.stderr, flush=True)
     FaultyServer(FaultyEngine(), sys.stdin.buffer, OUT).serve()
