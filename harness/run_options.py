@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import tempfile
 from pathlib import Path
 
 from . import report
@@ -101,6 +102,11 @@ def check_replay_dir(flag: str, path: str) -> None:
         raise OptionError(f"{flag} {replay_dir}: {existing} is a file, not a folder")
     if not os.access(existing, os.W_OK):
         raise OptionError(f"{flag} {replay_dir}: {existing} is not writable")
+    try:  # os.access says yes to root everywhere: a file really made there (then removed) says more
+        with tempfile.TemporaryFile(dir=existing, prefix=".rulesfuzz-write-test-"):
+            pass
+    except OSError as exc:
+        raise OptionError(f"{flag} {replay_dir}: can't write in {existing} ({exc.strerror or exc})") from None
 
 
 class ReportNotWritten(OSError):

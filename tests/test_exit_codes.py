@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -53,6 +54,17 @@ def test_replay_dir_that_is_a_file_and_json_into_a_missing_folder_are_bad_input(
     assert main(["run", "--engine", "reference", "--replay-dir", str(tmp_path), "--json",
                  str(tmp_path / "missing" / "run.json")]) == 2
     assert "no folder" in one_error_line(capsys)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc (Linux)")
+def test_a_replay_dir_where_no_file_can_be_made_is_bad_input_before_the_run(tmp_path, capsys):
+    """No file can be made in /proc, though root passes its os.access check: found before the run
+    (a finding's replay file could not be written there), not a traceback once the bug of the tiny
+    engine (written from scratch) is found."""
+    tiny = ROOT / "examples/engines/tiny/engine.py"
+    assert main(["run", "--engine", f"{tiny}:buggy", "--replay-dir", "/proc/rulesfuzz-replays", "--database",
+                 "none", "--max-examples", "50", "--quiet"]) == 2
+    assert "--replay-dir /proc/rulesfuzz-replays" in one_error_line(capsys)
 
 
 @pytest.mark.parametrize("content, words", [
