@@ -88,6 +88,17 @@ def check_report_path(flag: str, path: str) -> None:
         raise OptionError(f"{flag} {path}: is a folder, not a file")
     if not os.access(folder, os.W_OK) or (Path(path).exists() and not os.access(path, os.W_OK)):
         raise OptionError(f"{flag} {path}: not writable")
+    _probe(flag, path, folder)
+
+
+def _probe(flag: str, path, folder: Path) -> None:
+    """Make (and remove) a file in ``folder``: os.access says yes to root everywhere (/proc).
+    Raises OptionError."""
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".rulesfuzz-write-test-"):
+            pass
+    except OSError as exc:
+        raise OptionError(f"{flag} {path}: can't write in {folder} ({exc.strerror or exc})") from None
 
 
 def check_replay_dir(flag: str, path: str) -> None:
@@ -102,11 +113,7 @@ def check_replay_dir(flag: str, path: str) -> None:
         raise OptionError(f"{flag} {replay_dir}: {existing} is a file, not a folder")
     if not os.access(existing, os.W_OK):
         raise OptionError(f"{flag} {replay_dir}: {existing} is not writable")
-    try:  # os.access says yes to root everywhere: a file really made there (then removed) says more
-        with tempfile.TemporaryFile(dir=existing, prefix=".rulesfuzz-write-test-"):
-            pass
-    except OSError as exc:
-        raise OptionError(f"{flag} {replay_dir}: can't write in {existing} ({exc.strerror or exc})") from None
+    _probe(flag, replay_dir, existing)
 
 
 class ReportNotWritten(OSError):

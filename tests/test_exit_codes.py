@@ -57,7 +57,7 @@ def test_replay_dir_that_is_a_file_and_json_into_a_missing_folder_are_bad_input(
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc (Linux)")
-def test_a_replay_dir_where_no_file_can_be_made_is_bad_input_before_the_run(tmp_path, capsys):
+def test_output_paths_where_no_file_can_be_made_are_bad_input_before_the_run(tmp_path, capsys):
     """No file can be made in /proc, though root passes its os.access check: found before the run
     (a finding's replay file could not be written there), not a traceback once the bug of the tiny
     engine (written from scratch) is found."""
@@ -65,6 +65,10 @@ def test_a_replay_dir_where_no_file_can_be_made_is_bad_input_before_the_run(tmp_
     assert main(["run", "--engine", f"{tiny}:buggy", "--replay-dir", "/proc/rulesfuzz-replays", "--database",
                  "none", "--max-examples", "50", "--quiet"]) == 2
     assert "--replay-dir /proc/rulesfuzz-replays" in one_error_line(capsys)
+    for flag in ("--json", "--junit-xml"):  # the reports too, rather than at the end of the run
+        assert main(["run", "--engine", f"{tiny}:buggy", "--replay-dir", str(tmp_path), flag, "/proc/report",
+                     "--database", "none", "--max-examples", "50", "--quiet"]) == 2
+        assert f"{flag} /proc/report" in one_error_line(capsys)
 
 
 @pytest.mark.parametrize("content, words", [
