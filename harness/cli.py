@@ -39,7 +39,7 @@ def _positive(kind):
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-        if value <= 0:
+        if not 0 < value < float("inf"):  # nan and inf are no budget or timeout
             raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
         return value
 

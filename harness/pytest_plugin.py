@@ -132,7 +132,7 @@ def pytest_configure(config):
     if options["rulesfuzz_examples"] < 1:
         raise pytest.UsageError("--rulesfuzz-examples: expected a positive number")
     seconds = options["rulesfuzz_max_seconds"]
-    if seconds is not None and seconds <= 0:
+    if seconds is not None and not 0 < seconds < float("inf"):
         raise pytest.UsageError("--rulesfuzz-max-seconds: expected a positive number")
     try:
         database_from(options["rulesfuzz_database"])

@@ -221,6 +221,17 @@ def test_bad_usage_exits_2(capsys):
     assert exc.value.code == 2
 
 
+@pytest.mark.parametrize("option", ["--step-timeout", "--max-seconds"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0"])
+def test_a_time_that_is_not_a_positive_finite_number_is_bad_usage(option, value, capsys):
+    # --step-timeout inf ended in an OverflowError (exit 3) at the first engine call; nan was
+    # blamed on the engine (--step-timeout) or ran as no budget at all (--max-seconds).
+    with pytest.raises(SystemExit) as exc:
+        main(["run", "--engine", "reference", f"{option}={value}"])
+    assert exc.value.code == 2
+    assert f"argument {option}: expected a positive number" in capsys.readouterr().err
+
+
 def test_unknown_invariant_name(capsys, tmp_path):
     assert run_cli("run", "--engine", "reference", "--invariant", "umbra_armor.nope", "--replay-dir", tmp_path) == 2
     assert "unknown invariant" in one_error_line(capsys)

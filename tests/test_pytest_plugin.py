@@ -116,6 +116,7 @@ def test_bad_options_are_usage_errors(pytester):
                           ("--rulesfuzz-baseline=missing.json", "--rulesfuzz-baseline:"),
                           ("--rulesfuzz-examples=0", "--rulesfuzz-examples: expected a positive number"),
                           ("--rulesfuzz-max-seconds=-1", "--rulesfuzz-max-seconds: expected a positive number"),
+                          ("--rulesfuzz-max-seconds=nan", "--rulesfuzz-max-seconds: expected a positive number"),
                           ("--rulesfuzz-skip-invariant=generic.nope",
                            "--rulesfuzz-skip-invariant: unknown invariant(s) ?'generic.nope'?; see*"),
                           # A finding there would have no replay file: refused before fuzzing, as `run` does.
