@@ -46,8 +46,16 @@ def _positive(kind):
     return parse
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, with bad usage as one line on stderr (exit 2), as every other bad input: the
+    usage summary is left to ``--help``. Its subcommands' parsers are of this class too."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="rulesfuzz",
         description="Property-based fuzzing of Magic: The Gathering rules engines.",
     )

@@ -212,13 +212,19 @@ def test_bad_board_value_in_scenario(tmp_path, capsys):
     assert "not attached" in one_error_line(capsys)
 
 
-def test_bad_usage_exits_2(capsys):
+@pytest.mark.parametrize("argv, words", [
+    (["run"], "the following arguments are required: --engine"),
+    (["run", "--engine", "reference", "--max-examples", "-3"], "expected a positive number"),
+    (["run", "--engine", "reference", "--no-such-option"], "unrecognized arguments: --no-such-option"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+    ([], "the following arguments are required"),
+])
+def test_bad_usage_exits_2_in_one_line(argv, words, capsys):
     with pytest.raises(SystemExit) as exc:
-        main(["run"])
+        main(argv)
     assert exc.value.code == 2
-    with pytest.raises(SystemExit) as exc:
-        main(["run", "--engine", "reference", "--max-examples", "-3"])
-    assert exc.value.code == 2
+    line = one_error_line(capsys)  # README: bad usage or input is always one line on stderr
+    assert words in line and "--help" in line, line
 
 
 @pytest.mark.parametrize("option", ["--step-timeout", "--max-seconds"])
