@@ -244,8 +244,11 @@ def _write_failed_reports(args, failed: WorkerFailed, engine, against) -> None:
     """The --json and --junit-xml reports of a run a worker process ended early: status
     ``failed`` (exit 3), its error, and what the slots that ended found (``failed.result``)."""
     result = failed.result if failed.result is not None else RunResult(engine=engine.info.name, stats=Stats())
-    run_options.write_reports(args, result, engine, against, "failed", report.replay_command(args.engine, args.against),
-                              error=str(failed))
+    try:
+        run_options.write_reports(args, result, engine, against, "failed",
+                                  report.replay_command(args.engine, args.against), error=str(failed))
+    except run_options.ReportNotWritten as exc:  # said in one line; the run still fails with exit 3
+        print(f"rulesfuzz: error: {exc}", file=sys.stderr)
 
 
 def _run_and_report(args, engine, against, database, progress, known: dict[str, str]) -> int:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -226,6 +227,13 @@ def test_a_worker_whose_engine_ends_the_process_is_one_line_exit_3(tmp_path, cap
     error = suite.find("testcase[@name='run']/error")
     assert error.get("type") == "failed" and "exit code 7" in error.get("message")
     assert (suite.get("errors"), suite.get("failures")) == ("1", "0")
+    if Path("/dev/full").exists():  # a report that can't be written then: said in one line, still exit 3
+        assert main(["run", "--engine", f"{engine_file}:engine", "--workers", "2", "--max-examples", "4",
+                     "--database", "none", "--quiet", "--replay-dir", str(tmp_path / "replays"),
+                     "--json", "/dev/full"]) == 3
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and [line.split(":")[1] for line in err.splitlines()] == [" error"] * 2
+        assert "/dev/full" in err and "ended without a result (exit code 7)" in err
     # no slot wrote a file: the line points to no folder (none was made)
     assert "files so far" not in line and not (tmp_path / "replays").exists()
     # a slot that wrote a file: the line says where
