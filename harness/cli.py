@@ -38,7 +38,7 @@ def _positive(kind):
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected a{' whole' if kind is int else ''} number, got {text!r}") from None
         if not 0 < value < float("inf"):  # nan and inf are no budget or timeout
             raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
         return value

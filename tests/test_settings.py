@@ -96,6 +96,7 @@ def test_built_in_profiles_gate_is_deterministic_and_explore_is_larger():
     ('[tool.rulesfuzz]\nmax-exampels = 3\n', [], "unknown key 'max-exampels'"),
     ('[tool.rulesfuzz]\nmax-examples = "many"\n', [], "max-examples = 'many'"),
     ('[tool.rulesfuzz]\nmax-examples = 0\n', [], "expected a positive number"),
+    ('[tool.rulesfuzz]\nmax-examples = 1.5\n', [], "max-examples = 1.5: expected a whole number"),
     ('[tool.rulesfuzz]\nkeep-going = "yes"\n', [], "expected true or false"),
     ('[tool.rulesfuzz]\ninvariant = "generic.determinism"\n', [], "expected a list of strings"),
     ('[tool.rulesfuzz]\nseed = [1]\n', [], "expected a string or a number"),
