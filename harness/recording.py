@@ -9,6 +9,7 @@ invariants a finished session.
 
 from __future__ import annotations
 
+import hashlib
 import time
 
 from . import scenario as scenario_file
@@ -17,6 +18,23 @@ from .findings import finding_key
 from .protocol import Violation
 
 __all__ = ["InvariantViolation", "Recorder", "scenario_run", "violation_class"]
+
+
+#: The longest stem of a replay file name, in UTF-8 bytes: file systems take 255 bytes per
+#: name, and the stem gets ``-pending.json`` or ``-N.json`` after it.
+STEM_BYTES = 150
+
+
+def file_stem(engine_name: str, key: str) -> str:
+    """``<engine>-<key>`` for a replay file name: every character but letters, digits and ``-_.``
+    replaced by ``_``; past :data:`STEM_BYTES` (an engine's long name, a long key) cut, with 8 hex
+    digits of the whole text's SHA-256 after it, so two long names stay apart."""
+    text = f"{engine_name}-{key}"
+    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in text)
+    if len(stem.encode()) <= STEM_BYTES:
+        return stem
+    cut = stem.encode()[:STEM_BYTES - 9].decode("utf-8", "ignore")
+    return f"{cut}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
 
 class InvariantViolation(AssertionError):
@@ -81,8 +99,7 @@ class Recorder:
     def pending_path(self, key: str):
         if self.folder is None:
             return None
-        name = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{self.engine.info.name}-{key}")
-        return self.folder / f"{name}-pending.json"
+        return self.folder / f"{file_stem(self.engine.info.name, key)}-pending.json"
 
     def found(self, key: str, scenario: dict, examples: int) -> None:
         self.failures += 1

@@ -44,7 +44,7 @@ from .explore import explore as explore_examples
 from .findings import Finding, finding_key, scenario_size
 from .machine import make_machine
 from .protocol import Violation
-from .recording import InvariantViolation, Recorder
+from .recording import InvariantViolation, Recorder, file_stem
 
 NOT_DETERMINISTIC = "generic.determinism"
 
@@ -138,9 +138,10 @@ def safe_name(text: str) -> str:
 
 
 def replay_file_path(replay_dir, engine_name: str, key: str, scenario: dict) -> Path:
-    """Where a finding's replay file goes: ``<engine>-<key>.json``, or ``-2``, ``-3``... when
-    that name holds a different finding (another key or another scenario): never overwritten."""
-    base = Path(replay_dir) / f"{safe_name(engine_name)}-{safe_name(key)}"
+    """Where a finding's replay file goes: ``<engine>-<key>.json`` (:func:`file_stem`: a long
+    engine name or key is cut), or ``-2``, ``-3``... when that name holds a different finding
+    (another key or another scenario): never overwritten."""
+    base = Path(replay_dir) / file_stem(engine_name, key)
     n = 1
     while True:
         path = base.with_name(base.name + (f"-{n}" if n > 1 else "") + ".json")

@@ -390,3 +390,30 @@ def test_the_summary_table_fits_the_longest_invariant_name():
     assert [row.split() for row in rows] == [["invariant", "checked", "applicable"], [long_name, "12", "4"],
                                              ["sba.life_total", "3", "3"]]
     assert len({len(row) for row in rows}) == 1  # the columns line up
+
+
+LONG_NAMED_TINY = """
+import dataclasses
+import sys
+
+sys.path.insert(0, {root!r})
+from examples.engines.tiny.engine import BUGS, TinyEngine
+
+engine = TinyEngine(bugs=BUGS)
+engine.info = dataclasses.replace(engine.info, name={name!r})
+"""
+
+
+@pytest.mark.parametrize("name", ["tiny-" + "x" * 300, "moteur-" + "é" * 120])
+def test_an_engine_with_a_long_name_gets_replay_files_that_fit_and_replay(name, tmp_path, capsys):
+    """File systems take 255 bytes per name: a replay file named after a 300-character engine name
+    (or 120 two-byte letters) failed with 'File name too long' (exit 3, the finding's replay file
+    lost). The name is cut, with a hash of the whole name; the file replays."""
+    path = tmp_path / "long_named.py"
+    path.write_text(LONG_NAMED_TINY.format(root=str(ROOT), name=name))
+    replays = tmp_path / "replays"
+    assert run_cli("run", "--engine", f"{path}:engine", "--max-examples", 30, "--database", "none", "--quiet",
+                   "--replay-dir", replays) == 1
+    files = list(replays.glob("*.json"))
+    assert len(files) == 1 and len(files[0].name.encode()) <= 255 and files[0].name.startswith(name[:20])
+    assert run_cli("replay", files[0], "--engine", f"{path}:engine") == 1
