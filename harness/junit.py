@@ -15,6 +15,7 @@ knows: exit 0) and a ``<system-out>`` saying how often it was checked and applie
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -66,7 +67,24 @@ def junit_xml(result, engine_name: str, replay_command: str = "", properties: di
         if "\n" in error:
             failure.text = error
     ET.indent(root)
+    for node in root.iter():  # an engine's output may hold control characters (ANSI colours, NUL)
+        node.text, node.tail = _xml_chars(node.text), _xml_chars(node.tail)
+        node.attrib = {name: _xml_chars(value) for name, value in node.attrib.items()}
     return ET.ElementTree(root)
+
+
+#: Characters XML 1.0 doesn't allow (https://www.w3.org/TR/xml/#charsets): C0 controls but
+#: tab, newline and carriage return; surrogates; U+FFFE, U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_chars(text: str | None) -> str | None:
+    """``text`` with each character XML 1.0 doesn't allow written as ``\\xNN`` (``\\x1b[31m``
+    of a coloured log line): ElementTree writes them as they are, and no XML parser reads that."""
+    if text is None:
+        return None
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                        else f"\\u{ord(m.group()):04x}", text)
 
 
 def write_junit(path, tree: ET.ElementTree) -> Path:

@@ -203,3 +203,40 @@ def test_a_run_that_tested_nothing_is_an_error_test_case(tmp_path, capsys):
     suite = junit_shape(tmp_path / "r.xml")
     error = next(case for case in suite.findall("testcase") if case.get("name") == "run").find("error")
     assert "declining declined most examples" in error.get("message") and suite.get("errors") == "1"
+
+
+COLOURED_LOG = """
+import sys
+
+sys.path.insert(0, {root!r})
+from examples.engines.tiny.engine import BUGS, TinyEngine
+
+
+class ColouredLog(TinyEngine):
+    '''The buggy tiny engine, logging each event in colour (ANSI escapes) with a NUL byte.'''
+
+    def new_game(self, board):
+        game = super().new_game(board)
+        apply = game.apply
+
+        def logged(event, decider):
+            print(f"\\x1b[31mapply\\x1b[0m {{event['type']}} \\x00\\x07")
+            return apply(event, decider)
+
+        game.apply = logged
+        return game
+
+
+engine = ColouredLog(bugs=BUGS)
+"""
+
+
+def test_control_characters_of_an_engine_s_output_leave_the_junit_xml_well_formed(tmp_path, capsys):
+    """XML 1.0 allows no C0 control but tab and newlines: a finding's text, which carries the
+    engine's last output lines, wrote ESC and NUL as they were and no CI could read the file."""
+    path = tmp_path / "coloured.py"
+    path.write_text(COLOURED_LOG.format(root=str(ROOT)))
+    assert fuzz(tmp_path, f"{path}:engine", "--junit-xml", tmp_path / "r.xml", examples=30) == 1
+    suite = junit_shape(tmp_path / "r.xml")  # parses
+    text = "\n".join(f.text or "" for f in suite.iter("failure"))
+    assert "\\x1b[31mapply\\x1b[0m" in text and "\\x00\\x07" in text
