@@ -346,6 +346,12 @@ def _replay_file(args, path, engine, against) -> int:
         scenario = scenario_file.load(path)
     except scenario_file.ScenarioError as exc:
         raise BadInput(str(exc)) from None
+    found = [scenario.get("violation") or {}, *(scenario.get("also_violated") or ())]
+    if against is None and any(str(v.get("invariant", "")).startswith("differential.") for v in found):
+        # Without --against no invariant compares two engines: the finding would pass unseen.
+        key = scenario.get("key") or found[0].get("invariant")
+        raise BadInput(f"{path}: its finding is a difference from another engine ({key}): replay it with "
+                       f"--against ENGINE, as the run that found it (e.g. --against reference)")
     capabilities = set(engine.info.capabilities) | ({"differential"} if against is not None else set())
     steps = invariant_registry.select(capabilities, scope="step")
     whole = invariant_registry.select(capabilities, scope="scenario")

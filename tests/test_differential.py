@@ -240,3 +240,55 @@ def test_mana_pools_are_compared_only_for_engines_that_claim_mana():
     ref["players"]["P1"]["mana_pool"] = {"G": 1}
     assert differences(fork, ref, Scope(frozenset({"damage"}))) == []
     assert [d.path for d in differences(fork, ref, Scope(frozenset({"mana"})))] == ["players.*.mana_pool"]
+
+
+
+COLOUR_BLIND = """
+import sys
+
+sys.path.insert(0, {root!r})
+from examples.engines.tiny.engine import TinyEngine
+
+
+class ColourBlind(TinyEngine):
+    # The tiny engine observing every object colourless: wrong (Grizzly Bears is green,
+    # CR 105.2), and no invariant but the differential one looks at colours.
+
+    def new_game(self, board):
+        game = super().new_game(board)
+        observe = game.observe
+
+        def colourless():
+            observation = observe()
+            for o in observation["objects"].values():
+                o["colors"] = []
+            return observation
+
+        game.observe = colourless
+        return game
+
+
+engine = ColourBlind()
+"""
+
+
+def test_a_differential_finding_replayed_without_against_is_bad_input_not_a_pass(tmp_path, capsys):
+    """The replay file of a difference from the reference that breaks no other invariant: replayed
+    without --against nothing compared two engines and it passed (exit 0), so a regression corpus
+    replayed as CI does lost it. It now says to give --against (exit 2); with it, it fails (exit 1)."""
+    from harness.cli import main
+
+    from .conftest import ROOT, one_error_line
+
+    path = tmp_path / "colour_blind.py"
+    path.write_text(COLOUR_BLIND.format(root=str(ROOT)))
+    spec, replays = f"{path}:engine", tmp_path / "replays"
+    assert main(["run", "--engine", spec, "--against", "reference", "--max-examples", "30", "--database", "none",
+                 "--quiet", "--replay-dir", str(replays)]) == 1
+    capsys.readouterr()
+    (replay_file,) = replays.glob("*.json")
+    assert main(["replay", str(replay_file), "--engine", spec]) == 2
+    line = one_error_line(capsys)
+    assert "--against" in line and "differential.matches_reference[objects.*.colors]" in line
+    assert main(["replay", str(replays), "--engine", spec]) == 2  # in a corpus too: never counted as a pass
+    assert main(["replay", str(replay_file), "--engine", spec, "--against", "reference"]) == 1
