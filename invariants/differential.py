@@ -8,7 +8,8 @@ engine declares is compared (:class:`Scope`):
 * the optional observation fields of capabilities it doesn't claim (``copiable`` without
   ``observe.copiable``, ``pt_effects`` without ``observe.pt_effects``, a player's
   ``mana_pool`` without ``mana``, ``names`` without ``library_search``, ``max_hand_size``
-  without ``playtest_supertypes``), and ``mana_value`` when its observation has none;
+  without ``playtest_supertypes``, ``summoning_sick`` without any of ``tap_untap_costs``,
+  ``mana`` and ``control_change``), and ``mana_value`` when its observation has none;
 * log entries of capabilities it doesn't claim (``replacement`` without
   ``log.replacement_effects``, ``damage`` without ``damage``, ...; a ``zone_change``'s
   ``cause`` without ``log.zone_change_causes``);
@@ -46,9 +47,13 @@ DIFFERENTIAL = "differential"  # pseudo-capability added by the runner when --ag
 OBJECT_FIELDS = ("name", "names", "zone", "owner", "controller", "token", "types", "supertypes", "subtypes", "colors",
                  "keywords", "power", "toughness", "damage", "tapped", "summoning_sick", "counters", "attached_to",
                  "combat", "regeneration_shields", "mana_value", "copiable", "pt_effects")
-#: Optional object fields and the capability that makes them compared (None: compared when observed).
+#: Optional object fields and the capability that makes them compared (None: compared when observed;
+#: a tuple: when any of them is claimed). ``summoning_sick`` is observed by every engine, but only
+#: the capabilities whose rules use summoning sickness (CR 302.6: {T} costs, creatures tapped for
+#: mana, gaining control) make an engine answer for it: a creature the reference engine calls
+#: summoning sick after it entered is no verdict on an engine with none of them.
 OPTIONAL_FIELDS = {"copiable": "observe.copiable", "pt_effects": "observe.pt_effects", "mana_value": None,
-                   "names": "library_search"}
+                   "names": "library_search", "summoning_sick": ("tap_untap_costs", "mana", "control_change")}
 #: Optional player fields and the capability that makes them compared.
 OPTIONAL_PLAYER_FIELDS = {"mana_pool": "mana", "max_hand_size": "playtest_supertypes"}
 #: Log entry kinds compared only when the engine claims the capability that produces them.
@@ -199,7 +204,9 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
             continue
         for key in sorted(set(a) | set(b), key=lambda k: (OBJECT_FIELDS.index(k) if k in OBJECT_FIELDS else 99, k)):
             needed = OPTIONAL_FIELDS.get(key, "")
-            if (needed and needed not in scope.capabilities) or (needed is None and key not in a):
+            if (isinstance(needed, str) and needed and needed not in scope.capabilities) or \
+                    (isinstance(needed, tuple) and scope.capabilities.isdisjoint(needed)) or \
+                    (needed is None and key not in a):
                 continue
             if a.get(key) != b.get(key):
                 rank = OBJECT_FIELDS.index(key) if key in OBJECT_FIELDS else 99

@@ -76,6 +76,17 @@ def test_optional_fields_are_compared_only_when_claimed_or_observed():
     assert [d.path for d in differences(fork, ref, Scope())] == ["objects.*.mana_value"]
 
 
+@pytest.mark.parametrize("claimed, compared", [
+    ({"damage", "destroy"}, False), ({"tap_untap_costs"}, True), ({"mana"}, True), ({"control_change"}, True)])
+def test_summoning_sickness_is_compared_only_for_engines_whose_rules_use_it(claimed, compared):
+    """A Grizzly Bears that just entered the battlefield is summoning sick (CR 302.6); an engine
+    that claims none of the capabilities whose rules use summoning sickness ({T} costs,
+    creatures tapped for mana, gaining control) is not judged on it."""
+    fork, ref = observed(summoning_sick=False), observed(summoning_sick=True)
+    found = [d.path for d in differences(fork, ref, Scope(frozenset(claimed)))]
+    assert found == (["objects.*.summoning_sick"] if compared else [])
+
+
 def test_log_entries_of_unclaimed_capabilities_are_not_compared():
     fork, ref = observed(), observed()
     ref["log"] = [{"kind": "replacement", "effect": "umbra armor", "source": "a", "affected": "b"},
