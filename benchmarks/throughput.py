@@ -25,7 +25,10 @@ that other load on the machine disturbs them less; wall-clock rates are in the J
     2 workers on 2 cores), in ``--repeat`` turns: the median turn's. Each turn also measures
     the machine's own scaling on the same kind of work, as a control: the raw engine of (a)
     in 1 process, then in N at once (2.0 on 2 free cores; less when other virtual machines
-    on the host slow the cores down), and the workers' scaling over the machine's.
+    on the host slow the cores down), and the workers' scaling over the machine's. It also
+    says where a shortfall goes: how busy the N workers were over the wall time (time
+    lost to start-up or waiting is the harness's), and their CPU seconds per step over one
+    worker's (a step that costs more CPU with N processes running is the machine's).
 
 (b) is measured twice: with Hypothesis's engine driving the examples (``rulesfuzz run``)
 and with ``--explore`` (the rules on plain random draws, :mod:`harness.explore`). (a),
@@ -340,19 +343,30 @@ def workers_scaling(examples: int, seed: int, workers: int, repeat: int = 1, sce
     other load on the machine moves by a fifth either way. With ``scenarios`` (recorded as
     for (a)), each turn also measures :func:`machine_scaling`, the machine's own scaling on
     the raw engine: ``machine`` is their median, ``machine_turns`` every turn's, and
-    ``efficiency`` the median over turns of the harness's scaling over the machine's."""
+    ``efficiency`` the median over turns of the harness's scaling over the machine's.
+    Each rate has its run's ``cpu_seconds`` (this process's for 1 worker, which runs in it;
+    the worker processes' for N): ``busy`` is the median over turns of the N workers' CPU
+    seconds over N times the wall time (1.0: no worker ever waited), ``cpu_per_step`` the
+    median of their CPU seconds per step over one worker's (1.0: a step costs the same with N
+    processes running at once; above it, the cost of running them at once on this machine)."""
     turns = []
     for turn in range(repeat):
         rates = {}
         order = (1, workers) if turn % 2 == 0 else (workers, 1)
         for n in dict.fromkeys(order):
+            cpu_before = _cpu_seconds(n)
             result = run_workers("reference", workers=n, max_examples=examples, seed=seed, database="none",
                                  explore=True)
             if result.findings:
                 raise SystemExit(f"the reference engine broke {result.findings[0].key}: fix that first")
             rates[n] = {"examples": result.stats.examples, "steps": result.stats.steps, "seconds": result.seconds,
-                        "per_second": result.stats.steps / result.seconds}
+                        "per_second": result.stats.steps / result.seconds,
+                        "cpu_seconds": _cpu_seconds(n) - cpu_before}
         turns.append({"rates": rates, "scaling": rates[workers]["per_second"] / rates[1]["per_second"]})
+        one, many = rates[1], rates[workers]
+        if workers > 1 and one["cpu_seconds"] > 0 and many["steps"] and one["steps"]:
+            turns[-1]["busy"] = many["cpu_seconds"] / (workers * many["seconds"])
+            turns[-1]["cpu_per_step"] = (many["cpu_seconds"] / many["steps"]) / (one["cpu_seconds"] / one["steps"])
         if scenarios is not None:
             turns[-1]["machine"] = machine_scaling(scenarios, workers)
     middle = sorted(turns, key=lambda t: t["scaling"])[(len(turns) - 1) // 2]
@@ -362,7 +376,21 @@ def workers_scaling(examples: int, seed: int, workers: int, repeat: int = 1, sce
         figures["machine_turns"] = [round(t["machine"], 3) for t in turns]
         figures["machine"] = statistics.median(t["machine"] for t in turns)
         figures["efficiency"] = statistics.median(t["scaling"] / t["machine"] for t in turns)
+    for key in ("busy", "cpu_per_step"):
+        if all(key in t for t in turns):
+            figures[key] = statistics.median(t[key] for t in turns)
     return figures
+
+
+def _cpu_seconds(workers: int) -> float:
+    """CPU seconds (user + system) of a run of ``workers`` so far: this process's for one worker
+    (it runs in this process), else those of the ended child processes (the workers, once joined)."""
+    if workers <= 1:
+        return time.process_time()
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main(argv=None) -> int:
@@ -427,6 +455,10 @@ def main(argv=None) -> int:
               f"{scaling['turns']})")
         print(f"    the machine's own scaling on the raw engine, same turns: {scaling['machine']:.2f} "
               f"({scaling['machine_turns']}); the workers' over the machine's: {scaling['efficiency']:.2f}")
+        if "busy" in scaling:
+            print(f"    the {args.workers} workers were busy {scaling['busy']:.2f} of the wall time; CPU per step "
+                  f"x{scaling['cpu_per_step']:.2f} of one worker's (medians: what running {args.workers} processes "
+                  f"at once costs each on this machine)")
     invariant_cost = None
     if args.per_invariant:
         invariant_cost = per_invariant_cost(args.examples, args.seed)

@@ -40,6 +40,10 @@ def test_throughput_reports_the_engine_ratio_last_and_each_invariants_cost(tmp_p
     assert scaling["turns"] == [pytest.approx(scaling["scaling"], abs=0.001)]  # --repeat 1: one turn
     assert any(line.startswith("(e) workers:") for line in lines)
     assert 0 < scaling["machine"] and len(scaling["machine_turns"]) == 1 and scaling["efficiency"] > 0
+    # the workers' CPU seconds are measured: busy at most the whole wall time (start-up included)
+    assert all(scaling["rates"][n]["cpu_seconds"] > 0 for n in ("1", "2"))
+    assert 0 < scaling["busy"] <= 1.05 and scaling["cpu_per_step"] > 0
+    assert any(line.strip().startswith("the 2 workers were busy") for line in lines)
     timed = figures["per_invariant"]["invariants"]
     import invariants
     from harness.adapters.reference import ReferenceAdapter
