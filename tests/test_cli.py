@@ -38,7 +38,7 @@ def test_reference_engine_passes(tmp_path, capsys):
 
 #: The seed of each example fork's run: each finds its bug within 35 examples; Hypothesis's
 #: shrinking takes most of a run (with seed 1 the sacrifice fork shrank for 40 s of the suite).
-FORK_SEEDS = {"umbra_saves_sacrificed.py": 5, "umbra_destroys_every_aura.py": 1, "umbra_taps_creature.py": 1}
+FORK_SEEDS = {"umbra_saves_sacrificed.py": 2, "umbra_destroys_every_aura.py": 1, "umbra_taps_creature.py": 1}
 
 
 @pytest.fixture(scope="module")
