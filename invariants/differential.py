@@ -47,13 +47,13 @@ DIFFERENTIAL = "differential"  # pseudo-capability added by the runner when --ag
 OBJECT_FIELDS = ("name", "names", "zone", "owner", "controller", "token", "types", "supertypes", "subtypes", "colors",
                  "keywords", "power", "toughness", "damage", "tapped", "summoning_sick", "counters", "attached_to",
                  "combat", "regeneration_shields", "mana_value", "copiable", "pt_effects")
-#: Optional object fields and the capability that makes them compared (None: compared when observed;
-#: a tuple: when any of them is claimed). ``summoning_sick`` is observed by every engine, but only
+#: Optional object fields and the capabilities that make them compared, any one of them (None:
+#: compared when observed). ``summoning_sick`` is observed by every engine, but only
 #: the capabilities whose rules use summoning sickness (CR 302.6: {T} costs, creatures tapped for
 #: mana, gaining control) make an engine answer for it: a creature the reference engine calls
 #: summoning sick after it entered is no verdict on an engine with none of them.
-OPTIONAL_FIELDS = {"copiable": "observe.copiable", "pt_effects": "observe.pt_effects", "mana_value": None,
-                   "names": "library_search", "summoning_sick": ("tap_untap_costs", "mana", "control_change")}
+OPTIONAL_FIELDS = {"copiable": ("observe.copiable",), "pt_effects": ("observe.pt_effects",), "mana_value": None,
+                   "names": ("library_search",), "summoning_sick": ("tap_untap_costs", "mana", "control_change")}
 #: Optional player fields and the capability that makes them compared.
 OPTIONAL_PLAYER_FIELDS = {"mana_pool": "mana", "max_hand_size": "playtest_supertypes"}
 #: Log entry kinds compared only when the engine claims the capability that produces them.
@@ -203,10 +203,8 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
             add((1, -1, oid), f"objects.{oid}", f"object {oid}: {'missing in the engine' if a is None else 'missing in reference'}")
             continue
         for key in sorted(set(a) | set(b), key=lambda k: (OBJECT_FIELDS.index(k) if k in OBJECT_FIELDS else 99, k)):
-            needed = OPTIONAL_FIELDS.get(key, "")
-            if (isinstance(needed, str) and needed and needed not in scope.capabilities) or \
-                    (isinstance(needed, tuple) and scope.capabilities.isdisjoint(needed)) or \
-                    (needed is None and key not in a):
+            needed = OPTIONAL_FIELDS.get(key, ())
+            if (needed is None and key not in a) or (needed and scope.capabilities.isdisjoint(needed)):
                 continue
             if a.get(key) != b.get(key):
                 rank = OBJECT_FIELDS.index(key) if key in OBJECT_FIELDS else 99
