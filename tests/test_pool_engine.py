@@ -1,0 +1,314 @@
+"""The pool engine (examples/engines/pool), scenario by scenario, expected values from the CR and Oracle texts.
+
+The pool engine is written from scratch with its own card table: these tests pin what the
+clean engine does, and show that each of the five planted bugs of ``buggy.py`` differs
+from the rule in a direct scenario.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from harness.protocol import EngineInfo, IllegalAction, Unsupported
+
+from .conftest import ROOT
+from .scenario_helpers import Decider, board, obj
+
+POOL = ROOT / "examples" / "engines" / "pool"
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(f"pool_{name}_under_test", POOL / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pool = _load("engine")
+buggy = _load("buggy")
+ENGINE, BUGGY = pool.engine, buggy.engine
+
+
+def play(engine, the_board, *events, decider=None):
+    game = engine.new_game(the_board)
+    for event in events:
+        game.apply(event, decider or Decider())
+    return game
+
+
+def cast(card, controller="P1", *targets, **extra):
+    return {"type": "cast", "card": card, "controller": controller, "targets": list(targets), **extra}
+
+
+def objects(game):
+    return game.observe()["objects"]
+
+
+# ---------------------------------------------------------------- declaration
+def test_declaration():
+    info = ENGINE.info
+    assert isinstance(info, EngineInfo) and info.name == "pool"
+    assert len(info.cards) == 41 and "Jasmine Boreal" in info.cards and "Dragon Fodder" in info.cards
+    assert "legend_rule" in info.capabilities and "mana" not in info.capabilities
+    assert "legend_rule" not in BUGGY.info.capabilities  # bug 1
+    assert BUGGY.info.capabilities == info.capabilities - {"legend_rule"}
+
+
+def test_observation_is_plain_json_with_the_required_fields():
+    game = play(ENGINE, board(obj("k", "Knight of Meadowgrain"), obj("g", "Darksteel Gargoyle", "P2")))
+    obs = game.observe()
+    assert json.loads(json.dumps(obs)) == obs
+    k = obs["objects"]["k"]
+    assert k["keywords"] == ["first strike", "lifelink"] and k["colors"] == ["W"] and k["mana_value"] == 2
+    assert obs["objects"]["g"]["types"] == ["Artifact", "Creature"] and obs["objects"]["g"]["colors"] == []
+    assert obs["zones"]["battlefield"] == ["k", "g"] and obs["log"] == []
+
+
+# ---------------------------------------------------------------- damage, burn, lifelink, deathtouch
+def test_pyroclasm_kills_savannah_lions_not_pillarfield_ox():
+    # "2 damage to each creature": Lions 2/1 has lethal damage (704.5g), Ox 2/4 survives with 2.
+    game = play(ENGINE, board(obj("lions", "Savannah Lions"), obj("ox", "Pillarfield Ox", "P2")), cast("Pyroclasm"))
+    o = objects(game)
+    assert o["lions"]["zone"] == "graveyard" and o["lions"]["damage"] == 0
+    assert o["ox"]["zone"] == "battlefield" and o["ox"]["damage"] == 2
+
+
+def test_nighthawk_damage_to_a_player_gains_its_controller_life():
+    # CR 702.15b: any damage dealt by a lifelink source, not only combat damage.
+    game = play(ENGINE, board(obj("hawk", "Vampire Nighthawk")),
+                {"type": "damage", "source": "hawk", "target": "P2", "amount": 2})
+    obs = game.observe()
+    assert obs["players"]["P1"]["life"] == 22 and obs["players"]["P2"]["life"] == 18
+    assert {"kind": "life_gained", "player": "P1", "amount": 2} in obs["log"]
+
+
+def test_nighthawk_deathtouch_destroys_craw_wurm():
+    game = play(ENGINE, board(obj("hawk", "Vampire Nighthawk"), obj("wurm", "Craw Wurm", "P2")),
+                {"type": "damage", "source": "hawk", "target": "wurm", "amount": 1})
+    obs = game.observe()
+    assert obs["objects"]["wurm"]["zone"] == "graveyard"  # 704.5h
+    assert obs["players"]["P1"]["life"] == 21
+    assert {"kind": "zone_change", "object": "wurm", "from": "battlefield", "to": "graveyard",
+            "cause": {"event": "destroy", "by": "704.5h"}} in obs["log"]
+
+
+def test_searing_spear_any_target_and_indestructible_gargoyle():
+    game = play(ENGINE, board(obj("g", "Darksteel Gargoyle", "P2")), cast("Searing Spear", "P1", "P2"),
+                cast("Lightning Strike", "P1", "g"))
+    obs = game.observe()
+    assert obs["players"]["P2"]["life"] == 17
+    assert obs["objects"]["g"]["zone"] == "battlefield" and obs["objects"]["g"]["damage"] == 3  # 702.12b
+
+
+def test_flame_slash_targets_only_a_creature():
+    game = ENGINE.new_game(board(obj("ox", "Pillarfield Ox", "P2")))
+    with pytest.raises(IllegalAction):
+        game.apply(cast("Flame Slash", "P1", "P2"), Decider())
+    game.apply(cast("Flame Slash", "P1", "ox"), Decider())
+    assert objects(game)["ox"]["zone"] == "graveyard"
+
+
+def test_life_total_zero_loses():
+    game = play(ENGINE, board(life=3), cast("Searing Spear", "P1", "P2"))
+    obs = game.observe()
+    assert obs["players"]["P2"] == {"life": 0, "lost": True}
+    assert {"kind": "player_lost", "player": "P2", "rule": "704.5a"} in obs["log"]
+
+
+# ---------------------------------------------------------------- removal
+def test_terror_cant_target_an_artifact_creature_or_a_black_one():
+    game = ENGINE.new_game(board(obj("thopter", "Ornithopter", "P2"), obj("corpse", "Walking Corpse", "P2"),
+                                 obj("ox", "Pillarfield Ox", "P2")))
+    before = game.observe()
+    for target in ("thopter", "corpse"):
+        with pytest.raises(IllegalAction):
+            game.apply(cast("Terror", "P1", target), Decider())
+        assert game.observe() == before
+    game.apply(cast("Go for the Throat", "P1", "corpse"), Decider())  # only nonartifact
+    game.apply(cast("Terror", "P1", "ox"), Decider())
+    o = objects(game)
+    assert o["corpse"]["zone"] == o["ox"]["zone"] == "graveyard" and o["thopter"]["zone"] == "battlefield"
+    with pytest.raises(IllegalAction):
+        game.apply(cast("Go for the Throat", "P1", "thopter"), Decider())
+
+
+def test_sacrifice_and_destroy_with_causes():
+    game = play(ENGINE, board(obj("a", "Hill Giant"), obj("b", "Gray Ogre", "P2"), obj("g", "Darksteel Gargoyle")),
+                {"type": "destroy", "targets": ["b", "g"], "cant_be_regenerated": True})
+    o = objects(game)
+    assert o["b"]["zone"] == "graveyard" and o["g"]["zone"] == "battlefield"
+    game.apply({"type": "sacrifice", "object": "g"}, Decider())  # indestructible doesn't stop a sacrifice
+    assert game.observe()["log"] == [{"kind": "zone_change", "object": "g", "from": "battlefield",
+                                      "to": "graveyard", "cause": {"event": "sacrifice", "by": "P1"}}]
+
+
+# ---------------------------------------------------------------- P/T: layers 7c, cleanup, counters
+def test_glorious_anthem_and_holy_strength():
+    # Gray Ogre 2/2 + Holy Strength +1/+2 + Anthem +1/+1 = 4/5; the opponent's creature gets no anthem.
+    game = play(ENGINE, board(obj("ogre", "Gray Ogre"), obj("anthem", "Glorious Anthem"), obj("ox", "Pillarfield Ox", "P2")),
+                {"type": "put_onto_battlefield", "id": "hs", "card": "Holy Strength", "controller": "P2",
+                 "attach_to": "ogre"})
+    o = objects(game)
+    assert (o["ogre"]["power"], o["ogre"]["toughness"]) == (4, 5)
+    assert (o["ox"]["power"], o["ox"]["toughness"]) == (2, 4)
+    assert o["hs"]["attached_to"] == "ogre" and (o["hs"]["power"], o["hs"]["toughness"]) == (None, None)
+
+
+def test_titanic_growth_ends_at_cleanup():
+    game = play(ENGINE, board(obj("lions", "Savannah Lions")), cast("Titanic Growth", "P1", "lions"),
+                {"type": "damage", "source": "lions", "target": "lions", "amount": 4})
+    o = objects(game)["lions"]
+    assert (o["power"], o["toughness"], o["damage"], o["zone"]) == (6, 5, 4, "battlefield")
+    game.apply({"type": "cleanup"}, Decider())
+    obs = game.observe()
+    o = obs["objects"]["lions"]  # 514.2: damage removed and the effect ends at once: it survives
+    assert (o["power"], o["toughness"], o["damage"], o["zone"]) == (2, 1, 0, "battlefield")
+    assert obs["log"] == [{"kind": "damage_removed", "object": "lions", "amount": 4}]
+
+
+def test_disfigure_zero_toughness_and_last_gasp():
+    game = play(ENGINE, board(obj("bt", "Boggart Brute"), obj("sp", "Giant Spider")),
+                cast("Disfigure", "P2", "bt"), cast("Last Gasp", "P2", "sp"))
+    o = objects(game)
+    assert o["bt"]["zone"] == "graveyard"  # 3/2 -2/-2: toughness 0, 704.5f
+    assert o["sp"]["zone"] == "battlefield" and (o["sp"]["power"], o["sp"]["toughness"]) == (-1, 1)
+
+
+def test_battlegrowth_counter_and_annihilation():
+    game = play(ENGINE, board(obj("w", "Wall of Stone", counters={"-1/-1": 2})), cast("Battlegrowth", "P1", "w"))
+    obs = game.observe()
+    w = obs["objects"]["w"]
+    assert w["counters"] == {"-1/-1": 1} and (w["power"], w["toughness"]) == (-1, 7)  # 704.5q
+    assert {"kind": "counters_added", "object": "w", "counter": "+1/+1", "amount": 1} in obs["log"]
+    assert {"kind": "counters_removed", "object": "w", "rule": "704.5q", "amount": 1} in obs["log"]
+    with pytest.raises(Unsupported):
+        game.apply({"type": "add_counters", "object": "w", "kind": "+1/+0", "amount": 1}, Decider())
+
+
+# ---------------------------------------------------------------- Auras and Equipment
+def test_aura_on_a_creature_that_dies_goes_to_the_graveyard():
+    game = play(ENGINE, board(obj("lions", "Savannah Lions"), obj("us", "Unholy Strength", attached_to="lions")),
+                cast("Flame Slash", "P2", "lions"))
+    obs = game.observe()
+    assert obs["objects"]["lions"]["zone"] == obs["objects"]["us"]["zone"] == "graveyard"
+    assert {"kind": "zone_change", "object": "us", "from": "battlefield", "to": "graveyard",
+            "cause": {"event": "state_based_action", "rule": "704.5m"}} in obs["log"]
+
+
+def test_equipment_moves_and_unattaches_when_its_creature_dies():
+    game = play(ENGINE, board(obj("a", "Hill Giant"), obj("b", "Gray Ogre"), obj("sword", "Vulshok Morningstar")),
+                {"type": "attach", "aura": "sword", "to": "a"})
+    assert objects(game)["a"]["power"] == 5
+    game.apply({"type": "attach", "aura": "sword", "to": "b"}, Decider())
+    o = objects(game)
+    assert (o["a"]["power"], o["a"]["toughness"], o["b"]["power"], o["b"]["toughness"]) == (3, 3, 4, 4)
+    game.apply({"type": "sacrifice", "object": "b"}, Decider())
+    obs = game.observe()
+    assert obs["objects"]["sword"]["zone"] == "battlefield" and obs["objects"]["sword"]["attached_to"] is None
+    assert {"kind": "unattached", "object": "sword", "rule": "704.5n"} in obs["log"]
+    with pytest.raises(IllegalAction):  # 301.5c: only a creature
+        game.apply({"type": "attach", "aura": "sword", "to": "sword"}, Decider())
+
+
+def test_aura_needs_a_creature():
+    game = ENGINE.new_game(board(obj("anthem", "Glorious Anthem"), obj("ox", "Pillarfield Ox")))
+    with pytest.raises(IllegalAction):
+        game.apply({"type": "put_onto_battlefield", "id": "gs", "card": "Giant Strength", "controller": "P1",
+                    "attach_to": "anthem"}, Decider())
+    with pytest.raises(IllegalAction):
+        game.apply({"type": "put_onto_battlefield", "id": "gs", "card": "Giant Strength", "controller": "P1",
+                    "attach_to": None}, Decider())
+    assert "gs" not in objects(game)
+
+
+# ---------------------------------------------------------------- tokens, triggers, legend rule
+def test_dragon_fodder_tokens_and_their_death():
+    game = play(ENGINE, board(), cast("Dragon Fodder", "P2", token_ids=["t1", "t2"]))
+    obs = game.observe()
+    t1 = obs["objects"]["t1"]
+    assert (t1["name"], t1["token"], t1["owner"], t1["colors"], t1["subtypes"], t1["power"], t1["toughness"]) == \
+        ("Goblin Token", True, "P2", ["R"], ["Goblin"], 1, 1)
+    assert {"kind": "zone_change", "object": "t2", "from": None, "to": "battlefield",
+            "cause": {"event": "create_token", "by": "Dragon Fodder"}} in obs["log"]
+    game.apply({"type": "destroy", "targets": ["t1"]}, Decider())
+    obs = game.observe()
+    assert "t1" not in obs["objects"] and "t1" not in obs["zones"]["graveyard"]["P2"]  # 704.5d
+    assert [e["to"] for e in obs["log"] if e["kind"] == "zone_change"] == ["graveyard", None]
+
+
+def test_lone_missionary_gains_four_life():
+    game = play(ENGINE, board(), {"type": "put_onto_battlefield", "id": "m", "card": "Lone Missionary",
+                                  "controller": "P2", "attach_to": None})
+    obs = game.observe()
+    assert obs["players"]["P2"]["life"] == 24
+    assert [e["kind"] for e in obs["log"]] == ["zone_change", "trigger", "life_gained"]
+
+
+def test_the_legend_rule_asks_the_controller():
+    decider = Decider("j2")
+    game = play(ENGINE, board(obj("j1", "Jasmine Boreal"), obj("j3", "Jasmine Boreal", "P2")),
+                {"type": "put_onto_battlefield", "id": "j2", "card": "Jasmine Boreal", "controller": "P1",
+                 "attach_to": None}, decider=decider)
+    assert decider.asked == [("P1", "legend_rule", ["j1", "j2"])]
+    o = objects(game)
+    assert o["j1"]["zone"] == "graveyard" and o["j2"]["zone"] == o["j3"]["zone"] == "battlefield"
+    assert {"kind": "zone_change", "object": "j1", "from": "battlefield", "to": "graveyard",
+            "cause": {"event": "state_based_action", "rule": "704.5j"}} in game.observe()["log"]
+
+
+def test_unmodelled_events_are_declined():
+    game = ENGINE.new_game(board(obj("elf", "Fyndhorn Elves")))
+    for event in ({"type": "activate", "object": "elf", "ability": 0}, {"type": "set_base_pt", "object": "elf",
+                                                                         "power": 1, "toughness": 1}):
+        with pytest.raises(Unsupported):
+            game.apply(event, Decider())
+    with pytest.raises(Unsupported):
+        ENGINE.new_game(board(obj("x", "Grizzly Bears")))
+
+
+# ---------------------------------------------------------------- the planted bugs
+def test_bug1_legend_rule_missing():
+    the_board = board(obj("j1", "Jasmine Boreal"))
+    event = {"type": "put_onto_battlefield", "id": "j2", "card": "Jasmine Boreal", "controller": "P1",
+             "attach_to": None}
+    good = play(ENGINE, the_board, event, decider=Decider("j2"))
+    bad = play(BUGGY, the_board, event)  # asks nothing: Decider() would fail on a question
+    assert objects(good)["j1"]["zone"] == "graveyard" and objects(good)["j2"]["zone"] == "battlefield"
+    assert objects(bad)["j1"]["zone"] == objects(bad)["j2"]["zone"] == "battlefield"
+
+
+def test_bug2_equipment_bonus_stays_after_it_moves():
+    the_board = board(obj("a", "Hill Giant"), obj("b", "Gray Ogre"), obj("bs", "Bonesplitter", attached_to="a"))
+    move = {"type": "attach", "aura": "bs", "to": "b"}
+    good, bad = play(ENGINE, the_board, move), play(BUGGY, the_board, move)
+    assert objects(good)["a"]["power"] == 3 and objects(good)["b"]["power"] == 4
+    assert objects(bad)["a"]["power"] == 5 and objects(bad)["b"]["power"] == 4  # Hill Giant kept +2/+0
+
+
+def test_bug3_pyroclasm_spares_its_casters_creatures():
+    the_board = board(obj("mine", "Savannah Lions"), obj("theirs", "Raging Goblin", "P2"))
+    good, bad = play(ENGINE, the_board, cast("Pyroclasm")), play(BUGGY, the_board, cast("Pyroclasm"))
+    assert objects(good)["mine"]["zone"] == objects(good)["theirs"]["zone"] == "graveyard"
+    assert objects(bad)["mine"]["zone"] == "battlefield" and objects(bad)["theirs"]["zone"] == "graveyard"
+
+
+def test_bug4_destroying_a_goblin_token_raises_keyerror():
+    events = (cast("Dragon Fodder", token_ids=["t1", "t2"]), cast("Go for the Throat", "P2", "t1"))
+    good = play(ENGINE, board(), *events)
+    assert "t1" not in objects(good)
+    with pytest.raises(KeyError):
+        play(BUGGY, board(), *events)
+    play(BUGGY, board(obj("ox", "Pillarfield Ox")), cast("Go for the Throat", "P2", "ox"))  # cards are fine
+
+
+def test_bug5_an_aura_on_a_goblin_token_raises_attributeerror():
+    events = (cast("Dragon Fodder", token_ids=["t1", "t2"]),
+              {"type": "put_onto_battlefield", "id": "hs", "card": "Holy Strength", "controller": "P1",
+               "attach_to": "t1"})
+    good = play(ENGINE, board(), *events)
+    assert objects(good)["t1"]["toughness"] == 3
+    with pytest.raises(AttributeError):
+        play(BUGGY, board(), *events)
