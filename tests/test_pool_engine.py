@@ -312,3 +312,81 @@ def test_bug5_an_aura_on_a_goblin_token_raises_attributeerror():
     assert objects(good)["t1"]["toughness"] == 3
     with pytest.raises(AttributeError):
         play(BUGGY, board(), *events)
+
+
+# ---------------------------------------------------------------- the harness's invariants on these scenarios
+class _Recorder(Decider):
+    """Answers every choice with its last option and records it as the harness does."""
+
+    def __init__(self):
+        super().__init__()
+        self.decisions = []
+
+    def choose(self, player, kind, options):
+        from harness.protocol import Decision
+
+        self.decisions.append(Decision(player, kind, tuple(options), options[-1]))
+        return options[-1]
+
+
+def _pob(oid, card, controller="P1", attach_to=None):
+    return {"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
+            "attach_to": attach_to}
+
+
+SWEEP = [
+    (board(obj("l", "Savannah Lions"), obj("ox", "Pillarfield Ox", "P2"), obj("hs", "Holy Strength", attached_to="l")),
+     [cast("Pyroclasm"), cast("Flame Slash", "P2", "ox")]),
+    (board(obj("h", "Vampire Nighthawk"), obj("w", "Craw Wurm", "P2")),
+     [{"type": "damage", "source": "h", "target": "w", "amount": 1},
+      {"type": "damage", "source": "h", "target": "P2", "amount": 2}]),
+    (board(obj("j", "Jasmine Boreal")), [_pob("j2", "Jasmine Boreal"), _pob("j3", "Jasmine Boreal", "P2")]),
+    (board(obj("a", "Hill Giant"), obj("b", "Gray Ogre"), obj("bs", "Bonesplitter", attached_to="a")),
+     [{"type": "attach", "aura": "bs", "to": "b"}, {"type": "sacrifice", "object": "b"},
+      {"type": "destroy", "targets": ["a", "bs"], "cant_be_regenerated": False}]),
+    (board(), [cast("Dragon Fodder", token_ids=["t1", "t2"]), cast("Terror", "P2", "t1"), cast("Pyroclasm", "P2")]),
+    (board(obj("l", "Savannah Lions"), obj("g", "Glorious Anthem")),
+     [cast("Titanic Growth", "P1", "l"), {"type": "damage", "source": "l", "target": "l", "amount": 5},
+      {"type": "cleanup"}, cast("Disfigure", "P2", "l")]),
+    (board(obj("w", "Wall of Stone", counters={"-1/-1": 2})),
+     [cast("Battlegrowth", "P1", "w"), {"type": "add_counters", "object": "w", "kind": "+1/+1", "amount": 3},
+      {"type": "modify_pt", "object": "w", "power": -4, "toughness": -4}]),
+    (board(life=4), [_pob("m", "Lone Missionary", "P2"), cast("Searing Spear", "P2", "P1"),
+                     cast("Lightning Strike", "P2", "P1")]),
+    (board(obj("t", "Ornithopter"), obj("d", "Darksteel Gargoyle", "P2")),
+     [cast("Terror", "P1", "t"), cast("Go for the Throat", "P1", "d"), cast("Last Gasp", "P1", "d")]),
+]
+
+
+def _violations(engine, capabilities, scenarios=SWEEP):
+    from invariants import Transition
+    from invariants.base import select
+
+    out = []
+    for the_board, events in scenarios:
+        game = engine.new_game(the_board)
+        before = game.observe()
+        for event in events:
+            decider, illegal = _Recorder(), None
+            try:
+                game.apply(event, decider)
+            except IllegalAction as exc:
+                illegal = exc.reason
+            after = game.observe()
+            transition = Transition(before, event, after, illegal, decider.decisions)
+            for inv in select(capabilities):
+                if inv.check(transition):
+                    out.append((event.get("id") or event.get("card") or event["type"], inv.name))
+            before = after
+    return out
+
+
+def test_every_claimed_invariant_holds_on_the_clean_engine():
+    assert _violations(ENGINE, ENGINE.info.capabilities) == []
+
+
+def test_the_legend_rule_invariants_find_bug1():
+    # The harness is to check 704.5j whenever a legend is played, claimed or not: with the clean
+    # engine's capabilities the buggy engine breaks sba.legend_rule and legend_rule.controller_chooses.
+    found = set(_violations(BUGGY, ENGINE.info.capabilities, SWEEP[2:3]))
+    assert ("j2", "sba.legend_rule") in found and ("j2", "legend_rule.controller_chooses") in found
