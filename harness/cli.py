@@ -141,7 +141,25 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--engine", required=True, help="as for `run`")
     plan.add_argument("--json", action="store_true", help="as JSON")
     plan.add_argument("--step-timeout", type=_positive(float), default=10.0)
+
+    # --oracle FILE (run, cards): cards of the team's own Oracle data, MTGJSON's AtomicCards shape
+    for command in (run, cards):
+        command.add_argument("--oracle", action="append", metavar="FILE",
+                             help="add or override cards from this file of MTGJSON's AtomicCards shape (repeatable; "
+                                  "the curated pool still wins for the same name)")
     return parser
+
+
+def _load_oracle(args) -> None:
+    """Load the ``--oracle`` files (:func:`cards.load_oracle_file`), in order. Raises
+    :class:`BadInput` for a missing, unreadable or malformed file."""
+    import cards
+
+    for path in getattr(args, "oracle", None) or ():
+        try:
+            cards.load_oracle_file(path)
+        except cards.OracleFileError as exc:
+            raise BadInput(f"--oracle {exc}") from None
 
 
 def _engine(spec: str, args=None, isolate: bool = False):
@@ -154,6 +172,7 @@ def _engine(spec: str, args=None, isolate: bool = False):
 def cmd_run(args) -> int:
     from .runner import database_from, run
 
+    _load_oracle(args)  # before the engines load: they may read the files' cards
     engine = _engine(args.engine, args, args.isolate)
     against = _engine(args.against, args) if args.against else None
     try:
@@ -437,15 +456,22 @@ def cmd_cards(args) -> int:
 
     from .adapters.reference import not_modelled
 
+    _load_oracle(args)
     rows = []
     for record in cards.to_json():
         gaps = not_modelled(record["name"])
         rows.append({**record, "reference_plays": gaps is not None, "reference_not_modelled": gaps or []})
+    # then the --oracle files' cards outside the pool (the pool wins for its names)
+    for name in sorted(set(cards.overlay()) - set(cards.pool())):
+        rows.append({**cards.card(name).to_json(), "name": name, "reference_plays": False,
+                     "reference_not_modelled": [], "oracle_file": cards.overlay()[name]["source"]})
     if args.json:
         print(json.dumps(rows, indent=2))
         return EXIT_OK
     for row in rows:
-        if not row["reference_plays"]:
+        if row.get("oracle_file"):
+            extra = f"   ({row['oracle_file']}; the reference engine does not play it)"
+        elif not row["reference_plays"]:
             extra = "   (the reference engine does not play it)"
         elif row["reference_not_modelled"]:
             extra = f"   (not modelled: {'; '.join(row['reference_not_modelled'])})"

@@ -16,9 +16,9 @@ and are chosen with ``--profile NAME``. Two profiles are built in, for CI:
 A pyproject profile of the same name extends the built-in one. Precedence, lowest first:
 the options' defaults, ``[tool.rulesfuzz]``, the built-in profile, the pyproject profile,
 the command line. Relative paths in the file (``replay-dir``, ``baseline``, ``json``,
-``junit-xml``, a directory ``database``, a ``path/to/file.py:attr`` engine, and the words
-of an ``exec:`` engine that name an existing file or folder there) are relative to the
-folder of the ``pyproject.toml``. An unknown key or profile, a value of the
+``junit-xml``, ``oracle`` (one path or a list of them), a directory ``database``, a
+``path/to/file.py:attr`` engine, and the words of an ``exec:`` engine that name an existing
+file or folder there) are relative to the folder of the ``pyproject.toml``. An unknown key or profile, a value of the
 wrong type or a file that isn't TOML raises :class:`ConfigError` (one line: exit 2).
 """
 
@@ -37,6 +37,8 @@ BUILTIN_PROFILES: dict[str, dict] = {
 
 #: Keys whose values are paths (relative to the pyproject.toml's folder).
 PATH_KEYS = ("replay-dir", "baseline", "json", "junit-xml")
+#: Keys of repeatable options whose values are paths: one path or a list of them (``oracle``).
+PATH_LIST_KEYS = ("oracle",)
 #: Options that make no sense in a settings file.
 NOT_SETTINGS = ("help", "profile")
 
@@ -89,8 +91,12 @@ def _table(where: str, table, options: dict, base: Path) -> dict:
     for key, value in table.items():
         if key not in options:
             raise ConfigError(f"{where}: unknown key {key!r}; expected one of: {', '.join(sorted(options))}")
+        if key in PATH_LIST_KEYS and isinstance(value, str):
+            value = [value]  # oracle = "cards.json" is oracle = ["cards.json"]
         value = _value(where, key, value, options[key])
-        if key in PATH_KEYS or (key == "database" and "://" not in value and value not in ("memory", "none")):
+        if key in PATH_LIST_KEYS:
+            value = [str(base / v) for v in value]
+        elif key in PATH_KEYS or (key == "database" and "://" not in value and value not in ("memory", "none")):
             value = str(base / value)
         elif key in ("engine", "against") and value.startswith("exec:"):
             value = _exec_relative_to(value, base)

@@ -10,7 +10,8 @@ that CI needs: ``--rulesfuzz-engine`` (``--engine``), ``--rulesfuzz-against``,
 ``pyproject.toml`` and of that profile fill in what the command line doesn't give
 (:mod:`harness.config`), so ``pytest --rulesfuzz-profile gate`` is the CI gate; the settings
 ``steps``, ``step-timeout``, ``invariant``, ``isolate``, ``explore`` and ``coverage-guided``
-apply to the item's run as to ``rulesfuzz run`` (:data:`SETTINGS`).
+apply to the item's run as to ``rulesfuzz run`` (:data:`SETTINGS`), and ``oracle`` (files of
+cards, ``rulesfuzz run --oracle``) is loaded into the pytest process as it starts.
 
 The item ``rulesfuzz::rulesfuzz_engine[SPEC]`` is collected with the session's own
 collectors, so it is counted and reported like any test, and ``-k``, ``-m rulesfuzz``
@@ -49,7 +50,7 @@ OPTIONS = {
 #: (``workers``, ``shard``, ``json``, ``junit-xml``, ``engine-coverage``, ``quiet``) are
 #: ``rulesfuzz run``'s own: the item is one run in the pytest process.
 SETTINGS = {"steps": 20, "step_timeout": 10.0, "invariants": None, "isolate": False, "explore": False,
-            "coverage_guided": False}
+            "coverage_guided": False, "oracle": None}
 
 
 def pytest_addoption(parser):
@@ -147,6 +148,19 @@ def pytest_configure(config):
         config._rulesfuzz_known = baseline_file.load(path) if path else {}
     except baseline_file.BaselineError as exc:
         raise pytest.UsageError(f"--rulesfuzz-baseline: {exc}") from None
+    _load_oracle(options["oracle"])
+
+
+def _load_oracle(paths) -> None:
+    """The ``oracle`` files of ``[tool.rulesfuzz]`` (paths relative to its pyproject.toml),
+    loaded into this process (:func:`cards.load_oracle_file`). Raises ``pytest.UsageError``."""
+    import cards
+
+    for path in paths or ():
+        try:
+            cards.load_oracle_file(path)
+        except cards.OracleFileError as exc:
+            raise pytest.UsageError(f"[tool.rulesfuzz] oracle: {exc}") from None
 
 
 class RulesfuzzFailure(Exception):

@@ -74,8 +74,11 @@ def fuzz(args, engine, against, database, progress, measure=None):
                           f"(it is the whole run's budget, split over shards and workers)")
     replay_dir = options.pop("replay_dir")
     options["max_seconds"] = args.max_seconds
-    jobs = [SlotJob(slot, args.engine, args.against, args.database, replay_dir, args.isolate, args.quiet, options)
-            for slot in chosen]
+    import cards
+
+    oracle = cards.overlay_files()  # the --oracle files this process loaded: every worker loads them too
+    jobs = [SlotJob(slot, args.engine, args.against, args.database, replay_dir, args.isolate, args.quiet, options,
+                    oracle) for slot in chosen]
     return run_slots(jobs, engine.info.name, args.workers, measure)
 
 

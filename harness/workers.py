@@ -152,6 +152,7 @@ class SlotJob:
     isolate: bool
     quiet: bool
     options: dict  # the other keyword arguments of harness.runner.run
+    oracle: tuple[str, ...] = ()  # --oracle files (cards.load_oracle_file), loaded by the worker first
 
 
 class Worker:
@@ -186,6 +187,7 @@ class Worker:
         if max_seconds is not None:
             options["max_seconds"] = max_seconds
         timeout = options.get("step_timeout", 10.0)
+        _load_oracle(job.oracle)  # before the engine: it may read their cards as it loads
         engine = self._engine(job.engine, timeout, job.isolate)
         against = self._engine(job.against, timeout, False) if job.against else None
         if job.database not in self._shared:
@@ -221,6 +223,18 @@ class Worker:
             if callable(close):
                 close()
         self._engines.clear()
+
+
+def _load_oracle(paths) -> None:
+    """Load the ``--oracle`` files of a job this process has not loaded yet (a spawned worker
+    process starts with none: :func:`cards.load_oracle_file`)."""
+    if not paths:
+        return
+    import cards
+
+    for path in paths:
+        if os.path.abspath(path) not in cards.overlay_files():
+            cards.load_oracle_file(path)
 
 
 def work(jobs: list[SlotJob], take: Callable[[], int | None], deadline: float | None, worker: Worker,
@@ -498,13 +512,14 @@ def _has_slot_files(replay_dir: Path) -> bool:
 
 def run_workers(engine: str, *, workers: int = 1, max_examples: int = 200, seed: int = 0,
                 shard: tuple[int, int] | None = None, against: str | None = None, database: str | None = "none",
-                replay_dir=None, isolate: bool = False, quiet: bool = True, **options):
+                replay_dir=None, isolate: bool = False, quiet: bool = True, oracle=(), **options):
     """Fuzz the engine named by the spec ``engine`` (as ``--engine``) in slots, as ``rulesfuzz run
     --workers --shard`` does; returns the merged :class:`harness.runner.RunResult`.
 
     ``database`` is a ``--database`` spec (``"none"``: no example database); ``options`` are
     the other keyword arguments of :func:`harness.runner.run` (``max_seconds``,
-    ``steps_per_example``, ``keep_going``, ``step_timeout``, ``invariant_names``...). Raises
+    ``steps_per_example``, ``keep_going``, ``step_timeout``, ``invariant_names``...); ``oracle``
+    are ``--oracle`` files every worker loads (:func:`cards.load_oracle_file`). Raises
     :class:`SlotError` when the shard has no example, :class:`WorkerFailed` when a worker
     ends without a result.
     """
@@ -512,7 +527,7 @@ def run_workers(engine: str, *, workers: int = 1, max_examples: int = 200, seed:
     if not chosen:
         raise SlotError(f"--max-examples {max_examples} leaves this part of the run no example")
     jobs = [SlotJob(slot, engine, against, database, str(replay_dir) if replay_dir is not None else None, isolate,
-                    quiet, dict(options)) for slot in chosen]
+                    quiet, dict(options), tuple(map(str, oracle))) for slot in chosen]
     return run_slots(jobs, _engine_name(engine), workers)
 
 
