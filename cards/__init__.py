@@ -51,8 +51,8 @@ from importlib import resources
 from typing import Any
 
 __all__ = ["Card", "UnknownCardName", "OracleFileError", "KEYWORDS", "card", "card_names", "pool", "names",
-           "mana_value", "to_json", "database", "lookup", "closest", "all_names", "load_oracle_file",
-           "read_oracle_file", "overlay_files", "clear_overlay"]
+           "mana_value", "to_json", "database", "CardDatabase", "lookup", "closest", "all_names", "ORACLE_ENV",
+           "load_oracle_file", "read_oracle_file", "add_records", "overlay", "overlay_files", "clear_overlay"]
 
 #: The environment variable naming ``--oracle`` files (``os.pathsep``-separated) a process
 #: loads at its first look-up (:func:`load_oracle_file`).
@@ -578,14 +578,27 @@ def load_oracle_file(path) -> list[str]:
     if full in _overlay_paths:
         _overlay_paths.remove(full)
     _overlay_paths.append(full)
-    for name, record in loaded.items():
+    return add_records(loaded.values())
+
+
+def add_records(records) -> list[str]:
+    """Add records of the database's shape (``name``, ``layout``, ``mana_cost``, ``type_line``,
+    ``supertypes``, ``types``, ``subtypes``, ``power``, ``toughness``, ``loyalty``, ``colors``,
+    ``keywords``, ``oracle_text``, optional ``faces``, ``source``) to the overlay the
+    ``--oracle`` files use: they override the database's cards (and earlier overlay
+    records) of the same names; the curated pool still wins. Returns their names in order.
+    Not passed to ``--workers`` processes (only :func:`overlay_files` are)."""
+    names = []
+    for record in records:
+        name = record["name"]
         for face in _face_names(_overlay_record(name)):
             _overlay_faces.pop(face, None)
         _overlay_records[name] = record
         found = _cards_of(record)
         _overlay[name] = found.pop(name)
         _overlay_faces.update(found)
-    return list(loaded)
+        names.append(name)
+    return names
 
 
 _overlay_records: dict[str, dict[str, Any]] = {}

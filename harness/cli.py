@@ -142,8 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--json", action="store_true", help="as JSON")
     plan.add_argument("--step-timeout", type=_positive(float), default=10.0)
 
-    # --oracle FILE (run, cards): cards of the team's own Oracle data, MTGJSON's AtomicCards shape
-    for command in (run, cards):
+    # --oracle FILE (run, replay, check, plan, cards): cards of the team's own Oracle data, MTGJSON's
+    # AtomicCards shape
+    for command in (run, replay, check, plan, cards):
         command.add_argument("--oracle", action="append", metavar="FILE",
                              help="add or override cards from this file of MTGJSON's AtomicCards shape (repeatable; "
                                   "the curated pool still wins for the same name)")
@@ -330,6 +331,7 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
 
 
 def cmd_replay(args) -> int:
+    _load_oracle(args)
     engine = _engine(args.engine, args, args.isolate)
     against = _engine(args.against, args) if args.against else None
     folder = Path(args.file)
@@ -421,6 +423,7 @@ def cmd_baseline(args) -> int:
 def cmd_check(args) -> int:
     from .conformance import check
 
+    _load_oracle(args)
     try:
         engine = load_engine(args.engine, step_timeout=args.step_timeout, isolate=args.isolate)
     except EngineLoadError as exc:
@@ -485,6 +488,7 @@ def cmd_plan(args) -> int:
     from .machine import EngineMachine, rule_gates
     from .plan import Plan
 
+    _load_oracle(args)
     engine = _engine(args.engine, args)
     info = engine.info
     plan = Plan.of(info.capabilities, getattr(info, "cards", None))

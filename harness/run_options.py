@@ -143,7 +143,8 @@ def write_reports(args, result, engine, against, status: str, replay: str, extra
                    "shard": "/".join(map(str, args.shard)) if getattr(args, "shard", None) else None,
                    "profile": getattr(args, "profile", None), "explore": getattr(args, "explore", False),
                    "coverage_guided": getattr(args, "coverage_guided", False),
-                   "engine_coverage": getattr(args, "engine_coverage", None)}
+                   "engine_coverage": getattr(args, "engine_coverage", None),
+                   "oracle": getattr(args, "oracle", None)}
         payload = report.run_report(result, engine, against, options, replay, error)
         payload.update(extra or {})
         try:

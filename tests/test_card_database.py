@@ -156,6 +156,16 @@ def test_an_oracle_file_multi_face_card_and_the_bare_mapping(tmp_path):
     assert cards.card("Overlay Seer // Overlay Horror").name == "Overlay Seer"
 
 
+def test_add_records_of_the_database_shape_join_the_overlay():
+    record = {"name": "Overlay Test Wall", "layout": "normal", "mana_cost": "{1}{W}", "type_line": "Creature — Wall",
+              "supertypes": [], "types": ["Creature"], "subtypes": ["Wall"], "power": "0", "toughness": "4",
+              "colors": ["W"], "keywords": ["Defender"], "oracle_text": "Defender", "source": "test"}
+    assert cards.add_records([record]) == ["Overlay Test Wall"]
+    wall = cards.card("Overlay Test Wall")
+    assert (wall.power, wall.toughness, wall.mana_value) == (0, 4, 2) and "defender" in wall.keywords
+    assert cards.overlay()["Overlay Test Wall"]["source"] == "test" and cards.overlay_files() == ()
+
+
 @pytest.mark.parametrize("payload, words", [
     (None, "no such file"),
     ("{\"data\": ", "not JSON"),
@@ -173,7 +183,9 @@ def test_a_bad_oracle_file_raises_oracle_file_error(payload, words, tmp_path):
     assert cards.overlay_files() == ()
 
 
-@pytest.mark.parametrize("command", [["run", "--engine", "reference", "--database", "none"], ["cards"]])
+@pytest.mark.parametrize("command", [["run", "--engine", "reference", "--database", "none"], ["cards"],
+                                     ["replay", "absent.json", "--engine", "reference"],
+                                     ["check", "--engine", "reference"], ["plan", "--engine", "reference"]])
 def test_a_bad_oracle_file_is_one_line_exit_2_before_the_run(command, tmp_path, capsys):
     path = write(tmp_path, "{not json")
     assert main([*command, "--oracle", str(path)]) == 2
@@ -253,11 +265,13 @@ def test_config_oracle_of_the_wrong_type_is_a_config_error(tmp_path):
 def test_config_oracle_file_is_loaded_by_run_and_a_missing_one_is_exit_2(tmp_path, monkeypatch, capsys):
     (tmp_path / "data").mkdir()
     write(tmp_path / "data", atomic(OVERLAY_BEAR))
-    inner = _project(tmp_path, 'oracle = "data/atomic.json"\ndatabase = "none"\nquiet = true')
+    inner = _project(tmp_path, 'oracle = "data/atomic.json"\ndatabase = "none"\nquiet = true\njson = "run.json"')
     monkeypatch.chdir(inner)
     assert main(["run", "--engine", f"{TINY}:engine", "--max-examples", "1", "--steps", "1",
                  "--replay-dir", str(tmp_path / "replays")]) == 0
     assert cards.overlay_files() == (str(tmp_path / "data" / "atomic.json"),)
+    assert json.loads((tmp_path / "run.json").read_text())["options"]["oracle"] == [
+        str(tmp_path / "data" / "atomic.json")]
     assert cards.card("Overlay Test Bear").power == 3
     capsys.readouterr()
     cards.clear_overlay()
