@@ -68,6 +68,7 @@ TEMPLATES: dict[str, str] = {
     "spell: draw": "Draw N cards (CR 121)",
     "spell: tokens": "Create N P/T ... creature tokens (CR 111)",
     "spell: tap": "Tap or untap target ... (CR 701.21)",
+    "spell: regenerate": "Regenerate target ... (CR 701.15)",
     "aura bonus": "Enchanted creature gets +N/+M and/or has <keywords> (CR 303.4, 613.4c)",
     "equipment bonus": "Equipped creature gets +N/+M and/or has <keywords> (CR 301.5, 613.4c)",
     "anthem": "Creatures you control get +N/+M and/or have <keywords> (CR 613.4c, 613.1f)",
@@ -79,6 +80,13 @@ TEMPLATES: dict[str, str] = {
     "enters tapped": "~ enters the battlefield tapped (CR 614.1c)",
     "can't block": "~ can't block (CR 509.1b)",
     "can't be blocked": "~ can't be blocked (CR 509.1b)",
+    "carried keyword": "a keyword whose rules apply only in combat or while casting (shadow, bushido N, convoke, "
+                       "...): read, not played (CR 702; cards.reader.CARRIED_KEYWORDS)",
+    "combat restriction": "~ / enchanted creature can't attack, attacks each combat if able, can block only "
+                          "creatures with flying, ... (CR 508.1c-d, 509.1b-c): read, not played",
+    "combat trigger": "Whenever ~ attacks / blocks / becomes blocked, <effect> (CR 603.2, 508.3a, 509.3): read, "
+                      "never triggered (combat is not modelled)",
+    "stack restriction": "~ can't be countered (CR 701.5a): read, not played (the stack is not modelled)",
     "hand-written": "a card of the curated pool whose rules the reference engine models by hand",
 }
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 from . import Card
 from .model import Ability, Affected, CardModel, Effect, TokenDef
 
-__all__ = ["KEYWORDS", "read", "model", "parse_effects", "normalise"]
+__all__ = ["KEYWORDS", "CARRIED_KEYWORDS", "read", "model", "parse_effects", "normalise"]
 
 #: Keyword abilities (CR 702) the reader accepts on a keyword line, without a parameter.
 #: The ones whose rules matter only in combat or on the stack (flying, first strike,
@@ -45,6 +45,43 @@ KEYWORDS = frozenset({
     "fear",  # 702.36
     "umbra armor",  # 702.89
 })
+
+#: Keyword abilities whose rules matter only in combat (declaring attackers or blockers,
+#: combat damage) or while a spell is cast or on the stack. The project models neither
+#: combat (a creature's combat status is a flag) nor casting costs nor the stack (an instant
+#: or sorcery resolves at once), so these abilities never apply to a game it plays: they are
+#: *carried* (read, the card is modelled) and no engine is asked to implement them.
+#: Refused on purpose, because they apply outside combat and casting: infect and wither
+#: (702.90, 702.80: all damage, not only combat damage), changeling and devoid (702.73,
+#: 702.114: characteristics in every zone), prowess (702.108: the ``cast`` event triggers
+#: it), storm (702.40: copies), cycling, flashback, madness, morph, echo, cumulative upkeep,
+#: undying, persist, evolve, riot, unleash, phasing, kicker (other zones, upkeeps, counters
+#: or the text's "if kicked").
+CARRIED_KEYWORDS = frozenset({
+    "shadow",  # 702.28: blocking only
+    "horsemanship",  # 702.31: blocking only
+    "flanking",  # 702.25: triggers when blocked
+    "banding",  # 702.22: attacking in a band, combat damage assignment
+    "exalted",  # 702.83: triggers when a creature attacks alone
+    "provoke",  # 702.39: triggers when it attacks
+    "battle cry",  # 702.91: triggers when it attacks
+    "melee",  # 702.121: triggers when it attacks
+    "dethrone",  # 702.105: triggers when it attacks
+    "myriad",  # 702.116: triggers when it attacks
+    "mentor",  # 702.134: triggers when it attacks
+    "skulk",  # 702.118: blocking only
+    "ingest",  # 702.115: triggers on combat damage to a player
+    "convoke",  # 702.51: paying a spell's cost
+    "delve",  # 702.66: paying a spell's cost
+    "improvise",  # 702.126: paying a spell's cost
+    "affinity for artifacts",  # 702.41: a spell's cost
+    "split second",  # 702.61: while the spell is on the stack
+})
+#: Carried keywords with a number: bushido N (702.45: blocks or becomes blocked), rampage N
+#: (702.23: becomes blocked), renown N (702.112: combat damage to a player), afflict N
+#: (702.130: becomes blocked), annihilator N (702.86: attacks), frenzy N (702.68: attacks
+#: and isn't blocked).
+_CARRIED_N = re.compile(r"^(bushido|rampage|renown|afflict|annihilator|frenzy) (\d+)$")
 _LANDWALK = re.compile(r"^(plains|island|swamp|mountain|forest|desert)walk$")  # 702.14
 _PROTECTION = re.compile(r"^protection from (white|blue|black|red|green|artifacts|everything|multicolored|"
                          r"monocolored|creatures)$")  # 702.16
@@ -62,6 +99,43 @@ _NOUNS = {
     "opponent": "opponent", "opponents": "opponent", "creature or player": "creature or player",
     "player or planeswalker": "player", "creature or planeswalker": "creature",
 }
+#: Two or three card types joined by "or" ("target artifact or enchantment", "target
+#: artifact, creature, or land"): the object has one of them. The kind is written as in
+#: the text, singular ("artifact or enchantment", "artifact, creature, or land").
+_TYPE_UNION = re.compile(r"^(artifact|creature|enchantment|land)s?(?:, (artifact|creature|enchantment|land)s?,)? "
+                         r"(?:or|and) (artifact|creature|enchantment|land)s?$")
+#: The creature types of CR 205.3m (a creature group "Other Zombies you control", "Sliver
+#: creatures" names one of them; a land's or an artifact's subtype is never read as one).
+_CREATURE_TYPES = frozenset(
+    "Advisor Aetherborn Alien Ally Angel Antelope Ape Archer Archon Armadillo Army Artificer Assassin Assembly- "
+    "Worker Astartes Atog Aurochs Avatar Azra Badger Balloon Barbarian Bard Basilisk Bat Bear Beast Beaver Beeble "
+    "Beholder Berserker Bird Blinkmoth Boar Bringer Brushwagg Camarid Camel Capybara Caribou Carrier Cat Centaur "
+    "Child Chimera Citizen Cleric Clown Cockatrice Construct Coward Coyote Crab Crocodile C’tan Custodes Cyberman "
+    "Cyclops Dalek Dauthi Demigod Demon Deserter Detective Devil Dinosaur Djinn Doctor Dog Dragon Drake Dreadnought "
+    "Drone Druid Dryad Dwarf Efreet Egg Elder Eldrazi Elemental Elephant Elf Elk Employee Eye Faerie Ferret Fish "
+    "Flagbearer Fox Fractal Frog Fungus Gamer Gargoyle Germ Giant Gith Glimmer Gnoll Gnome Goat Goblin God Golem "
+    "Gorgon Graveborn Gremlin Griffin Guest Hag Halfling Hamster Harpy Hellion Hippo Hippogriff Homarid Homunculus "
+    "Horror Horse Human Hydra Hyena Illusion Imp Incarnation Inkling Inquisitor Insect Jackal Jellyfish Juggernaut "
+    "Kavu Kirin Kithkin Knight Kobold Kor Kraken Llama Lamia Lammasu Leech Leviathan Lhurgoyf Licid Lizard "
+    "Manticore Masticore Mercenary Merfolk Metathran Minion Minotaur Mite Mole Monger Mongoose Monk Monkey Moonfolk "
+    "Mount Mouse Mutant Myr Mystic Nautilus Necron Nephilim Nightmare Nightstalker Ninja Noble Noggle Nomad Nymph "
+    "Octopus Ogre Ooze Orb Orc Orgg Otter Ouphe Ox Oyster Pangolin Peasant Pegasus Pentavite Performer Pest "
+    "Phelddagrif Phoenix Phyrexian Pilot Pincher Pirate Plant Porcupine Possum Praetor Primarch Prism Processor "
+    "Rabbit Raccoon Ranger Rat Rebel Reflection Rhino Rigger Robot Rogue Sable Salamander Samurai Sand Saproling "
+    "Satyr Scarecrow Scientist Scion Scorpion Scout Sculpture Seal Serf Serpent Servo Shade Shaman Shapeshifter "
+    "Shark Sheep Siren Skeleton Skunk Slith Sliver Sloth Slug Snail Snake Soldier Soltari Spawn Specter Spellshaper "
+    "Sphinx Spider Spike Spirit Splinter Sponge Squid Squirrel Starfish Surrakar Survivor Synth Tentacle Tetravite "
+    "Thalakos Thopter Thrull Tiefling Toy Treefolk Trilobite Triskelavite Troll Turtle Tyranid Unicorn Vampire "
+    "Varmint Vedalken Volver Wall Walrus Warlock Warrior Weasel Weird Werewolf Whale Wizard Wolf Wolverine Wombat "
+    "Worm Wraith Wurm Yeti Zombie Zubera Time Lord"
+    .split()) - {"Time", "Lord"} | {"Time Lord"}
+#: Plural creature types of today's templating ("Other Zombies you control") that are not
+#: the type plus "s" (CR 205.3m).
+_IRREGULAR_PLURALS = {"Elves": "Elf", "Dwarves": "Dwarf", "Wolves": "Wolf", "Werewolves": "Werewolf",
+                      "Faeries": "Faerie", "Allies": "Ally", "Mercenaries": "Mercenary", "Sphinxes": "Sphinx",
+                      "Foxes": "Fox", "Merfolk": "Merfolk", "Djinn": "Djinn", "Homunculi": "Homunculus",
+                      "Fungi": "Fungus", "Efreet": "Efreet", "Octopi": "Octopus", "Kithkin": "Kithkin",
+                      "Treefolk": "Treefolk", "Moonfolk": "Moonfolk", "Sheep": "Sheep", "Myr": "Myr", "Ox": "Ox"}
 _ADJECTIVES = re.compile(
     r"^(non(?:white|blue|black|red|green)|white|blue|black|red|green|nonartifact|artifact|nonland|tapped|untapped|"
     r"attacking|blocking|nonlegendary|other|non-[A-Z][a-z]+)$")
@@ -106,6 +180,8 @@ def parse_affected(phrase: str) -> Affected | None:
         return Affected("target", "any")
     if p in ("~", "it"):
         return Affected("self", "permanent")
+    if p in ("enchanted creature", "equipped creature"):
+        return Affected(p.split()[0], "creature")
     if p in ("you",):
         return Affected("you", "player")
     if p in ("each player",):
@@ -135,6 +211,11 @@ def parse_affected(phrase: str) -> Affected | None:
     return None
 
 
+_POWER_FILTER = re.compile(r"^(.+) with (power|toughness) (\d+) or (less|greater)$")
+_SUBTYPE_CREATURES = re.compile(r"^((?:other )?)([A-Z][a-z]+(?:-[A-Z][a-z]+)?) creatures$")
+_SUBTYPE_PLURAL = re.compile(r"^((?:other )?)([A-Z][a-z]+)$")
+
+
 def _object_description(rest: str) -> tuple[str, tuple[str, ...]] | None:
     filters: list[str] = []
     for suffix, filt in ((" you control", "you control"), (" an opponent controls", "opponent controls"),
@@ -144,9 +225,26 @@ def _object_description(rest: str) -> tuple[str, tuple[str, ...]] | None:
             rest = rest[: -len(suffix)]
             filters.append(filt)
             break
+    if m := _POWER_FILTER.match(rest):  # "creature with power 2 or less"
+        rest = m.group(1)
+        filters.insert(0, f"{m.group(2)} {m.group(3)} or {m.group(4)}")
     if rest.startswith("attacking or blocking "):
         filters.insert(0, "attacking or blocking")
         rest = rest[len("attacking or blocking "):]
+    if m := _TYPE_UNION.match(rest):
+        kinds = [k for k in m.groups() if k]
+        if len(set(kinds)) != len(kinds) or any(f not in ("you control", "opponent controls") for f in filters):
+            return None  # "artifact or creature with flying": the filter is the last type's only
+        kind = f"{kinds[0]} or {kinds[1]}" if len(kinds) == 2 else f"{kinds[0]}, {kinds[1]}, or {kinds[2]}"
+        return kind, tuple(filters)
+    if (m := _SUBTYPE_CREATURES.match(rest)) and m.group(2) in _CREATURE_TYPES:  # "other Merfolk creatures"
+        return "creature", (("other",) if m.group(1) else ()) + (m.group(2),) + tuple(filters)
+    if (m := _SUBTYPE_PLURAL.match(rest)) and filters:  # "other Zombies you control" (today's templating)
+        word = m.group(2)
+        subtype = _IRREGULAR_PLURALS.get(word) or (word[:-1] if word.endswith("s") else None)
+        if subtype not in _CREATURE_TYPES:
+            return None
+        return "creature", (("other",) if m.group(1) else ()) + (subtype,) + tuple(filters)
     for noun in sorted(_NOUNS, key=len, reverse=True):
         if rest == noun or rest.endswith(" " + noun):
             adjectives = rest[: -len(noun)].strip()
@@ -181,11 +279,45 @@ def _keyword_list(text: str) -> tuple[str, ...] | None:
     return None
 
 
+_REGENERATE = re.compile(r"^regenerate (.+)$")
+_IT_DEALS = re.compile(r"^it (deals|gets|gains) ")
+#: Two effects in one sentence, joined by "and" (the second's subject given or the first's).
+_TWO_DAMAGES = re.compile(r"^~ deals (\d+) damage to (.+?) and (\d+) damage to (.+)$")
+_AND_YOU = re.compile(r"^(.+?) and (you (?:gain|lose) (?:\d+|a|one|two|three|four|five) life|you draw (?:a|one|two|three) "
+                      r"cards?)$")
+_LOSES_AND = re.compile(r"^(target player|target opponent|each opponent|each player) loses (\d+|a|one|two|three|four|five) "
+                        r"life and (you gain (?:\d+|a|one|two|three|four|five) life)$")
+
+
+def _effects_of_sentence(sentence: str) -> tuple[Effect, ...] | None:
+    """The effect(s) of one sentence: one effect, or two joined by "and" (""~ deals 2 damage
+    to target creature and 2 damage to you"", ""... and you gain 2 life"")."""
+    one = _one_effect(sentence)
+    if one is not None:
+        return (one,)
+    s = sentence.strip().rstrip(".")
+    if not s:
+        return None
+    s = s[0].lower() + s[1:] if not s.startswith("~") else s
+    if m := _TWO_DAMAGES.match(s):
+        first, second = _one_effect(f"~ deals {m.group(1)} damage to {m.group(2)}"), \
+            _one_effect(f"~ deals {m.group(3)} damage to {m.group(4)}")
+        return (first, second) if first and second else None
+    if m := _LOSES_AND.match(s):
+        first, second = _one_effect(f"{m.group(1)} loses {m.group(2)} life"), _one_effect(m.group(3))
+        return (first, second) if first and second else None
+    if m := _AND_YOU.match(s):
+        first, second = _one_effect(m.group(1)), _one_effect(m.group(2))
+        return (first, second) if first and second else None
+    return None
+
+
 def _one_effect(sentence: str) -> Effect | None:
     s = sentence.strip().rstrip(".")
     if not s:
         return None
     s = s[0].lower() + s[1:] if not s.startswith("~") else s
+    s = _IT_DEALS.sub(r"~ \1 ", s)  # "it deals 1 damage" in a trigger: the source is the card itself
     m = _DAMAGE.match(s)
     if m and m.group(1) != "X":
         amount, who = int(m.group(1)), m.group(2)
@@ -232,8 +364,15 @@ def _one_effect(sentence: str) -> Effect | None:
     m = _DESTROY.match(s)
     if m:
         affected = parse_affected(m.group(1))
-        return Effect("destroy", affected) if affected and affected.kind != "player" else None
+        return Effect("destroy", affected) if affected and affected.kind not in _NOT_PERMANENTS else None
+    m = _REGENERATE.match(s)
+    if m:
+        affected = parse_affected(m.group(1))
+        return Effect("regenerate", affected) if affected and affected.kind not in _NOT_PERMANENTS else None
     return None
+
+
+_NOT_PERMANENTS = ("player", "opponent", "any", "creature or player")
 
 
 def _tokens(m: re.Match) -> Effect | None:
@@ -246,6 +385,10 @@ def _tokens(m: re.Match) -> Effect | None:
     types = ("Artifact", "Creature") if m.group(6) else ("Creature",)
     token = TokenDef(f"{' '.join(subtypes)} Token", int(m.group(2)), int(m.group(3)), colors, types, subtypes, keywords)
     return Effect("create_tokens", Affected("you", "player"), amount=count, token=token)
+
+
+_IT = re.compile(r"\b[Ii]t\b")
+_ITS_CONTROLLER = re.compile(r"^Its controller (gains|loses) (\d+|one|two|three|four|five) life\.$")
 
 
 def parse_effects(text: str) -> tuple[Effect, ...] | None:
@@ -261,10 +404,22 @@ def parse_effects(text: str) -> tuple[Effect, ...] | None:
             last = effects.pop()
             effects.append(Effect(last.action, last.affected, cant_be_regenerated=True))
             continue
-        effect = _one_effect(sentence)
-        if effect is None:
+        if m := _ITS_CONTROLLER.match(sentence):
+            # "Destroy target land. Its controller loses 2 life.": the controller of the one
+            # object the effect before it targeted (last known information, CR 608.2h)
+            last = effects[-1] if effects else None
+            if last is None or last.affected.scope != "target" or last.affected.count != 1 or last.affected.up_to \
+                    or last.affected.kind in _NOT_PERMANENTS:
+                return None
+            action = "gain_life" if m.group(1) == "gains" else "lose_life"
+            effects.append(Effect(action, Affected("controller", "player"), amount=_number(m.group(2))))
+            continue
+        if _IT.search(sentence) and any(e.affected.scope == "target" for e in effects):
+            return None  # "Tap target creature. Put a counter on it.": "it" is the target, not the card
+        found = _effects_of_sentence(sentence)
+        if found is None:
             return None
-        effects.append(effect)
+        effects.extend(found)
     return tuple(effects) if effects else None
 
 
@@ -273,7 +428,7 @@ def _spell_template(effects: tuple[Effect, ...]) -> str:
     return {"destroy": "spell: destroy", "damage": "spell: damage", "pt": "spell: pt", "gain_keywords": "spell: pt",
             "counters": "spell: counters", "gain_life": "spell: life", "lose_life": "spell: life",
             "draw": "spell: draw", "create_tokens": "spell: tokens", "tap": "spell: tap",
-            "untap": "spell: tap"}[action]
+            "untap": "spell: tap", "regenerate": "spell: regenerate"}[action]
 
 
 # --------------------------------------------------------------------------- lines
@@ -289,6 +444,10 @@ def _keyword_line(line: str) -> tuple[Ability, ...] | None:
         low = part.lower()
         if low in KEYWORDS:
             found.append(Ability("keyword", "umbra armor" if low == "umbra armor" else "keyword", part, keyword=low))
+        elif low in CARRIED_KEYWORDS:
+            found.append(Ability("keyword", "carried keyword", part, keyword=low))
+        elif m := _CARRIED_N.match(low):
+            found.append(Ability("keyword", "carried keyword", part, keyword=m.group(1), parameter=m.group(2)))
         elif _LANDWALK.match(low):
             found.append(Ability("keyword", "keyword", part, keyword=low))
         elif m := _PROTECTION.match(low):
@@ -303,15 +462,63 @@ def _keyword_line(line: str) -> tuple[Ability, ...] | None:
 
 
 _BONUS = re.compile(r"^(Enchanted|Equipped) creature (?:gets ([+-]\d+)/([+-]\d+)(?: and has (.+))?|has (.+))\.$")
-_ANTHEM = re.compile(r"^((?:Other )?(?:(?:[Ww]hite|[Bb]lue|[Bb]lack|[Rr]ed|[Gg]reen|[Nn]on[a-z]+) )?[Cc]reatures you control|"
-                     r"All creatures|Creatures your opponents control) (?:get ([+-]\d+)/([+-]\d+)(?: and have (.+))?|"
-                     r"have (.+))\.$")
-_TRIGGER = re.compile(r"^When(?:ever)? ~ (enters|dies), (.+)$")
+_ANTHEM = re.compile(r"^([A-Z][A-Za-z -]*?) (?:get ([+-]\d+)/([+-]\d+)(?: and have (.+))?|have (.+))\.$")
+_TRIGGER = re.compile(r"^When(?:ever)? ~ (enters|dies|attacks|blocks|becomes blocked|blocks or becomes blocked), (.+)$")
+_COMBAT_TRIGGERS = ("attacks", "blocks", "becomes blocked", "blocks or becomes blocked")
+
+#: Restrictions and requirements on attacking and blocking (CR 508.1c-d, 509.1b-c) and on
+#: how combat damage is assigned (CR 510.1): they apply only while attackers or blockers
+#: are declared or combat damage is dealt, which the project doesn't model, so they are
+#: carried (template "combat restriction"). The subject is the card, the creature an Aura
+#: enchants or the creature an Equipment equips.
+_RESTRICTION_SUBJECT = r"(~|Enchanted creature|Equipped creature)"
+_COLOR = r"(?:white|blue|black|red|green)"
+_COUNT = r"(?:two|three|four)"
+_RESTRICTIONS = (
+    r"can't attack", r"can't attack or block", r"can't attack alone", r"can't block alone",
+    r"can't attack or block alone", r"attacks each combat if able", r"blocks each combat if able",
+    r"attacks or blocks each combat if able", r"can block only creatures with flying",
+    r"can block an additional creature each combat", r"can block any number of creatures",
+    r"can't be blocked by more than one creature", rf"can't be blocked except by {_COUNT} or more creatures",
+    r"can't be blocked by Walls", rf"can't be blocked by (?:artifact|{_COLOR}) creatures",
+    r"can't be blocked by creatures with flying", r"can't be blocked by creatures with power \d+ or (?:less|greater)",
+    r"can't be blocked except by creatures with flying(?: or reach)?", rf"can't be blocked except by {_COLOR} creatures",
+    r"can't block creatures with power \d+ or (?:less|greater)", r"can't block creatures with flying",
+    r"can't block and can't be blocked", r"can't attack unless defending player controls an? (?:Plains|Island|Swamp|"
+    r"Mountain|Forest)", r"can block creatures with shadow as though they didn't have shadow",
+)
+_RESTRICTION = re.compile(rf"^{_RESTRICTION_SUBJECT} ({'|'.join(_RESTRICTIONS)})\.$")
+_OTHER_RESTRICTIONS = frozenset({
+    "All creatures able to block ~ do so.",  # CR 509.1c
+    "Creatures with power less than ~'s power can't block it.",  # CR 509.1b
+    "You may have ~ assign its combat damage as though it weren't blocked.",  # CR 510.1c
+})
+_BONUS_AND_RESTRICTION = re.compile(rf"^(Enchanted|Equipped) creature gets ([+-]\d+)/([+-]\d+) and "
+                                    rf"({'|'.join(_RESTRICTIONS)})\.$")
 _ACTIVATED = re.compile(r"^((?:\{[^}]+\}|Sacrifice ~|, ?)+): (.+)$")
-_MANA = re.compile(r"^Add (\{[WUBRGC]\}(?: or \{[WUBRGC]\})*|\{[WUBRGC]\}\{[WUBRGC]\}|one mana of any color)\.$")
+_MANA = re.compile(r"^Add (\{[WUBRGC]\}(?: or \{[WUBRGC]\})?|(?:\{[WUBRGC]\}, )+or \{[WUBRGC]\}|(?:\{[WUBRGC]\}){2,}|"
+                   r"one mana of any color)\.$")
+
+
+def _restriction(line: str) -> Ability | None:
+    if line in _OTHER_RESTRICTIONS:
+        return Ability("static", "combat restriction", line, static="combat restriction",
+                       affected=Affected("self", "creature"))
+    m = _RESTRICTION.match(line)
+    if m is None:
+        return None
+    scope = {"~": "self"}.get(m.group(1)) or m.group(1).split()[0].lower()
+    if scope == "self" and m.group(2) in ("can't block",):
+        return None  # its own template, "can't block"
+    return Ability("static", "combat restriction", line, static="combat restriction",
+                   affected=Affected(scope, "creature"))
 
 
 def _static_line(line: str) -> Ability | None:
+    if line in ("~ can't be countered.",):  # CR 101.2: only a spell on the stack is countered
+        return Ability("static", "stack restriction", line, static="can't be countered")
+    if (found := _restriction(line)) is not None:
+        return found
     if line in ("~ enters tapped.",):
         return Ability("static", "enters tapped", line, static="enters tapped")
     if line == "~ can't block.":
@@ -336,7 +543,7 @@ def _static_line(line: str) -> Ability | None:
             return None
         affected = parse_affected(group[0].lower() + group[1:]) if group != "All creatures" \
             else Affected("each", "creature")
-        if affected is None:
+        if affected is None or affected.scope != "each" or affected.kind != "creature" or "~" in group:
             return None
         return Ability("static", "anthem", line, static="bonus", affected=affected,
                        power=_signed(p) if p else 0, toughness=_signed(t) if t else 0, keywords=keywords)
@@ -354,7 +561,8 @@ def _trigger_line(line: str) -> Ability | None:
     effects = parse_effects(rest[0].upper() + rest[1:])
     if effects is None:
         return None
-    return Ability("triggered", f"{event} trigger", line, trigger=event, optional=optional, effects=effects)
+    template = "combat trigger" if event in _COMBAT_TRIGGERS else f"{event} trigger"
+    return Ability("triggered", template, line, trigger=event, optional=optional, effects=effects)
 
 
 def _activated_line(line: str) -> Ability | None:
@@ -371,20 +579,21 @@ def _activated_line(line: str) -> Ability | None:
     cost = "".join(mana_parts)
     mana = _MANA.match(effect_text)
     if mana:
-        if not tap or sacrifice or cost:
-            return None  # a mana ability with another cost: not a template the reader knows
+        # CR 605.1a: no target, not a loyalty ability, could add mana: a mana ability, also with
+        # a mana cost ("{1}, {T}: Add {W}{U}.") or "Sacrifice ~" in its cost
         produced = mana.group(1)
         produces = ("any color",) if produced == "one mana of any color" else tuple(re.findall(r"[WUBRGC]", produced))
         if " or " not in produced and len(produces) > 1:
             produces = ("".join(produces),)  # {G}{G}: two mana at once
-        return Ability("mana", "mana ability", line, cost=cost, tap=True, produces=produces)
+        return Ability("mana", "mana ability", line, cost=cost, tap=tap, sacrifice_self=sacrifice, produces=produces)
     if effect_text in ("Regenerate ~.",):
         return Ability("activated", "regenerate", line, cost=cost, tap=tap, sacrifice_self=sacrifice,
                        effects=(Effect("regenerate", Affected("self", "permanent")),))
     effects = parse_effects(effect_text)
     if effects is None or any(e.action == "create_tokens" for e in effects):
         return None
-    return Ability("activated", "activated", line, cost=cost, tap=tap, sacrifice_self=sacrifice, effects=effects)
+    template = "regenerate" if all(e.action == "regenerate" for e in effects) else "activated"
+    return Ability("activated", template, line, cost=cost, tap=tap, sacrifice_self=sacrifice, effects=effects)
 
 
 _BASIC_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
@@ -394,15 +603,26 @@ def _line(line: str, card: Card) -> tuple[Ability, ...] | None:
     spell = card.is_type("Instant") or card.is_type("Sorcery")
     if spell:
         effects = parse_effects(line)
-        if effects is not None:
+        if effects is not None and not any(e.affected.scope == "self" for e in effects):
+            # (an instant's "it" is never the spell itself: "Regenerate it." is its target's)
             return (Ability("spell", _spell_template(effects), line, effects=effects),)
         keywords = _keyword_line(line)
-        if keywords and all(a.keyword == "flash" for a in keywords):
-            return None  # "Flash" on an instant is not a keyword of its own (CR 702.8)
-        return None
+        if keywords and all(a.template == "carried keyword" for a in keywords):
+            return keywords  # convoke, delve, split second, ... (the cost or the stack only)
+        if line == "~ can't be countered.":
+            return (_static_line(line),)
+        return None  # "Flash" on an instant is not a keyword of its own (CR 702.8)
     keywords = _keyword_line(line)
     if keywords is not None:
         return keywords
+    m = _BONUS_AND_RESTRICTION.match(line)
+    if m:  # "Enchanted creature gets +2/+2 and attacks each combat if able.": a bonus and a restriction
+        which, p, t, _ = m.groups()
+        scope = which.lower()
+        return (Ability("static", "aura bonus" if scope == "enchanted" else "equipment bonus", line, static="bonus",
+                        affected=Affected(scope, "creature"), power=_signed(p), toughness=_signed(t)),
+                Ability("static", "combat restriction", line, static="combat restriction",
+                        affected=Affected(scope, "creature")))
     for reader in (_static_line, _trigger_line, _activated_line):
         found = reader(line)
         if found is not None:
@@ -440,7 +660,12 @@ def read(card: Card) -> CardModel:
 @lru_cache(maxsize=None)
 def model(name: str) -> CardModel:
     """The model of the card named ``name`` (:func:`cards.card`); raises
-    :class:`cards.UnknownCardName` for a name no card data has."""
-    from . import card
+    :class:`cards.UnknownCardName` for a name no card data has. A card of the curated pool
+    (``cards/data/cards.json``) is ``hand_written``: modelled, its rules the reference
+    engine's own (its sentences are still read, for ``rulesfuzz cards NAME``)."""
+    from dataclasses import replace
 
-    return read(card(name))
+    from . import card, pool
+
+    found = read(card(name))
+    return replace(found, hand_written=True) if name in pool() else found
