@@ -24,11 +24,18 @@ Vocabulary (strings, so models read the same in JSON and in Python):
   ``"controller"`` (the controller of the affected object: "its controller").
 * ``kind``: ``"creature"``, ``"player"``, ``"any"`` (a creature, player or planeswalker:
   "any target", CR 115.4), ``"creature or player"``, ``"permanent"``, ``"artifact"``,
-  ``"enchantment"``, ``"land"``, ``"opponent"``.
+  ``"enchantment"``, ``"land"``, ``"opponent"``, ``"creature and player"`` ("each creature
+  and each player"), and two or three permanent types joined as written, an object of any
+  of them: ``"artifact or enchantment"``, ``"creature or land"``, ``"artifact, creature, or
+  land"`` ("target artifact or enchantment", "all artifacts and enchantments").
 * ``filters``: ``"non<color>"``, ``"<color>"``, ``"nonartifact"``, ``"artifact"``,
   ``"nonland"``, ``"you control"``, ``"opponent controls"``, ``"other"``, ``"tapped"``,
   ``"untapped"``, ``"flying"``, ``"without flying"``, ``"attacking"``, ``"blocking"``,
-  ``"attacking or blocking"``, ``"nonlegendary"``, ``"non-<Subtype>"``.
+  ``"attacking or blocking"``, ``"nonlegendary"``, ``"non-<Subtype>"``, ``"power <N> or less"``,
+  ``"power <N> or greater"``, ``"toughness <N> or less"``, ``"toughness <N> or greater"``
+  ("target creature with power 2 or less"), ``"<Subtype>"`` (a creature type of CR 205.3m,
+  capitalised: "Other Zombie creatures you control", "All Sliver creatures", "Other Elves
+  you control" give ``"Zombie"``, ``"Sliver"``, ``"Elf"``).
 """
 
 from __future__ import annotations
@@ -156,10 +163,16 @@ class Ability:
     Static abilities: ``static`` is ``"bonus"`` (``affected`` gets ``power``/``toughness``
     and ``keywords``, as long as the source is on the battlefield and, for an Aura or an
     Equipment, attached: CR 611.3a), ``"enters tapped"``, ``"can't block"``,
-    ``"can't be blocked"``.
-    Triggered abilities: ``trigger`` is ``"enters"`` or ``"dies"``; ``optional`` for "you may".
+    ``"can't be blocked"``, ``"combat restriction"`` (any other restriction or requirement on
+    attacking, blocking or combat damage of ``affected``, the card itself or the creature it
+    enchants or equips: its ``text`` says which; combat is not modelled, so it never applies
+    to a game the project plays) and ``"can't be countered"`` (a spell on the stack, CR 701.5a).
+    Triggered abilities: ``trigger`` is ``"enters"`` or ``"dies"``, or a combat trigger,
+    ``"attacks"``, ``"blocks"``, ``"becomes blocked"``, ``"blocks or becomes blocked"`` (never
+    triggered: attackers and blockers are not declared); ``optional`` for "you may".
     Activated and mana abilities: ``cost`` is the mana part (``"{1}{G}"``, ``""``),
-    ``tap`` for {T}, ``sacrifice_self`` for "Sacrifice ~"; mana abilities produce
+    ``tap`` for {T}, ``sacrifice_self`` for "Sacrifice ~" (a mana ability's cost too: "{1},
+    {T}: Add {W}{U}.", "Sacrifice ~: Add {B}."); mana abilities produce
     ``produces`` (mana symbols such as ``("G",)``, or ``("any color",)``).
     ``effects`` are what a spell, trigger or activated ability does, in order.
     """
