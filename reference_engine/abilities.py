@@ -26,6 +26,8 @@ BASIC_LAND_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", 
 # Effect kinds of the ``activated`` field of a card script.
 ADD = "add"  #: "Add {G}." / "Add {C}.": the symbols in the text.
 ADD_ANY_COLOR = "add one mana of any color"
+#: "Add {R} or {G}.": one mana of one of the types in the text (a card of the card database).
+ADD_ONE_OF = "add one mana of one of the types"
 ADD_LAND_YOU_CONTROL_TYPE = "add one mana of any type a land you control could produce"
 ADD_OPPONENT_LAND_COLOR = "add one mana of any color a land an opponent controls could produce"
 DOUBLE_COUNTERS = "double the counters on target permanent"
@@ -46,6 +48,9 @@ EFFECT_NOT_IN_RULINGS = "effect not in the rulings"
 #: raises ``Unsupported`` (e.g. River Boa's "{G}: Regenerate", played by the
 #: ``activate_regeneration`` event instead).
 NOT_MODELLED = "not modelled"
+#: An activated ability of a card of the card database whose effects its card model says
+#: (``cards.model.Ability.effects``; :mod:`reference_engine.model_cards`).
+MODEL_EFFECT = "card model effects"
 
 # Kinds of a script's ``mana_replacement``: "If you tap a permanent for mana, it produces
 # twice (three times) as much of that mana instead" and Contamination's "If a land is
@@ -54,9 +59,10 @@ DOUBLE, TRIPLE, CONTAMINATION = "twice as much", "three times as much", "black i
 MULTIPLIERS = {DOUBLE: 2, TRIPLE: 3}
 
 #: Kinds that are mana abilities (CR 605.1a: no target, could add mana).
-MANA_KINDS = frozenset({ADD, ADD_ANY_COLOR, ADD_LAND_YOU_CONTROL_TYPE, ADD_OPPONENT_LAND_COLOR})
+MANA_KINDS = frozenset({ADD, ADD_ANY_COLOR, ADD_LAND_YOU_CONTROL_TYPE, ADD_OPPONENT_LAND_COLOR, ADD_ONE_OF})
 KINDS = MANA_KINDS | {DOUBLE_COUNTERS, RETURN_SMALL_CREATURE, LOOK_AND_EXILE_TOP, TAP_OR_UNTAP_ANOTHER, UNEARTH,
-                      FLIP_A_COIN, SEARCH_BASIC_LAND_TAPPED, EQUIP, EFFECT_NOT_IN_RULINGS, NOT_MODELLED}
+                      FLIP_A_COIN, SEARCH_BASIC_LAND_TAPPED, EQUIP, EFFECT_NOT_IN_RULINGS, NOT_MODELLED,
+                      MODEL_EFFECT}
 
 _SYMBOL = re.compile(r"\{([^}]+)\}")
 _REMINDER = re.compile(r"\s*\([^)]*\)")
@@ -190,6 +196,11 @@ def abilities_of(oracle_text: str, subtypes, kinds: tuple[str, ...]) -> tuple[Ac
             match = re.match(r"Add ((?:\{[WUBRGC]\})+)\.", effect)
             if match is None:
                 raise ValueError(f"{line!r}: expected 'Add' and mana symbols")
+            mana = tuple(_SYMBOL.findall(match.group(1)))
+        elif kind == ADD_ONE_OF:
+            match = re.match(r"Add (\{[WUBRGC]\}(?: or \{[WUBRGC]\})+)\.", effect)
+            if match is None:
+                raise ValueError(f"{line!r}: expected 'Add {{A}} or {{B}}'")
             mana = tuple(_SYMBOL.findall(match.group(1)))
         abilities.append(ActivatedAbility(len(abilities), parse_cost(cost), kind, mana, line,
                                           "graveyard" if kind == UNEARTH else "battlefield"))

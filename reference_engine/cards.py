@@ -19,6 +19,8 @@ from functools import lru_cache
 
 import cards as card_data
 from cards import Card, mana_value  # noqa: F401  (mana_value is re-exported)
+from cards import reader as card_reader
+from cards.model import CardModel
 
 from .abilities import SEARCH_BASIC_LAND_TAPPED
 from .errors import UnknownCard
@@ -108,6 +110,13 @@ class CardScript:
         grants_playtest_supertypes: Orb of Origin's last ability, "other noncreature
             artifacts" are mono and continuous (its rulings; :mod:`reference_engine.playtest`).
         not_modelled: abilities on the card the engine does not model.
+        enters_tapped: "This enters tapped" (CR 614.1c; a card of the card database).
+        equipped_keywords: keywords an Equipment grants the equipped creature (layer 6).
+        model: for a card of the card database (not of the curated pool), its
+            :class:`cards.model.CardModel`, from which :func:`script_from_model` derived
+            this script; the engine resolves its spell, triggered and activated abilities
+            and its anthems from it (:mod:`reference_engine.model_cards`). None for the
+            curated pool's hand-written scripts. Not compared (its derived fields are).
     """
 
     keywords: frozenset[str] = frozenset()
@@ -134,6 +143,9 @@ class CardScript:
     no_maximum_hand_size: bool = False
     grants_playtest_supertypes: bool = False
     not_modelled: tuple[str, ...] = field(default=())
+    enters_tapped: bool = False
+    equipped_keywords: frozenset[str] = frozenset()
+    model: "CardModel | None" = field(default=None, compare=False, repr=False)
 
 
 def _umbra(grants=(), not_modelled=(), enchant="creature", graveyard_trigger=None):
@@ -289,15 +301,24 @@ def token_definition(name) -> tuple[CardDef, CardScript] | None:
 
 @lru_cache(maxsize=None)
 def card(name: str) -> tuple[CardDef, CardScript]:
-    """The definition and script of a playable card.
+    """The definition and script of a playable card: a card of the curated pool with its
+    hand-written script (:data:`SCRIPTS`), or any other *modelled* card of the card data
+    (``cards.reader.model(name).modelled``) with the script :func:`script_from_model`
+    derives from its card model.
 
     Raises:
-        UnknownCard: the name is not an Oracle name in the card data, or the
-            engine has no script for it.
+        UnknownCard: the name is not an Oracle name in the card data, or the engine
+            has no script for it and its card is not modelled (or is a face of a
+            multi-face card, whose other faces the engine doesn't model).
     """
     script = SCRIPTS.get(name)
     if script is None or name not in card_data.pool():
-        raise UnknownCard(name, sorted(SCRIPTS))
+        if name in SCRIPTS or not isinstance(name, str) or name in card_data.pool():
+            raise UnknownCard(name, sorted(SCRIPTS))
+        found = _modelled_card(name)
+        if found is None:
+            raise UnknownCard(name, sorted(SCRIPTS))
+        return found
     definition = UNPUBLISHED.get(name) or card_data.card(name)
     return definition, replace(script, keywords=frozenset(definition.keywords) & KEYWORDS,
                                enchanted_pt=_pt(_ENCHANTED_GETS, definition.oracle_text),
@@ -316,5 +337,104 @@ def _pt(pattern: re.Pattern, text: str) -> tuple[int, int] | None:
 
 
 def playable_cards() -> list[str]:
-    """Names of every card the engine can play, sorted."""
+    """Names of every card of the scripted pool (the curated cards with a hand-written
+    script), sorted. The engine also plays every modelled card of the card data:
+    :func:`plays`."""
     return sorted(SCRIPTS)
+
+
+def plays(name) -> bool:
+    """Whether the engine plays the card named ``name``: a card of the scripted pool, or a
+    modelled card of the card data (:func:`card` succeeds)."""
+    try:
+        card(name)
+    except (UnknownCard, TypeError):
+        return False
+    return True
+
+
+def _modelled_card(name: str) -> tuple[CardDef, CardScript] | None:
+    """A card of the card data that the reader models, with its derived script, or None."""
+    definition = card_data.lookup(name)
+    if definition is None or definition.name != name or definition.faces or definition.layout != "normal":
+        return None
+    model = card_reader.read(definition)
+    if not model.modelled or model.hand_written:
+        return None
+    return definition, script_from_model(model, definition)
+
+
+#: Keyword abilities a model card's keyword lines give that are observed as keywords
+#: (``enchant`` and ``equip`` are not: they are its enchant restriction and its equip ability).
+_NOT_OBSERVED = ("enchant", "equip")
+
+
+def script_from_model(model: CardModel, definition: CardDef | None = None) -> CardScript:
+    """The :class:`CardScript` of a modelled card that has no hand-written one, derived from its
+    card model (``cards.reader.read``): what the engine's existing fields can say (keywords,
+    enchant restriction, Aura and Equipment bonuses, regeneration, activated ability kinds,
+    enters tapped) plus the model itself, which :mod:`reference_engine.model_cards` reads
+    for spells, triggered and activated effects and anthems.
+    """
+    from . import abilities as A
+
+    keywords = frozenset(k for k in model.keywords() if k.split(" ")[0] not in _NOT_OBSERVED)
+    enchant = next((a.parameter for a in model.abilities if a.kind == "keyword" and a.keyword == "enchant"), None)
+    enchanted_pt = equipped_pt = None
+    enchanted_keywords: frozenset[str] = frozenset()
+    equipped_keywords: frozenset[str] = frozenset()
+    for a in model.of("static"):
+        if a.static != "bonus" or a.affected is None:
+            continue
+        if a.affected.scope == "enchanted":
+            enchanted_pt = (a.power, a.toughness) if (a.power or a.toughness) else enchanted_pt
+            enchanted_keywords |= frozenset(a.keywords)
+        elif a.affected.scope == "equipped":
+            equipped_pt = (a.power, a.toughness) if (a.power or a.toughness) else equipped_pt
+            equipped_keywords |= frozenset(a.keywords)
+    activated: tuple[str, ...] = ()
+    if definition is not None:
+        activated = _activated_kinds(model, definition, A)
+    spell = None
+    if definition is not None and set(definition.types) & {"Instant", "Sorcery"}:
+        spell = MODEL_SPELL
+    return CardScript(
+        keywords=keywords, enchant=enchant, enchanted_pt=enchanted_pt, enchanted_keywords=enchanted_keywords,
+        regenerate=any(a.template == "regenerate" for a in model.of("activated")),
+        spell=spell, activated=activated,
+        equipped_pt=equipped_pt, equipped_keywords=equipped_keywords,
+        enters_tapped=any(a.static == "enters tapped" for a in model.of("static")),
+        model=model,
+    )
+
+
+#: The ``spell`` kind of an instant or sorcery whose effects come from its card model.
+MODEL_SPELL = "model"
+
+
+def _activated_kinds(model: CardModel, definition: CardDef, A) -> tuple[str, ...]:
+    """One kind of :mod:`.abilities` per activated ability written in the card's text, in
+    order (:func:`.abilities.activated_lines`): each model ability of kind ``"mana"``,
+    ``"activated"`` or the equip keyword, in text order (the intrinsic mana ability of a
+    basic land type is not written, CR 305.6). If the two readings disagree on how many
+    there are, every one is ``NOT_MODELLED`` (activating it is declined)."""
+    written = A.activated_lines(definition.oracle_text)
+    read = [a for a in model.abilities
+            if (a.kind in ("mana", "activated") and not a.text.startswith("("))
+            or (a.kind == "keyword" and a.keyword == "equip")]
+    if len(written) != len(read):
+        return (A.NOT_MODELLED,) * len(written)
+    kinds = []
+    for (_cost, effect, _line), a in zip(written, read):
+        if a.kind == "keyword":
+            kinds.append(A.EQUIP if effect == A.EQUIP else A.NOT_MODELLED)
+        elif a.kind == "mana":
+            if a.produces == ("any color",):
+                kinds.append(A.ADD_ANY_COLOR)
+            elif len(a.produces) > 1:
+                kinds.append(A.ADD_ONE_OF)
+            else:
+                kinds.append(A.ADD)
+        else:
+            kinds.append(A.MODEL_EFFECT)
+    return tuple(kinds)

@@ -100,6 +100,8 @@ class CopyRules:
         obj.attached_to = attach_to
         self.objects[oid] = obj
         obj.summoning_sick = characteristics(self, obj).is_creature
+        if self.copiable_values(obj)[1].enters_tapped:  # "This enters tapped" (CR 614.1c)
+            obj.tapped = True
         self.log.append({"kind": "zone_change", "object": oid, "from": None, "to": BATTLEFIELD,
                          "cause": cause if cause is not None else {"event": "put_onto_battlefield"}})
         self.enters_with_counters(obj)

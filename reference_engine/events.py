@@ -8,8 +8,9 @@ anything, or returns ``perform(decider)``. The event vocabulary is documented in
 from __future__ import annotations
 
 from . import activation, chance, search, turn
-from .cards import TOKEN_DEFS, card
-from .errors import IllegalAction, UnknownCard
+from .cards import MODEL_SPELL, TOKEN_DEFS, card
+from .errors import IllegalAction, UnknownCard, Unsupported
+from .model_cards import deal_damage, protected_from
 from .layers import characteristics, counter_pt
 from .objects import BATTLEFIELD, COMBAT_STATUSES
 
@@ -57,23 +58,11 @@ def _int(event, key, low=None):
 
 
 def _deal_damage(game, source_name, source_obj, target, amount):
-    """Deal ``amount`` damage (CR 120.3): marked on creatures, lost as life by players."""
-    deathtouch = lifelink = False
-    if source_obj is not None:
-        keywords = characteristics(game, source_obj).keywords
-        deathtouch, lifelink = "deathtouch" in keywords, "lifelink" in keywords
-    game.log.append({"kind": "damage", "source": source_name, "target": target, "amount": amount,
-                     "deathtouch": deathtouch})
-    if target in game.players:
-        game.players[target].life -= amount
-    else:
-        obj = game.objects[target]
-        obj.damage += amount
-        if deathtouch:
-            obj.deathtouch_damage = True
-    if lifelink:  # CR 702.15b
-        game.players[source_obj.controller].life += amount
-        game.log.append({"kind": "life_gained", "player": source_obj.controller, "amount": amount})
+    """Deal ``amount`` damage (CR 120.3): marked on creatures, lost as life by players;
+    deathtouch and lifelink (CR 702.15b: on any damage) from the source permanent's keywords."""
+    keywords = characteristics(game, source_obj).keywords if source_obj is not None else frozenset()
+    deal_damage(game, source_name, keywords, source_obj.controller if source_obj is not None else None,
+                target, amount)
 
 
 def cast(game, event):
@@ -101,6 +90,8 @@ def cast(game, event):
     if not isinstance(targets, list):
         raise IllegalAction("bad_event", "targets: expected a list")
     kind, name = script.spell, definition.name
+    if kind == MODEL_SPELL:  # a card of the card database: its effects from its card model
+        return game.cast_model_spell(definition, script, controller, event)
     if kind in search.SPELLS:  # Explosive Vegetation, Bile Blight
         return search.cast_spell(game, name, script, controller, targets)
     expected = 0 if kind in ("destroy_all_creatures", "soldier_tokens") else 1
@@ -294,10 +285,18 @@ def put_onto_battlefield(game, event):
         raise IllegalAction("bad_event", f"controller={controller!r} is not a player")
     attach_to = event.get("attach_to")
     is_aura = "Aura" in definition.subtypes
+    is_equipment = "Equipment" in definition.subtypes and script.model is not None
     if is_aura:
+        if script.enchant == "player":
+            raise Unsupported("ability:enchant player", f"{definition.name} enchants a player (not modelled)")
         target = _permanent(game, {"attach_to": attach_to}, "attach_to")
-        if not game.could_enchant(script, controller, oid, target.id):
+        if not game.could_enchant(script, controller, oid, target.id) \
+                or _protected_from(game, target, definition):
             raise IllegalAction("illegal_attachment", f"{definition.name} can't enchant {target.id!r}")
+    elif is_equipment and attach_to is not None:  # CR 301.5c: it enters attached to a creature
+        target = _creature(game, {"attach_to": attach_to}, "attach_to")
+        if _protected_from(game, target, definition):
+            raise IllegalAction("illegal_attachment", f"{definition.name} can't equip {target.id!r} (CR 702.16c)")
     elif attach_to is not None:
         raise IllegalAction("illegal_attachment", f"{definition.name} is not an Aura")
     x = 0
@@ -315,7 +314,7 @@ def put_onto_battlefield(game, event):
                                                   f"{original.id!r} is controlled by {original.controller}")
 
     def perform(decider):
-        entering = {"attach_to": attach_to if is_aura else None, "spell_x": x}
+        entering = {"attach_to": attach_to if is_aura or is_equipment else None, "spell_x": x}
         if copy_of is not None:
             entering.update(copy_effect=game.copy_source_values(game.objects[copy_of]), copy_of=copy_of,
                             cause={"event": "put_onto_battlefield", "copy_of": copy_of})
@@ -331,6 +330,14 @@ def attach(game, event):
     Aura doesn't move (CR 303.4j).
     """
     aura = _permanent(game, event, "aura")
+    if "Equipment" in characteristics(game, aura).subtypes and game.copiable_values(aura)[1].model is not None:
+        # An Equipment of the card database: attach it to a creature (CR 301.5c, 701.3a);
+        # attaching it to the creature it equips does nothing, which is refused like a move
+        # of an Aura to where it is (CR 701.3b).
+        target = _creature(game, event, "to")
+        if target.id == aura.attached_to or _protected_from(game, target, aura):
+            raise IllegalAction("illegal_attachment", f"{aura.card.name} can't become attached to {target.id!r}")
+        return lambda decider: game.attach_aura(aura, target)
     if not characteristics(game, aura).is_aura:
         raise IllegalAction("not_an_aura", f"aura={aura.id!r} is not an Aura")
     target = _permanent(game, event, "to")
@@ -338,6 +345,16 @@ def attach(game, event):
         raise IllegalAction("illegal_attachment", f"{aura.card.name} can't become attached to {target.id!r}")
 
     return lambda decider: game.attach_aura(aura, target)
+
+
+def _protected_from(game, target, attachment) -> bool:
+    """Whether ``target`` has protection from ``attachment`` (an object or a card definition):
+    it can't be enchanted or equipped by it (CR 702.16c)."""
+    keywords = characteristics(game, target).keywords
+    if not any(k.startswith("protection from ") for k in keywords):
+        return False
+    ch = characteristics(game, attachment) if hasattr(attachment, "zone") else attachment
+    return protected_from(keywords, ch.colors, ch.types)
 
 
 def activate_regeneration(game, event):
@@ -366,6 +383,11 @@ def set_combat(game, event):
     status = event.get("status")
     if status not in COMBAT_STATUSES:
         raise IllegalAction("bad_event", f"status={status!r}: expected one of {list(COMBAT_STATUSES)}")
+    model = game.copiable_values(obj)[1].model
+    if status == "blocking" and obj.combat != "blocking" and model is not None \
+            and any(a.static == "can't block" for a in model.of("static")):
+        raise Unsupported("ability:can't block", f"{obj.card.name} can't block (CR 509.1b; blocking is not "
+                                                 "modelled, only the status)")
 
     def perform(decider):
         obj.combat = status

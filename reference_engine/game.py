@@ -22,6 +22,7 @@ from .destruction import DestructionRules
 from .errors import BadBoard, IllegalAction, UnknownCard
 from .layers import Layers, characteristics
 from .mana import ManaRules, counts
+from .model_cards import ModelAbilities, protected_from
 from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, LastKnown, Player, PTEffect, Trigger
 from .search import SearchRules
 from .playtest import PlaytestRules
@@ -82,7 +83,7 @@ CAPABILITIES = frozenset(
 
 
 class Game(PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, SearchRules,
-           TriggeredAbilities, ControlRules, ManaRules, CostPayment, ActivatedAbilityEffects):
+           TriggeredAbilities, ControlRules, ManaRules, ModelAbilities, CostPayment, ActivatedAbilityEffects):
     """One game in progress. Not thread-safe; cheap to create.
 
     The rules procedures are methods (``destroy``, ``apply_umbra_armor``,
@@ -284,8 +285,16 @@ class Game(PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules
         return [e for e in self.effects if e.affected == oid and e.sublayer == sublayer]
 
     def can_enchant(self, aura: GameObject, target_id: str | None) -> bool:
-        """Whether ``aura`` could legally be attached to ``target_id`` (CR 303.4, 702.5)."""
-        return self.could_enchant(self.copiable_values(aura)[1], aura.controller, aura.id, target_id)
+        """Whether ``aura`` could legally be attached to ``target_id`` (CR 303.4, 702.5); not to
+        a permanent with protection from a quality the Aura has (CR 702.16c)."""
+        if not self.could_enchant(self.copiable_values(aura)[1], aura.controller, aura.id, target_id):
+            return False
+        target = self.objects[target_id]
+        keywords = characteristics(self, target).keywords
+        if any(k.startswith("protection from ") for k in keywords):
+            ch = characteristics(self, aura)
+            return not protected_from(keywords, ch.colors, ch.types)
+        return True
 
     def could_enchant(self, script, controller: str, aura_id: str, target_id: str | None) -> bool:
         """Whether an Aura with ``script`` controlled by ``controller`` could enchant ``target_id``."""
@@ -295,6 +304,10 @@ class Game(PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules
         restriction = script.enchant
         if restriction == "permanent":
             return True
+        if restriction in ("artifact", "land", "enchantment"):  # a card of the card database
+            return restriction.capitalize() in characteristics(self, target).types
+        if restriction == "player":  # an Aura that enchants a player is not attached to an object
+            return False
         if "Creature" not in characteristics(self, target).types:
             return False
         if restriction == "creature you control":

@@ -109,9 +109,65 @@ class Layers:
                 p, t = script.enchanted_pt
                 found.append(PTEffect(obj.id, "7c", p, t, aura.timestamp, False, aura.id))
         found += self.equipment_effects(obj, self.attached_to(obj.id) if attached is None else attached)
-        found += self.resolved_effects_on(obj.id)
+        found += [e for e in self.resolved_effects_on(obj.id) if e.sublayer != "6"]
+        found += [e for e in self.anthem_effects(obj) if e.power or e.toughness]
         found.sort(key=lambda e: e.timestamp)
         return found
+
+    def anthems(self) -> list[tuple[GameObject, object]]:
+        """The anthems on the battlefield: (source, its ``cards.model.Ability``), static abilities
+        "Creatures you control get +1/+1" of permanents with a card model (CR 604.2, 611.3a)."""
+        cache = getattr(self, "_cache", None)
+        if cache is not None and "anthems" in cache:
+            return cache["anthems"]
+        found = []
+        for source in self.battlefield():
+            model = self.copiable_values(source)[1].model
+            if model is None:
+                continue
+            for ability in model.of("static"):
+                if ability.static == "bonus" and ability.affected is not None and ability.affected.scope == "each":
+                    found.append((source, ability))
+        if cache is not None:
+            cache["anthems"] = found
+        return found
+
+    def anthem_effects(self, obj: GameObject) -> list[PTEffect]:
+        """The anthems that apply to ``obj``, as effects with their source's timestamp (CR
+        613.7a) and id: ``power``/``toughness`` (layer 7c) and ``keywords`` (layer 6). What an
+        anthem affects is decided from the characteristics without anthems (its filters read
+        colours, types and control; one reading keywords, "creatures with flying", sees the
+        object's printed and granted keywords except those other anthems grant)."""
+        anthems = self.anthems()
+        if not anthems or obj.zone != BATTLEFIELD:
+            return []
+        found = []
+        for source, ability in anthems:
+            affected = ability.affected
+            if self._anthem_applies(obj, source, affected):
+                found.append(PTEffect(obj.id, "7c", ability.power, ability.toughness, source.timestamp, False,
+                                      source.id, tuple(ability.keywords)))
+        return found
+
+    def _anthem_applies(self, obj: GameObject, source: GameObject, affected) -> bool:
+        from .model_cards import object_matches
+
+        guard = getattr(self, "_anthem_guard", None)
+        if guard is None:
+            guard = self._anthem_guard = set()
+        if obj.id in guard:  # deciding for obj already: no anthem applies inside (no dependency loops)
+            return False
+        guard.add(obj.id)
+        try:
+            cache = getattr(self, "_cache", None)
+            if cache is not None:
+                cache["characteristics"].pop(obj.id, None)
+            return object_matches(self, obj, affected.kind, affected.filters, source.controller, source.id)
+        finally:
+            guard.discard(obj.id)
+            cache = getattr(self, "_cache", None)
+            if cache is not None:
+                cache["characteristics"].pop(obj.id, None)
 
     def resolved_effects_on(self, oid: str) -> list[PTEffect]:
         """The effects of resolved spells and abilities on ``oid`` (CR 611.2), oldest first."""
@@ -202,15 +258,27 @@ def _characteristics(game, obj: GameObject) -> Characteristics:
         return _own_characteristics(card, script)
     attached = game.attached_to(obj.id)
     granted = game.granted_supertypes(obj, card)  # layer 4
-    if not attached and not obj.counters and "Aura" not in card.subtypes and not game.resolved_effects_on(obj.id) \
-            and not granted:
+    resolved = game.resolved_effects_on(obj.id)
+    anthems = game.anthem_effects(obj)
+    if not attached and not obj.counters and "Aura" not in card.subtypes and not resolved \
+            and not granted and not anthems:
         return _own_characteristics(card, script)  # no continuous effect applies: its copiable values
     supertypes = card.supertypes + tuple(s for s in granted if s not in card.supertypes)
     keywords = set(script.keywords)
-    # Layer 6: abilities granted by Auras attached to the object; a tapped continuous
+    # Layer 6: abilities granted by Auras and Equipment attached to the object, by resolved
+    # effects ("gains flying until end of turn") and by anthems; a tapped continuous
     # permanent then has none (nothing grants abilities to an artifact, so order is moot).
     for aura in attached:
-        keywords |= game.copiable_values(aura)[1].enchanted_keywords
+        values = game.copiable_values(aura)[1]
+        keywords |= values.enchanted_keywords
+        if values.equipped_keywords and "Equipment" in game.copiable_values(aura)[0].subtypes \
+                and game.has_abilities(aura):
+            keywords |= values.equipped_keywords
+    for effect in resolved:
+        if effect.sublayer == "6":
+            keywords.update(effect.keywords)
+    for effect in anthems:
+        keywords.update(effect.keywords)
     if "Aura" in card.subtypes and _has_umbra_armor(game, obj):
         keywords.add("umbra armor")
     if obj.tapped and "Continuous" in supertypes:  # no abilities while tapped (Orb of Origin rulings)

@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import permutations
 
-from .abilities import (ADD, ADD_ANY_COLOR, ADD_LAND_YOU_CONTROL_TYPE, ADD_OPPONENT_LAND_COLOR, COLORS,
+from .abilities import (ADD, ADD_ANY_COLOR, ADD_ONE_OF, ADD_LAND_YOU_CONTROL_TYPE, ADD_OPPONENT_LAND_COLOR, COLORS,
                         CONTAMINATION, DOUBLE, MANA_TYPES, MULTIPLIERS, TRIPLE, ActivatedAbility, Cost)
 from .errors import Unsupported
 from .layers import characteristics
@@ -225,6 +225,8 @@ class ManaRules:
             return frozenset(ability.mana)
         if ability.kind == ADD_ANY_COLOR:
             return frozenset(COLORS)
+        if ability.kind == ADD_ONE_OF:  # "Add {R} or {G}."
+            return frozenset(ability.mana)
         if known is None:
             known = self.could_produce_all()
         controller = obj.controller

@@ -81,7 +81,9 @@ class PTEffect:
     """A power/toughness effect (CR 611.2, 613.4).
 
     ``sublayer`` is ``"7b"`` (set base to power/toughness), ``"7c"`` (modify by
-    power/toughness) or ``"7d"`` (switch; power and toughness unused). ``until_end_of_turn``
+    power/toughness) or ``"7d"`` (switch; power and toughness unused), or ``"6"`` for an
+    effect that grants ``keywords`` ("gains flying until end of turn", layer 6, CR 613.1f;
+    not a power/toughness effect, never listed in ``pt_effects``). ``until_end_of_turn``
     effects end in the cleanup step (CR 514.2). ``source`` names what created it: a
     spell's name, an event type, or the id of the Aura whose static ability it is.
     """
@@ -93,6 +95,7 @@ class PTEffect:
     timestamp: int
     until_end_of_turn: bool = True
     source: str | None = None
+    keywords: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

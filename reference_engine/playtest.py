@@ -114,7 +114,8 @@ class PlaytestRules:
 
         if ability.kind == EQUIP:
             return [o.id for o in self.battlefield()
-                    if o.controller == obj.controller and characteristics(self, o).is_creature]
+                    if o.controller == obj.controller and characteristics(self, o).is_creature
+                    and not self._protected_from_equipment(o, obj)]
         return super().target_options(obj, ability)
 
     def resolve_activated_ability(self, obj: GameObject, ability, player: str, targets: list[str], decider) -> None:
@@ -136,6 +137,17 @@ class PlaytestRules:
             self.log.append({"kind": "attached", "object": obj.id, "to": targets[0]})
         return None
 
+    def _protected_from_equipment(self, creature: GameObject, equipment: GameObject) -> bool:
+        """CR 702.16c: a permanent with protection can't be equipped by Equipment with the stated
+        quality (nor targeted by its equip ability, 702.16b)."""
+        from .model_cards import protected_from
+
+        keywords = characteristics(self, creature).keywords
+        if not any(k.startswith("protection from ") for k in keywords):
+            return False
+        ch = characteristics(self, equipment)
+        return protected_from(keywords, ch.colors, ch.types)
+
     def equipment_effects(self, creature: GameObject, attached: list[GameObject]) -> list:
         """Layer 7c effects of the Equipment attached to ``creature`` that has its abilities
         ("Equipped creature gets +1/+2", CR 613.4c; none from a tapped continuous Sword of the
@@ -156,7 +168,8 @@ class PlaytestRules:
         for obj in self.battlefield():
             if obj.attached_to is not None and "Equipment" in obj.card.subtypes:
                 host = self.objects.get(obj.attached_to)
-                if host is None or host.zone != BATTLEFIELD or not characteristics(self, host).is_creature:
+                if host is None or host.zone != BATTLEFIELD or not characteristics(self, host).is_creature \
+                        or self._protected_from_equipment(host, obj):
                     found.append(obj)
         return found
 

@@ -11,7 +11,8 @@ that triggered meanwhile go on the stack, and so on until the stack is empty
 harness's next event happens once the stack is empty.
 
 Abilities in the card pool: enters (Nekrataal, Goblin Engineer, CR 603.6a), dies
-(Hangarback Walker, CR 700.4) and "is put into a graveyard from the battlefield"
+(Hangarback Walker, CR 700.4), the enters and dies abilities of the cards played from their
+card model (:mod:`reference_engine.model_cards`) and "is put into a graveyard from the battlefield"
 (Penumbra Umbra, CR 603.6c). Leaves-the-battlefield abilities look back in time
 (CR 603.10a): they use the object as it last existed on the battlefield.
 
@@ -26,6 +27,9 @@ from __future__ import annotations
 from .cards import TOKEN_DEFS
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject, Trigger
+
+#: ``Trigger.kind`` of a triggered ability read from a card model (reference_engine.model_cards).
+MODEL_TRIGGER = "card model trigger"
 
 
 class TriggeredAbilities:
@@ -43,6 +47,7 @@ class TriggeredAbilities:
         script = self.copiable_values(obj)[1]
         if script.enters_trigger:
             self.trigger(Trigger(obj.id, obj.controller, "enters", script.enters_trigger))
+        self.model_triggers(obj, "enters", script)  # a card model's "When ~ enters" (model_cards)
 
     def leaves_triggers(self, obj: GameObject, to_zone: str) -> None:
         """Leaves-the-battlefield abilities of ``obj``, looking back in time (CR 603.10a).
@@ -62,6 +67,8 @@ class TriggeredAbilities:
         if script.dies_trigger and characteristics(self, obj).is_creature:
             self.trigger(Trigger(obj.id, obj.controller, "dies", script.dies_trigger,
                                  {"counters": obj.counters.get("+1/+1", 0)}))
+        if script.model is not None and characteristics(self, obj).is_creature:
+            self.model_triggers(obj, "dies", script)  # its source as it last existed (model_cards)
 
     # ------------------------------------------------------------ the stack
     def resolve_triggers(self, decider) -> None:
@@ -103,6 +110,8 @@ class TriggeredAbilities:
     def choose_trigger_targets(self, trigger: Trigger, decider) -> bool:
         """Choose the targets of ``trigger`` as it is put on the stack; False if it can't have
         them and is removed from the stack (CR 603.3d)."""
+        if trigger.kind == MODEL_TRIGGER:
+            return self.choose_model_targets(trigger, decider)
         if trigger.kind != "destroy nonartifact nonblack":
             return True
         options = [o.id for o in self.battlefield() if self.legal_nekrataal_target(o)]
@@ -125,7 +134,9 @@ class TriggeredAbilities:
     def resolve_trigger(self, trigger: Trigger, decider) -> None:
         """The ability resolves (CR 608.2): do what its kind says."""
         source_name = self.source_name(trigger.source)
-        if trigger.kind == "copy enchanted creature, black":
+        if trigger.kind == MODEL_TRIGGER:
+            self.resolve_model_trigger(trigger, decider)
+        elif trigger.kind == "copy enchanted creature, black":
             enchanted = trigger.info.get("enchanted")
             if enchanted is not None:
                 self.create_token_copy(self.new_token_id(f"{trigger.source}.token"), enchanted, trigger.controller,

@@ -263,3 +263,22 @@ def decline_if_unmodelled(game, event: dict) -> None:
     for gap in GAPS:
         if gap.check is not None and gap.check(game, event):
             raise Unsupported(gap.reason, f"{gap.card}: {gap.ability} would matter ({gap.when})")
+    if _protection_prevents(game, event):
+        raise Unsupported("ability:protection", "protection would prevent the damage (CR 702.16e is not modelled)")
+
+
+def _protection_prevents(game, event) -> bool:
+    """A ``damage`` event from a source that the target has protection from (the card
+    database's protection abilities, CR 702.16e: the damage would be prevented)."""
+    from .model_cards import protected_from
+
+    if event.get("type") != "damage":
+        return False
+    source, target = _object(game, event.get("source")), _object(game, event.get("target"))
+    if source is None or target is None:
+        return False
+    keywords = characteristics(game, target).keywords
+    if not any(k.startswith("protection from ") for k in keywords):
+        return False
+    ch = characteristics(game, source)
+    return protected_from(keywords, ch.colors, ch.types)
