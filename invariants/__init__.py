@@ -7,6 +7,7 @@ from . import (  # noqa: F401
     chance, cleanup, control, damage, differential, generic, layers_and_copies, legend_rule, mana, names_and_searches,
     playtest, regeneration, state_based_actions, triggers, zones, umbra_armor,
 )
+from . import spell_effects, static_bonuses, templates  # noqa: F401  the card model's templates, checked
 from .base import (
     REGISTRY, Decision, Invariant, ScenarioRun, Transition, Violation, invariant, ruling_text, select,
 )

@@ -39,6 +39,7 @@ from .impostor_cases import CASES as IMPOSTOR_CASES
 from .impostor_cases import MORE_BROKEN as IMPOSTOR_MORE_BROKEN
 from .impostor_cases import MORE_HOLDS as IMPOSTOR_MORE_HOLDS
 from .playtest_cases import CASES as PLAYTEST_CASES
+from . import template_cases
 
 PLAYERS = ("P1", "P2")
 HIDDEN_ZONES = ("library", "hand", "graveyard", "exile")
@@ -1514,6 +1515,9 @@ CASES.update({name: Case(*case) for name, case in IMPOSTOR_CASES.items()})
 MORE_BROKEN += IMPOSTOR_MORE_BROKEN
 MORE_HOLDS += IMPOSTOR_MORE_HOLDS
 CASES.update({name: Case(*case) for name, case in PLAYTEST_CASES.items()})
+CASES.update({name: Case(*case) for name, case in template_cases.CASES.items()})  # invariants/templates.py & co
+MORE_BROKEN += template_cases.MORE_BROKEN
+MORE_HOLDS += template_cases.MORE_HOLDS
 
 # --------------------------------------------------------------------------- tests
 

@@ -1,0 +1,318 @@
+"""A cast spell of a modelled card did what its model says (CR 608.2, 701.7, 120, 613.4c, 122, 119, 121, 111).
+
+Each invariant reads the cast card's model (:func:`invariants.templates.read_model`), works
+out what each effect affects on the observation before the event
+(:func:`invariants.templates.affected_of`: targets in effect order, "each ..." as the spell
+resolves, CR 611.2c), and checks its action's consequence in the observation after it.
+Not applicable (None) for a card whose text isn't all read, a spell whose targets can't be
+matched to its effects, and whenever another effect of the same event could explain a
+difference (a trigger, a replacement effect, another effect of the spell on the same object).
+"""
+
+from __future__ import annotations
+
+from .base import Transition, invariant
+from .card_abilities import has_keyword
+from .damage import damage_to_player
+from .observed import umbra_auras
+from .templates import affected_of, damage_entries, keywords_of, read_model, replaced, triggers_logged
+
+
+def _resolved(t: Transition):
+    """``(effects, affected lists, caster)`` of a cast modelled spell, or None."""
+    e = t.event
+    if t.illegal is not None or e.get("type") != "cast":
+        return None
+    m = read_model(e.get("card"))
+    if m is None:
+        return None
+    spells = m.of("spell")
+    if not spells:
+        return None
+    effects = [x for a in spells for x in a.effects]
+    caster = e.get("controller")
+    if caster not in t.before["players"]:
+        return None
+    targets = e.get("targets") or []
+    if not isinstance(targets, list):
+        return None
+    affected = affected_of(t.before, effects, caster, targets)
+    if affected is None:
+        return None
+    return effects, affected, caster
+
+
+def _of(resolved, action: str):
+    effects, affected, _ = resolved
+    return [(x, who) for x, who in zip(effects, affected) if x.action == action]
+
+
+@invariant("templates.spell_destroys", rules=("701.7a", "701.7b", "702.12b", "701.15a", "701.15c", "702.89a"),
+           requires=("destroy",))
+def spell_destroys(t: Transition):
+    """Each permanent a modelled "Destroy target/each ..." spell affects leaves the battlefield (CR
+    701.7a), unless indestructible (702.12b: it stays), regenerated (a shield it has, 701.15a, unless
+    "can't be regenerated", 701.15c) or saved by umbra armor (702.89a); those two are not applicable here
+    (the regeneration and umbra armor invariants check them)."""
+    resolved = _resolved(t)
+    if resolved is None:
+        return None
+    destroys = _of(resolved, "destroy")
+    if not destroys:
+        return None
+    only_destroy = all(x.action == "destroy" for x in resolved[0]) and not triggers_logged(t)
+    saved = replaced(t)
+    out, checked = [], False
+    for effect, who in destroys:
+        for oid in who:
+            before = t.before["objects"].get(oid)
+            if before is None:
+                continue
+            after = t.after["objects"].get(oid)
+            on = after is not None and after.get("zone") == "battlefield"
+            name = t.event.get("card")
+            if "indestructible" in keywords_of(before):
+                if only_destroy:
+                    checked = True
+                    if not on:
+                        out.append(f"702.12b: {oid} is indestructible but {name} took it off the battlefield")
+                continue
+            if oid in saved or umbra_auras(t.before, oid):
+                continue  # umbra armor (702.89a): its own invariants
+            if before.get("regeneration_shields", 0) > 0 and not effect.cant_be_regenerated:
+                continue  # a shield is used (701.15a): regeneration's invariants
+            checked = True
+            if on:
+                why = " (it can't be regenerated, 701.15c)" if effect.cant_be_regenerated and before.get(
+                    "regeneration_shields", 0) else ""
+                out.append(f"701.7a: {name} destroys {oid} ({before.get('name')}) but it is still on the "
+                           f"battlefield{why}")
+    return out if checked else None
+
+
+@invariant("templates.spell_deals_damage", rules=("120.3", "120.1", "702.16e"), requires=("damage",))
+def spell_deals_damage(t: Transition):
+    """A modelled "~ deals N damage to ..." spell deals N damage to each object and player it affects
+    (the log's ``damage`` entries from a source that is not a permanent), and a creature still on the
+    battlefield, with no replacement effect applied to it, has that damage marked (CR 120.3e).
+    Not applicable to an object with protection (its damage may be prevented, 702.16e)."""
+    resolved = _resolved(t)
+    if resolved is None:
+        return None
+    damages = _of(resolved, "damage")
+    if not damages:
+        return None
+    expected: dict[str, int] = {}
+    for effect, who in damages:
+        for w in who:
+            obj = t.before["objects"].get(w)
+            if obj is not None and any(k.startswith("protection") for k in keywords_of(obj)):
+                return None
+            expected[w] = expected.get(w, 0) + effect.amount
+    permanents = set(t.before["objects"])
+    dealt: dict[str, int] = {}
+    for d in damage_entries(t):
+        if d.get("source") not in permanents:
+            dealt[d.get("target")] = dealt.get(d.get("target"), 0) + d["amount"]
+    out = []
+    for w, n in expected.items():
+        if dealt.get(w, 0) != n:
+            out.append(f"120.3: {t.event.get('card')} deals {n} damage to {w}; the log shows {dealt.get(w, 0)}")
+    for w in dealt.keys() - expected.keys():
+        out.append(f"120.3: {t.event.get('card')} dealt {dealt[w]} damage to {w}, which it doesn't affect")
+    saved = replaced(t)
+    for w, n in expected.items():
+        before, after = t.before["objects"].get(w), t.after["objects"].get(w)
+        if before is None or after is None or after.get("zone") != "battlefield" or w in saved:
+            continue
+        if after.get("damage") != before.get("damage", 0) + n:
+            out.append(f"120.3e: {w} has {after.get('damage')} damage marked after {t.event.get('card')} dealt it {n} "
+                       f"(it had {before.get('damage', 0)})")
+    return out
+
+
+@invariant("templates.spell_changes_life", rules=("119.3", "120.3a", "608.2"))
+def spell_changes_life(t: Transition):
+    """After a modelled spell with life in it ("you gain N life", "target player loses N life", damage
+    to players), each player's life is as before plus what its effects give and less the damage it
+    deals them (CR 119.3, 120.3a). Not applicable when a trigger or a lifelink source is in the log,
+    or for a spell at a player that ``damage.player_loses_life`` checks."""
+    resolved = _resolved(t)
+    if resolved is None:
+        return None
+    effects, affected, caster = resolved
+    if not any(x.action in ("gain_life", "lose_life") or (x.action == "damage" and any(
+            w in t.before["players"] for w in who)) for x, who in zip(effects, affected)):
+        return None
+    if damage_to_player(t.before, t.event) is not None or triggers_logged(t):
+        return None
+    if any(d.get("source") in t.before["objects"] for d in damage_entries(t)):
+        return None  # a permanent dealt damage too (nothing of the spell's)
+    expected = {pid: p["life"] for pid, p in t.before["players"].items()}
+    for x, who in zip(effects, affected):
+        for w in who:
+            if w not in expected:
+                continue
+            expected[w] += {"gain_life": x.amount, "lose_life": -x.amount, "damage": -x.amount}.get(x.action, 0)
+    return [f"119.3: {pid} has {t.after['players'][pid]['life']} life after {t.event.get('card')}; expected {life} "
+            f"(before {t.before['players'][pid]['life']})"
+            for pid, life in expected.items() if t.after["players"].get(pid, {}).get("life") != life]
+
+
+def _untouched(t: Transition, oid: str, effects, affected, action: str) -> bool:
+    """Whether nothing but ``action`` effects of the spell affects ``oid`` and the event changed
+    no other permanent (no zone change, attachment, control change or trigger)."""
+    if any(oid in who and x.action != action and not (action == "pt" and x.action == "gain_keywords")
+           for x, who in zip(effects, affected)):
+        return False
+    return not any(e.get("kind") in ("zone_change", "attached", "unattached", "control_changed", "trigger")
+                   for e in t.log)
+
+
+@invariant("templates.spell_pt_until_end_of_turn", rules=("613.4c", "611.2c", "613.1f"),
+           requires=("pt_until_end_of_turn",))
+def spell_pt_until_end_of_turn(t: Transition):
+    """Each creature a modelled "... get(s) +N/+M until end of turn" spell affects has its computed
+    power and toughness changed by exactly +N/+M (layer 7c, CR 613.4c) and has the keywords it gains
+    (613.1f); the set of creatures is fixed as it resolves (611.2c). Not applicable when the event
+    changed other permanents (zone changes, attachments, triggers) or the creature's counters."""
+    resolved = _resolved(t)
+    if resolved is None:
+        return None
+    effects, affected, _ = resolved
+    delta: dict[str, list] = {}
+    for x, who in zip(effects, affected):
+        if x.action in ("pt", "gain_keywords"):
+            for oid in who:
+                d = delta.setdefault(oid, [0, 0, set()])
+                d[0] += x.power
+                d[1] += x.toughness
+                d[2] |= set(x.keywords)
+    out, checked = [], False
+    for oid, (p, tough, kws) in delta.items():
+        before, after = t.before["objects"].get(oid), t.after["objects"].get(oid)
+        if before is None or after is None or after.get("zone") != "battlefield" or (
+                after.get("counters") != before.get("counters")) or not _untouched(t, oid, effects, affected, "pt"):
+            continue
+        if before.get("power") is None or before.get("toughness") is None:
+            continue
+        checked = True
+        want = (before["power"] + p, before["toughness"] + tough)
+        if (after.get("power"), after.get("toughness")) != want:
+            out.append(f"613.4c: {oid} is {after.get('power')}/{after.get('toughness')} after {t.event.get('card')}; "
+                       f"expected {want[0]}/{want[1]} ({before['power']}/{before['toughness']} {p:+d}/{tough:+d})")
+        missing = {k for k in kws if k not in {str(x).lower() for x in after.get("keywords") or ()}}
+        if missing:
+            out.append(f"613.1f: {oid} should have {sorted(missing)} until end of turn after {t.event.get('card')}")
+    return out if checked else None
+
+
+@invariant("templates.spell_puts_counters", rules=("122.1", "122.6", "704.5q"), requires=("counters",))
+def spell_puts_counters(t: Transition):
+    """Each permanent a modelled "Put N +1/+1 (-1/-1) counters on ..." spell affects has N more of them
+    (CR 122.6), counted net of +1/+1 and -1/-1 annihilating (704.5q)."""
+    resolved = _resolved(t)
+    if resolved is None:
+        return None
+    effects, affected, _ = resolved
+    net: dict[str, int] = {}
+    for x, who in zip(effects, affected):
+        if x.action == "counters":
+            for oid in who:
+                net[oid] = net.get(oid, 0) + (x.amount if x.counter == "+1/+1" else -x.amount)
+    out, checked = [], False
+
+    def value(obj):
+        c = obj.get("counters") or {}
+        return c.get("+1/+1", 0) - c.get("-1/-1", 0)
+
+    for oid, n in net.items():
+        before, after = t.before["objects"].get(oid), t.after["objects"].get(oid)
+        if before is None or after is None or after.get("zone") != "battlefield":
+            continue
+        checked = True
+        if value(after) - value(before) != n:
+            out.append(f"122.6: {t.event.get('card')} puts net {n:+d} +1/+1 counters on {oid}; its counters went "
+                       f"{before.get('counters')} -> {after.get('counters')}")
+    return out if checked else None
+
+
+@invariant("templates.spell_draws", rules=("121.1", "121.2"), requires=("library",))
+def spell_draws(t: Transition):
+    """A player a modelled "Draw N cards" spell affects puts the top N cards of their library into
+    their hand (CR 121.1, 121.2): hand +N, library -N, the new hand cards from their library.
+    Not applicable when zones are not observed or the library has fewer than N cards."""
+    resolved = _resolved(t)
+    if resolved is None:
+        return None
+    effects, affected, _ = resolved
+    draws: dict[str, int] = {}
+    for x, who in zip(effects, affected):
+        if x.action == "draw":
+            for p in who:
+                draws[p] = draws.get(p, 0) + x.amount
+    if not draws or triggers_logged(t):
+        return None
+    out, checked = [], False
+    for p, n in draws.items():
+        zones = [obs.get("zones") for obs in (t.before, t.after)]
+        if not all(isinstance(z, dict) for z in zones):
+            return None
+        (h0, l0), (h1, l1) = [[list((z.get(k) or {}).get(p) or []) for k in ("hand", "library")] for z in zones]
+        if len(l0) < n:
+            continue
+        checked = True
+        new = [c for c in h1 if c not in h0]
+        if len(h1) - len(h0) != n or len(l0) - len(l1) != n or not set(new) <= set(l0):
+            out.append(f"121.1: {p} draws {n} card(s) by {t.event.get('card')} but their hand went {len(h0)} -> "
+                       f"{len(h1)} and library {len(l0)} -> {len(l1)}")
+    return out if checked else None
+
+
+@invariant("templates.spell_creates_tokens", rules=("111.1", "111.2", "111.3", "111.4"), requires=("tokens",))
+def spell_creates_tokens(t: Transition):
+    """A modelled "Create N P/T <colors> <Subtypes> creature tokens" spell puts exactly N new tokens onto
+    the battlefield under its caster's control (CR 111.2), each with the characteristics the effect
+    defines (111.3): name "<Subtypes> Token" (111.4), colors, types, subtypes, P/T (the copiable values
+    if observed) and keywords."""
+    resolved = _resolved(t)
+    if resolved is None:
+        return None
+    effects, _, caster = resolved
+    makes = [x for x in effects if x.action == "create_tokens" and x.token is not None]
+    if not makes or len(makes) != len([x for x in effects if x.action == "create_tokens"]):
+        return None
+    created = [oid for oid in t.after["objects"] if oid not in t.before["objects"]]
+    created += [e.get("object") for e in t.log if e.get("kind") == "zone_change" and e.get("from") is None
+                and e.get("object") not in t.after["objects"] and e.get("object") not in t.before["objects"]]
+    created = list(dict.fromkeys(created))
+    want = sum(x.amount for x in makes)
+    out = []
+    if len(created) != want:
+        out.append(f"111.2: {t.event.get('card')} creates {want} token(s); {len(created)} new object(s) {created}")
+    defs = {x.token.name: x.token for x in makes}
+    for oid in created:
+        obj = t.after["objects"].get(oid)
+        if obj is None:
+            continue
+        token = defs.get(obj.get("name"))
+        if token is None:
+            out.append(f"111.4: {oid} is named {obj.get('name')!r}; the tokens are {sorted(defs)}")
+            continue
+        got = (obj.get("token"), obj.get("controller"), obj.get("owner"), sorted(obj.get("colors") or ()),
+               sorted(obj.get("types") or ()), sorted(obj.get("subtypes") or ()))
+        exp = (True, caster, caster, sorted(token.colors), sorted(token.types), sorted(token.subtypes))
+        if got != exp:
+            out.append(f"111.3: {oid} is (token, controller, owner, colors, types, subtypes) {got}; expected {exp}")
+        base = obj.get("copiable")
+        if isinstance(base, dict) and (base.get("power"), base.get("toughness")) != (token.power, token.toughness):
+            out.append(f"111.3: {oid}'s copiable P/T is {base.get('power')}/{base.get('toughness')}; the effect "
+                       f"defines {token.power}/{token.toughness}")
+        missing = set(token.keywords) - {str(k).lower() for k in obj.get("keywords") or ()}
+        if missing:
+            out.append(f"111.3: {oid} lacks {sorted(missing)}")
+    return out
+
+
+__all__ = ["spell_destroys", "spell_deals_damage", "spell_changes_life", "spell_pt_until_end_of_turn",
+           "spell_puts_counters", "spell_draws", "spell_creates_tokens", "has_keyword"]

@@ -1,0 +1,155 @@
+"""Static bonuses apply exactly while their source applies them (CR 611.3a, 301.5, 303.4, 613.4c, 613.1f).
+
+"A continuous effect from a static ability ... applies at all times" while its source is on the
+battlefield (CR 611.3a): an Aura's "Enchanted creature gets +N/+M and has ..." applies to the
+creature it is attached to (303.4), an Equipment's "Equipped creature ..." likewise (301.5), an
+anthem's "Creatures you control get +N/+M" to the creatures that match as long as it is on the
+battlefield. Checked in a *differential* form, robust to what the observation doesn't show: after
+an event that only moves bonus sources (attaches, or takes an Aura, an Equipment or an anthem
+onto or off the battlefield), each creature on the battlefield before and after, under the same
+controller and with the same counters, has its computed P/T changed by exactly the bonuses it
+gained less those it lost, and has the keywords of the bonuses applying to it now; a keyword of a
+bonus it lost is gone when nothing else explains it.
+
+Not applicable when a permanent on the battlefield (before or after) is a card whose text isn't all
+read (its abilities could change P/T), when a permanent is continuous (Orb of Origin: abilities
+that come and go with tapping), when a trigger is in the log, or for events that change P/T
+themselves (spells but destroy spells, P/T and counter events, cleanup, control changes).
+"""
+
+from __future__ import annotations
+
+from .base import Transition, invariant
+from .templates import matches, model_keywords, read_model
+
+#: Events that may move bonus sources and change P/T by nothing else.
+_MOVING = frozenset({"attach", "sacrifice", "destroy", "activate", "put_onto_battlefield", "damage", "cast"})
+
+
+def _sources(obs: dict):
+    """``[(id, obj, Ability)]``: the bonus static abilities of the permanents on the battlefield, or
+    None when a permanent there is an unmodelled card (a name that is not a card, such as a token's,
+    has no abilities but those the observation shows) or continuous."""
+    found = []
+    for oid, o in obs["objects"].items():
+        if o.get("zone") != "battlefield":
+            continue
+        if "Continuous" in (o.get("supertypes") or ()):
+            return None
+        m = read_model(o.get("name"))
+        if m is None:
+            if _is_card(o.get("name")):
+                return None
+            continue
+        found += [(oid, o, a) for a in m.abilities if a.kind == "static" and a.static == "bonus"]
+    return found
+
+
+def _is_card(name) -> bool:
+    import cards
+    try:
+        cards.card(name)
+    except Exception:  # noqa: BLE001  unknown name: a token an effect defines
+        return False
+    return True
+
+
+def _bonus(obs: dict, sources, cid: str, kind: str):
+    """``(power, toughness, keywords, contributing source ids)`` of ``kind`` ("attached" or
+    "anthem") bonuses that apply to creature ``cid`` in ``obs``; None if a filter can't be judged."""
+    c = obs["objects"][cid]
+    p = t = 0
+    kws: set[str] = set()
+    ids = set()
+    for sid, s, a in sources:
+        scope = a.affected.scope if a.affected else None
+        if scope in ("enchanted", "equipped"):
+            if kind != "attached" or s.get("attached_to") != cid:
+                continue
+        elif scope == "each":
+            if kind != "anthem":
+                continue
+            m = matches(c, a.affected.kind, a.affected.filters, s.get("controller"), oid=cid, source_id=sid)
+            if m is None:
+                return None
+            if not m:
+                continue
+        else:
+            continue
+        p, t = p + a.power, t + a.toughness
+        kws |= {k.lower() for k in a.keywords}
+        ids.add((sid, a.text))
+    return p, t, kws, ids
+
+
+def _check(t: Transition, kind: str, other: str):
+    e = t.event
+    if t.illegal is not None or e.get("type") not in _MOVING:
+        return None
+    if e.get("type") == "cast":
+        m = read_model(e.get("card"))
+        if m is None or not m.of("spell") or any(x.action != "destroy" for a in m.of("spell") for x in a.effects):
+            return None
+    if e.get("type") == "activate":
+        obj = t.before["objects"].get(e.get("object")) if isinstance(e.get("object"), str) else None
+        m = read_model(obj.get("name")) if obj else None
+        if m is None or any(x.action in ("pt", "gain_keywords", "counters") for a in m.of("activated")
+                            for x in a.effects):
+            return None
+    if any(x.get("kind") in ("trigger", "control_changed", "counters_added", "counters_removed") for x in t.log):
+        return None
+    before_src, after_src = _sources(t.before), _sources(t.after)
+    if before_src is None or after_src is None:
+        return None
+    out, checked = [], False
+    for cid, a in t.after["objects"].items():
+        b = t.before["objects"].get(cid)
+        if b is None or a.get("zone") != "battlefield" or b.get("zone") != "battlefield":
+            continue
+        if "Creature" not in (a.get("types") or ()) or "Creature" not in (b.get("types") or ()):
+            continue
+        if a.get("controller") != b.get("controller") or a.get("counters") != b.get("counters"):
+            continue
+        if read_model(a.get("name")) is None and _is_card(a.get("name")):
+            continue  # its own abilities may count Auras or Equipment
+        if None in (a.get("power"), a.get("toughness"), b.get("power"), b.get("toughness")):
+            continue
+        mine0, mine1 = _bonus(t.before, before_src, cid, kind), _bonus(t.after, after_src, cid, kind)
+        rest0, rest1 = _bonus(t.before, before_src, cid, other), _bonus(t.after, after_src, cid, other)
+        if None in (mine0, mine1, rest0, rest1) or mine0[3] == mine1[3] or rest0[3] != rest1[3]:
+            continue  # nothing of this kind moved for it, or the other kind moved too
+        checked = True
+        dp, dt = mine1[0] - mine0[0], mine1[1] - mine0[1]
+        want = (b["power"] + dp, b["toughness"] + dt)
+        if (a["power"], a["toughness"]) != want:
+            gained = sorted(s for s, _ in mine1[3] - mine0[3])
+            lost = sorted(s for s, _ in mine0[3] - mine1[3])
+            out.append(f"611.3a: {cid} is {a['power']}/{a['toughness']}, expected {want[0]}/{want[1]} "
+                       f"({b['power']}/{b['toughness']} {dp:+d}/{dt:+d}: bonuses gained from {gained}, lost from {lost})")
+        has = {str(k).lower() for k in a.get("keywords") or ()}
+        missing = mine1[2] - has
+        if missing:
+            out.append(f"613.1f: {cid} lacks {sorted(missing)}, which the bonuses applying to it now give")
+        printed = model_keywords(a.get("name"))
+        explained = printed | mine0[2] | rest0[2]
+        if {str(k).lower() for k in b.get("keywords") or ()} <= explained:  # no effect of unknown duration
+            gone = (mine0[2] - mine1[2] - rest1[2] - printed) & has
+            if gone:
+                out.append(f"611.3a: {cid} still has {sorted(gone)} from a bonus that no longer applies to it")
+    return out if checked else None
+
+
+@invariant("templates.attached_bonus_while_attached", rules=("611.3a", "303.4", "301.5", "613.4c", "613.1f"))
+def attached_bonus_while_attached(t: Transition):
+    """An Aura's or Equipment's "Enchanted/Equipped creature gets +N/+M and has <keywords>" applies
+    exactly while it is attached (CR 303.4, 301.5, 611.3a): after an event that attaches, moves or
+    removes one, the creature it left lost exactly that bonus and the one it joined gained it."""
+    return _check(t, "attached", "anthem")
+
+
+@invariant("templates.anthem_bonus_while_on_battlefield", rules=("611.3a", "613.4c", "613.1f"))
+def anthem_bonus_while_on_battlefield(t: Transition):
+    """An anthem's "Creatures you control get +N/+M and have <keywords>" applies exactly while it is on
+    the battlefield (CR 611.3a): after an event that puts one onto or takes one off the battlefield,
+    every creature it matches gained or lost exactly its bonus."""
+    return _check(t, "anthem", "attached")
