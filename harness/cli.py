@@ -132,9 +132,18 @@ def build_parser() -> argparse.ArgumentParser:
     inv = sub.add_parser("invariants", help="list every invariant with its rules and required capabilities")
     inv.add_argument("--json", action="store_true", help="as JSON")
 
-    cards = sub.add_parser("cards", help="list the card pool and what the reference engine does not model")
+    cards = sub.add_parser("cards", help="list the card pool and what the reference engine does not model; "
+                                         "NAME: how one card's Oracle text was read; --stats: how many cards are modelled")
+    cards.add_argument("name", nargs="?", metavar="NAME",
+                       help="an Oracle card name: each sentence with the template that read it, and its abilities")
     cards.add_argument("--json", action="store_true",
-                       help="the card data as JSON (one object per card, with reference_not_modelled)")
+                       help="the card data as JSON (one object per card, with reference_not_modelled); with NAME, "
+                            "the card's model")
+    cards.add_argument("--stats", action="store_true",
+                       help="how many cards of the database and the curated pool are modelled, and each template's count")
+    cards.add_argument("--engine", help="the cards an engine declares (EngineInfo.cards), modelled or not and what "
+                                        "wasn't read (as for `run`)")
+    cards.add_argument("--step-timeout", type=_positive(float), default=10.0, help=argparse.SUPPRESS)
 
     plan = sub.add_parser("plan", help="the cards, board features, events and invariants a run of an engine "
                                        "uses, and what it leaves out and why")
@@ -373,7 +382,9 @@ def _replay_file(args, path, engine, against) -> int:
         key = scenario.get("key") or found[0].get("invariant")
         raise BadInput(f"{path}: its finding is a difference from another engine ({key}): replay it with "
                        f"--against ENGINE, as the run that found it (e.g. --against reference)")
-    capabilities = set(engine.info.capabilities) | ({"differential"} if against is not None else set())
+    from .plan import effective_capabilities  # claimed and implied by the engine's cards
+
+    capabilities = set(effective_capabilities(engine.info)) | ({"differential"} if against is not None else set())
     steps = invariant_registry.select(capabilities, scope="step")
     whole = invariant_registry.select(capabilities, scope="scenario")
     try:
@@ -460,6 +471,17 @@ def cmd_cards(args) -> int:
     from .adapters.reference import not_modelled
 
     _load_oracle(args)
+    if sum(bool(x) for x in (args.name, args.stats, args.engine)) > 1:
+        raise BadInput("cards: give one of NAME, --stats and --engine")
+    if args.stats:
+        from cards.stats import stats_lines
+
+        print("\n".join(stats_lines()))
+        return EXIT_OK
+    if args.name:
+        return _card_model(args)
+    if args.engine:
+        return _engine_cards(args)
     rows = []
     for record in cards.to_json():
         gaps = not_modelled(record["name"])
@@ -484,6 +506,61 @@ def cmd_cards(args) -> int:
     return EXIT_OK
 
 
+def _card_model(args) -> int:
+    """``rulesfuzz cards NAME``: how the card's Oracle text was read (``--json``: its model)."""
+    import cards
+    from cards.reader import model
+    from cards.stats import describe
+
+    try:
+        found = model(args.name)
+    except cards.UnknownCardName as exc:
+        raise BadInput(str(exc)) from None
+    if args.json:
+        print(json.dumps(found.to_json(), indent=2))
+    else:
+        print("\n".join(describe(found)))
+    return EXIT_OK
+
+
+def _engine_cards(args) -> int:
+    """``rulesfuzz cards --engine E``: each card the engine declares, modelled or not, with the
+    sentences the reader did not read (``--json``: one object per card)."""
+    import cards
+    from cards.reader import model
+
+    engine = _engine(args.engine, args)
+    info = engine.info
+    declared = getattr(info, "cards", None)
+    rows = []
+    for name in sorted(declared or ()):
+        try:
+            found = model(name)
+        except cards.UnknownCardName as exc:
+            rows.append({"name": name, "known": False, "modelled": False, "unread": [],
+                         "closest": exc.closest})
+            continue
+        rows.append({"name": name, "known": True, "modelled": found.modelled, "hand_written": found.hand_written,
+                     "templates": list(found.templates), "unread": list(found.unread)})
+    if args.json:
+        print(json.dumps({"engine": {"name": info.name, "version": info.version}, "cards": rows}, indent=2))
+        return EXIT_OK
+    modelled = sum(r["modelled"] for r in rows)
+    print(f"engine {info.name} {info.version}: {modelled} of {len(rows)} declared cards modelled")
+    for row in rows:
+        if not row["known"]:
+            near = f" (closest: {', '.join(row['closest'])})" if row["closest"] else ""
+            print(f"  {row['name']}: unknown card{near}")
+        elif row["modelled"]:
+            print(f"  {row['name']}: modelled{' (hand-written)' if row['hand_written'] else ''}")
+        else:
+            n = len(row["unread"])
+            print(f"  {row['name']}: unmodelled ({n} sentence{'' if n == 1 else 's'} not read)")
+            for text in row["unread"]:
+                print(f"      not read: {text}")
+    return EXIT_OK
+
+
 def cmd_plan(args) -> int:
     from .machine import EngineMachine, rule_gates
     from .plan import Plan
@@ -491,7 +568,7 @@ def cmd_plan(args) -> int:
     _load_oracle(args)
     engine = _engine(args.engine, args)
     info = engine.info
-    plan = Plan.of(info.capabilities, getattr(info, "cards", None))
+    plan = Plan.for_info(info)  # claimed capabilities and those its cards imply
     gates = rule_gates(EngineMachine, plan)
     invariants = {}
     for inv in invariant_registry.REGISTRY.values():
@@ -510,11 +587,18 @@ def cmd_plan(args) -> int:
         "events_left_out": {n: why for n, why in sorted(gates.items()) if why},
         "invariants": sorted(n for n, why in invariants.items() if why is None),
         "invariants_left_out": {n: why for n, why in sorted(invariants.items()) if why},
+        "capabilities_claimed": sorted(plan.claimed),
+        "capabilities_implied": dict(sorted(plan.implied.items())),
+        "cards_unmodelled": {n: list(unread) for n, unread in sorted(plan.unmodelled.items())},
     }
     if args.json:
         print(json.dumps(report, indent=2))
         return EXIT_OK
     print(f"engine {info.name} {info.version}")
+    for cap, why in report["capabilities_implied"].items():
+        print(f"implied: {cap}: {why}")
+    for name, unread in report["cards_unmodelled"].items():
+        print(f"unmodelled (never generated): {name}: not read: {' | '.join(unread)}")
     for key, title in (("cards", "cards"), ("board_features", "board features"), ("events", "events (rules)"),
                        ("invariants", "invariants")):
         print(f"{title} ({len(report[key])}): {', '.join(report[key]) or '-'}")
