@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -110,15 +111,35 @@ def declaration_problem(info) -> str | None:
     if unknown:
         return (f"info.capabilities: unknown capability {', '.join(map(repr, unknown))}; accepted: "
                 f"{', '.join(sorted(CAPABILITIES))}")
+    kinds = getattr(info, "counter_kinds", None)
+    if kinds is not None:
+        if isinstance(kinds, str) or not isinstance(kinds, (set, frozenset, list, tuple)):
+            return f"info.counter_kinds: expected a set of counter kinds such as '+1/+1', got {type(kinds).__name__}"
+        bad = sorted(str(k) for k in kinds if not isinstance(k, str) or not re.fullmatch(r"[+-]\d+/[+-]\d+", k))
+        if bad:
+            return f"info.counter_kinds: {', '.join(map(repr, bad))} is not a power/toughness counter kind like '+1/+1'"
+    definitions = getattr(info, "card_definitions", ()) or ()
+    if isinstance(definitions, (str, dict)) or not isinstance(definitions, (list, tuple)):
+        return f"info.card_definitions: expected a list of card definitions, got {type(definitions).__name__}"
+    from cards.definitions import DefinitionError, define
+
+    try:
+        defined = define(definitions)  # registered for cards.card() for the rest of the run
+    except DefinitionError as exc:
+        return f"info.card_definitions: {exc}"
     declared = getattr(info, "cards", None)
     if declared is None:
         return None
     if isinstance(declared, str) or not isinstance(declared, (set, frozenset, list, tuple)):
         return f"info.cards: expected a set of Oracle card names or None, got {type(declared).__name__}"
-    unknown = sorted(str(c) for c in declared if c not in card_data.names())
+    unknown = sorted(str(c) for c in declared if not isinstance(c, str) or
+                     (c not in defined and card_data.lookup(c) is None))
     if unknown:
-        return (f"info.cards: unknown card {', '.join(map(repr, unknown))}; accepted: the Oracle names of the "
-                f"card pool (`rulesfuzz cards` lists them)")
+        first = unknown[0]
+        near = card_data.closest(first)
+        more = f" (and {len(unknown) - 1} more: {', '.join(map(repr, unknown[1:4]))})" if len(unknown) > 1 else ""
+        return (f"info.cards: unknown card {first!r}{more}; closest: {', '.join(near) or 'none'} "
+                f"(any Oracle name of the card database, or a card of info.card_definitions)")
     return None
 
 

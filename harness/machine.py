@@ -64,15 +64,15 @@ from .rules.mana import board_extras
 from .rules.playtest import with_playtest_corner
 from .rules.search import with_search_corner
 from .rules import (
-    CARD_LISTS, REQUIRES, ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules, PermanentRules,
-    PlaytestRules, SearchRules, UmbraRules, objects,
+    CARD_LISTS, REQUIRES, ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules, ModelledRules,
+    PermanentRules, PlaytestRules, SearchRules, UmbraRules, objects,
 )
 
 __all__ = ["EngineMachine", "InvariantViolation", "Recorder", "make_machine", "rule_gates", "scenario_run"]
 
 
 class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, ManaRules, ChanceRules,
-                    SearchRules, PlaytestRules, RuleBasedStateMachine):
+                    SearchRules, PlaytestRules, ModelledRules, RuleBasedStateMachine):
     """The rules of every area (``harness.rules``) over one engine. Use :func:`make_machine` to bind an engine."""
 
     engine = None
@@ -215,8 +215,9 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
 def rule_gates(machine: type = EngineMachine, plan: Plan = FULL) -> dict[str, str | None]:
     """Every rule of ``machine`` -> None if ``plan`` runs it, else why not (one line).
 
-    A rule runs when the engine claims every capability its ``needs`` names and the
-    plan's card lists it draws from are not empty.
+    A rule runs when the plan has every capability its ``needs`` names (claimed, or implied
+    by the engine's cards: ``Plan.capabilities``) and the plan's card lists it draws from
+    are not empty.
     """
     gates = {}
     for name in sorted(dir(machine)):
@@ -246,7 +247,7 @@ def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None
     example draws its rules weighted too (:mod:`harness.guidance`; the runner refreshes the
     weights between chunks).
     """
-    plan = Plan.of(engine.info.capabilities, getattr(engine.info, "cards", None))
+    plan = Plan.for_info(engine.info)
     if coverage_guided:
         plan = GuidedPlan.of_plan(plan)
     off = {name: None for name, why in rule_gates(EngineMachine, plan).items() if why}
@@ -263,7 +264,7 @@ def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None
             "scenario_invariants": list(scenario_invariants),
             "run_stats": stats if stats is not None else Stats(),
             "recorder": recorder if recorder is not None else Recorder(),
-            "capabilities": frozenset(engine.info.capabilities),
+            "capabilities": plan.capabilities,  # claimed and implied by its cards (harness.plan)
             "step_timeout": step_timeout,
             "against": against,
             "found_keys": set(),

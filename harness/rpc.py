@@ -98,11 +98,18 @@ def _info_from_json(result: Any) -> EngineInfo:
     ignored = result.get("ignored_fields", [])
     if not isinstance(ignored, list) or not all(isinstance(c, str) for c in ignored):
         raise ValueError("initialize result: 'ignored_fields' must be a list of strings")
+    definitions = result.get("card_definitions", [])
+    if not isinstance(definitions, list) or not all(isinstance(d, dict) for d in definitions):
+        raise ValueError("initialize result: 'card_definitions' must be a list of card definition objects")
+    kinds = result.get("counter_kinds")
+    if kinds is not None and (not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds)):
+        raise ValueError("initialize result: 'counter_kinds' must be null or a list of counter kinds")
     if result.get("protocol") != PROTOCOL_VERSION:
         raise ValueError(f"initialize result: 'protocol' is {result.get('protocol')!r}; this harness speaks "
                          f"version {PROTOCOL_VERSION}")
     return EngineInfo(name=result["name"], version=result["version"], capabilities=frozenset(caps),
-                      ignored_fields=frozenset(ignored), cards=None if cards is None else frozenset(cards))
+                      ignored_fields=frozenset(ignored), cards=None if cards is None else frozenset(cards),
+                      card_definitions=tuple(definitions), counter_kinds=None if kinds is None else frozenset(kinds))
 
 
 class _Child:

@@ -218,7 +218,9 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
     card draws toward the rules, rulings and cards least exercised so far, in chunks of
     ``harness.guidance.GUIDED_CHUNK`` examples (:mod:`harness.guidance`).
     """
-    capabilities = set(engine.info.capabilities) | ({"differential"} if against is not None else set())
+    from .plan import effective_capabilities  # claimed and implied by the engine's cards
+
+    capabilities = set(effective_capabilities(engine.info)) | ({"differential"} if against is not None else set())
     skipped = {invariant_registry.REGISTRY[name].name for name in skip_invariants}
     step_invariants = [i for i in invariant_registry.select(capabilities, invariant_names, "step")
                        if i.name not in skipped]

@@ -28,6 +28,9 @@ def info_to_json(info: EngineInfo) -> dict:
         "capabilities": sorted(info.capabilities),
         "cards": None if getattr(info, "cards", None) is None else sorted(info.cards),
         "ignored_fields": sorted(getattr(info, "ignored_fields", ()) or ()),
+        **({"card_definitions": [dict(d) for d in info.card_definitions]}
+           if getattr(info, "card_definitions", ()) else {}),
+        **({"counter_kinds": sorted(info.counter_kinds)} if getattr(info, "counter_kinds", None) is not None else {}),
     }
 
 

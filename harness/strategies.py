@@ -76,6 +76,11 @@ DAMAGE_SPELLS = ("Shock", "Lightning Bolt")
 SWEEPERS = ("Wrath of God",)
 PUMP_SPELLS = ("Giant Growth",)
 COMBAT = (None, "attacking", "blocking")
+#: Lists only declared cards of the database fill, by their model (``harness.plan.lists_of``):
+#: -N/-N spells, counter spells, token makers, life and draw spells, Auras with a bonus,
+#: Equipment, anthems, creatures with activated abilities. Empty for the curated pool.
+SHRINK_SPELLS = COUNTER_SPELLS = TOKEN_MAKERS = LIFE_DRAW_SPELLS = BONUS_AURAS = EQUIPMENT = ANTHEM_CARDS = ()
+ACTIVATED_CREATURES = ()
 
 #: Every generator list by name: ``harness.plan.Plan`` keeps, for one engine, the cards
 #: of each list it declares and has the capabilities for.
@@ -86,6 +91,9 @@ CARD_LISTS: dict[str, tuple[str, ...]] = {
     "layers_creatures": LAYERS_CREATURES, "layers_auras": LAYERS_AURAS, "token_spells": TOKEN_SPELLS,
     "library_cards": LIBRARY_CARDS, "destroy_spells": DESTROY_SPELLS, "damage_spells": DAMAGE_SPELLS,
     "sweepers": SWEEPERS, "pump_spells": PUMP_SPELLS, "searchers": SEARCHERS, "name_checks": NAME_CHECKS,
+    "shrink_spells": SHRINK_SPELLS, "counter_spells": COUNTER_SPELLS, "token_makers": TOKEN_MAKERS,
+    "life_draw_spells": LIFE_DRAW_SPELLS, "bonus_auras": BONUS_AURAS, "equipment": EQUIPMENT,
+    "anthems": ANTHEM_CARDS, "activated_creatures": ACTIVATED_CREATURES,
 }
 
 
@@ -121,9 +129,10 @@ def _counter_pt(kind: str) -> tuple[int, int]:
 
 
 @st.composite
-def pt_counters(draw):
-    """A legal set of P/T counters: never both +1/+1 and -1/-1 (CR 704.5q would remove them)."""
-    counters = draw(st.dictionaries(st.sampled_from(COUNTER_KINDS), st.integers(1, 2), max_size=2))
+def pt_counters(draw, kinds: tuple[str, ...] = COUNTER_KINDS):
+    """A legal set of P/T counters of ``kinds`` (the engine's ``counter_kinds``): never both
+    +1/+1 and -1/-1 (CR 704.5q would remove them)."""
+    counters = draw(st.dictionaries(st.sampled_from(kinds), st.integers(1, 2), max_size=2))
     if "+1/+1" in counters and "-1/-1" in counters:
         del counters["-1/-1"]
     return counters
@@ -152,7 +161,7 @@ def creature_specs(draw, plan, index: int, legends_taken: set):
     spec = {"id": f"c{index}", "card": name, "owner": owner_of(draw, controller, plan), "controller": controller}
     printed = value = toughness(name)
     if plan.has("counters") and rarely(draw, 4):  # a quarter of the creatures have counters
-        counters = draw(pt_counters())
+        counters = draw(pt_counters(getattr(plan, "counter_kinds", COUNTER_KINDS)))
         with_counters = value + sum(_counter_pt(k)[1] * n for k, n in counters.items())
         if counters and with_counters > 0:
             spec["counters"] = counters
@@ -174,6 +183,11 @@ def creature_specs(draw, plan, index: int, legends_taken: set):
         if shields:
             spec["regeneration_shields"] = shields
     return spec
+
+
+def enchants_own(name: str) -> bool:
+    """Whether Aura ``name`` says "Enchant creature you control" (CR 303.4a: its controller's creature)."""
+    return "enchant creature you control" in card_data.card(name).keywords
 
 
 @st.composite
@@ -201,6 +215,7 @@ def boards(draw, plan, max_creatures: int = 4, max_auras: int = 3):
     auras = []
     umbras = plan.lists["umbra_auras"] if plan.has("umbra Auras") else ()
     penumbra = "Penumbra Umbra" in plan.lists["layers_auras"]
+    bonus_auras = plan.lists.get("bonus_auras", ())
     n_creatures = draw(st.integers(1, max_creatures)) if plan.lists["creatures"] else 0
     for i in range(n_creatures):
         creature = draw(creature_specs(plan, i, legends))
@@ -214,6 +229,25 @@ def boards(draw, plan, max_creatures: int = 4, max_auras: int = 3):
             # Penumbra Umbra: "Enchant creature you control".
             auras.append({"id": f"c{i}p", "card": "Penumbra Umbra", "owner": creature["controller"],
                           "controller": creature["controller"], "attached_to": creature["id"]})
+        if bonus_auras and rarely(draw, 3):
+            # An Aura with a bonus ("Enchanted creature gets +N/+M", CR 303.4, 613.4c) on a creature it may enchant.
+            card = draw(plan.choice("bonus_auras"))
+            controller = creature["controller"] if enchants_own(card) else draw(players)
+            auras.append({"id": f"c{i}b", "card": card, "owner": owner_of(draw, controller, plan),
+                          "controller": controller, "attached_to": creature["id"]})
+    if plan.lists.get("equipment") and objects and rarely(draw, 2):
+        # An Equipment (CR 301.5), attached to a creature (its controller needn't be the creature's) or not.
+        controller = draw(players)
+        spec = {"id": "e0", "card": draw(plan.choice("equipment")), "owner": owner_of(draw, controller, plan),
+                "controller": controller}
+        if draw(st.integers(0, 2)):
+            spec["attached_to"] = objects[draw(st.integers(0, len(objects) - 1))]["id"]
+        auras.append(spec)
+    anthems = [n for n in plan.lists.get("anthems", ()) if not card_data.card(n).is_type("Creature")]
+    if anthems and rarely(draw, 3):
+        controller = draw(players)
+        auras.append({"id": "g0", "card": draw(st.sampled_from(anthems)), "owner": owner_of(draw, controller, plan),
+                      "controller": controller})
     extras = []
     if plan.has("deathtouch creatures") and plan.lists["deathtouch_creatures"] and plan.lists["survivors"] \
             and rarely(draw, 3):

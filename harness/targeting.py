@@ -80,6 +80,12 @@ class Targeting:
     def _pick(self, data, options: list[str], label: str) -> str:
         return S.pick(data, sorted(options), label)
 
+    def legal_targets(self, affected, caster: str | None = None) -> list[str]:
+        """Ids of the permanents on the battlefield ``affected`` (a :class:`cards.model.Affected`
+        of a declared card's model) may target, by kind and filters (:func:`matches`)."""
+        objects = self.session.observation["objects"]
+        return [oid for oid, o in objects.items() if o["zone"] == "battlefield" and matches(affected, o, caster)]
+
     def _pick_interesting(self, data, options: list[str], interesting, label: str) -> str:
         """One of ``options``: a quarter of the time any, else (when there is one) one for which
         ``interesting(observed object)`` holds, one that entered as a copy, or a rare one
@@ -123,3 +129,62 @@ class Targeting:
         objects = self.session.observation["objects"]
         name = objects[aura].get("name") if aura in objects else aura
         return name == "Penumbra Umbra" and "Legendary" in (objects.get(host) or {}).get("supertypes", ())
+
+
+_COLOR_LETTERS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+
+def matches(affected, o: dict, caster: str | None = None, source: str | None = None) -> bool:
+    """Whether observed object ``o`` is one ``affected`` (a :class:`cards.model.Affected` of a
+    card's model) may name: its kind and every filter ("nonblack", "nonartifact", "you
+    control", "tapped", "flying", "attacking", ...), read from the observation (CR 115.1, 608.2b)."""
+    kind = affected.kind
+    types = set(o.get("types") or ())
+    if kind in ("creature", "any", "creature or player", "creature and player") and "Creature" not in types \
+            and not (kind == "any" and "Planeswalker" in types):
+        return False
+    if kind in ("artifact", "enchantment", "land") and kind.capitalize() not in types:
+        return False
+    colors, keywords = set(o.get("colors") or ()), set(o.get("keywords") or ())
+    for f in affected.filters:
+        if f.startswith("non-"):
+            if f[4:] in (o.get("subtypes") or ()):
+                return False
+        elif f.startswith("non") and f[3:] in _COLOR_LETTERS:
+            if _COLOR_LETTERS[f[3:]] in colors:
+                return False
+        elif f in _COLOR_LETTERS:
+            if _COLOR_LETTERS[f] not in colors:
+                return False
+        elif f.startswith("non") and f[3:].capitalize() in ("Artifact", "Land", "Creature", "Enchantment"):
+            if f[3:].capitalize() in types:
+                return False
+        elif f == "nonlegendary":
+            if "Legendary" in (o.get("supertypes") or ()):
+                return False
+        elif f in ("artifact",):
+            if "Artifact" not in types:
+                return False
+        elif f == "you control":
+            if caster is not None and o.get("controller") != caster:
+                return False
+        elif f == "opponent controls":
+            if caster is not None and o.get("controller") == caster:
+                return False
+        elif f in ("tapped", "untapped"):
+            if bool(o.get("tapped")) != (f == "tapped"):
+                return False
+        elif f == "flying":
+            if "flying" not in keywords:
+                return False
+        elif f == "without flying":
+            if "flying" in keywords:
+                return False
+        elif f in ("attacking", "blocking"):
+            if o.get("combat") != f:
+                return False
+        elif f == "attacking or blocking":
+            if o.get("combat") not in ("attacking", "blocking"):
+                return False
+    return True
+

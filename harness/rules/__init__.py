@@ -12,6 +12,7 @@ from .control import ControlRules
 from .destruction import DestructionRules
 from .layers import LayersRules
 from .mana import ManaRules
+from .modelled import ModelledRules
 from .permanents import PermanentRules
 from .search import SearchRules
 from .playtest import PlaytestRules
@@ -19,8 +20,8 @@ from .umbra import UmbraRules
 
 #: The rules-area mixins the machine inherits, in MRO order.
 AREAS: tuple[type[RulesArea], ...] = (DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules,
-                                       ManaRules, ChanceRules, SearchRules, PlaytestRules)
+                                       ManaRules, ChanceRules, SearchRules, PlaytestRules, ModelledRules)
 
 __all__ = ["AREAS", "CARD_LISTS", "REQUIRES", "ChanceRules", "ControlRules", "DestructionRules", "LayersRules", "ManaRules",
-           "PermanentRules", "PlaytestRules",
+           "ModelledRules", "PermanentRules", "PlaytestRules",
            "RulesArea", "SearchRules", "UmbraRules", "needs", "objects"]

@@ -13,20 +13,33 @@ from .base import RulesArea, needs, objects
 class DestructionRules(RulesArea):
     """Destroy and damage spells and effects, on live creatures and on any object id."""
 
-    @needs("destroy", cards="destroy_spells")
+    # Casting a spell of a list needs no claim (the card is the engine's declaration; the
+    # curated pool's spells are kept in their lists only when "destroy" / "damage" is claimed).
+    @needs(cards="destroy_spells")
     @precondition(RulesArea.has_creature)
     @rule(caster=S.players, data=st.data())
     def cast_destroy_on_creature(self, caster, data):
         spell = self._card(data, "destroy_spells")
-        victim = S.pick(data, self._live(), "victim")
+        victim = S.pick(data, self._legal_victims(spell, caster), "victim")
         self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
 
-    @needs("damage", cards="damage_spells")
+    def _legal_victims(self, spell: str, caster: str) -> list[str]:
+        """The live creatures a spell's model lets it target (all live creatures for a card of
+        the curated pool, or when none is legal: the engine must then refuse it)."""
+        model = self.plan.model(spell) if self.plan is not None else None
+        if model is None:
+            return self._live()
+        affected = model.of("spell")[0].effects[0].affected
+        if affected.kind in ("player", "opponent"):
+            return list(S.PLAYERS)
+        return sorted(self.legal_targets(affected, caster)) or self._live()
+
+    @needs(cards="damage_spells")
     @precondition(RulesArea.has_creature)
     @rule(caster=S.players, data=st.data())
     def cast_damage_on_creature(self, caster, data):
         spell = self._card(data, "damage_spells")
-        victim = S.pick(data, self._live(), "victim")
+        victim = S.pick(data, self._legal_victims(spell, caster), "victim")
         self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
 
     @needs("deathtouch")
@@ -52,19 +65,19 @@ class DestructionRules(RulesArea):
             amount = data.draw(st.integers(1, 4), label="amount")
         self._apply({"type": "damage", "source": source, "target": victim, "amount": amount}, data)
 
-    @needs("destroy", cards="destroy_spells")
+    @needs(cards="destroy_spells")
     @rule(victim=objects, caster=S.players, data=st.data())
     def cast_destroy(self, victim, caster, data):
         spell = self._card(data, "destroy_spells")
         self._apply({"type": "cast", "card": spell, "controller": caster, "targets": [victim]}, data)
 
-    @needs("destroy", cards="sweepers")
+    @needs(cards="sweepers")
     @rule(caster=S.players, data=st.data())
     def cast_wrath_of_god(self, caster, data):
         self._apply({"type": "cast", "card": self._card(data, "sweepers"), "controller": caster, "targets": []},
                     data)
 
-    @needs("damage", cards="damage_spells")
+    @needs(cards="damage_spells")
     @rule(victim=st.one_of(objects, S.players), caster=S.players, data=st.data())
     def cast_damage(self, victim, caster, data):
         spell = self._card(data, "damage_spells")

@@ -24,7 +24,12 @@ class LayersRules(RulesArea):
         victim = self._pick_interesting(
             data, self._live(), lambda o: bool({"+1/+1", "-1/-1"} & set(o.get("counters") or ())), "victim")
         counters = self.session.observation["objects"][victim].get("counters") or {}
+        kinds = self.plan.counter_kinds if self.plan is not None else S.COUNTER_KINDS
+        if kind not in kinds:  # an engine that models only some kinds (EngineInfo.counter_kinds)
+            kind = S.pick(data, kinds, "kind")
         opposite = "-1/-1" if "+1/+1" in counters else "+1/+1" if "-1/-1" in counters else None
+        if opposite not in kinds:
+            opposite = None
         if opposite and data.draw(st.booleans(), label="annihilate"):  # reach CR 704.5q with N < both counts
             kind = opposite
         self._apply({"type": "add_counters", "object": victim, "kind": kind, "amount": amount}, data)

@@ -19,7 +19,7 @@ class PermanentRules(RulesArea):
     def modify_pt(self, obj, n, data):
         self._apply({"type": "modify_pt", "object": obj, "power": n, "toughness": n}, data)
 
-    @needs("pt_until_end_of_turn", cards="pump_spells")
+    @needs(cards="pump_spells")
     @rule(obj=objects, caster=S.players, data=st.data())
     def cast_giant_growth(self, obj, caster, data):
         self._apply({"type": "cast", "card": self._card(data, "pump_spells"), "controller": caster,
@@ -37,8 +37,17 @@ class PermanentRules(RulesArea):
     @needs("legend_rule", cards="legends")
     @rule(target=objects, controller=S.players, data=st.data())
     def put_legend(self, controller, data):
+        """A legend enters; for an engine that declares its cards, half the time one of the
+        same name as a legend a player controls, under that player (the pair CR 704.5j is about)."""
         oid = self._new_id()
         card = self._card(data, "legends")
+        if self.plan is not None and self.plan.declared_cards is not None and self.session is not None:
+            objects = self.session.observation["objects"]
+            held = sorted(oid_ for oid_, o in objects.items() if o["zone"] == "battlefield"
+                          and "Legendary" in (o.get("supertypes") or ()) and o.get("name") in self.plan.lists["legends"])
+            if held and data.draw(st.booleans(), label="same name"):
+                other = objects[S.pick(data, held, "legend")]
+                card, controller = other["name"], other.get("controller", controller)
         self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
                      "attach_to": None}, data)
         return oid
