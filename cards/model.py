@@ -25,9 +25,7 @@ Vocabulary (strings, so models read the same in JSON and in Python):
 * ``kind``: ``"creature"``, ``"player"``, ``"any"`` (a creature, player or planeswalker:
   "any target", CR 115.4), ``"creature or player"``, ``"permanent"``, ``"artifact"``,
   ``"enchantment"``, ``"land"``, ``"opponent"``, ``"creature and player"`` ("each creature
-  and each player"), and two or three permanent types joined as written, an object of any
-  of them: ``"artifact or enchantment"``, ``"creature or land"``, ``"artifact, creature, or
-  land"`` ("target artifact or enchantment", "all artifacts and enchantments").
+  and each player").
 * ``filters``: ``"non<color>"``, ``"<color>"``, ``"nonartifact"``, ``"artifact"``,
   ``"nonland"``, ``"you control"``, ``"opponent controls"``, ``"other"``, ``"tapped"``,
   ``"untapped"``, ``"flying"``, ``"without flying"``, ``"attacking"``, ``"blocking"``,
@@ -35,7 +33,10 @@ Vocabulary (strings, so models read the same in JSON and in Python):
   ``"power <N> or greater"``, ``"toughness <N> or less"``, ``"toughness <N> or greater"``
   ("target creature with power 2 or less"), ``"<Subtype>"`` (a creature type of CR 205.3m,
   capitalised: "Other Zombie creatures you control", "All Sliver creatures", "Other Elves
-  you control" give ``"Zombie"``, ``"Sliver"``, ``"Elf"``).
+  you control" give ``"Zombie"``, ``"Sliver"``, ``"Elf"``), and, on kind ``"permanent"``, two
+  or three card types as written, a permanent of any of them: ``"artifact or enchantment"``,
+  ``"creature or land"``, ``"artifact, creature, or land"`` ("target artifact or enchantment",
+  "all artifacts and enchantments").
 """
 
 from __future__ import annotations
@@ -171,8 +172,7 @@ class Ability:
     ``"attacks"``, ``"blocks"``, ``"becomes blocked"``, ``"blocks or becomes blocked"`` (never
     triggered: attackers and blockers are not declared); ``optional`` for "you may".
     Activated and mana abilities: ``cost`` is the mana part (``"{1}{G}"``, ``""``),
-    ``tap`` for {T}, ``sacrifice_self`` for "Sacrifice ~" (a mana ability's cost too: "{1},
-    {T}: Add {W}{U}.", "Sacrifice ~: Add {B}."); mana abilities produce
+    ``tap`` for {T}, ``sacrifice_self`` for "Sacrifice ~"; mana abilities produce
     ``produces`` (mana symbols such as ``("G",)``, or ``("any color",)``).
     ``effects`` are what a spell, trigger or activated ability does, in order.
     """

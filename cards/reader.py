@@ -100,8 +100,9 @@ _NOUNS = {
     "player or planeswalker": "player", "creature or planeswalker": "creature",
 }
 #: Two or three card types joined by "or" ("target artifact or enchantment", "target
-#: artifact, creature, or land"): the object has one of them. The kind is written as in
-#: the text, singular ("artifact or enchantment", "artifact, creature, or land").
+#: artifact, creature, or land"): a permanent with one of them, kind ``"permanent"`` and the
+#: filter written as in the text, singular ("artifact or enchantment", "artifact, creature,
+#: or land").
 _TYPE_UNION = re.compile(r"^(artifact|creature|enchantment|land)s?(?:, (artifact|creature|enchantment|land)s?,)? "
                          r"(?:or|and) (artifact|creature|enchantment|land)s?$")
 #: The creature types of CR 205.3m (a creature group "Other Zombies you control", "Sliver
@@ -235,8 +236,8 @@ def _object_description(rest: str) -> tuple[str, tuple[str, ...]] | None:
         kinds = [k for k in m.groups() if k]
         if len(set(kinds)) != len(kinds) or any(f not in ("you control", "opponent controls") for f in filters):
             return None  # "artifact or creature with flying": the filter is the last type's only
-        kind = f"{kinds[0]} or {kinds[1]}" if len(kinds) == 2 else f"{kinds[0]}, {kinds[1]}, or {kinds[2]}"
-        return kind, tuple(filters)
+        union = f"{kinds[0]} or {kinds[1]}" if len(kinds) == 2 else f"{kinds[0]}, {kinds[1]}, or {kinds[2]}"
+        return "permanent", (union, *filters)  # a permanent of one of these types
     if (m := _SUBTYPE_CREATURES.match(rest)) and m.group(2) in _CREATURE_TYPES:  # "other Merfolk creatures"
         return "creature", (("other",) if m.group(1) else ()) + (m.group(2),) + tuple(filters)
     if (m := _SUBTYPE_PLURAL.match(rest)) and filters:  # "other Zombies you control" (today's templating)
@@ -579,8 +580,10 @@ def _activated_line(line: str) -> Ability | None:
     cost = "".join(mana_parts)
     mana = _MANA.match(effect_text)
     if mana:
-        # CR 605.1a: no target, not a loyalty ability, could add mana: a mana ability, also with
-        # a mana cost ("{1}, {T}: Add {W}{U}.") or "Sacrifice ~" in its cost
+        if not tap or sacrifice or cost:
+            # "{1}, {T}: Add {W}{U}.", "Sacrifice ~: Add {B}.": mana abilities (CR 605.1a) whose
+            # other costs the reference engine's mana abilities don't pay yet; not read
+            return None
         produced = mana.group(1)
         produces = ("any color",) if produced == "one mana of any color" else tuple(re.findall(r"[WUBRGC]", produced))
         if " or " not in produced and len(produces) > 1:
