@@ -5,8 +5,11 @@ A baseline file is JSON::
     {"format": "rulesfuzz-baseline/1",
      "findings": [{"key": "umbra_armor.not_regeneration", "reason": "issue #12, fixed in 2.0"}, ...]}
 
-``key`` is a finding key (:func:`harness.findings.finding_key`); ``reason`` says why it
-is accepted. ``rulesfuzz run --baseline FILE`` still reports known findings, marked as
+``key`` is a finding key (:mod:`harness.findings`); ``reason`` says why it is accepted.
+A key without brackets that names an invariant whose keys have them (an older baseline's
+``generic.engine_does_not_raise``, from before a crash's key named its site) matches every
+key of that invariant (``generic.engine_does_not_raise[KeyError@engine.py:f]``...):
+:class:`Known`. ``rulesfuzz run --baseline FILE`` still reports known findings, marked as
 known, and exits 0 when every finding is known; ``rulesfuzz baseline --from RUN.json``
 writes one from a ``--json`` run report.
 """
@@ -34,6 +37,23 @@ SCHEMA = {
 }
 
 
+class Known(dict):
+    """A baseline's known findings, key -> reason; :meth:`get` also matches a bare invariant name.
+
+    ``known.get(key)`` is the reason of ``key`` itself, else, for a key with brackets
+    (``name[...]``), that of the bare ``name``: a baseline written before crash keys named
+    their site (``generic.engine_does_not_raise``) still knows every crash of the engine.
+    """
+
+    def get(self, key, default=None):
+        if key in self:
+            return self[key]
+        name, bracket, _ = str(key).partition("[")
+        if bracket and name in self:
+            return self[name]
+        return default
+
+
 class BaselineError(Exception):
     """A baseline or run report that can't be read or doesn't follow its schema; says where."""
 
@@ -57,11 +77,12 @@ def _validate(data, schema: dict, path) -> None:
         raise BaselineError(f"{path}: {where}: {errors[0].message}")
 
 
-def load(path) -> dict[str, str]:
-    """The known findings of a baseline file: key -> reason. Raises :class:`BaselineError`."""
+def load(path) -> Known:
+    """The known findings of a baseline file: key -> reason (:class:`Known`: a bare invariant
+    name knows every key of that invariant). Raises :class:`BaselineError`."""
     data = _read_json(path)
     _validate(data, SCHEMA, path)
-    return {item["key"]: item["reason"] for item in data["findings"]}
+    return Known({item["key"]: item["reason"] for item in data["findings"]})
 
 
 def from_report(path) -> dict:

@@ -21,6 +21,7 @@ from invariants import views
 from invariants.generic import json_problem, observation_problems
 
 from . import interrupts
+from .findings import CRASH, crash_site, crash_site_message
 from .decider import BadDecisionRequest, ReplayDecider, ReplayDiverged
 from .oracle import Oracle
 from .protocol import IllegalAction, ScenarioRun, Transition, Unsupported, Violation
@@ -36,7 +37,28 @@ class BoardRejected(Exception):
 
 
 class EngineFailed(Exception):
-    """An engine call raised something other than ``IllegalAction``/``Unsupported``, or hung: a finding."""
+    """An engine call raised something other than ``IllegalAction``/``Unsupported``, or hung: a finding.
+
+    ``site`` is where it crashed (:func:`harness.findings.crash_site`: the exception type and
+    the engine's innermost frame, ``timeout``, a process fault), None when unknown;
+    :attr:`messages` are the finding's messages, the site's last (it is in the finding key).
+    """
+
+    def __init__(self, message: str, site: str | None = None):
+        super().__init__(message)
+        self.site = site
+
+    @property
+    def messages(self) -> tuple[str, ...]:
+        return (str(self), crash_site_message(self.site)) if self.site else (str(self),)
+
+
+def _site(exc: BaseException) -> str:
+    """:func:`crash_site` of ``exc``; the exception's type if that fails (it never hides the crash)."""
+    try:
+        return crash_site(exc)
+    except Exception:  # noqa: BLE001  a report's detail must not replace the finding
+        return type(exc).__name__
 
 
 class OutputTail(io.TextIOBase):
@@ -211,7 +233,8 @@ def engine_call(what: str, function, *args, timeout: float | None = None, sink: 
     Returns its value. ``IllegalAction``, ``Unsupported`` and the harness's own control
     exceptions (:data:`HARNESS_CONTROL`) pass through; anything else the engine raises or
     does (``SystemExit``, its own ``KeyboardInterrupt``, a hang) raises
-    :class:`EngineFailed` naming ``what``. A Ctrl-C of the user (:mod:`harness.interrupts`)
+    :class:`EngineFailed` naming ``what``, with its crash site (:func:`harness.findings.crash_site`,
+    part of the finding key). A Ctrl-C of the user (:mod:`harness.interrupts`)
     propagates as ``KeyboardInterrupt``.
     """
     sink = sink if sink is not None else OutputTail()
@@ -222,14 +245,14 @@ def engine_call(what: str, function, *args, timeout: float | None = None, sink: 
             return function(*args)
     except (IllegalAction, Unsupported, *HARNESS_CONTROL):
         raise
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         if interrupts.requested():
             raise
-        raise EngineFailed(f"engine raised KeyboardInterrupt in {what} (its own, not a Ctrl-C)") from None
+        raise EngineFailed(f"engine raised KeyboardInterrupt in {what} (its own, not a Ctrl-C)", _site(exc)) from None
     except EngineTimeout as exc:
-        raise EngineFailed(str(exc)) from None
+        raise EngineFailed(str(exc), "timeout") from None
     except BaseException as exc:  # noqa: BLE001  SystemExit included: engine code must not end the run
-        raise EngineFailed(f"engine raised {type(exc).__name__} in {what}: {exc}") from None
+        raise EngineFailed(f"engine raised {type(exc).__name__} in {what}: {exc}", _site(exc)) from None
     finally:
         sys.stdout, sys.stderr = saved
 
@@ -351,7 +374,7 @@ class Session:
         except NotAGame as exc:
             self._break_at_start("generic.observation_shape", [str(exc)])
         except EngineFailed as exc:
-            self._break_at_start("generic.engine_does_not_raise", [str(exc)])
+            self._break_at_start(CRASH, list(exc.messages))
         else:
             problems = observation_problems(self.observation, reuse=False)
             if not problems and json_problem(self.observation):
@@ -386,6 +409,7 @@ class Session:
         """
         before = self.observation
         illegal = error = None
+        crashed: tuple[str, ...] = ()  # the crash finding's messages (with its site)
         views.forget()
         try:
             self._call(f"apply({event.get('type')})", self.game.apply, copy.deepcopy(event), decider)
@@ -395,14 +419,17 @@ class Session:
             decider.asked.clear()
             raise Declined(exc.reason, exc.message, len(self.steps) + 1) from None
         except EngineFailed as exc:
-            error = str(exc)
+            error, crashed = str(exc), exc.messages
         output = self.output
         after = before
         if error is None:
             try:
                 after = self._call("observe", self.game.observe)
-            except (IllegalAction, Unsupported, EngineFailed) as exc:
-                error = f"observe() raised {type(exc).__name__}: {exc}" if not isinstance(exc, EngineFailed) else str(exc)
+            except EngineFailed as exc:
+                error, crashed = str(exc), exc.messages
+            except (IllegalAction, Unsupported) as exc:
+                error = f"observe() raised {type(exc).__name__}: {exc}"
+                crashed = (error, crash_site_message(_site(exc)))
         self.output = (output + self.output)[-OutputTail.LIMIT:]
         reference = None
         if self.oracle is not None and error is None:
@@ -420,9 +447,9 @@ class Session:
         problems = observation_problems(after, before, reuse=False) if error is None else []
         if error or problems:
             self.broken = True
-            name = "generic.engine_does_not_raise" if error else "generic.observation_shape"
+            name = CRASH if error else "generic.observation_shape"
             self._count(name, True)
-            return [Violation(name, index, tuple([error] if error else problems))]
+            return [Violation(name, index, tuple(crashed or [error]) if error else tuple(problems))]
         self.observation = after
         self.observations.append(after)
         for entry in transition.log:

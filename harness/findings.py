@@ -1,31 +1,280 @@
 """Findings: what a run reports, one per distinct key.
 
 A finding's **key** says which bug it is, so a ``--keep-going`` run reports each bug
-once and a baseline can list the known ones: the invariant's name, and for the
-differential oracle also the first differing field with object and player ids
-wildcarded, e.g. ``differential.matches_reference[objects.*.tapped]``. Later failures
-with a known key are counted, not reported again.
+once and a baseline can list the known ones (:func:`finding_key`, :func:`violation_keys`):
+
+- the invariant's name (``sba.token_zone``);
+- for a crash (``generic.engine_does_not_raise``) also where it crashed
+  (:func:`crash_site`): the exception type and the innermost frame of the engine's own
+  code, ``generic.engine_does_not_raise[KeyError@engines/mine.py:_destroy]``, or for an
+  engine over JSON-RPC the kind of fault (``[internal_error]``, ``[exit 139]``,
+  ``[timeout]``), so two crash bugs of one engine are two findings;
+- for the differential oracle the first differing field with object and player ids
+  wildcarded, ``differential.matches_reference[objects.*.tapped]``, unless an invariant
+  of the rules (any family but the differential one) failed on the same step: the
+  difference then carries that invariant's key (the first such in the registry's order),
+  so one bug has one key with and without ``--against``.
+
+Later failures with a known key are counted, not reported again.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import re
+import sys
+import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable, Sequence
 
 from invariants.differential import first_path
 
 from .protocol import Violation
 
 DIFFERENTIAL = "differential.matches_reference"
+CRASH = "generic.engine_does_not_raise"
+#: The message of a crash violation that names its site (:func:`crash_site`), read back by
+#: :func:`finding_key`: ``crash site: KeyError@engines/mine.py:_destroy (line 42)``.
+CRASH_SITE = "crash site: "
+_SITE = re.compile(r"crash site: (.+?)(?: \(line \d+\))?$")
 
 
 def finding_key(violation: Violation) -> str:
-    """The key of ``violation``: its invariant, and for the differential oracle the path of
-    the first difference with ids wildcarded (:func:`invariants.differential.first_path`),
-    e.g. ``differential.matches_reference[objects.*.tapped]``."""
+    """The key of ``violation`` on its own: its invariant; for a crash also its site
+    (``generic.engine_does_not_raise[KeyError@engines/mine.py:_destroy]``, from the message
+    :func:`crash_site_message` wrote; bare when there is none, as in files of older runs); for
+    the differential oracle the path of the first difference with ids wildcarded
+    (:func:`invariants.differential.first_path`), e.g.
+    ``differential.matches_reference[objects.*.tapped]``.
+
+    A difference that another invariant also caught on its step has that invariant's key
+    instead: :func:`violation_keys` gives the keys of the violations of a step together."""
     if violation.invariant == DIFFERENTIAL:
         return f"{DIFFERENTIAL}[{first_path(violation.messages) or 'other'}]"
+    if violation.invariant == CRASH:
+        for message in violation.messages:
+            found = _SITE.match(message)
+            if found:
+                return f"{CRASH}[{found.group(1)}]"
     return violation.invariant
+
+
+def _registry_rank() -> dict[str, int]:
+    from invariants import REGISTRY
+
+    return {name: i for i, name in enumerate(REGISTRY)}
+
+
+def _adoptable(invariant: str) -> bool:
+    """Whether a difference on the same step takes this invariant's key: any step invariant
+    of the rules (generic and sba ones included) but the differential oracle."""
+    from invariants import REGISTRY
+
+    inv = REGISTRY.get(invariant)
+    return inv is not None and inv.family != "differential" and inv.scope == "step"
+
+
+def violation_keys(violations: Sequence[Violation]) -> list[str]:
+    """The key of each of ``violations`` (those of one example), in order: :func:`finding_key`,
+    except that a difference from the reference (``differential.matches_reference``) on a step
+    where another invariant failed too has the key of the first of those in the registry's
+    order (``invariants.REGISTRY``): the same bug then has the same key in invariant mode and in
+    differential mode, and one baseline entry covers both."""
+    own = [finding_key(v) for v in violations]
+    if not any(v.invariant == DIFFERENTIAL for v in violations):
+        return own
+    rank = _registry_rank()
+    caught: dict[int, tuple[int, str]] = {}  # step -> (registry rank, key) of its first rules invariant
+    for v, key in zip(violations, own):
+        if v.invariant != DIFFERENTIAL and _adoptable(v.invariant):
+            mine = (rank.get(v.invariant, len(rank)), key)
+            if v.step not in caught or mine < caught[v.step]:
+                caught[v.step] = mine
+    return [caught[v.step][1] if v.invariant == DIFFERENTIAL and v.step in caught else key
+            for v, key in zip(violations, own)]
+
+
+def related_keys(violations: Sequence[Violation]) -> set[str]:
+    """Every key ``violations`` stand for: each one's (:func:`violation_keys`) and, for a
+    difference that took another invariant's key, its own: once a finding is reported none
+    of them is reported again as another finding."""
+    return {*violation_keys(violations), *(finding_key(v) for v in violations)}
+
+
+def primary_first(violations: Sequence[Violation], key: str, keys: Sequence[str] | None = None) -> list[Violation]:
+    """``violations`` with the one ``key`` comes from first (an invariant's own violation
+    before a difference that took its key), the others after it in their order."""
+    keys = list(keys) if keys is not None else violation_keys(violations)
+    hits = [i for i, k in enumerate(keys) if k == key]
+    if not hits:
+        return list(violations)
+    first = next((i for i in hits if violations[i].invariant != DIFFERENTIAL or key.startswith(DIFFERENTIAL)),
+                 hits[0])
+    return [violations[first], *(v for i, v in enumerate(violations) if i != first)]
+
+
+# ---------------------------------------------------------------------------- crash sites
+def _library_roots() -> tuple[str, ...]:
+    """Folders of code that is not an engine's: the standard library, site-packages, and the
+    harness's own packages ``harness``, ``invariants`` and ``cards`` (``reference_engine`` is
+    engine code: the engine under test may be it, or a fork of it)."""
+    roots = set()
+    for scheme_vars in ({}, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}):
+        try:
+            paths = sysconfig.get_paths(vars=scheme_vars) if scheme_vars else sysconfig.get_paths()
+        except (KeyError, ValueError):  # pragma: no cover - an unusual install scheme
+            continue
+        roots.update(paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if paths.get(k))
+    here = Path(__file__).resolve().parent
+    roots.add(str(here))
+    for package in ("invariants", "cards", "hypothesis"):
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):  # pragma: no cover
+            spec = None
+        if spec is not None and spec.origin:
+            roots.add(str(Path(spec.origin).resolve().parent))
+    return tuple(sorted({os.path.realpath(r) for r in roots}))
+
+
+_ROOTS: tuple[str, ...] | None = None
+
+
+def _under(path: str, roots) -> bool:
+    return any(path == root or path.startswith(root + os.sep) for root in roots)
+
+
+def _engine_roots() -> tuple[str, ...]:
+    """``reference_engine``'s folder: engine code wherever it is installed (site-packages too)."""
+    module = sys.modules.get("reference_engine")
+    location = getattr(module, "__file__", None)
+    return (os.path.realpath(Path(location).parent),) if location else ()
+
+
+def _is_library(filename: str) -> bool:
+    """Whether a frame of ``filename`` is not the engine's own code (:func:`_library_roots`)."""
+    global _ROOTS
+    if filename.startswith("<"):  # <frozen importlib._bootstrap> is the library; <string> an engine's
+        return filename.startswith("<frozen")
+    if _ROOTS is None:
+        _ROOTS = _library_roots()
+    path = os.path.realpath(filename)
+    if _under(path, _engine_roots()):
+        return False
+    parts = Path(path).parts
+    return "site-packages" in parts or "dist-packages" in parts or _under(path, _ROOTS)
+
+
+def _shown(filename: str) -> str:
+    """A frame's file as a key shows it: relative to the current folder when under it, else its name."""
+    if filename.startswith("<"):
+        return filename
+    path = Path(os.path.realpath(filename))
+    try:
+        return path.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.name
+
+
+def _innermost(frames: Iterable[tuple[str, int, str]]) -> tuple[str, int, str] | None:
+    """The innermost of ``frames`` (outermost first: file, line, function) in the engine's own code."""
+    frames = list(frames)
+    for frame in reversed(frames):
+        if not _is_library(frame[0]):
+            return frame
+    return None
+
+
+def _tb_frames(tb) -> list[tuple[str, int, str]]:
+    frames = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        frames.append((code.co_filename, tb.tb_lineno, code.co_name))
+        tb = tb.tb_next
+    return frames
+
+
+_PY_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<function>\S+)')
+_JS_FRAME = re.compile(r"^\s*at (?:(?P<function>[^\s(]+) \()?(?P<file>[^\s()]+?):(?P<line>\d+):\d+\)?\s*$")
+
+
+def _text_frames(text: str) -> list[tuple[str, int, str]]:
+    """The frames of a traceback written as text: Python's (outermost first) or a JavaScript
+    stack (innermost first; returned outermost first)."""
+    lines = text.splitlines()
+    python = [(m["file"], int(m["line"]), m["function"]) for m in map(_PY_FRAME.match, lines) if m]
+    if python:
+        return python
+    js = [(m["file"].removeprefix("file://"), int(m["line"]), m["function"] or "<anonymous>")
+          for m in map(_JS_FRAME.match, lines) if m]
+    return list(reversed(js))
+
+
+def _site_of(kind: str, frame: tuple[str, int, str] | None) -> str:
+    if frame is None:
+        return kind
+    return f"{kind}@{_shown(frame[0])}:{frame[2]} (line {frame[1]})"
+
+
+_EXIT = re.compile(r"\(?(?:exit )?code (-?\d+|None)\)?")
+
+
+def _process_fault(exc) -> str:
+    """The kind of fault of an :class:`harness.rpc.EngineProcessError`: ``exit N`` (a signal
+    N as 128+N, as a shell shows it), ``not_json``, ``not_jsonrpc`` or ``protocol_error``."""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    if "exited" in text or "closed its stdout" in text:
+        found = _EXIT.search(text)
+        code = found.group(1) if found else "None"
+        if code == "None":
+            return "exit"
+        number = int(code)
+        return f"exit {128 - number if number < 0 else number}"
+    if "not JSON-RPC" in text:
+        return "not_jsonrpc"
+    if "not JSON" in text:
+        return "not_json"
+    return "protocol_error"
+
+
+def crash_site(exc: BaseException) -> str:
+    """Where an engine call that raised ``exc`` crashed, for its finding key.
+
+    In-process: the exception's type and the innermost traceback frame of the engine's own
+    code (not the standard library, site-packages, ``harness``, ``invariants`` or ``cards``;
+    ``reference_engine`` and its forks are engine code), its file relative to the current
+    folder when under it (else its name), its function and line:
+    ``KeyError@engines/mine.py:_destroy (line 42)``; the type alone when no frame is the
+    engine's. Over JSON-RPC (:mod:`harness.rpc`): an ``internal_error`` answer whose ``data``
+    has a ``type`` (and a ``traceback``) as the exception it names (the form of an
+    in-process engine, so ``--isolate`` keeps the key), else the error's name
+    (``internal_error``); a process fault ``exit N``, ``not_json``, ``not_jsonrpc`` or
+    ``protocol_error``. A hang is ``timeout``. The line is informative: the key leaves it out.
+    """
+    from .rpc import EngineError, EngineProcessError  # rpc imports harness.execution, which imports this
+
+    if type(exc).__name__ == "EngineTimeout":
+        return "timeout"
+    if isinstance(exc, EngineProcessError):
+        return _process_fault(exc)
+    if isinstance(exc, EngineError):
+        from .protocol import ERROR_CODES
+
+        names = {code: name for name, code in ERROR_CODES.items()}
+        data = exc.data if isinstance(exc.data, dict) else {}
+        kind = data.get("type")
+        if exc.code == ERROR_CODES["internal_error"] and isinstance(kind, str) and re.fullmatch(r"[\w.]+", kind):
+            trace = data.get("traceback")
+            return _site_of(kind, _innermost(_text_frames(trace)) if isinstance(trace, str) else None)
+        return names.get(exc.code, f"error {exc.code}")
+    return _site_of(type(exc).__name__, _innermost(_tb_frames(exc.__traceback__)))
+
+
+def crash_site_message(site: str) -> str:
+    """The message of a crash violation naming its site (read back by :func:`finding_key`)."""
+    return CRASH_SITE + site
 
 
 def scenario_size(scenario: dict) -> tuple[int, int]:

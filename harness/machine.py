@@ -54,7 +54,7 @@ from . import strategies as S
 from .decider import DrawingDecider
 from .execution import Declined, Session, Stats
 from .explore import ExampleDeclined
-from .findings import finding_key
+from .findings import primary_first, violation_keys
 from .guidance import GuidedPlan
 from .protocol import Violation
 from .hypothesis_shim import is_rule
@@ -136,16 +136,16 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
         example stops without failing, so Hypothesis looks for other bugs.
         """
         session = self.session
-        keys = [finding_key(v) for v in violations]
+        keys = violation_keys(violations)  # a difference another invariant caught has that one's key
         new = [i for i, key in enumerate(keys) if key not in self.found_keys]
         if not new:
             for key in dict.fromkeys(keys):
                 self.recorder.repeat(key)
             self.stopped = True
             return
-        first = new[0]
-        ordered = [violations[first]] + [v for i, v in enumerate(violations) if i != first]
-        raise self.recorder.violation(session, ordered, self.engine, self.run_stats.examples, keys[first])
+        key = keys[new[0]]
+        ordered = primary_first(violations, key, keys)
+        raise self.recorder.violation(session, ordered, self.engine, self.run_stats.examples, key)
 
     def _decline(self, exc: Declined) -> None:
         """End the example without blame: the engine doesn't model what it needs (counted by reason).

@@ -41,7 +41,8 @@ def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants
                     max_replays: int = 400, max_seconds: float = 10.0, step_timeout: float | None = 10.0,
                     key: str | None = None) -> dict:
     """The smallest variant of ``scenario`` that still fails with the same finding key
-    (:func:`harness.findings.finding_key`; ``key`` defaults to that of its violation).
+    (:func:`harness.findings.violation_keys`: a crash at the same site, a difference caught by
+    the same invariant; ``key`` defaults to that of its violation).
 
     Returns ``scenario`` itself when nothing can be removed. ``max_replays`` and
     ``max_seconds`` bound the work (each replay is one run of the scenario on ``engine``;
@@ -51,11 +52,12 @@ def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants
 
     from .protocol import Violation
 
-    from .findings import finding_key
+    from .findings import primary_first, violation_keys
 
     if key is None and "violation" in scenario:
-        found = scenario["violation"]
-        key = finding_key(Violation(found["invariant"], found.get("step", 0), tuple(found.get("messages", ()))))
+        found = [scenario["violation"], *scenario.get("also_violated", ())]
+        key = violation_keys([Violation(v["invariant"], v.get("step", 0), tuple(v.get("messages", ())))
+                              for v in found])[0]
     if key is None:
         return scenario
     budget = [max_replays]
@@ -73,10 +75,10 @@ def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants
                                           keep_session=True, step_timeout=step_timeout)
         except (BoardRejected, Declined, ReplayDiverged, EngineTimeout):
             return None
-        hits = [v for v in result.violations if finding_key(v) == key]
-        if not hits:
+        keys = violation_keys(result.violations)
+        if key not in keys:  # a crash elsewhere, another difference: another finding
             return None
-        first = hits[0]
+        first = primary_first(result.violations, key, keys)[0]
         same_step = [v for v in result.violations if v.step == first.step]
         others = [v for v in same_step if v is not first]
         rebuilt = scenario_file.build(board, result.session.steps[: first.step], [first, *others])

@@ -7,7 +7,8 @@ every key is on disk as soon as it is seen, so a Ctrl-C or a crash loses nothing
 
 Without ``keep_going`` the run stops at its first finding. With it, the run goes on:
 later failures of a key already found are counted, not reported again, and each
-distinct key (:func:`harness.findings.finding_key`) gets its own finding and replay
+distinct key (:func:`harness.findings.violation_keys`: a crash's key names its site, a
+difference another invariant caught has that invariant's key) gets its own finding and replay
 file. The keys of every invariant that failed on a finding's failing step count as
 found with it (one bug breaking two invariants is one finding). Hypothesis shrinks each key on its own (every key raises its own exception type,
 which Hypothesis treats as a distinct bug), so shrinking never slips from one finding
@@ -41,7 +42,7 @@ from .databases import ReplayCounter
 from .decider import ReplayDiverged
 from .execution import BoardRejected, Declined, EngineTimeout, Stats, alarm_handler
 from .explore import explore as explore_examples
-from .findings import Finding, finding_key, scenario_size
+from .findings import Finding, primary_first, related_keys, scenario_size, violation_keys
 from .machine import make_machine
 from .protocol import Violation
 from .recording import InvariantViolation, Recorder, file_stem
@@ -278,7 +279,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
         # Invariants that failed on the same step are part of this finding (one bug can break
         # several, e.g. 704.5h and a destruction that left nothing on the battlefield): their keys
         # are found too, so the same bug is not reported again under another key.
-        machine.found_keys.update({key, *(finding_key(v) for v in finding.violations)})
+        machine.found_keys.update({key, *related_keys(finding.violations)})
 
     def replay_corpus() -> None:
         """Replay the scenarios earlier explorations kept in ``database`` (:mod:`harness.explore`):
@@ -290,9 +291,11 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                                                 keep_session=True, step_timeout=step_timeout)
             except (ReplayDiverged, BoardRejected, Declined, EngineTimeout):
                 continue
-            fresh = [v for v in replayed.violations if finding_key(v) not in machine.found_keys]
-            if fresh:
-                key = finding_key(fresh[0])
+            pairs = [(v, k) for v, k in zip(replayed.violations, violation_keys(replayed.violations))
+                     if k not in machine.found_keys]
+            if pairs:
+                key = pairs[0][1]
+                fresh = primary_first([v for v, _ in pairs], key, [k for _, k in pairs])
                 scenario = scenario_file.build(saved["board"], replayed.session.steps[: fresh[0].step], fresh, engine,
                                                seed)
                 from_database.add(key)
