@@ -172,17 +172,30 @@ class Checklist:
         unknown = sorted(set(raw["capabilities"]) - set(CAPABILITIES))
         if unknown:
             raise _Failed(f"unknown capabilities {unknown}; see harness.protocol.CAPABILITIES")
-        return f"{raw['name']} {raw['version']}, {len(raw['capabilities'])} capabilities"
+        why = f"{raw['name']} {raw['version']}, {len(raw['capabilities'])} capabilities"
+        redundant = redundant_claims(self.info)
+        if redundant:  # accepted, never refused: the claim just no longer changes what is checked
+            why += "; claimed but implied by its cards, so claiming changes nothing: " + ", ".join(
+                f"{cap} ({card})" for cap, card in sorted(redundant.items()))
+        return why
 
     def cards(self) -> str:
         declared = getattr(self.info, "cards", None)
+        defined = [d.get("name") for d in getattr(self.info, "card_definitions", ()) or () if isinstance(d, dict)]
         if declared is None:
-            return "plays the whole card pool"
-        known = set(cards.names())
-        unknown = sorted(set(declared) - known)
+            return "plays the curated card pool" + (f" and {len(defined)} defined cards" if defined else "")
+        try:
+            from cards.definitions import define
+
+            define(getattr(self.info, "card_definitions", ()) or ())
+        except ValueError as exc:
+            raise _Failed(f"card_definitions: {exc}") from None
+        unknown = sorted(c for c in declared if cards.lookup(c) is None)
         if unknown:
-            raise _Failed(f"not in the card data: {unknown}; see `rulesfuzz cards`")
-        return f"{len(declared)} cards, all in the card data"
+            near = cards.closest(unknown[0]) if isinstance(unknown[0], str) else []
+            raise _Failed(f"not in the card data: {unknown}; closest to {unknown[0]!r}: {', '.join(near) or 'none'}; "
+                          f"see `rulesfuzz cards`")
+        return f"{len(declared)} cards, all in the card data" + (f", {len(defined)} defined" if defined else "")
 
     def _new_game(self, board):
         game = self.engine.new_game(board)
@@ -296,6 +309,24 @@ class Checklist:
 
 class _Failed(Exception):
     """A check that did not hold; the message says why."""
+
+
+def redundant_claims(info) -> dict[str, str]:
+    """The capabilities ``info`` claims that its declared cards imply anyway (capability -> the
+    card and why, :func:`harness.plan.implied_capabilities`): accepted, but claiming them no
+    longer changes what is checked. Empty for ``cards=None`` (the curated pool follows claims)."""
+    if getattr(info, "cards", None) is None and not getattr(info, "card_definitions", ()):
+        return {}
+    from .plan import Plan
+
+    claimed = frozenset(info.capabilities)
+    found = {}
+    for cap in sorted(claimed):
+        plan = Plan.of(claimed - {cap}, getattr(info, "cards", None), getattr(info, "card_definitions", ()) or (),
+                       getattr(info, "counter_kinds", None))
+        if cap in plan.implied:
+            found[cap] = plan.implied[cap].split(":")[0]
+    return found
 
 
 def check(engine) -> list[CheckResult]:
