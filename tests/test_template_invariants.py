@@ -1,0 +1,187 @@
+"""The template invariants (``invariants/templates.py``, ``spell_effects.py``, ``static_bonuses.py``):
+a correct step passes, a wrong one fails, a step they can't judge is "not applicable" (None), and
+none fires on the reference engine.
+
+Observations are written by hand in ``tests/template_cases.py`` (expected values from the Oracle
+texts and the CR rules cited there); ``tests/test_invariants.py`` also runs them against every
+other invariant.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from harness.loading import load_engine
+from harness.runner import run
+from invariants import REGISTRY, Decision, Transition
+from reference_engine import ReferenceEngine
+
+from . import template_cases as tc
+from .scenario_helpers import Decider, aura, board, obj
+
+NAMES = sorted(tc.CASES)
+
+
+def test_every_template_invariant_is_registered_with_its_rules():
+    assert set(NAMES) == {n for n in REGISTRY if n.startswith("templates.")}
+    for name in NAMES:
+        assert REGISTRY[name].rules and REGISTRY[name].family == "rules"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_correct_step_passes(name):
+    assert REGISTRY[name].check(tc.CASES[name][0]()) == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_wrong_step_fails(name):
+    messages = REGISTRY[name].check(tc.CASES[name][1]())
+    assert messages and any(tc.CASES[name][2] in m for m in messages), messages
+
+
+@pytest.mark.parametrize("name, holds", tc.MORE_HOLDS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(tc.MORE_HOLDS)])
+def test_more_correct_steps(name, holds):
+    assert REGISTRY[name].check(holds()) == []
+
+
+@pytest.mark.parametrize("name, broken, says", tc.MORE_BROKEN, ids=[f"{n}-{w}" for n, _, w in tc.MORE_BROKEN])
+def test_more_wrong_steps(name, broken, says):
+    messages = REGISTRY[name].check(broken())
+    assert messages and any(says in m for m in messages), messages
+
+
+# --------------------------------------------------------------------------- not applicable
+
+
+def _with(t: Transition, **changes) -> Transition:
+    t = copy.deepcopy(t)
+    for key, value in changes.items():
+        setattr(t, key, value)
+    return t
+
+
+def test_lifelink_damage_to_a_player_is_the_damage_invariants():
+    """Child of Night hits P2: ``damage.player_loses_life`` checks it (no double counting)."""
+    t = tc.child_hits_warrior()
+    t.event = {"type": "damage", "source": "c", "target": "P2", "amount": 2}
+    assert REGISTRY["templates.lifelink_on_any_damage"].check(t) is None
+
+
+def test_lifelink_with_a_trigger_in_the_log_is_not_judged():
+    t = tc.child_hits_warrior(20)
+    t.after["log"].append({"kind": "trigger", "source": "w", "ability": "dies", "controller": "P2"})
+    assert REGISTRY["templates.lifelink_on_any_damage"].check(t) is None
+
+
+def test_printed_deathtouch_is_sba_deathtouch_damages():
+    """Vampire Nighthawk's deathtouch is printed: ``sba.deathtouch_damage`` checks it."""
+    t = tc.collared_bears_hit_warrior(dies=False)
+    for obs in (t.before, t.after):
+        obs["objects"]["b"]["name"] = "Vampire Nighthawk"
+    assert REGISTRY["templates.deathtouch_from_any_source"].check(t) is None
+    assert REGISTRY["sba.deathtouch_damage"].check(t)
+
+
+def test_optional_enters_trigger_declined_is_not_judged(monkeypatch):
+    """Tranquil Cove's "you gain 1 life" made a "you may" ability (a model as the reader gives for
+    "When ~ enters, you may ..."): answered "no" it did nothing, with no "may" answer it can't be
+    told (None); answered "yes", the missing life is a violation."""
+    import dataclasses
+
+    import invariants.templates as T
+
+    real = T.read_model("Tranquil Cove")
+    fake = dataclasses.replace(real, abilities=tuple(
+        dataclasses.replace(a, optional=True) if a.trigger == "enters" else a for a in real.abilities))
+    original = T.read_model
+    monkeypatch.setattr(T, "read_model", lambda name: fake if name == "Tranquil Cove" else original(name))
+    t = tc.cove_enters(p1_life=20)
+    assert T.enters_trigger_effects(t) is None
+    t.decisions = [Decision("P1", "may", ("yes", "no"), "no")]
+    assert T.enters_trigger_effects(t) is None
+    t.decisions = [Decision("P1", "may", ("yes", "no"), "yes")]
+    assert T.enters_trigger_effects(t)
+
+
+def test_destroy_with_a_regeneration_shield_or_umbra_armor_is_not_judged():
+    t = tc.ending_kills(on=True)
+    t.before["objects"]["b"]["regeneration_shields"] = 1
+    assert REGISTRY["templates.spell_destroys"].check(t) is None
+    t = tc.ending_kills(on=True)
+    t.before["objects"]["h"] = tc.card("Hyena Umbra", types=["Enchantment"], subtypes=["Aura"], attached_to="b",
+                                       keywords=["umbra armor"], owner="P2")
+    assert REGISTRY["templates.spell_destroys"].check(t) is None
+
+
+def test_an_illegal_target_or_an_unmodelled_spell_is_not_judged():
+    t = tc.ending_kills(on=True)
+    t.before["objects"]["b"]["subtypes"] = ["Elf"]  # "non-Elf": not a legal target; the engine should refuse
+    assert REGISTRY["templates.spell_destroys"].check(t) is None
+    t = tc.ending_kills(on=True)
+    t.event["card"] = "Healing Salve"  # a modal spell: not read
+    assert REGISTRY["templates.spell_destroys"].check(t) is None
+    assert REGISTRY["templates.spell_destroys"].check(_with(tc.ending_kills(on=True), illegal="illegal_target")) \
+        is None
+
+
+def test_protection_makes_spell_damage_not_judged():
+    t = tc.strike_wurm(0)
+    t.before["objects"]["c"]["keywords"] = ["protection from red"]
+    assert REGISTRY["templates.spell_deals_damage"].check(t) is None
+
+
+def test_a_bonus_is_not_judged_beside_an_unmodelled_permanent():
+    t = tc.strength_moves(left=(3, 4))
+    for obs in (t.before, t.after):
+        obs["objects"]["o"] = tc.card("Octopus Umbra", types=["Enchantment"], subtypes=["Aura"], attached_to=None,
+                                      zone="exile")
+    assert REGISTRY["templates.attached_bonus_while_attached"].check(t) is not None  # in exile: no effect
+    for obs in (t.before, t.after):
+        obs["objects"]["o"]["zone"] = "battlefield"
+        obs["objects"]["o"]["attached_to"] = "b"
+    assert REGISTRY["templates.attached_bonus_while_attached"].check(t) is None
+
+
+# --------------------------------------------------------------------------- the reference engine
+
+
+def _reference_step(objects, event, *answers) -> Transition:
+    game = ReferenceEngine().new_game(board(*objects))
+    before = game.observe()
+    game.apply(event, Decider(*answers))
+    return Transition(before, event, game.observe())
+
+
+def test_reference_engine_umbra_joins_with_its_bonus():
+    """Hyena Umbra ("Enchanted creature gets +1/+1 and has first strike.") put onto Grizzly Bears."""
+    t = _reference_step([obj("b", "Grizzly Bears")], {"type": "put_onto_battlefield", "id": "h", "card": "Hyena Umbra",
+                                                      "controller": "P1", "attach_to": "b"})
+    assert REGISTRY["templates.attached_bonus_while_attached"].check(t) == []
+
+
+def test_reference_engine_umbra_moved():
+    t = _reference_step([obj("a", "Grizzly Bears"), obj("b", "Grizzly Bears"), aura("h", "Hyena Umbra", "a")],
+                        {"type": "attach", "aura": "h", "to": "b"})
+    assert REGISTRY["templates.attached_bonus_while_attached"].check(t) == []
+
+
+@pytest.mark.parametrize("event, name", [
+    ({"type": "cast", "card": "Giant Growth", "controller": "P1", "targets": ["b"]},
+     "templates.spell_pt_until_end_of_turn"),
+    ({"type": "cast", "card": "Shock", "controller": "P1", "targets": ["b"]}, "templates.spell_deals_damage"),
+    ({"type": "cast", "card": "Murder", "controller": "P1", "targets": ["b"]}, "templates.spell_destroys"),
+    ({"type": "cast", "card": "Raise the Alarm", "controller": "P1", "targets": [], "token_ids": ["s1", "s2"]},
+     "templates.spell_creates_tokens"),
+])
+def test_reference_engine_spells_pass(event, name):
+    t = _reference_step([obj("b", "Grizzly Bears", owner="P2")], event)
+    assert REGISTRY[name].check(t) == []
+
+
+def test_no_template_invariant_fires_on_the_reference_engine():
+    """A short fuzz run of the reference engine (the cards it plays today: the curated pool)."""
+    result = run(load_engine("reference"), max_examples=40, seed=0, database=None, shrink=False, invariant_names=NAMES)
+    assert result.findings == [], [f.violation for f in result.findings]
+    assert sum(result.stats.applicable.get(n, 0) for n in NAMES) > 0
