@@ -154,7 +154,7 @@ def normalise(text: str, name: str) -> str:
     for n in sorted(names, key=len, reverse=True):
         text = text.replace(n, "~")
     text = text.replace("CARDNAME", "~")
-    text = re.sub(r"\bthis (creature|Aura|artifact|enchantment|permanent|spell|land|Equipment)\b", "~", text)
+    text = re.sub(r"\b[Tt]his (creature|Aura|artifact|enchantment|permanent|spell|land|Equipment|Vehicle)\b", "~", text)
     text = text.replace("enters the battlefield", "enters").replace("converted mana cost", "mana value")
     text = re.sub(r"\b[Tt]otem armor\b", lambda m: "Umbra armor" if m.group(0)[0] == "T" else "umbra armor", text)
     return text
