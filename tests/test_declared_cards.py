@@ -182,3 +182,24 @@ def test_none_keeps_the_curated_lists():
         assert Plan.of({"destroy", "damage"}).lists[name] == tuple(
             c for c in members if Plan._why_not(c, frozenset({"destroy", "damage"}), None) is None)
     assert not FULL.groups and not FULL.unmodelled and not FULL.models
+
+
+def test_definitions_reach_a_child_process_engine_and_are_registered(tmp_path):
+    from harness.loading import load_engine
+
+    path = tmp_path / "engine.py"
+    path.write_text("from harness.protocol import EngineInfo\n"
+                    "class E:\n"
+                    "    info = EngineInfo('e', '1', frozenset(), cards=frozenset({'Centaur Courser'}),\n"
+                    "                      card_definitions=({'name': 'Isolated Imp', 'mana_cost': '{B}',\n"
+                    "                          'type_line': 'Creature — Imp', 'power': 1, 'toughness': 1,\n"
+                    "                          'oracle_text': 'Flying'},))\n"
+                    "    def new_game(self, board):\n        raise AssertionError\n"
+                    "engine = E()\n")
+    engine = load_engine(f"{path}:engine", isolate=True)
+    try:
+        assert engine.info.card_definitions[0]["name"] == "Isolated Imp"
+        assert cards.card("Isolated Imp").keywords == {"flying"}
+        assert "Isolated Imp" in Plan.for_info(engine.info).lists["creatures"]
+    finally:
+        engine.close()
