@@ -198,7 +198,7 @@ def abilities_of(oracle_text: str, subtypes, kinds: tuple[str, ...]) -> tuple[Ac
                 raise ValueError(f"{line!r}: expected 'Add' and mana symbols")
             mana = tuple(_SYMBOL.findall(match.group(1)))
         elif kind == ADD_ONE_OF:
-            match = re.match(r"Add (\{[WUBRGC]\}(?: or \{[WUBRGC]\})+)\.", effect)
+            match = re.match(r"Add (\{[WUBRGC]\}(?:,? (?:or )?\{[WUBRGC]\})+)\.", effect)
             if match is None:
                 raise ValueError(f"{line!r}: expected 'Add {{A}} or {{B}}'")
             mana = tuple(_SYMBOL.findall(match.group(1)))

@@ -383,16 +383,36 @@ def set_combat(game, event):
     status = event.get("status")
     if status not in COMBAT_STATUSES:
         raise IllegalAction("bad_event", f"status={status!r}: expected one of {list(COMBAT_STATUSES)}")
-    model = game.copiable_values(obj)[1].model
-    if status == "blocking" and obj.combat != "blocking" and model is not None \
-            and any(a.static == "can't block" for a in model.of("static")):
-        raise Unsupported("ability:can't block", f"{obj.card.name} can't block (CR 509.1b; blocking is not "
-                                                 "modelled, only the status)")
+    if status is not None and status != obj.combat:
+        _decline_combat(game, obj, status)
 
     def perform(decider):
         obj.combat = status
 
     return perform
+
+
+def _decline_combat(game, obj, status) -> None:
+    """Combat is a status here, not declared attackers and blockers (CR 508, 509): where a
+    card model's combat ability would matter, decline. A creature that can't block is made
+    to block, one with (or attached to a permanent with) a combat restriction or a combat
+    trigger ("Whenever ~ attacks", "blocks", "becomes blocked") changes combat status, or
+    anything blocks while such a creature attacks."""
+    def statics(o):
+        models = [game.copiable_values(o)[1].model] + [game.copiable_values(a)[1].model for a in game.attached_to(o.id)]
+        return [a for m in models if m is not None for a in m.abilities]
+
+    mine = statics(obj)
+    if status == "blocking" and any(a.static == "can't block" for a in mine):
+        raise Unsupported("ability:can't block", f"{obj.card.name} can't block (CR 509.1b)")
+    combat = [a for a in mine if a.static == "combat restriction"
+              or (a.kind == "triggered" and a.trigger not in ("enters", "dies"))]
+    if combat:
+        raise Unsupported("ability:combat", f"{obj.card.name}: {combat[0].text!r} (combat is not modelled)")
+    if status == "blocking" and any(o.combat == "attacking" and any(
+            a.static == "combat restriction" or (a.kind == "triggered" and a.trigger not in ("enters", "dies"))
+            for a in statics(o)) for o in game.battlefield()):
+        raise Unsupported("ability:combat", "an attacking creature's combat ability would matter")
 
 
 def cleanup(game, event):

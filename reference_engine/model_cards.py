@@ -39,6 +39,7 @@ for a card drawn, library to hand), ``life_gained``, ``life_lost`` (``player``, 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from cards.model import Ability, Affected, Effect
@@ -93,6 +94,7 @@ def _has_subtype(ch, subtype: str) -> bool:
     return subtype in ch.subtypes or ("changeling" in ch.keywords and ch.is_creature)
 
 
+_PT_FILTER = re.compile(r"^(power|toughness) (\d+) or (less|greater)$")
 _KINDS = {"creature": "Creature", "artifact": "Artifact", "enchantment": "Enchantment", "land": "Land"}
 
 
@@ -102,8 +104,12 @@ def object_matches(game, obj: GameObject, kind: str, filters, controller: str, s
     if obj.zone != BATTLEFIELD:
         return False
     ch = characteristics(game, obj)
+    union = [k.strip() for k in kind.replace(", or ", ", ").replace(" or ", ", ").split(", ")]
     if kind in _KINDS:
         if _KINDS[kind] not in ch.types:
+            return False
+    elif len(union) > 1 and all(k in _KINDS for k in union):  # "artifact or enchantment"
+        if not any(_KINDS[k] in ch.types for k in union):
             return False
     elif kind not in ("permanent", "any", "creature or player", "creature and player"):
         return False
@@ -144,6 +150,14 @@ def _filter(game, obj, ch, f: str, controller: str, source_id) -> bool:
         return obj.combat in ("attacking", "blocking")
     if f.startswith("non-"):
         return not _has_subtype(ch, f[4:])
+    m = _PT_FILTER.match(f)
+    if m:  # "power 2 or less" (CR 208: its power now)
+        value = ch.power if m.group(1) == "power" else ch.toughness
+        if value is None:
+            return False
+        return value <= int(m.group(2)) if m.group(3) == "less" else value >= int(m.group(2))
+    if f[:1].isupper() and f.isalpha():  # a creature type: "Zombie"
+        return _has_subtype(ch, f)
     raise Unsupported("ability:filter", f"the filter {f!r} is not modelled")
 
 

@@ -30,6 +30,7 @@ library's order unknown (``Game.shuffled_libraries``; see :mod:`.unmodelled`).
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from cards import Card, card_names
@@ -159,7 +160,13 @@ class SearchRules:
     def sacrifices_itself(self, obj: GameObject, part: str) -> bool:
         """Whether cost ``part`` is "Sacrifice <this object's name>" (CR 201.5: a card's own
         name in its text means that object)."""
-        return part == f"Sacrifice {characteristics(self, obj).name}"
+        if part == f"Sacrifice {characteristics(self, obj).name}":
+            return True
+        if self.copiable_values(obj)[1].model is None:
+            return False
+        # A card of the card database: "Sacrifice this artifact", a legend's short name (CR 201.5).
+        return re.fullmatch(r"Sacrifice this (creature|artifact|enchantment|land|permanent)", part) is not None \
+            or part == f"Sacrifice {characteristics(self, obj).name.split(',')[0]}"
 
     def check_other_cost(self, obj: GameObject, ability, part: str, player: str) -> None:
         """"Sacrifice Sakura-Tribe Elder": the permanent is on the battlefield, so it can be paid."""
