@@ -140,8 +140,14 @@ def test_an_engine_without_tap_untap_costs_gets_no_tapped_permanent():
 
 
 def test_the_plan_derives_card_needs_from_card_data():
+    # A declared deathtouch card implies deathtouch (harness.plan.implied_capabilities): it is
+    # generated without the claim, and its rules are checked.
     plan = Plan.of(TINY_CAPS - {"deathtouch"}, TINY_CARDS)
-    assert "Typhoid Rats" not in plan.lists["creatures"]  # Oracle: Deathtouch
+    assert "Typhoid Rats" in plan.lists["creatures"]  # Oracle: Deathtouch
+    assert plan.implied["deathtouch"].startswith("Typhoid Rats")
+    # With cards=None (the curated pool), a card still needs what it needs claimed.
+    plan = Plan.of(TINY_CAPS - {"deathtouch"})
+    assert "Typhoid Rats" not in plan.lists["creatures"]
     assert plan.left_out_cards["Typhoid Rats"] == "needs capability deathtouch"
     full = Plan.of(FULL.capabilities - {"legend_rule"})
     assert "Isamaru, Hound of Konda" not in full.lists["creatures"]  # Legendary (CR 704.5j)
