@@ -26,6 +26,8 @@ import re
 import sys
 import sysconfig
 from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib.metadata import packages_distributions
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -118,8 +120,8 @@ def primary_first(violations: Sequence[Violation], key: str, keys: Sequence[str]
 # ---------------------------------------------------------------------------- crash sites
 def _library_roots() -> tuple[str, ...]:
     """Folders of code that is not an engine's: the standard library, site-packages, and the
-    harness's own packages ``harness``, ``invariants`` and ``cards`` (``reference_engine`` is
-    engine code: the engine under test may be it, or a fork of it)."""
+    harness's own packages ``harness``, ``invariants`` and ``cards`` (the distribution's other
+    packages are engine code: :func:`_engine_roots`)."""
     roots = set()
     for scheme_vars in ({}, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}):
         try:
@@ -146,11 +148,29 @@ def _under(path: str, roots) -> bool:
     return any(path == root or path.startswith(root + os.sep) for root in roots)
 
 
+_HARNESS_PACKAGES = ("harness", "invariants", "cards")
+
+
+@lru_cache(maxsize=1)
+def _engine_packages() -> tuple[str, ...]:
+    """The rulesfuzz distribution's top-level packages other than the harness's own."""
+    try:
+        return tuple(sorted(p for p, dists in packages_distributions().items()
+                            if "rulesfuzz" in dists and p not in _HARNESS_PACKAGES))
+    except Exception:  # pragma: no cover - broken metadata: no engine package is known
+        return ()
+
+
 def _engine_roots() -> tuple[str, ...]:
-    """``reference_engine``'s folder: engine code wherever it is installed (site-packages too)."""
-    module = sys.modules.get("reference_engine")
-    location = getattr(module, "__file__", None)
-    return (os.path.realpath(Path(location).parent),) if location else ()
+    """Folders of the rulesfuzz distribution's other top-level packages, as imported: engine
+    code wherever they are installed (site-packages too), since the engine under test may be
+    the project's own oracle or a fork of it."""
+    roots = []
+    for name in _engine_packages():
+        location = getattr(sys.modules.get(name), "__file__", None)
+        if location:
+            roots.append(os.path.realpath(Path(location).parent))
+    return tuple(roots)
 
 
 def _is_library(filename: str) -> bool:
@@ -178,12 +198,23 @@ def _shown(filename: str) -> str:
         return path.name
 
 
-def _innermost(frames: Iterable[tuple[str, int, str]]) -> tuple[str, int, str] | None:
-    """The innermost of ``frames`` (outermost first: file, line, function) in the engine's own code."""
+_COMPREHENSIONS = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"})
+
+
+def innermost(frames: Iterable[tuple[str, int, str]]) -> tuple[str, int, str] | None:
+    """The innermost of ``frames`` (outermost first: file, line, function) in the engine's own
+    code. A comprehension's frame counts as the function around it (Python 3.12 runs list,
+    dict and set comprehensions inline, PEP 709), so a key is the same on every Python."""
     frames = list(frames)
-    for frame in reversed(frames):
-        if not _is_library(frame[0]):
-            return frame
+    for i in range(len(frames) - 1, -1, -1):
+        frame = frames[i]
+        if _is_library(frame[0]):
+            continue
+        if frame[2] in _COMPREHENSIONS:
+            outer = next((f for f in reversed(frames[:i]) if f[0] == frame[0] and f[2] not in _COMPREHENSIONS), None)
+            if outer is not None:
+                return (frame[0], frame[1], outer[2])
+        return frame
     return None
 
 
@@ -200,7 +231,7 @@ _PY_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<
 _JS_FRAME = re.compile(r"^\s*at (?:(?P<function>[^\s(]+) \()?(?P<file>[^\s()]+?):(?P<line>\d+):\d+\)?\s*$")
 
 
-def _text_frames(text: str) -> list[tuple[str, int, str]]:
+def text_frames(text: str) -> list[tuple[str, int, str]]:
     """The frames of a traceback written as text: Python's (outermost first) or a JavaScript
     stack (innermost first; returned outermost first)."""
     lines = text.splitlines()
@@ -212,7 +243,7 @@ def _text_frames(text: str) -> list[tuple[str, int, str]]:
     return list(reversed(js))
 
 
-def _site_of(kind: str, frame: tuple[str, int, str] | None) -> str:
+def site_of(kind: str, frame: tuple[str, int, str] | None) -> str:
     if frame is None:
         return kind
     return f"{kind}@{_shown(frame[0])}:{frame[2]} (line {frame[1]})"
@@ -221,7 +252,7 @@ def _site_of(kind: str, frame: tuple[str, int, str] | None) -> str:
 _EXIT = re.compile(r"\(?(?:exit )?code (-?\d+|None)\)?")
 
 
-def _process_fault(exc) -> str:
+def process_fault(exc) -> str:
     """The kind of fault of an :class:`harness.rpc.EngineProcessError`: ``exit N`` (a signal
     N as 128+N, as a shell shows it), ``not_json``, ``not_jsonrpc`` or ``protocol_error``."""
     text = str(exc).splitlines()[0] if str(exc) else ""
@@ -244,7 +275,7 @@ def crash_site(exc: BaseException) -> str:
 
     In-process: the exception's type and the innermost traceback frame of the engine's own
     code (not the standard library, site-packages, ``harness``, ``invariants`` or ``cards``;
-    ``reference_engine`` and its forks are engine code), its file relative to the current
+    the project's oracle and its forks are engine code), its file relative to the current
     folder when under it (else its name), its function and line:
     ``KeyError@engines/mine.py:_destroy (line 42)``; the type alone when no frame is the
     engine's. Over JSON-RPC (:mod:`harness.rpc`): an ``internal_error`` answer whose ``data``
@@ -253,23 +284,12 @@ def crash_site(exc: BaseException) -> str:
     (``internal_error``); a process fault ``exit N``, ``not_json``, ``not_jsonrpc`` or
     ``protocol_error``. A hang is ``timeout``. The line is informative: the key leaves it out.
     """
-    from .rpc import EngineError, EngineProcessError  # rpc imports harness.execution, which imports this
-
     if type(exc).__name__ == "EngineTimeout":
         return "timeout"
-    if isinstance(exc, EngineProcessError):
-        return _process_fault(exc)
-    if isinstance(exc, EngineError):
-        from .protocol import ERROR_CODES
-
-        names = {code: name for name, code in ERROR_CODES.items()}
-        data = exc.data if isinstance(exc.data, dict) else {}
-        kind = data.get("type")
-        if exc.code == ERROR_CODES["internal_error"] and isinstance(kind, str) and re.fullmatch(r"[\w.]+", kind):
-            trace = data.get("traceback")
-            return _site_of(kind, _innermost(_text_frames(trace)) if isinstance(trace, str) else None)
-        return names.get(exc.code, f"error {exc.code}")
-    return _site_of(type(exc).__name__, _innermost(_tb_frames(exc.__traceback__)))
+    own = getattr(exc, "crash_site", None)  # harness.rpc's errors say where they come from
+    if callable(own):
+        return own()
+    return site_of(type(exc).__name__, innermost(_tb_frames(exc.__traceback__)))
 
 
 def crash_site_message(site: str) -> str:

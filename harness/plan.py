@@ -41,6 +41,8 @@ from functools import cached_property
 from hypothesis import strategies as st
 
 import cards as card_data
+from cards import reader
+from cards.model import TEMPLATES
 
 from . import strategies as S
 from .protocol import CAPABILITIES
@@ -237,7 +239,27 @@ def implied_capabilities(lists: dict[str, tuple[str, ...]], claimed, models: dic
             imply("sba.lethal_damage", f"{creatures[0]}: a creature beside damage events (claim damage; CR 704.5g)")
         if lists.get("shrink_spells"):
             imply("sba.zero_toughness", f"{lists['shrink_spells'][0]}: -N/-N beside creatures (CR 704.5f)")
+    for name in members:
+        model = reader.model(name)
+        if "lifelink" in model.keywords() or any("lifelink" in a.keywords for a in model.abilities) \
+                or any("lifelink" in e.keywords for a in model.abilities for e in a.effects):
+            imply("cards:lifelink", f"{name}: lifelink, its own or one it grants (CR 702.15)")
+        for template in model.templates:
+            feature = TEMPLATE_FEATURES.get(template)
+            if feature is not None:
+                imply(feature, f"{name}: {template} ({TEMPLATES[template]})")
     return found
+
+
+#: Templates whose invariants are checked only where a card of the plan has them: template
+#: name -> the card feature (a name of the form ``cards:...``, never claimed: only implied)
+#: that the invariants of :mod:`invariants.static_bonuses`, :mod:`invariants.templates` and
+#: :mod:`invariants.spell_effects` require. A rule no card of the engine can reach is not
+#: checked, and not counted as a rule the run never exercised.
+TEMPLATE_FEATURES: dict[str, str] = {
+    "aura bonus": "cards:attached bonus", "equipment bonus": "cards:attached bonus",
+    "anthem": "cards:anthem", "enters tapped": "cards:enters tapped", "spell: life": "cards:life spell",
+}
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import collections
 import contextlib
 import json
 import os
+import re
 import select
 import shlex
 import signal
@@ -29,6 +30,7 @@ import time
 import weakref
 from typing import Any, Sequence
 
+from . import findings
 from .execution import EngineTimeout
 from .protocol import (
     ERROR_CODES,
@@ -60,6 +62,11 @@ class EngineProcessError(Exception):
         tail = "".join(f"\n    | {line}" for line in self.stderr)
         super().__init__(message + (f"\n  last lines of the engine's stderr:{tail}" if tail else ""))
 
+    def crash_site(self) -> str:
+        """The fault's part of a finding key (:func:`harness.findings.crash_site`): ``exit N``,
+        ``not_json``, ``not_jsonrpc`` or ``protocol_error``."""
+        return findings.process_fault(self)
+
 
 class EngineStartError(EngineProcessError):
     """The engine's command could not be started at all (no such file, not executable)."""
@@ -76,6 +83,19 @@ class EngineError(Exception):
         super().__init__(f"{_CODES.get(code, code)}: {message}")
         self.code = code
         self.data = data
+
+    def crash_site(self) -> str:
+        """The error's part of a finding key (:func:`harness.findings.crash_site`): an
+        ``internal_error`` whose ``data`` names the exception's ``type`` (and ``traceback``) as an
+        in-process crash of that type at the innermost engine frame, else the error's name."""
+        names = {code: name for name, code in ERROR_CODES.items()}
+        data = self.data if isinstance(self.data, dict) else {}
+        kind = data.get("type")
+        if self.code == ERROR_CODES["internal_error"] and isinstance(kind, str) and re.fullmatch(r"[\w.]+", kind):
+            trace = data.get("traceback")
+            return findings.site_of(kind, findings.innermost(findings.text_frames(trace)) if isinstance(trace, str)
+                                    else None)
+        return names.get(self.code, f"error {self.code}")
 
 
 class BadBoard(Exception):

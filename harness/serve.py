@@ -95,7 +95,7 @@ class Server:
     def _game(self, params: dict):
         handle = params.get("game")
         if handle not in self.games:
-            raise KeyError(handle)
+            raise _UnknownGame(handle)
         return self.games[handle]
 
     def handle(self, message: Any) -> None:
@@ -111,7 +111,7 @@ class Server:
             result = self._dispatch(method, params)
         except _Stop:
             raise
-        except KeyError as exc:
+        except _UnknownGame as exc:
             if not notification:
                 self._error(mid, "unknown_game", f"no game {exc.args[0]!r}")
             return
@@ -136,7 +136,7 @@ class Server:
             return
         except Exception as exc:  # noqa: BLE001  the engine's own error: an internal error
             self._error(mid, "internal_error", f"{type(exc).__name__}: {exc}",
-                        {"type": type(exc).__name__, "traceback": traceback.format_exc(limit=8)})
+                        {"type": type(exc).__name__, "traceback": traceback.format_exc(limit=-12)})
             return
         if not notification:
             self.send({"jsonrpc": "2.0", "id": mid, "result": result})
@@ -193,6 +193,11 @@ def _detail(exc: Exception, reason: str) -> str:
     """The message of an IllegalAction or Unsupported without its ``reason: `` prefix."""
     text = str(exc)
     return text[len(reason) + 2:] if text.startswith(f"{reason}: ") else ("" if text == reason else text)
+
+
+class _UnknownGame(Exception):
+    """A request named a game handle this server doesn't have (error ``unknown_game``); an
+    engine's own ``KeyError`` is an internal error like any other exception of its code."""
 
 
 class _MethodNotFound(Exception):

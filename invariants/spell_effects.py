@@ -47,7 +47,7 @@ def _of(resolved, action: str):
     return [(x, who) for x, who in zip(effects, affected) if x.action == action]
 
 
-@invariant("templates.spell_destroys", rules=("701.7a", "701.7b", "702.12b", "701.15a", "701.15c", "702.89a"),
+@invariant("templates.spell_destroys", rules=("701.7a", "701.7b"),
            requires=("destroy",))
 def spell_destroys(t: Transition):
     """Each permanent a modelled "Destroy target/each ..." spell affects leaves the battlefield (CR
@@ -90,7 +90,7 @@ def spell_destroys(t: Transition):
     return out if checked else None
 
 
-@invariant("templates.spell_deals_damage", rules=("120.3", "120.1", "702.16e"), requires=("damage",))
+@invariant("templates.spell_deals_damage", rules=("120.3", "120.1"), requires=("damage",))
 def spell_deals_damage(t: Transition):
     """A modelled "~ deals N damage to ..." spell deals N damage to each object and player it affects
     (the log's ``damage`` entries from a source that is not a permanent), and a creature still on the
@@ -131,7 +131,7 @@ def spell_deals_damage(t: Transition):
     return out
 
 
-@invariant("templates.spell_changes_life", rules=("119.3", "120.3a", "608.2"))
+@invariant("templates.spell_changes_life", rules=("119.3", "120.3a", "608.2"), requires=("cards:life spell",))
 def spell_changes_life(t: Transition):
     """After a modelled spell with life in it ("you gain N life", "target player loses N life", damage
     to players), each player's life is as before plus what its effects give and less the damage it

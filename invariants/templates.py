@@ -189,7 +189,8 @@ def affected_of(obs: dict, effects, controller: str, targets: list) -> list[list
 # --------------------------------------------------------------------------- lifelink and deathtouch
 
 
-@invariant("templates.lifelink_on_any_damage", rules=("702.15b", "120.3f", "120.3a"), requires=("damage",))
+@invariant("templates.lifelink_on_any_damage", rules=("702.15b", "120.3f", "120.3a"),
+           requires=("damage", "cards:lifelink"))
 def lifelink_on_any_damage(t: Transition):
     """Damage dealt by a source with lifelink, to a creature or a player, by any event, makes its
     controller gain that much life (CR 702.15b, 120.3f): each player's life changes by the lifelink
@@ -276,7 +277,7 @@ def deathtouch_from_any_source(t: Transition):
 # --------------------------------------------------------------------------- entering
 
 
-@invariant("templates.enters_tapped", rules=("614.1c", "614.12"))
+@invariant("templates.enters_tapped", rules=("614.1c", "614.12"), requires=("cards:enters tapped",))
 def enters_tapped(t: Transition):
     """A permanent whose card says "~ enters tapped" is tapped once put onto the battlefield (CR 614.1c)."""
     e = t.event

@@ -134,7 +134,7 @@ ILLEGAL_EVENTS = [
     ({"type": "put_onto_battlefield", "id": "bears", "card": "Grizzly Bears", "controller": "P1"}, "bad_event"),
     ({"type": "put_onto_battlefield", "id": "", "card": "Grizzly Bears", "controller": "P1"}, "bad_event"),
     ({"type": "put_onto_battlefield", "id": "new", "card": "Murder", "controller": "P1"}, "not_a_permanent"),
-    ({"type": "put_onto_battlefield", "id": "new", "card": "Ornithopter", "controller": "P1"}, "unknown_card"),
+    ({"type": "put_onto_battlefield", "id": "new", "card": "Black Lotus", "controller": "P1"}, "unknown_card"),
     ({"type": "put_onto_battlefield", "id": "new", "card": "Grizzly Bears", "controller": "P3"}, "bad_event"),
     ({"type": "put_onto_battlefield", "id": "new", "card": "Boar Umbra", "controller": "P1"}, "no_such_object"),
     ({"type": "put_onto_battlefield", "id": "new", "card": "Boar Umbra", "controller": "P1",
