@@ -28,10 +28,14 @@ class Oracle:
     """
 
     def __init__(self, against, info, board: BoardSpec):
-        self.scope = Scope.of(info)
+        from .plan import effective_capabilities  # claimed, and implied by the engine's cards
+
+        self.scope = Scope.of(info, effective_capabilities(info))
         self.engine_name = getattr(info, "name", "the engine")
         declared = getattr(info, "cards", None)
         if declared is not None:
+            declared = set(declared) | {d.get("name") for d in getattr(info, "card_definitions", ()) or ()
+                                        if isinstance(d, dict)}
             for spec in board.get("objects", ()) if isinstance(board, dict) else ():
                 name = spec.get("card") if isinstance(spec, dict) else None
                 if name not in declared:

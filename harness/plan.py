@@ -414,10 +414,19 @@ class Plan:
         return cache[name]
 
 
+_EFFECTIVE: dict[int, tuple[object, frozenset[str]]] = {}
+
+
 def effective_capabilities(info) -> frozenset[str]:
     """What an engine's runs check: the capabilities it claims and those its cards imply
-    (:attr:`Plan.capabilities` of :meth:`Plan.for_info`)."""
-    return Plan.for_info(info).capabilities
+    (:attr:`Plan.capabilities` of :meth:`Plan.for_info`), worked out once per ``EngineInfo``
+    (the differential oracle asks on every example)."""
+    hit = _EFFECTIVE.get(id(info))
+    if hit is not None and hit[0] is info:
+        return hit[1]
+    found = Plan.for_info(info).capabilities
+    _EFFECTIVE[id(info)] = (info, found)
+    return found
 
 
 FULL = Plan.of(CAPABILITIES)

@@ -84,12 +84,14 @@ class Scope:
         object.__setattr__(self, "_patterns", tuple(_pattern(p) for p in self.ignored))
 
     @classmethod
-    def of(cls, info) -> "Scope":
-        """The scope of an engine's ``EngineInfo``. Raises ValueError for a malformed ignored path."""
+    def of(cls, info, capabilities: Iterable[str] | None = None) -> "Scope":
+        """The scope of an engine's ``EngineInfo``: its ``capabilities`` (default: those it
+        claims; the runner passes those its cards imply too). Raises ValueError for a
+        malformed ignored path."""
         ignored = tuple(sorted(getattr(info, "ignored_fields", ()) or ()))
         for pattern in ignored:
             check_ignored_path(pattern)
-        return cls(frozenset(info.capabilities), ignored)
+        return cls(frozenset(info.capabilities if capabilities is None else capabilities), ignored)
 
     def ignores(self, path: str) -> bool:
         """Whether ``path`` (dotted, real ids) is ignored: a pattern matches it or one of its prefixes."""
@@ -111,6 +113,17 @@ def check_ignored_path(path) -> None:
     if parts[0] == "objects" and len(parts) >= 3 and not any(ch in parts[2] for ch in "*?[") \
             and parts[2] not in OBJECT_FIELDS:
         raise ValueError(f"ignored_fields: {path!r}: {parts[2]!r} is not an object field; known: {list(OBJECT_FIELDS)}")
+
+
+def compared_keywords(keywords) -> frozenset[str] | None:
+    """What of an object's ``keywords`` the differential oracle compares: the keyword abilities
+    as a set (their order carries no rules meaning), lower case, without ``enchant ...`` and
+    ``equip ...`` (CR 702.5, 702.6: they only say what the permanent may be attached to, which
+    attachments themselves show; an engine may list them or not). None when not a list."""
+    if not isinstance(keywords, (list, tuple)):
+        return None
+    return frozenset(k.lower() for k in keywords if isinstance(k, str)
+                     and not k.lower().startswith(("enchant ", "equip")))
 
 
 def capabilities_used(entry: dict) -> set[str]:
@@ -164,11 +177,18 @@ def _wild(path: str) -> str:
     return ".".join(parts)
 
 
-def _log_key(entry: dict, scope: Scope) -> str | None:
-    """The canonical form of a log entry as compared, or None when it isn't compared."""
+def _log_key(entry: dict, scope: Scope, battlefield: frozenset = frozenset()) -> str | None:
+    """The canonical form of a log entry as compared, or None when it isn't compared.
+
+    ``counters_removed`` by 704.5q of an object not on the battlefield after the event
+    (``battlefield``: the reference's) is not compared: it left by a state-based action
+    performed at the same time (CR 704.3), and its counters ceased to exist with it (400.7)
+    whether or not an engine logs their annihilation."""
     kind = entry.get("kind") if isinstance(entry, dict) else None
     needed = LOG_KINDS.get(kind)
     if (needed and needed not in scope.capabilities) or scope.ignores(f"log.{kind}"):
+        return None
+    if kind == "counters_removed" and entry.get("object") not in battlefield:
         return None
     if kind == "zone_change" and "log.zone_change_causes" not in scope.capabilities:
         entry = {k: v for k, v in entry.items() if k != "cause"}
@@ -206,6 +226,8 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
             needed = OPTIONAL_FIELDS.get(key, ())
             if (needed is None and key not in a) or (needed and scope.capabilities.isdisjoint(needed)):
                 continue
+            if key == "keywords" and compared_keywords(a.get(key)) == compared_keywords(b.get(key)):
+                continue
             if a.get(key) != b.get(key):
                 rank = OBJECT_FIELDS.index(key) if key in OBJECT_FIELDS else 99
                 add((1, rank, oid), f"objects.{oid}.{key}",
@@ -224,8 +246,9 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
                 add((2, zone, pid), f"zones.{zone}.{pid}", f"{pid}'s {zone}: engine {sorted(map(str, a.get(pid) or []))} "
                                                            f"vs reference {sorted(map(str, b.get(pid) or []))}")
     if not scope.ignores("log"):
-        log_a = sorted(k for k in (_log_key(e, scope) for e in fork.get("log", [])) if k)
-        log_b = sorted(k for k in (_log_key(e, scope) for e in reference.get("log", [])) if k)
+        battlefield = frozenset(map(str, (reference.get("zones") or {}).get("battlefield") or ()))
+        log_a = sorted(k for k in (_log_key(e, scope, battlefield) for e in fork.get("log", [])) if k)
+        log_b = sorted(k for k in (_log_key(e, scope, battlefield) for e in reference.get("log", [])) if k)
         if log_a != log_b:
             only_fork = [k for k in log_a if k not in log_b]
             only_ref = [k for k in log_b if k not in log_a]
@@ -259,17 +282,27 @@ def first_path(messages: Sequence[str]) -> str | None:
     return None
 
 
+def _unchanged(before: dict, after: dict) -> bool:
+    """Whether an event left the game as it was: players, objects and zones equal (the log aside)."""
+    return all(before.get(k) == after.get(k) for k in ("players", "objects", "zones"))
+
+
 @invariant("differential.matches_reference", rules=("613.1", "400.1", "120.3"), family="differential",
            requires=(DIFFERENTIAL,))
 def matches_reference(t: Transition):
     """After ``new_game`` and every event the engine's observation equals the reference engine's, given the
     same decisions, for what the engine declares.
 
-    Also: both engines refuse the same events.
+    Also: both engines refuse the same events, except that an event the engine performs without
+    changing anything (players, objects and zones as before) matches the reference refusing it:
+    an effect that does nothing (CR 701.3b, attaching an Aura or Equipment where it already is)
+    may be either.
     """
     if t.reference is None:
         return None
     fork_illegal, ref_illegal = t.illegal is not None, t.reference.get("illegal") is not None
+    if ref_illegal and not fork_illegal and t.before is not None and _unchanged(t.before, t.after):
+        return []  # "the effect does nothing" (CR 701.3b, a re-attach): the same game, refused or not
     if fork_illegal != ref_illegal:
         return [f"[illegal] the engine {'refused' if fork_illegal else 'performed'} the event "
                 f"({t.illegal or 'legal'}) but the reference {'refused' if ref_illegal else 'performed'} it "

@@ -153,13 +153,24 @@ def test_reference_declines_cards_the_engine_does_not_declare():
 
 
 def test_reference_declines_a_step_beyond_the_declaration():
-    """A fork declaring Hyena Umbra's card but not umbra_armor: the reference's umbra armor is no verdict."""
-    info = EngineInfo("fork", "1", frozenset({"destroy"}), cards=frozenset({"Grizzly Bears", "Hyena Umbra"}))
+    """A fork playing every card (``cards=None``) without claiming umbra_armor: the reference's
+    umbra armor on a board that has an umbra Aura anyway is no verdict."""
+    info = EngineInfo("fork", "1", frozenset({"destroy"}))
     the_board = board(obj("b", "Grizzly Bears"), obj("h", "Hyena Umbra", attached_to="b"))
     oracle = Oracle(ReferenceAdapter(), info, the_board)
     with pytest.raises(Unsupported) as caught:
         oracle.step({"type": "destroy", "targets": ["b"]}, [], Decider())
     assert caught.value.reason == "capability:umbra_armor"
+
+
+def test_a_declared_umbra_aura_makes_umbra_armor_a_verdict_without_a_claim():
+    """Rules follow from the cards: a fork declaring Hyena Umbra is held to umbra armor (CR
+    702.89a) whether or not it claims umbra_armor: the reference's step is a verdict."""
+    info = EngineInfo("fork", "1", frozenset({"destroy"}), cards=frozenset({"Grizzly Bears", "Hyena Umbra"}))
+    the_board = board(obj("b", "Grizzly Bears"), obj("h", "Hyena Umbra", attached_to="b"))
+    oracle = Oracle(ReferenceAdapter(), info, the_board)
+    after = oracle.step({"type": "destroy", "targets": ["b"]}, [], Decider())["after"]
+    assert after["objects"]["b"]["zone"] == "battlefield" and after["objects"]["h"]["zone"] == "graveyard"
 
 
 def test_a_session_declines_at_the_reference_without_blame():
