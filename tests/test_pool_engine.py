@@ -390,3 +390,61 @@ def test_the_legend_rule_invariants_find_bug1():
     # engine's capabilities the buggy engine breaks sba.legend_rule and legend_rule.controller_chooses.
     found = set(_violations(BUGGY, ENGINE.info.capabilities, SWEEP[2:3]))
     assert ("j2", "sba.legend_rule") in found and ("j2", "legend_rule.controller_chooses") in found
+
+
+# ------------------------------------------------------------------ fuzzed through rulesfuzz run
+# The engine declares 41 cards of the Oracle database and none of the curated pool: everything
+# the harness generates for it comes from their card models (issue "Every card an engine plays").
+
+#: The five planted bugs of buggy.py and the finding key each must give (README.md of the engine).
+BUG_KEYS = {
+    "legend rule not implemented, not claimed (704.5j)": "legend_rule.controller_chooses",
+    "Equipment bonus stays after it moves (611.3a)": "templates.attached_bonus_while_attached",
+    "Pyroclasm spares the caster's creatures": "templates.spell_deals_damage",
+    "KeyError destroying a token": "generic.engine_does_not_raise[KeyError@examples/engines/pool/buggy.py:_destroy]",
+    "AttributeError on an Aura on a token":
+        "generic.engine_does_not_raise[AttributeError@examples/engines/pool/buggy.py:_aura_illegal]",
+}
+
+
+def fuzz(tmp_path, attribute, *options, examples=100):
+    """``rulesfuzz run`` on the pool engine (run from the project's folder, as the keys' file
+    names are relative to it); returns (exit code, the --json report)."""
+    from harness.cli import main
+
+    report = tmp_path / f"{attribute}.json"
+    code = main(["run", "--engine", f"{POOL}/{attribute}.py:engine", "--max-examples", str(examples), "--seed", "0",
+                 "--database", "none", "--replay-dir", str(tmp_path / "replays"), "--json", str(report), "--quiet",
+                 *options])
+    return code, json.loads(report.read_text(encoding="utf-8"))
+
+
+def test_the_pool_engine_fuzzes_clean_on_its_own_cards(tmp_path, capsys):
+    code, report = fuzz(tmp_path, "engine")
+    assert (code, report["status"], report["findings"]) == (0, "passed", [])
+    checked = report["stats"]["invariants"]
+    for name in ("templates.spell_deals_damage", "templates.attached_bonus_while_attached",
+                 "templates.anthem_bonus_while_on_battlefield", "sba.legend_rule", "templates.spell_creates_tokens"):
+        assert checked[name]["applicable"] > 0, name
+
+
+def test_against_the_reference_the_pool_engine_is_clean(tmp_path, capsys):
+    """The reference engine plays every card of the engine's pool from its card model."""
+    code, report = fuzz(tmp_path, "engine", "--against", "reference")
+    assert (code, report["findings"]) == (0, [])
+    assert report["stats"]["invariants"]["differential.matches_reference"]["applicable"] > 0
+
+
+def test_buggy_gives_exactly_its_five_findings_in_one_keep_going_run(tmp_path, capsys, outside_coverage,
+                                                                     monkeypatch):
+    from harness.cli import main
+
+    monkeypatch.chdir(ROOT)
+    code, report = fuzz(tmp_path, "buggy", "--keep-going", examples=150)
+    assert (code, report["status"]) == (1, "findings")
+    assert sorted(f["key"] for f in report["findings"]) == sorted(BUG_KEYS.values())
+    for finding in report["findings"]:
+        replay_file = finding["replay_file"]
+        assert replay_file and len(finding["scenario"]["steps"]) <= 2, finding
+        assert main(["replay", replay_file, "--engine", f"{POOL}/buggy.py:engine"]) == 1
+        assert main(["replay", replay_file, "--engine", f"{POOL}/engine.py:engine"]) == 0
