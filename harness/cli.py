@@ -299,7 +299,7 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     for finding in result.findings:
         finding.known = known.get(finding.key)
     print()
-    print(report.describe_stats(result.stats, result.invariants))
+    print(report.describe_stats(result.stats, result.invariants, result.skipped))
     if result.cut_short:
         print(f"\nThe run was cut short ({result.cut_short}) after {result.seconds:.1f} s.")
     replay = report.replay_command(args.engine, args.against)

@@ -64,8 +64,9 @@ def describe_violation(violation) -> str:
     return "\n".join(lines)
 
 
-def describe_stats(stats, invariant_names) -> str:
-    """The run summary: examples, steps, and per invariant how often it was checked and applied."""
+def describe_stats(stats, invariant_names, skipped=()) -> str:
+    """The run summary: examples, steps, and per invariant how often it was checked and applied;
+    then the ``skipped`` invariants (``--skip-invariant``: the engine's known gaps), if any."""
     data = stats.to_json()
     lines = [f"examples: {data['examples']}   steps: {data['steps']}   refused events: {data['illegal_events']}",
              "events: " + ", ".join(f"{k} {v}" for k, v in data["events"].items())]
@@ -81,6 +82,8 @@ def describe_stats(stats, invariant_names) -> str:
     for name in invariant_names:
         counts = data["invariants"].get(name, {"checked": 0, "applicable": 0})
         lines.append(f"{name:<{width}} {counts['checked']:>9} {counts['applicable']:>11}")
+    if skipped:
+        lines.append(f"skipped, not checked (--skip-invariant: a known gap): {', '.join(skipped)}")
     return "\n".join(lines)
 
 
@@ -226,9 +229,10 @@ def invariant_cases(result, replay_command: str = "") -> list[dict]:
     """One dict per invariant of the run, in the run's order, then any invariant only a finding names.
 
     Each: ``{"name", "rules": [CR numbers], "rulings": [ruling texts], "checked", "applicable",
-    "status": "passed"|"failed"|"known", "findings": [{"key", "known", "message", "text",
+    "status": "passed"|"failed"|"known"|"skipped", "findings": [{"key", "known", "message", "text",
     "replay_file", "replay_command"}]}``. A finding counts against every invariant broken on
-    its failing step (the first gives its key). ``text`` is the whole report of the finding
+    its failing step (the first gives its key). An invariant ``--skip-invariant`` left out
+    (``result.skipped``) is a case of status ``skipped``, checked 0 times. ``text`` is the whole report of the finding
     (:func:`harness.report.describe_finding`): rules, rulings, shrunk scenario, replay file
     and the command that replays it (``replay_command`` with ``{file}`` in it).
     """
@@ -262,6 +266,12 @@ def invariant_cases(result, replay_command: str = "") -> list[dict]:
             "checked": stats.checked.get(name, 0), "applicable": stats.applicable.get(name, 0),
             "status": status, "findings": entries,
         })
+    for name in getattr(result, "skipped", ()):  # --skip-invariant: the run's known gaps, never silent
+        inv = REGISTRY.get(name)
+        if name not in names:
+            cases.append({"name": name, "rules": list(inv.rules) if inv else [],
+                          "rulings": [ruling_text(key) for key in inv.rulings] if inv else [],
+                          "checked": 0, "applicable": 0, "status": "skipped", "findings": []})
     return cases
 
 

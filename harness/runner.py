@@ -68,6 +68,9 @@ class RunResult:
     cut_short: str | None = None
     seconds: float = 0.0
     invariants: list = field(default_factory=list)
+    #: Invariants the run would have checked but ``--skip-invariant`` left out: an engine's
+    #: known gap, listed in every report (text, ``--json``, ``--junit-xml``).
+    skipped: list = field(default_factory=list)
     #: Keys that failed too but were not reported (without ``keep_going`` only the first is).
     also_seen: list = field(default_factory=list)
     #: CR rules, rulings and cards exercised, and those never (:meth:`harness.rule_coverage.RuleCoverage.report`).
@@ -223,6 +226,8 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
 
     capabilities = set(effective_capabilities(engine.info)) | ({"differential"} if against is not None else set())
     skipped = {invariant_registry.REGISTRY[name].name for name in skip_invariants}
+    would_check = [i.name for scope in ("step", "scenario")
+                   for i in invariant_registry.select(capabilities, invariant_names, scope)]
     step_invariants = [i for i in invariant_registry.select(capabilities, invariant_names, "step")
                        if i.name not in skipped]
     scenario_invariants = [i for i in invariant_registry.select(capabilities, invariant_names, "scenario")
@@ -242,7 +247,8 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                            coverage_guided=coverage_guided)
     if coverage_guided:
         chunk = _guided_chunk(stats, chunk)
-    result = RunResult(engine.info.name, stats, invariants=[i.name for i in step_invariants + scenario_invariants])
+    result = RunResult(engine.info.name, stats, invariants=[i.name for i in step_invariants + scenario_invariants],
+                       skipped=[name for name in would_check if name in skipped])
     digest = (safe_name(engine.info.name) + ("+differential" if against is not None else "")).encode()
     done = index = explored = 0
     # Saved failures Hypothesis replays first: a finding first seen among them says so.

@@ -575,7 +575,8 @@ def merge(results: list, engine_name: str, replay_dir, slot_list: list[Slot]):
     from .runner import RunResult, replay_file_path
 
     merged = RunResult(engine_name, merge_stats([r.stats for r in results]),
-                       invariants=list(results[0].invariants) if results else [])
+                       invariants=list(results[0].invariants) if results else [],
+                       skipped=list(results[0].skipped) if results else [])
     merged.rule_coverage = rule_coverage.merge_reports([r.rule_coverage for r in results])
     chosen: dict[str, object] = {}
     others = []

@@ -316,7 +316,8 @@ def test_one_bug_breaking_two_invariants_is_one_finding():
 def test_skipped_invariants_are_not_checked(tmp_path, capsys):
     """--skip-invariant (repeatable): with the two invariants that catch the deathtouch bug skipped, the
     engine with only that bug fuzzes clean over the budget that finds it (seed 0, above); the report
-    neither lists nor counts the skipped invariants."""
+    doesn't count the skipped invariants as checked but lists each, in the text summary, the --json
+    report (status "skipped") and the JUnit XML (a skipped test case): a known gap is never silent."""
     from harness.cli import main
     from harness.runner import run
 
@@ -325,14 +326,21 @@ def test_skipped_invariants_are_not_checked(tmp_path, capsys):
                  shrink=False, skip_invariants=skipped)
     assert result.findings == [] and not set(skipped) & set(result.invariants)
     report = tmp_path / "r.json"
+    junit = tmp_path / "r.xml"
     code = main(["run", "--engine", f"{TINY}:engine", "--max-examples", "10", "--seed", "0", "--database", "none",
-                 "--replay-dir", str(tmp_path), "--json", str(report),
+                 "--replay-dir", str(tmp_path), "--json", str(report), "--junit-xml", str(junit),
                  *(arg for name in skipped for arg in ("--skip-invariant", name))])
     assert code == 0
     data = json.loads(report.read_text(encoding="utf-8"))
     assert data["options"]["skip_invariants"] == skipped
     assert not set(skipped) & set(data["stats"]["invariants"])
-    assert not set(skipped) & {i["name"] for i in data["invariants"]}
+    cases = {i["name"]: i for i in data["invariants"]}
+    assert all(cases[name]["status"] == "skipped" and cases[name]["checked"] == 0 for name in skipped)
+    assert f"skipped, not checked (--skip-invariant: a known gap): {', '.join(skipped)}" in capsys.readouterr().out
+    import xml.etree.ElementTree as ET
+
+    testcases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}
+    assert all(testcases[name].find("skipped") is not None for name in skipped)
     assert "generic.damage_only_on_battlefield" in data["stats"]["invariants"]
 
 
