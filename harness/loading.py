@@ -17,6 +17,8 @@ import re
 import sys
 from pathlib import Path
 
+import cards
+
 
 class EngineLoadError(Exception):
     """The engine spec can't be resolved to an engine; the message says why.
@@ -158,6 +160,8 @@ def _process_engine(spec: str, step_timeout: float | None):
         # The child imports the same harness as this process, from wherever it runs.
         root = str(Path(__file__).resolve().parent.parent)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (root, os.environ.get("PYTHONPATH"))))}
+        if cards.overlay_files():  # the --oracle files: the served engine may read their cards
+            env[cards.ORACLE_ENV] = os.pathsep.join(cards.overlay_files())
         argv = [sys.executable, "-m", "harness.serve", spec]
     try:
         engine = ProcessEngine(argv, step_timeout=step_timeout, env=env)

@@ -228,6 +228,17 @@ def test_worker_processes_load_the_oracle_files(tmp_path, capsys):
     assert "2 workers" in captured.out
 
 
+def test_an_isolated_engine_loads_the_oracle_files_in_its_child(tmp_path, capsys):
+    """--isolate serves the engine from a child process: the --oracle files reach it (RULESFUZZ_ORACLE)."""
+    path = write(tmp_path, atomic(OVERLAY_BEAR))
+    (tmp_path / "needs_overlay.py").write_text(ENGINE_NEEDING_THE_OVERLAY, encoding="utf-8")
+    code = main(["run", "--engine", f"{tmp_path / 'needs_overlay.py'}:engine", "--oracle", str(path), "--isolate",
+                 "--max-examples", "2", "--steps", "2", "--database", "none", "--quiet",
+                 "--replay-dir", str(tmp_path / "replays")])
+    captured = capsys.readouterr()
+    assert code == 0, captured.out + captured.err
+
+
 # -- [tool.rulesfuzz] oracle -------------------------------------------------------------
 
 
