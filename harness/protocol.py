@@ -287,6 +287,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, NotRequired, Protocol, Required, Sequence, TypedDict, runtime_checkable
 
+from . import decisions as _decisions
+
 
 #: The value of an observed object's ``names`` when it has every card name (Omnipresent Impostor).
 ALL_NAMES = "all"
@@ -585,7 +587,9 @@ class Decider(Protocol):
     for a triggered ability's target, CR 603.3d, ``"search"`` for a library search,
     ``"mana_type"`` and ``"mana_payment"`` for mana, ``"may"`` and ``"tap_or_untap"``,
     ``"coin_call"`` for a call of heads or tails, CR 705.2, ``"coin_kept"`` for the coin
-    Krark's Thumb keeps).
+    Krark's Thumb keeps). The published table of kinds, who is asked, the options' form
+    and the rules is :data:`harness.decisions.TABLE` (listed below); a kind it doesn't
+    know is answered and recorded all the same.
     ``flip_coin(player)`` returns ``"heads"`` or ``"tails"``; ``roll_die(player, sides)``
     returns an int in 1..sides.
     """
@@ -595,6 +599,11 @@ class Decider(Protocol):
     def flip_coin(self, player: str) -> str: ...
 
     def roll_die(self, player: str, sides: int) -> int: ...
+
+
+Decider.__doc__ += "\n    Kinds (:mod:`harness.decisions`):\n\n" + "".join(
+    f"    * ``{k.kind}`` ({k.method}): asks {k.asked}; options {k.options}; CR {', '.join(k.rules)}.\n"
+    for k in _decisions.TABLE)
 
 
 @runtime_checkable

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from harness import decisions as D
 from .base import Transition, invariant
 
 CHANCE = frozenset({"chance"})
@@ -92,12 +93,12 @@ def through_the_decider(t: Transition):
     order, the answers to the ``coin_flip`` questions; the dice, to the ``dN``
     questions; nothing else was flipped or rolled.
     """
-    if not _applies(t) and not any(d.kind == "coin_flip" or d.kind.startswith("d") and d.kind[1:].isdigit()
+    if not _applies(t) and not any(d.kind == D.COIN_FLIP or d.kind.startswith("d") and d.kind[1:].isdigit()
                                    for d in t.decisions):
         return None
     out = []
     coins = [(e.get("player"), e.get("result")) for e in happened(chance_entries(t.log)) if e["kind"] == "coin_flip"]
-    flips = [(d.player, d.answer) for d in t.decisions if d.kind == "coin_flip"]
+    flips = [(d.player, d.answer) for d in t.decisions if d.kind == D.COIN_FLIP]
     if coins != flips:
         out.append(f"coins in the log {coins} are not the decider's flips {flips}")
     dice = [(e.get("player"), f"d{e.get('sides')}", e.get("natural"))
@@ -163,7 +164,7 @@ def calls_and_wins(t: Transition):
     if not _applies(t):
         return None
     out = []
-    calls = [d for d in t.decisions if d.kind == "coin_call"]
+    calls = [d for d in t.decisions if d.kind == D.COIN_CALL]
     for d in calls:
         if d.player != t.event.get("player", d.player):
             out.append(f"{d.player} called a coin {t.event.get('player')} flips")
@@ -192,14 +193,14 @@ def calls_and_wins(t: Transition):
                 out.append(f"instruction {i}: the effect cares only about heads or tails, yet the call is "
                            f"{original.get('call')!r}")
             if original.get("call") in COIN_SIDES:
-                if made[original["call"]] <= 0:
+                if made[original["call"]] <= 0 and not D.unknown_asked(t.decisions):
                     out.append(f"instruction {i}: call {original['call']!r} was not asked of the decider "
                                f"(kind coin_call)")
                 made[original["call"]] -= 1
     return out
 
 
-COIN_SIDES = ("heads", "tails")
+COIN_SIDES = (D.HEADS, D.TAILS)
 
 
 @invariant("chance.krarks_thumb", rules=("614.1a", "706.6"), requires=CHANCE)
@@ -214,7 +215,7 @@ def krarks_thumb(t: Transition):
     if not _applies(t):
         return None
     out = []
-    kept = [d.answer for d in t.decisions if d.kind == "coin_kept"]
+    kept = [d.answer for d in t.decisions if d.kind == D.COIN_KEPT]
     for (player, i), entries in instructions(t.log).items():
         coins = [e for e in happened(entries) if e["kind"] == "coin_flip"]
         if not coins:
@@ -233,7 +234,8 @@ def krarks_thumb(t: Transition):
             chosen = kept.pop(0) if kept else None
             keep = next(c for c in coins if not c.get("ignored"))
             if chosen is None:
-                out.append(f"{player} was not asked which coin to keep (instruction {i})")
+                if not D.unknown_asked(t.decisions):  # else asked under a kind the table does not know
+                    out.append(f"{player} was not asked which coin to keep (instruction {i})")
             elif keep["result"] != chosen:
                 out.append(f"{player} chose to keep {chosen}, but the coin kept shows {keep['result']}")
     return out
@@ -296,7 +298,7 @@ def pokey(t: Transition):
     if not _applies(t):
         return None
     out = []
-    chosen = [d for d in t.decisions if d.kind == "replacement_effect" and str(d.answer).startswith("Pokey:")]
+    chosen = [d for d in t.decisions if d.kind == D.REPLACEMENT_EFFECT and str(d.answer).startswith("Pokey:")]
     replaced_total = 0
     for (player, i), entries in instructions(t.log).items():
         replaced = [e for e in entries if e.get("replaced") is not None]

@@ -57,7 +57,9 @@ def nothing_else_ends(t: Transition):
             continue
         after = t.after["objects"].get(oid)
         if after is None or after["zone"] != "battlefield":
-            cause = (left.get(oid) or {}).get("cause") or {}
+            cause = (left.get(oid) or {}).get("cause")
+            if not isinstance(cause, dict):
+                continue  # no cause logged (log.zone_change_causes not claimed): nothing to judge
             if cause.get("event") != "state_based_action" and not str(cause.get("by", "")).startswith("704."):
                 out.append(f"{oid} ({before['name']}) left the battlefield in the cleanup step with cause {cause}, "
                            f"not by a state-based action")

@@ -11,8 +11,9 @@ CR 704.5j) follows the new controller.
 
 from __future__ import annotations
 
+from harness import decisions as D
 from .base import Transition, invariant
-from .observed import left_battlefield
+from .observed import cause_of, left_battlefield
 
 
 @invariant("generic.owner_never_changes", rules=("108.3", "111.2"), family="generic")
@@ -65,8 +66,8 @@ def gains_control_and_nothing_else(t: Transition):
     if before is None or after is None or before["zone"] != "battlefield":
         return None
     if after["zone"] != "battlefield":
-        cause = (left_battlefield(t.log).get(oid) or {}).get("cause") or {}
-        if cause.get("event") != "state_based_action":
+        cause = cause_of(left_battlefield(t.log).get(oid))
+        if cause is not None and cause.get("event") != "state_based_action":  # no cause logged: nothing to judge
             return [f"{oid} left the battlefield when {controller} gained control of it (cause {cause})"]
         return []
     out = []
@@ -99,8 +100,10 @@ def legend_rule_asks_the_new_controller(t: Transition):
     if not mates:
         return None
     group = sorted([oid, *mates])
-    asked = [d for d in t.decisions if d.kind == "legend_rule" and set(group) <= set(d.options)]
+    asked = [d for d in t.decisions if d.kind == D.LEGEND_RULE and set(group) <= set(d.options)]
     if not asked:
+        if D.unknown_asked(t.decisions):  # asked under a kind the table does not know
+            return None
         return [f"{controller} gained control of legend {oid} and controls {mates} of the same name, but was not "
                 f"asked which to keep"]
     out = []

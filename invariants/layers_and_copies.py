@@ -123,8 +123,22 @@ def counters_added(t: Transition, oid: str) -> dict[str, int]:
 
 
 def counters_annihilated(t: Transition, oid: str) -> int:
-    return sum(e.get("amount", 0) for e in t.log
-               if e.get("kind") == "counters_removed" and e.get("object") == oid and e.get("rule") == "704.5q")
+    """The +1/+1 and -1/-1 counter pairs 704.5q removed from ``oid`` during the event: as the log's
+    ``counters_removed`` entries say; without one, what the observations show (an engine need not
+    log the removal): every pair removed, when the counters after are the counters before plus
+    those added less that many of each kind, else none."""
+    logged = [e for e in t.log if e.get("kind") == "counters_removed" and e.get("object") == oid
+              and e.get("rule") == "704.5q"]
+    if logged:
+        return sum(e.get("amount", 0) for e in logged)
+    before = (t.before["objects"].get(oid) or {}).get("counters") or {}
+    after = (t.after["objects"].get(oid) or {}).get("counters") or {}
+    added = counters_added(t, oid)
+    plus, minus = (before.get(k, 0) + added.get(k, 0) for k in ("+1/+1", "-1/-1"))
+    pairs = min(plus, minus)
+    if pairs and (after.get("+1/+1", 0), after.get("-1/-1", 0)) == (plus - pairs, minus - pairs):
+        return pairs
+    return 0
 
 
 def expected_counters(before: dict, t: Transition, oid: str) -> dict[str, int]:

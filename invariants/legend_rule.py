@@ -7,8 +7,9 @@ graveyards." It is a state-based action, not destruction.
 
 from __future__ import annotations
 
+from harness import decisions as D
 from .base import Transition, invariant
-from .observed import controller_as_it_last_existed, left_battlefield
+from .observed import cause_of, controller_as_it_last_existed, left_battlefield
 
 
 def _legends(obs: dict) -> dict[tuple, list[str]]:
@@ -36,8 +37,10 @@ def controller_chooses(t: Transition):
     group = _legends(t.before).get((controller, entered["name"]), []) + [new]
     if len(group) < 2:
         return None
-    asked = [d for d in t.decisions if d.kind == "legend_rule" and set(group) <= set(d.options)]
+    asked = [d for d in t.decisions if d.kind == D.LEGEND_RULE and set(group) <= set(d.options)]
     if not asked:
+        if D.unknown_asked(t.decisions):  # asked under a kind the table does not know
+            return None
         return [f"{controller} controls legends {group} named {entered['name']} and was not asked which to keep"]
     decision = asked[0]
     out = []
@@ -50,10 +53,11 @@ def controller_chooses(t: Transition):
             if zone != "battlefield":
                 out.append(f"{oid} was chosen to stay under the legend rule but is in the {zone}")
             continue
-        cause = (changes.get(oid) or {}).get("cause") or {}
+        cause = cause_of(changes.get(oid))
         if zone == "battlefield":
             out.append(f"{oid} was not chosen under the legend rule but is still on the battlefield")
-        elif cause.get("event") != "state_based_action" or cause.get("rule") not in ("704.5j", "704.5f"):
+        elif cause is not None and (cause.get("event") != "state_based_action"
+                                     or cause.get("rule") not in ("704.5j", "704.5f")):
             # (704.5f: it had toughness 0 as well; all state-based actions happen at once)
             out.append(f"{oid} left under the legend rule with cause {cause}; it must be put into the graveyard "
                        f"by the state-based action 704.5j")

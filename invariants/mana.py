@@ -15,6 +15,7 @@ rule it encodes.
 
 from __future__ import annotations
 
+from harness import decisions as D
 from . import mana_model as M
 from .base import Transition, invariant
 
@@ -129,7 +130,7 @@ def types(t: Transition):
         out.append(f"{oid} ({o['name']}) added {sorted(gained - allowed)}, which it can't produce here "
                    f"(allowed: {sorted(allowed)})")
     if ability.produces != M.FIXED:
-        asked = [d for d in t.decisions if d.kind == "mana_type"]
+        asked = [d for d in t.decisions if d.kind == D.MANA_TYPE]
         if asked and set(asked[0].options) != set(base):
             out.append(f"{player} was offered types {sorted(asked[0].options)} for {oid} ({o['name']}); it could "
                        f"produce {sorted(base)} (CR 106.7)")
@@ -203,8 +204,10 @@ def replacement_order_chosen(t: Transition):
         return None
     if ability.produces != M.FIXED and not _expected_types(t, o, ability):
         return None
-    asked = [d for d in t.decisions if d.kind == "replacement_effect"]
+    asked = [d for d in t.decisions if d.kind == D.REPLACEMENT_EFFECT]
     if not asked:
+        if D.unknown_asked(t.decisions):  # asked under a kind the table does not know
+            return None
         return [f"{len(effects)} replacement effects applied to {oid}'s mana in an order nobody chose"]
     return [f"{d.player} chose the order of the replacement effects; {player} tapped {oid}"
             for d in asked if d.player != player]

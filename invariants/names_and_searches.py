@@ -23,6 +23,7 @@ from functools import lru_cache
 import cards as card_data
 from harness.protocol import ALL_NAMES
 
+from harness import decisions as D
 from .base import Transition, invariant
 
 LIBRARY_SEARCH = frozenset({"library_search"})
@@ -133,7 +134,7 @@ def _impostors_in_library(obs: dict, player: str) -> list[str]:
 
 
 def _search_decisions(t: Transition, player: str) -> list:
-    return [d for d in t.decisions if d.kind == "search" and d.player == player]
+    return [d for d in t.decisions if d.kind == D.SEARCH and d.player == player]
 
 
 # ------------------------------------------------------------------------ invariants
@@ -266,7 +267,7 @@ def impostor_may_be_found(t: Transition):
                             f"(Omnipresent Impostor) without being asked what to find")
         chosen: set = set()
         for d in decisions:
-            offered = set(d.options) - {"nothing"}
+            offered = set(d.options) - {D.NOTHING}
             missing = [oid for oid in impostors if oid not in offered and oid not in chosen]
             if missing:
                 messages.append(f"{search.by}: the search decision {list(d.options)} doesn't offer "
@@ -292,7 +293,7 @@ def found_card_goes_on(t: Transition):
     if len({(s.player, s.destination) for s in found}) != 1:
         return None
     search = found[0]
-    answers = [d.answer for d in _search_decisions(t, search.player) if d.answer != "nothing"]
+    answers = [d.answer for d in _search_decisions(t, search.player) if d.answer != D.NOTHING]
     messages = []
     after = t.after["objects"]
     for oid in answers:

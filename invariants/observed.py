@@ -123,6 +123,14 @@ def left_battlefield(log: list[dict]) -> dict[str, dict]:
     return {e["object"]: e for e in log if e.get("kind") == "zone_change" and e.get("from") == "battlefield"}
 
 
+def cause_of(entry: dict | None) -> dict | None:
+    """The ``cause`` of a ``zone_change`` log entry, or None when the entry (or its cause) is
+    absent: an engine that doesn't claim ``log.zone_change_causes`` need not log causes, so a
+    check reading one is not applicable without it (it derives what the observations show)."""
+    cause = (entry or {}).get("cause")
+    return cause if isinstance(cause, dict) else None
+
+
 def controller_as_it_last_existed(t, oid: str) -> str | None:
     """The controller of ``oid`` at the end of ``t``'s event or as it last existed on the
     battlefield: as before the event, unless the event gave control of it to another player

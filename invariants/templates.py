@@ -20,6 +20,7 @@ from functools import lru_cache
 import cards
 from cards.model import Affected, CardModel
 
+from harness import decisions as D
 from .base import Transition, invariant
 from .card_abilities import has_keyword
 
@@ -310,8 +311,8 @@ def _enters_abilities(t: Transition):
     found = []
     for a in abilities:
         if a.optional:
-            answers = [d.answer for d in t.decisions if d.kind == "may"]
-            if len(answers) != 1 or answers[0] != "yes":
+            answers = [d.answer for d in t.decisions if d.kind == D.MAY]
+            if len(answers) != 1 or answers[0] != D.YES:
                 return None  # declined, or can't tell which answer was this ability's
         found.append(a)
     return found

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from harness import decisions as D
 from .base import Transition, invariant
 from .card_abilities import card_text
 from .observed import controller_as_it_last_existed
@@ -112,10 +113,10 @@ def controller_is_the_sources(t: Transition):
             out.append(f"the {e.get('ability')} ability of {source} is controlled by {e.get('controller')}; its "
                        f"source's controller was {expected}")
     for d in t.decisions:
-        if d.kind != "trigger_order":
+        if d.kind != D.TRIGGER_ORDER:
             continue
         for label in d.options:
-            source = str(label).rpartition(":")[2]
+            source = D.source_of(label)
             owners = {e.get("controller") for e in triggers if e.get("source") == source}
             if owners and d.player not in owners:
                 out.append(f"{d.player} ordered the ability {label} controlled by {sorted(owners)}")

@@ -8,9 +8,10 @@ so CR 616.1 governs the choice among several, and it applies only to destruction
 
 from __future__ import annotations
 
+from harness import decisions as D
 from .base import Transition, invariant
 from .card_abilities import has_keyword, has_umbra_armor
-from .observed import left_battlefield, leaves_without_destruction, umbra_auras, would_be_destroyed
+from .observed import cause_of, left_battlefield, leaves_without_destruction, umbra_auras, would_be_destroyed
 
 UMBRA = frozenset({"umbra_armor", "destroy"})
 
@@ -52,11 +53,26 @@ def _destroyed(t: Transition, oid: str) -> bool:
     after = t.after["objects"].get(oid)
     if after is not None and after["zone"] == "battlefield":
         return False
-    entry = left_battlefield(t.log).get(oid)
-    if entry is None:
-        return not _gone(t, umbra_auras(t.before, oid))
-    cause = entry.get("cause") or {}
+    cause = cause_of(left_battlefield(t.log).get(oid))
+    if cause is None:  # no zone change logged, or no cause (log.zone_change_causes): what the board shows
+        return not _left(t, umbra_auras(t.before, oid))
     return cause.get("event") != "state_based_action" or cause.get("rule") != "704.5f"
+
+
+def _left(t: Transition, auras) -> list[str]:
+    """The Auras among ``auras`` no longer on the battlefield after the event."""
+    return [a for a in auras if t.after["objects"].get(a, {}).get("zone") != "battlefield"]
+
+
+def _unclear(t: Transition, oid: str, auras) -> bool:
+    """Whether the log can't tell which of ``auras`` (attached to ``oid``) were destroyed instead:
+    ``oid`` left the battlefield too and an Aura's zone change has no cause (an engine that doesn't
+    claim ``log.zone_change_causes``), so it may have gone by 704.5m after its creature died. The
+    count of Auras destroyed is then not judged."""
+    if t.after["objects"].get(oid, {}).get("zone") == "battlefield":
+        return False
+    changes = left_battlefield(t.log)
+    return any(cause_of(changes.get(a)) is None for a in _left(t, auras))
 
 
 def _gone(t: Transition, auras) -> list[str]:
@@ -66,11 +82,7 @@ def _gone(t: Transition, auras) -> list[str]:
     its creature then died of toughness 0) was not destroyed instead of the creature.
     """
     changes = left_battlefield(t.log)
-    return [
-        a for a in auras
-        if t.after["objects"].get(a, {}).get("zone") != "battlefield"
-        and ((changes.get(a) or {}).get("cause") or {}).get("event") != "state_based_action"
-    ]
+    return [a for a in _left(t, auras) if (cause_of(changes.get(a)) or {}).get("event") != "state_based_action"]
 
 
 @invariant(
@@ -134,6 +146,8 @@ def exactly_one_aura(t: Transition):
         return None
     out = []
     for oid, p, auras, all_auras in cases:
+        if _unclear(t, oid, auras):
+            continue
         gone = _gone(t, auras)
         if _regenerated(t, oid):
             allowed = {0}
@@ -196,7 +210,7 @@ def simultaneous_state_based_actions(t: Transition):
     for oid, _, auras, _ in cases:
         after = t.after["objects"].get(oid, {})
         gone = _gone(t, auras)
-        if _destroyed(t, oid) or (len(gone) != 1 and not _regenerated(t, oid)):
+        if _destroyed(t, oid) or (len(gone) != 1 and not _regenerated(t, oid) and not _unclear(t, oid, auras)):
             out.append(f"{oid} took lethal deathtouch damage with umbra Auras {auras}: it is in the "
                        f"{after.get('zone')} and {len(gone)} Aura(s) left, expected it saved by exactly one")
     return out
@@ -324,17 +338,18 @@ def controller_chooses_the_aura(t: Transition):
     out = []
     for oid, _, auras, all_auras in cases:
         controller = t.before["objects"][oid]["controller"]
-        asked = [d for d in t.decisions if d.kind == "replacement_effect"
-                 and {f"umbra armor:{a}" for a in auras} <= set(d.options)]
+        asked = [d for d in t.decisions if d.kind == D.REPLACEMENT_EFFECT
+                 and {D.umbra_armor_option(a) for a in auras} <= set(d.options)]
         if not asked:
-            out.append(f"{oid} has umbra Auras {auras} but nobody was asked which one to destroy")
+            if not D.unknown_asked(t.decisions):  # else asked under a kind the table does not know
+                out.append(f"{oid} has umbra Auras {auras} but nobody was asked which one to destroy")
             continue
         decision = asked[0]
         if decision.player != controller:
             out.append(f"{decision.player} chose which umbra Aura of {oid} to destroy; its controller {controller} must")
-        gone = _gone(t, auras)
+        gone = [] if _unclear(t, oid, auras) else _gone(t, auras)
         answer = str(decision.answer)
-        if answer.startswith("umbra armor:") and gone and gone != [answer.split(":", 1)[1]]:
+        if answer.startswith(D.umbra_armor_option("")) and gone and gone != [answer.split(":", 1)[1]]:
             out.append(f"{controller} chose {answer} for {oid} but the Aura(s) {gone} were destroyed")
     return out
 
@@ -367,7 +382,8 @@ def or_regeneration_the_other_remains(t: Transition):
         elif after.get("zone") == "battlefield" and (shields_used, len(gone)) not in allowed:
             out.append(f"{oid}: {shields_used} regeneration shield(s) used and {len(gone)} umbra Aura(s) destroyed; "
                        f"exactly one of the two effects must apply")
-        if not any(d.kind == "replacement_effect" and d.player == before["controller"] for d in t.decisions):
+        if not any(d.kind == D.REPLACEMENT_EFFECT and d.player == before["controller"] for d in t.decisions) \
+                and not D.unknown_asked(t.decisions):
             out.append(f"{before['controller']} was not asked to choose between regeneration and umbra armor for {oid}")
     return out
 

@@ -28,6 +28,7 @@ Log entries: ``activated`` (``object``, ``ability``, ``player``, ``cost``: ``{"m
 
 from __future__ import annotations
 
+from harness import decisions as D
 from .abilities import (DOUBLE_COUNTERS, LOOK_AND_EXILE_TOP, NOT_MODELLED, RETURN_SMALL_CREATURE,
                         TAP_OR_UNTAP_ANOTHER, ActivatedAbility)
 from .cards import mana_value
@@ -69,7 +70,7 @@ def activate(game, event):
     def perform(decider):
         game.log.append({"kind": "activated", "object": obj.id, "ability": ability.index, "player": player,
                          "cost": cost.to_json(), "mana_ability": ability.is_mana_ability})
-        chosen = [] if targets is None else [game._choose(player, "target", targets, decider)]
+        chosen = [] if targets is None else [game._choose(player, D.TARGET, targets, decider)]
         game.pay_cost(obj, ability, cost, player, decider)
         if ability.is_mana_ability:
             game.resolve_mana_ability(obj, ability, cost, player, decider)
@@ -120,14 +121,14 @@ class ActivatedAbilityEffects:
             if top is None:
                 return
             self.log.append({"kind": "looked_at", "player": player, "object": top.id})
-            if self._choose(player, "may", ["yes", "no"], decider) == "yes":
+            if self._choose(player, D.MAY, [D.YES, D.NO], decider) == D.YES:
                 top.zone = "exile"
                 top.timestamp = self._tick()
                 self.log.append({"kind": "zone_change", "object": top.id, "from": "library", "to": "exile",
                                  "cause": {"event": "ability", "by": obj.id}})
         elif ability.kind == TAP_OR_UNTAP_ANOTHER:
-            answer = self._choose(player, "tap_or_untap", ["tap", "untap", "neither"], decider)
-            if answer != "neither":
+            answer = self._choose(player, D.TAP_OR_UNTAP, [D.TAP, D.UNTAP, D.NEITHER], decider)
+            if answer != D.NEITHER:
                 self.set_tapped(self.objects[targets[0]], answer == "tap", "ability")
         else:  # pragma: no cover - every scripted kind is handled
             raise ValueError(f"unknown activated ability kind {ability.kind!r}")

@@ -58,12 +58,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness import decisions as D
 from .abilities import FLIP_A_COIN
 from .cards import TOKEN_DEFS
 from .errors import IllegalAction
 from .objects import BATTLEFIELD, GameObject, Trigger
 
-COIN = ("heads", "tails")
+COIN = (D.HEADS, D.TAILS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,12 +204,12 @@ class ChanceRules:
         gave it saw), then one entry per coin or die that was actually flipped or rolled;
         then the abilities that trigger on them trigger (CR 603.2).
         """
-        call = decider.choose(player, "coin_call", list(COIN)) if start.kind == "flip" and calls else None
+        call = decider.choose(player, D.COIN_CALL, list(COIN)) if start.kind == "flip" and calls else None
         own_call = call  # the call the instructed flip was made with
         chain, event = self.apply_chance_replacements(player, start, decider)
         replaced = [before for before, r in chain if r.apply(before).kind != before.kind]
         if event.kind == "flip" and call is None and any(before.kind == "roll" for before in replaced):
-            call = decider.choose(player, "coin_call", list(COIN))  # see the module docstring
+            call = decider.choose(player, D.COIN_CALL, list(COIN))  # see the module docstring
         if event.kind == "flip":
             seen, entries = self.flip(player, event, call, instruction, decider)
         else:
@@ -248,11 +249,11 @@ class ChanceRules:
                 break
             options = [label for _, label, _ in applicable]
             if all(r.optional for _, _, r in applicable):
-                options.append("none")
-            answer = options[0] if len(options) == 1 else decider.choose(player, "replacement_effect", options)
+                options.append(D.NONE)
+            answer = options[0] if len(options) == 1 else decider.choose(player, D.REPLACEMENT_EFFECT, options)
             if answer not in options:
                 raise ValueError(f"decider answered {answer!r}, not one of {options}")
-            if answer == "none":
+            if answer == D.NONE:
                 break
             source, label, r = applicable[options.index(answer)]
             used.add(label)
@@ -273,7 +274,7 @@ class ChanceRules:
         kept = 0
         if len(set(results)) > 1:
             options = list(dict.fromkeys(results))
-            answer = decider.choose(player, "coin_kept", options)
+            answer = decider.choose(player, D.COIN_KEPT, options)
             if answer not in options:
                 raise ValueError(f"decider answered {answer!r}, not one of {options}")
             kept = results.index(answer)
@@ -322,7 +323,7 @@ class ChanceRules:
         if part != self.SACRIFICE_ANOTHER:
             return super().pay_other_cost(obj, ability, part, player, decider)
         options = [o.id for o in self.battlefield() if o.controller == player and o.id != obj.id]
-        answer = options[0] if len(options) == 1 else decider.choose(player, "sacrifice", options)
+        answer = options[0] if len(options) == 1 else decider.choose(player, D.SACRIFICE, options)
         if answer not in options:
             raise ValueError(f"decider answered {answer!r}, not one of {options}")
         self.sacrifice(self.objects[answer])

@@ -8,6 +8,7 @@ can override one step (one method) and keep the rest.
 
 from __future__ import annotations
 
+from harness import decisions as D
 from .layers import characteristics
 from .objects import BATTLEFIELD
 
@@ -45,7 +46,7 @@ class DestructionRules:
                 destroyed.append(oid)
                 continue
             choice = self.choose_replacement(obj, options, decider)
-            if choice == "regeneration":
+            if choice == D.REGENERATION:
                 self.apply_regeneration(obj)
             else:
                 pending.extend(self.apply_umbra_armor(obj, choice.split(":", 1)[1]))
@@ -58,12 +59,12 @@ class DestructionRules:
         order, and ``"regeneration"`` if it has a shield and may be regenerated.
         """
         options = [
-            f"umbra armor:{aura.id}"
+            D.umbra_armor_option(aura.id)
             for aura in self.attached_to(obj.id)
             if "umbra armor" in characteristics(self, aura).keywords
         ]
         if obj.regeneration_shields > 0 and not cant_be_regenerated:
-            options.append("regeneration")
+            options.append(D.REGENERATION)
         return options
 
     def choose_replacement(self, obj, options: list[str], decider) -> str:
@@ -74,7 +75,7 @@ class DestructionRules:
         """
         if len(options) == 1:
             return options[0]
-        choice = decider.choose(obj.controller, "replacement_effect", options)
+        choice = decider.choose(obj.controller, D.REPLACEMENT_EFFECT, options)
         if choice not in options:
             raise ValueError(f"decider answered {choice!r}, not one of {options}")
         return choice

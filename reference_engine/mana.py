@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import permutations
 
+from harness import decisions as D
 from .abilities import (ADD, ADD_ANY_COLOR, ADD_ONE_OF, ADD_LAND_YOU_CONTROL_TYPE, ADD_OPPONENT_LAND_COLOR, COLORS,
                         CONTAMINATION, DOUBLE, MANA_TYPES, MULTIPLIERS, TRIPLE, ActivatedAbility, Cost)
 from .errors import Unsupported
@@ -162,14 +163,14 @@ class ManaRules:
                     after[half] -= 1
                     if payable(after, [*hybrid[i + 1:], str(generic)]):
                         options.append(half)
-            half = self._choose(player, "mana_payment", options, decider)
+            half = self._choose(player, D.MANA_PAYMENT, options, decider)
             if half.isdigit():
                 generic += int(half)
             else:
                 spend(half)
         for _ in range(generic):
             options = [t for t in MANA_TYPES if counts(pool)[t] > 0]
-            spend(self._choose(player, "mana_payment", options, decider))
+            spend(self._choose(player, D.MANA_PAYMENT, options, decider))
         self.log.append({"kind": "mana_spent", "player": player, "mana": spent})
 
     @staticmethod
@@ -214,7 +215,7 @@ class ManaRules:
             return out
         if not options:
             return {}
-        return {self._choose(player, "mana_type", options, decider): 1}
+        return {self._choose(player, D.MANA_TYPE, options, decider): 1}
 
     def ability_types(self, obj: GameObject, ability: ActivatedAbility, known: dict | None) -> frozenset[str]:
         """The types of mana ``ability`` could add, before replacement effects.
@@ -276,7 +277,7 @@ class ManaRules:
         applied = []
         while waiting:
             labels = [f"{self.source_name(s.id)}:{s.id}" for s in waiting]
-            chosen = waiting[labels.index(self._choose(player, "replacement_effect", labels, decider))]
+            chosen = waiting[labels.index(self._choose(player, D.REPLACEMENT_EFFECT, labels, decider))]
             waiting.remove(chosen)
             mana = self.apply_mana_replacement(chosen, mana)
             applied.append(f"{self.source_name(chosen.id)}:{chosen.id}")
@@ -318,7 +319,7 @@ class ManaRules:
                 continue
             self.log.append({"kind": "trigger", "source": source.id, "ability": "tapped for mana",
                              "controller": source.controller, "land": obj.id})
-            added = {self._choose(player, "mana_type", produced, decider): 1}
+            added = {self._choose(player, D.MANA_TYPE, produced, decider): 1}
             self.add_mana(player, added, source.id)
             self.log.append({"kind": "mana_produced", "player": player, "source": source.id, "ability": "triggered",
                              "tapped_for_mana": False, "produced": added, "mana": added, "replacements": []})

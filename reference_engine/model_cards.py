@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 from cards.model import Ability, Affected, Effect
 
+from harness import decisions as D
 from .cards import CardDef, CardScript
 from .errors import IllegalAction, Unsupported
 from .layers import characteristics
@@ -490,7 +491,7 @@ class ModelAbilities:
             if not options:
                 self.log.append({"kind": "trigger_removed", "source": trigger.source, "reason": "no legal target"})
                 return False
-            assigned[i] = [self._choose(trigger.controller, "target", options, decider)]
+            assigned[i] = [self._choose(trigger.controller, D.TARGET, options, decider)]
         trigger.info["assigned"] = assigned
         trigger.targets = [t for i in wanted for t in assigned[i]]
         return True
@@ -509,7 +510,7 @@ class ModelAbilities:
             self.log.append({"kind": "trigger_removed", "source": trigger.source, "reason": "illegal target"})
             return
         check_effects(self, ability.effects, assigned, source, ability.text)
-        if ability.optional and self._choose(trigger.controller, "may", ["yes", "no"], decider) != "yes":
+        if ability.optional and self._choose(trigger.controller, D.MAY, [D.YES, D.NO], decider) != D.YES:
             return
         self.resolve_model_effects(ability.effects, source, assigned, decider)
 

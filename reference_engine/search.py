@@ -35,6 +35,7 @@ from typing import Callable
 
 from cards import Card, card_names
 
+from harness import decisions as D
 from .abilities import SEARCH_BASIC_LAND_TAPPED
 from .cards import SAME_NAME_MINUS, SEARCH_BASIC_LANDS_TAPPED
 from .errors import IllegalAction
@@ -120,8 +121,8 @@ class SearchRules:
         found: list[GameObject] = []
         options = self.search_options(player, wanted)
         while options and len(found) < count:
-            choice = decider.choose(player, "search", ["nothing", *options])
-            if choice == "nothing":
+            choice = decider.choose(player, D.SEARCH, [D.NOTHING, *options])
+            if choice == D.NOTHING:
                 break
             if choice not in options:
                 raise ValueError(f"decider answered {choice!r}, not one of {['nothing', *options]}")

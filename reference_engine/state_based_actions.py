@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from harness import decisions as D
 from .layers import characteristics
 from .objects import BATTLEFIELD
 
@@ -30,7 +31,7 @@ class StateBasedActions:
 
     def legend_rule_keep(self, controller: str, ids: list[str], decider) -> str:
         """The controller chooses which legendary permanent stays (CR 704.5j)."""
-        keep = decider.choose(controller, "legend_rule", ids)
+        keep = decider.choose(controller, D.LEGEND_RULE, ids)
         if keep not in ids:
             raise ValueError(f"decider answered {keep!r}, not one of {ids}")
         return keep

@@ -24,6 +24,7 @@ legal target (CR 603.3d, 608.2b).
 
 from __future__ import annotations
 
+from harness import decisions as D
 from .cards import TOKEN_DEFS
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject, Trigger
@@ -98,8 +99,8 @@ class TriggeredAbilities:
                 if len(mine) == 1:
                     chosen = mine[0]
                 else:
-                    labels = [f"{t.ability}:{t.source}" for t in mine]
-                    answer = decider.choose(player, "trigger_order", labels)
+                    labels = [D.trigger_option(t.ability, t.source) for t in mine]
+                    answer = decider.choose(player, D.TRIGGER_ORDER, labels)
                     if answer not in labels:
                         raise ValueError(f"decider answered {answer!r}, not one of {labels}")
                     chosen = mine[labels.index(answer)]
@@ -118,7 +119,7 @@ class TriggeredAbilities:
         if not options:
             self.log.append({"kind": "trigger_removed", "source": trigger.source, "reason": "no legal target"})
             return False
-        choice = options[0] if len(options) == 1 else decider.choose(trigger.controller, "target", options)
+        choice = options[0] if len(options) == 1 else decider.choose(trigger.controller, D.TARGET, options)
         if choice not in options:
             raise ValueError(f"decider answered {choice!r}, not one of {options}")
         trigger.targets = [choice]
