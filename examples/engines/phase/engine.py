@@ -69,6 +69,10 @@ CAPABILITIES = frozenset({
     "sba.deathtouch_damage", "sba.unattached_aura", "sba.counter_annihilation", "log.replacement_effects",
 })
 
+#: A regeneration shield as phase's regenerate effect (``{B}: Regenerate ~``) creates it (CR 701.15a).
+SHIELD = {"condition": None, "description": "Regenerate", "event": "Destroy", "execute": None,
+          "expiry": {"type": "EndOfTurn"}, "mode": {"type": "Mandatory"}, "origin": "Resolution",
+          "shield_kind": "Regeneration", "valid_card": {"type": "SelfRef"}}
 COLORS = {"White": "W", "Blue": "U", "Black": "B", "Red": "R", "Green": "G"}
 COLOR_NAMES = {v: k for k, v in COLORS.items()}
 ZONES = {"Battlefield": "battlefield", "Graveyard": "graveyard", "Hand": "hand", "Library": "library",
@@ -216,12 +220,14 @@ class PhaseGame:
     def _add_object(self, state: dict, spec, where: str) -> None:
         if not isinstance(spec, dict) or not isinstance(spec.get("id"), str) or spec["id"] in self.ids:
             raise ValueError(f"{where}.id: expected a new string id")
-        if spec.get("token"):
-            raise Unsupported("board:token", f"{where}: board tokens are not built (tokens come from phase's effects)")
+        if spec.get("token") and spec.get("card") not in self.protos:
+            raise Unsupported("board:token", f"{where}: a token named {spec.get('card')!r} (only tokens of a pool "
+                                             f"card, CR 111.11)")
         if spec.get("combat") is not None:
             raise Unsupported("board:combat", f"{where}: no combat on boards")
-        if spec.get("regeneration_shields"):
-            raise Unsupported("board:regeneration_shields", f"{where}: shields come from the regenerate ability")
+        shields = spec.get("regeneration_shields", 0)
+        if not _is_int(shields) or shields < 0:
+            raise ValueError(f"{where}.regeneration_shields: expected an integer >= 0")
         proto = self._proto(spec.get("card"))
         owner = spec.get("owner", self.players[0])
         controller = spec.get("controller", owner)
@@ -249,7 +255,14 @@ class PhaseGame:
                    base_controller=self.seat[controller], zone=PHASE_ZONE[zone], tapped=bool(spec.get("tapped")),
                    damage_marked=damage, counters={PHASE_COUNTER[k]: n for k, n in counters.items() if n},
                    attached_to=None, attachments=[], timestamp=self.timestamp if zone == "battlefield" else 0)
+        if spec.get("token"):
+            obj.update(is_token=True, display_source="Token")
+        if shields and zone == "battlefield":  # what phase's regenerate effect leaves on the creature
+            obj["replacement_definitions"] = list(obj.get("replacement_definitions") or []) + [
+                dict(SHIELD) for _ in range(shields)]
         if zone == "battlefield":
+            sick = bool(spec.get("summoning_sick"))
+            obj.update(summoning_sick=sick, has_summoning_sickness=sick)
             if "Instant" in obj["card_types"]["core_types"] or "Sorcery" in obj["card_types"]["core_types"]:
                 raise ValueError(f"{where}: an instant or sorcery can't be on the battlefield")
             obj["entered_battlefield_turn"] = 1 if spec.get("summoning_sick") else 0
@@ -503,7 +516,8 @@ class PhaseGame:
         if "Creature" not in host["types"]:
             raise IllegalAction("illegal_target", f"{to} is not a creature")
         if "Equipment" in attachment["subtypes"]:
-            raise Unsupported("attach:equipment", "attach of an Equipment is not its equip ability's activation")
+            self._equip(aid, to, attachment, host, decider)
+            return
         if "Aura" not in attachment["subtypes"]:
             raise IllegalAction("not_an_aura", f"{aid} is neither an Aura nor an Equipment")
         if attachment["attached_to"] == to:
@@ -512,6 +526,29 @@ class PhaseGame:
                                                         "target": {"type": "Object", "data": self.ids[to]}}))
         self.events += self._apply(0, _debug("RunStateBasedActions"))
         self._settle(decider)
+
+    def _equip(self, aid, to, equipment, host, decider) -> None:
+        """An Equipment moved by its equip ability (CR 702.6a): "attach to target creature you
+        control", sorcery speed; other attachments of an Equipment are declined."""
+        if host["controller"] != equipment["controller"] or equipment["controller"] != self.players[0]:
+            raise Unsupported("attach:equipment", "only its equip ability moves an Equipment here: a creature its "
+                                                  "controller controls, the active player's")
+        if equipment["attached_to"] == to:
+            return  # CR 701.3b
+        pid = self.ids[aid]
+        abilities = self.game.object(pid).get("abilities") or []
+        index = next((i for i, a in enumerate(abilities) if (a.get("ability_tag") or {}).get("type") == "Equip"), None)
+        cost = (abilities[index].get("cost") or {}) if index is not None else {}
+        if index is None or cost.get("type") != "Mana":
+            raise Unsupported("attach:equipment", f"{equipment['name']}: no equip ability with a mana cost in phase")
+        self._give_priority(0)
+        self._mana(0, cost.get("cost"))
+        equip = [a for a in self.game.actions() if a.kind == "ActivateAbility" and a.data.get("source_id") == pid
+                 and a.data.get("ability_index") == index]
+        if not equip:
+            raise IllegalAction("cant_equip", f"phase lists no equip of {aid}")
+        self.events += self._apply(0, equip[0])
+        self._settle(decider, targets=[{"Object": self.ids[to]}])
 
     def _sacrifice(self, event, decider) -> None:
         oid = event.get("object")
@@ -533,7 +570,8 @@ class PhaseGame:
         self._give_priority(seat)
         self._mana(seat, (obj["abilities"][index].get("cost") or {}).get("cost")
                    if isinstance(obj["abilities"][index].get("cost"), dict) else None)
-        act = [a for a in self.game.actions() if a.kind == "ActivateAbility" and a.data.get("source_id") == pid]
+        act = [a for a in self.game.actions() if a.kind == "ActivateAbility" and a.data.get("source_id") == pid
+               and a.data.get("ability_index") == index]
         if not act:
             raise IllegalAction("cant_activate", f"phase lists no activation of {oid}'s ability")
         self.events += self._apply(seat, act[0])
