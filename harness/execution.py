@@ -328,6 +328,50 @@ def _interaction(entry: dict) -> str | None:
     return None
 
 
+def _plain_copy(value):
+    """A copy of ``value``'s dicts and lists (anything else is shared): an observation the engine
+    can't change afterwards. About half a JSON round trip's cost, a quarter of ``copy.deepcopy``'s."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _plain_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [_plain_copy(item) for item in value]
+    return value
+
+
+def _containers(value) -> dict:
+    """Every dict and list inside ``value`` (itself included), by ``id``."""
+    found, stack = {}, [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict or kind is list:
+            if id(item) in found:
+                continue
+            found[id(item)] = item
+            stack.extend(item.values() if kind is dict else item)
+    return found
+
+
+def shares_parts(after, before) -> bool:
+    """Whether observation ``after`` is ``before`` or shares one of its top-level parts or objects
+    with it: an engine that returns its own state, which its next ``apply`` changes in place
+    (a handful of identity checks: done on every step)."""
+    if after is before:
+        return True
+    if type(after) is not dict or type(before) is not dict:
+        return False
+    for key, part in after.items():
+        if type(part) in (dict, list) and part is before.get(key):
+            return True
+    objects, old = after.get("objects"), before.get("objects")
+    if type(objects) is dict and type(old) is dict:
+        for oid, obj in objects.items():
+            if obj is old.get(oid) and type(obj) is dict:
+                return True
+    return False
+
+
 class NotAGame(Exception):
     """``engine.new_game`` returned something without ``apply`` and ``observe``."""
 
@@ -363,12 +407,23 @@ class Session:
         self.initial_violations: list[Violation] = []
         self.game = None
         self.observation: dict = {}
+        #: Whether this game's observations are copied as they arrive: the engine shares its
+        #: own state in them (seen at the start, or at a step: :func:`shares_parts`).
+        self.copies = False
         try:
             self.game = self._call("new_game", engine.new_game, copy.deepcopy(board))
             if not all(callable(getattr(self.game, name, None)) for name in ("apply", "observe")):
                 raise NotAGame(f"new_game returned {type(self.game).__name__}, not a game with apply() and "
                                f"observe() (harness.protocol.Game)")
             self.observation = self._call("observe", self.game.observe)
+            # An engine that returns its own state (the same dicts each time, changed in place
+            # by its next apply) would change what the harness keeps: observed twice, shared
+            # dicts or lists show it, and every observation of this game is then copied.
+            again = self._call("observe", self.game.observe)
+            kept = _containers(self.observation)
+            self.copies = any(id(item) in kept and kept[id(item)] is item for item in _containers(again).values())
+            if self.copies:
+                self.observation = _plain_copy(self.observation)
         except Unsupported as exc:
             raise Declined(exc.reason, exc.message, 0) from None
         except NotAGame as exc:
@@ -422,9 +477,15 @@ class Session:
             error, crashed = str(exc), exc.messages
         output = self.output
         after = before
+        aliased = False
         if error is None:
             try:
                 after = self._call("observe", self.game.observe)
+                if self.copies:
+                    after = _plain_copy(after)
+                elif shares_parts(after, before):  # found only now: ``before`` may have changed
+                    self.copies = aliased = True  # since it was observed, so this step is not judged
+                    after = _plain_copy(after)
             except EngineFailed as exc:
                 error, crashed = str(exc), exc.messages
             except (IllegalAction, Unsupported) as exc:
@@ -457,6 +518,8 @@ class Session:
             if label:
                 self.stats.interactions[label] = self.stats.interactions.get(label, 0) + 1
         violations = []
+        if aliased:
+            return violations
         applied = []
         checked, applicable = self.stats.checked, self.stats.applicable
         for inv in self.invariants:

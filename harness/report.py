@@ -32,15 +32,34 @@ def describe_event(event: dict) -> str:
     return f"{event.get('type')} " + " ".join(f"{k}={json.dumps(v)}" for k, v in rest.items())
 
 
-def describe_scenario(scenario: dict) -> str:
-    """The board, events and decisions of a scenario, as a judge would write them."""
+#: Board objects and events :func:`describe_scenario` prints before summarising the rest.
+DESCRIBE_LIMIT = 60
+
+
+def describe_scenario(scenario: dict, limit: int = DESCRIBE_LIMIT) -> str:
+    """The board, events and decisions of a scenario, as a judge would write them.
+
+    Past ``limit`` objects only the first ``limit`` are listed, and past ``limit`` events the
+    first and last ``limit // 2`` (a finding's step is usually the last), each with a line
+    saying how many were left out: a huge scenario prints a page, not a book."""
     lines = ["Board:"]
     for player in scenario["board"]["players"]:
         lines.append(f"  {player['id']}: {player.get('life', 20)} life")
-    for spec in scenario["board"]["objects"]:
+    objects = scenario["board"]["objects"]
+    for spec in objects[:limit]:
         lines.append("  " + describe_object(spec))
+    if len(objects) > limit:
+        lines.append(f"  ... and {len(objects) - limit:,} more objects")
     lines.append("Events:")
-    for i, step in enumerate(scenario["steps"], start=1):
+    steps = scenario["steps"]
+    shown = range(len(steps)) if len(steps) <= limit else [*range(limit // 2), *range(len(steps) - limit // 2,
+                                                                                      len(steps))]
+    last = -1
+    for index in shown:
+        step, i = steps[index], index + 1
+        if index != last + 1:
+            lines.append(f"  ... {index - last - 1:,} more events ...")
+        last = index
         refused = f"   [refused: {step['illegal']}]" if step.get("illegal") else ""
         lines.append(f"  {i}. {describe_event(step['event'])}{refused}")
         for d in step.get("decisions", ()):

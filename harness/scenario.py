@@ -45,6 +45,31 @@ class ScenarioError(Exception):
     """A scenario file that can't be read or doesn't follow the schema; says where."""
 
 
+#: The largest scenario read: objects on the board and steps. Far above anything the harness
+#: generates or shrinks to (boards of a dozen objects, examples of tens of steps): a file past
+#: them is bad input, not hours of replay and pages of board lines.
+MAX_OBJECTS = 10_000
+MAX_STEPS = 10_000
+#: The largest scenario file read, in bytes (a file at both limits is a few megabytes).
+MAX_BYTES = 64 * 1024 * 1024
+
+
+def size_problem(data, source: str = "scenario") -> None:
+    """Raise :class:`ScenarioError` if ``data`` has more than :data:`MAX_OBJECTS` objects or
+    :data:`MAX_STEPS` steps (checked before the schema: counting is cheap, validating isn't)."""
+    if not isinstance(data, dict):
+        return
+    board = data.get("board")
+    objects = board.get("objects") if isinstance(board, dict) else None
+    if isinstance(objects, list) and len(objects) > MAX_OBJECTS:
+        raise ScenarioError(f"{source}: board/objects: {len(objects):,} objects, more than the limit of "
+                            f"{MAX_OBJECTS:,} (a scenario this large is not one the harness wrote)")
+    steps = data.get("steps")
+    if isinstance(steps, list) and len(steps) > MAX_STEPS:
+        raise ScenarioError(f"{source}: steps: {len(steps):,} steps, more than the limit of {MAX_STEPS:,} "
+                            f"(a scenario this large is not one the harness wrote)")
+
+
 @lru_cache(maxsize=1)
 def schema() -> dict:
     """The JSON Schema of scenario files (shipped as package data)."""
@@ -52,7 +77,9 @@ def schema() -> dict:
 
 
 def validate(data, source: str = "scenario") -> dict:
-    """Check ``data`` against the schema; raises :class:`ScenarioError` naming the first bad field."""
+    """Check ``data`` against the schema; raises :class:`ScenarioError` naming the first bad field
+    (or a scenario past the size limits, :func:`size_problem`)."""
+    size_problem(data, source)
     validator = jsonschema.Draft202012Validator(schema())
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
@@ -66,6 +93,9 @@ def load(path) -> dict:
     """Read and validate a scenario file. Raises :class:`ScenarioError`."""
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_BYTES:
+            raise ScenarioError(f"{path}: {path.stat().st_size:,} bytes, more than the limit of {MAX_BYTES:,} "
+                                f"for a scenario file")
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioError(f"{path}: can't read: {exc.strerror or exc}") from None

@@ -219,12 +219,25 @@ def objects_conserved(t: Transition):
     for oid in before.keys() - after.keys():
         entry = changes.get(oid)
         if not (before[oid]["token"] and entry and entry.get("to") is None):
-            out.append(f"{oid} ({before[oid]['name']}) vanished from the game")
+            out.append(f"{oid} ({before[oid]['name']}) {_missing_entry(before[oid], entry)}")
     for oid in after.keys() - before.keys():
         created = t.event.get("id") == oid or (changes.get(oid) or {}).get("from", "x") is None
         if not created:
             out.append(f"{oid} ({after[oid]['name']}) appeared without being created")
     return out
+
+
+def _missing_entry(obj: dict, entry: dict | None) -> str:
+    """Why an object gone from the observation is not accounted for: what the log should have said."""
+    if not obj["token"]:
+        return ("vanished from the game, but a card never ceases to exist: it must be in some "
+                "zone (CR 400.7)" + (f"; its zone change says to {entry.get('to')!r}" if entry else ""))
+    if entry is None:
+        return ("vanished from the game; a token may cease to exist, but the log has no zone_change entry for "
+                "it with to null (a token in a zone other than the battlefield ceases to exist, CR 704.5d)")
+    return (f"vanished from the game; a token may cease to exist, but its last zone_change entry moves it to "
+            f"{entry.get('to')!r}: expected a zone_change entry with to null after it (a token in a zone other "
+            f"than the battlefield ceases to exist, CR 704.5d)")
 
 
 @invariant("generic.illegal_changes_nothing", rules=("104.3", "117.1"), family="generic")

@@ -158,8 +158,14 @@ def exactly_one_aura(t: Transition):
         else:
             allowed = {1}
         if auras and len(gone) not in allowed:
-            out.append(f"{oid} would be destroyed ({p['by']}) with umbra Auras {auras}: {len(gone)} of them "
-                       f"left the battlefield ({gone}), expected {' or '.join(map(str, sorted(allowed)))}")
+            left = _left(t, auras)
+            by_sba = [a for a in left if a not in gone]
+            seen = f"{len(gone)} of them destroyed instead" + (f" ({gone})" if gone else "")
+            if by_sba:
+                seen += (f"; {by_sba} left the battlefield by a state-based action afterwards, which is not "
+                         f"being destroyed instead")
+            out.append(f"{oid} would be destroyed ({p['by']}) with umbra Auras {auras}: expected "
+                       f"{' or '.join(map(str, sorted(allowed)))} of them destroyed instead, saw {seen}")
     return out
 
 

@@ -1,0 +1,128 @@
+"""Hostile trials (issue 22, items 5 and 6): each test is one defect the trials found, and
+failed before its fix. Engines here wrap the tiny engine (examples/engines/tiny), a
+known-good engine, with one hostile habit that is not a rules bug."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from harness import report
+from harness.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "examples" / "engines" / "tiny" / "engine.py"
+
+
+def _tiny():
+    spec = importlib.util.spec_from_file_location("tiny_engine_for_hostile_defects", TINY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+tiny = _tiny()
+
+
+def _update_in_place(old: dict, new: dict) -> None:
+    """Make ``old`` equal to ``new``, keeping every dict of ``old`` that is still there (the aliasing)."""
+    for key in list(old):
+        if key not in new:
+            del old[key]
+    for key, value in new.items():
+        if isinstance(value, dict) and isinstance(old.get(key), dict):
+            _update_in_place(old[key], value)
+        else:
+            old[key] = value
+
+
+class AliasingGame:
+    """The tiny engine's game, observed as one dict returned every time and changed in place by ``apply``."""
+
+    def __init__(self, board):
+        self.inner = tiny.TinyGame(board, frozenset())
+        self.state = self.inner.observe()
+
+    def apply(self, event, decider):
+        try:
+            return self.inner.apply(event, decider)
+        finally:
+            _update_in_place(self.state, self.inner.observe())
+
+    def observe(self):
+        return self.state
+
+
+class Aliasing:
+    info = tiny.engine.info
+
+    def new_game(self, board):
+        return AliasingGame(board)
+
+
+aliasing = Aliasing()
+
+
+def test_an_engine_that_returns_one_dict_changed_in_place_is_not_a_rules_violation(tmp_path):
+    """(a) The harness keeps what it observed, not the engine's dict: an engine that changes its
+    observation in place at the next ``apply`` judges as clean as the engine it wraps."""
+    code = main(["run", "--engine", f"{__file__}:aliasing", "--max-examples", "15", "--seed", "0",
+                 "--database", "none", "--replay-dir", str(tmp_path / "out"), "--quiet"])
+    assert code == 0
+
+
+def _scenario(objects: int, steps: int) -> dict:
+    return {"format": "rulesfuzz-scenario/2",
+            "board": {"players": [{"id": "P1", "life": 20}, {"id": "P2", "life": 20}],
+                      "objects": [{"id": f"c{i}", "card": "Grizzly Bears", "owner": "P1"} for i in range(objects)]},
+            "steps": [{"event": {"type": "pass_step"}, "decisions": []} for _ in range(steps)]}
+
+
+@pytest.mark.parametrize("objects, steps, what", [(10_001, 1, "10,001 objects"), (1, 10_001, "10,001 steps")])
+def test_a_scenario_past_the_size_limits_is_bad_input_in_one_line(tmp_path, capsys, objects, steps, what):
+    """(b) A huge scenario is not replayed for minutes: it is bad input (exit 2), said in one line."""
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(_scenario(objects, steps)))
+    assert main(["replay", str(path), "--engine", f"{TINY}:engine"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and what in err
+
+
+def test_printing_a_huge_scenario_summarises_it():
+    """(b) Printing a scenario lists a bounded number of objects and events and says how many it left out."""
+    text = report.describe_scenario(_scenario(5_000, 3_000))
+    assert len(text.splitlines()) < 200
+    assert "4,940 more objects" in text and "2,940 more events" in text
+    assert "  3000. " in text  # the last event (usually the finding's) is shown
+
+
+def test_an_aura_gone_by_a_state_based_action_is_named_not_counted_as_nothing_left():
+    """(h) Umbra armor saves the Bears, but the engine logs the Aura's going as 704.5m (a
+    state-based action), not as destroyed instead: the message says what was expected and
+    what was seen, never "0 of them left the battlefield" about an Aura that left."""
+    from invariants import REGISTRY, Transition
+
+    from .test_invariants import BEARS_ALONE, GRAVEYARD, MURDER, enchanted_bears, sba, step, umbra_replaces
+
+    before = enchanted_bears()
+    after = step(before, {"b": {"damage": 0, **BEARS_ALONE}, "h": GRAVEYARD},
+                 [umbra_replaces("h", "b"), sba("h", "704.5m")])
+    messages = REGISTRY["umbra_armor.exactly_one_aura"].check(Transition(before, MURDER, after))
+    assert len(messages) == 1
+    assert "0 of them left the battlefield" not in messages[0]
+    assert "expected 1 of them destroyed instead" in messages[0] and "['h'] left the battlefield by a state-based action" in messages[0]
+
+
+def test_a_token_gone_without_its_log_entry_says_which_entry_is_missing():
+    """(h) A token that ceased to exist with no log entry: the message names the entry expected
+    (a zone_change to null, CR 704.5d), not just "vanished"."""
+    from invariants import REGISTRY
+
+    from .test_invariants import murdered_token, with_after
+
+    t = with_after(murdered_token(), lambda o: o["log"].pop())
+    messages = REGISTRY["generic.objects_conserved"].check(t)
+    assert len(messages) == 1 and "zone_change" in messages[0] and "to null" in messages[0] and "704.5d" in messages[0]
