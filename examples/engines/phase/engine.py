@@ -57,10 +57,10 @@ POOL = (
     # pump, shrink, counters
     "Giant Growth", "Titanic Growth", "Disfigure", "Last Gasp", "Battlegrowth",
     # Auras (two umbra), Equipment, anthem
-    "Holy Strength", "Unholy Strength", "Spider Umbra", "Mammoth Umbra", "Bonesplitter", "Short Sword",
+    "Holy Strength", "Unholy Strength", "Spider Umbra", "Hyena Umbra", "Mammoth Umbra", "Bonesplitter", "Short Sword",
     "Glorious Anthem",
     # tokens, regeneration
-    "Raise the Alarm", "Dragon Fodder", "Drudge Skeletons", "River Boa",
+    "Raise the Alarm", "Dragon Fodder", "Drudge Skeletons",
 )
 
 CAPABILITIES = frozenset({
@@ -365,10 +365,18 @@ class PhaseGame:
 
     def _settle(self, decider, targets=None) -> None:
         """Answer phase's prompts until it waits for priority with an empty stack: pass
-        priority while the stack isn't empty, ask the decider what players choose."""
+        priority while the stack isn't empty, ask the decider what players choose.
+
+        ``targets`` (a cast): the phase targets the spell must have, in order; phase
+        chooses a lone legal target itself, so the spell's targets are checked against
+        them once it is on the stack (IllegalAction when they differ)."""
+        wanted = list(targets) if targets is not None else None
         for _ in range(200):
             wait = self.game.waiting_for()
             kind, data = wait["type"], wait.get("data") or {}
+            if kind == "Priority" and targets is not None:
+                self._check_targets(wanted)
+                targets = None
             if kind == "Priority":
                 if not self.game.stack():
                     if data.get("player") != 0:  # the active player has priority again (CR 117.3b)
@@ -394,6 +402,11 @@ class PhaseGame:
             else:
                 self._ask(wait, decider)
         raise RuntimeError("phase kept asking: more than 200 prompts in one event")
+
+    def _check_targets(self, wanted: list) -> None:
+        chosen = [ev["data"]["target"] for ev in self.events if ev.get("type") == "BecomesTarget"]
+        if chosen != wanted:
+            raise IllegalAction("illegal_target", f"the spell's targets would be {chosen}, not {wanted}")
 
     def _replacement(self, data, decider) -> None:
         """CR 616.1: the affected object's controller chooses which replacement effect applies."""
@@ -722,7 +735,9 @@ class PhaseGame:
         # Tokens that ceased to exist (704.5d) and 704.5q counter annihilation: derived.
         for oid, obj in before["objects"].items():
             if oid not in after["objects"] and obj["token"]:
-                log.append({"kind": "zone_change", "object": oid, "from": obj["zone"], "to": None})
+                last = [e["to"] for e in log if e["kind"] == "zone_change" and e["object"] == oid]
+                log.append({"kind": "zone_change", "object": oid, "from": last[-1] if last else obj["zone"],
+                            "to": None})
         for oid, obj in after["objects"].items():
             prev = before["objects"].get(oid)
             if obj["zone"] != "battlefield" or prev is None or prev["zone"] != "battlefield":
