@@ -96,9 +96,18 @@ def mtgjson(record: dict) -> dict:
         "types": list(record["types"]), "subtypes": list(record["subtypes"]),
         "supertypes": list(record["supertypes"]), "power": record.get("power"),
         "toughness": record.get("toughness"), "text": record.get("oracle_text") or "",
-        "keywords": list(record.get("keywords") or []), "type": record.get("type_line"),
+        "keywords": [_mtgjson_keyword(k) for k in record.get("keywords") or []], "type": record.get("type_line"),
         "loyalty": record.get("loyalty"), "defense": record.get("defense"),
     }
+
+
+def _mtgjson_keyword(keyword: str) -> str:
+    """MTGJSON names a keyword without its parameter: "Enchant creature" is "Enchant", "Equip {1}"
+    is "Equip" (phase reads the parameter from the text; without "Enchant" an Aura can't be cast)."""
+    for name in ("Enchant", "Equip"):
+        if keyword.startswith(name + " ") or keyword == name:
+            return name
+    return keyword
 
 
 def build_faces(names=POOL) -> dict:
@@ -172,6 +181,9 @@ class PhaseGame:
     def __init__(self, engine: PhaseEngine, board: dict):
         self.engine = engine
         self.log: list[dict] = []
+        self.events: list = []
+        self.token_ids: list[str] = []
+        self.entering: set[int] = set()
         if not isinstance(board, dict) or not isinstance(board.get("players"), list) or len(board["players"]) != 2:
             raise ValueError("board.players: expected a list of two players")
         self.players = []
@@ -345,8 +357,8 @@ class PhaseGame:
         saved = (self.game.state(), dict(self.ids), dict(self.names), self.next_id)
         before = self.obs
         self.events: list = []
-        self.token_ids: list[str] = []
-        self.entering: set[int] = set()
+        self.token_ids = []
+        self.entering = set()
         try:
             handler(event, decider)
         except (IllegalAction, Unsupported, _Refused) as exc:
@@ -479,15 +491,24 @@ class PhaseGame:
         if name not in self.engine.pool:
             raise Unsupported(f"card:{name}", "not declared")
         card = cards.card(name)
-        if not (card.is_type("Instant") or card.is_type("Sorcery")):
-            raise IllegalAction("not_a_spell", f"{name} is not an instant or sorcery")
         if not isinstance(targets, list):
             raise IllegalAction("bad_event", "targets: expected a list")
+        harness_id = None
+        if not (card.is_type("Instant") or card.is_type("Sorcery")):
+            # A permanent spell (CR 608.3): it resolves and enters as the event's new id; an
+            # Aura spell targets what it will enchant (303.4a, 608.3c).
+            if card.is_type("Land"):
+                raise IllegalAction("not_a_spell", f"{name} is a land: played, not cast (CR 305.1)")
+            if "id" not in event:
+                raise IllegalAction("not_a_spell", f"{name}: a permanent spell is cast with an 'id'")
+            harness_id = self._new_id(event.get("id"))
+            if "Aura" not in card.subtypes and targets:
+                raise IllegalAction("illegal_target", f"{name} has no target")
         token_ids = event.get("token_ids") or []
         for tid in token_ids:
             self._new_id(tid)
         self.token_ids = list(token_ids)
-        self._cast_card(name, seat, [self._ref(t) for t in targets], decider)
+        self._cast_card(name, seat, [self._ref(t) for t in targets], decider, harness_id)
 
     def _put(self, event, decider) -> None:
         oid, name = self._new_id(event.get("id")), event.get("card")
@@ -669,6 +690,8 @@ class PhaseGame:
                 oid = self.names.get(pid)
                 if oid is None:
                     continue
+                if data.get("to") == "Stack":
+                    continue  # a spell cast: the harness sees it resolve, not on the stack
                 src = ZONES.get(data.get("from"), None) if data.get("from") else None
                 if pid in self.entering:  # a card from outside the game (the adapter's hidden hand copy)
                     src = None
