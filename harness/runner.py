@@ -42,12 +42,15 @@ from .databases import ReplayCounter
 from .decider import ReplayDiverged
 from .execution import BoardRejected, Declined, EngineTimeout, Stats, alarm_handler
 from .explore import explore as explore_examples
-from .findings import Finding, primary_first, related_keys, scenario_size, violation_keys
+from .findings import CRASH, Finding, primary_first, related_keys, scenario_size, violation_keys
 from .machine import make_machine
 from .protocol import Violation
 from .recording import InvariantViolation, Recorder, file_stem
 
 NOT_DETERMINISTIC = "generic.determinism"
+#: Crash sites of faults of an engine's process or the wire, not of its rules code
+#: (:func:`harness.findings.process_fault`, a hang): one that happens once is reported as itself.
+PROCESS_FAULTS = ("not_json", "not_jsonrpc", "protocol_error", "exit", "timeout")
 
 
 @dataclass
@@ -316,8 +319,21 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
         the scenario that failed (or, if none did, the last one run). Not reduced: it would not replay."""
         key = next((k for k in recorder.keys() if k not in machine.found_keys), None)
         scenario = dict(recorder.best[key]) if key is not None else recorder.last_scenario()
+        recorded = scenario.get("violation") if key is not None else None
+        site = key[len(CRASH) + 1:-1] if key is not None and key.startswith(CRASH + "[") else ""
+        if recorded and site.split(" ")[0] in PROCESS_FAULTS:
+            # A protocol error (a garbage line, a wrong id, a blank line), a process's death or a
+            # hang that happened once: a finding of its own kind, with its own messages, not a
+            # determinism one that drops them.
+            note = ("it happened once: Hypothesis ran the same board, events and decisions again and it did "
+                    "not happen again (a one-off fault of the engine or its process, or state kept between games)")
+            violations = [Violation(recorded["invariant"], recorded["step"], (*recorded["messages"], note))]
+            machine.found_keys.add(key)
+            finish(key, violations, scenario, False, reduce=False)
+            return
         said = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        first = (f"{key} failed" if key else "the example ran") + " once, and the same board, events and decisions"
+        first = (f"{key} failed" if key else "the example ran") + " once" + (
+            f" ({'; '.join(recorded['messages'][:2])})" if recorded else "") + ", and the same board, events and decisions"
         message = (f"the engine is not deterministic across games: {first} behaved differently when run again "
                    f"in a new game (state kept between games: a leak, a cache, a global counter?). "
                    f"Hypothesis: {type(exc).__name__}: {said}")

@@ -280,7 +280,46 @@ def determinism(run: ScenarioRun):
     again = run.replay()
     for i, (first, second) in enumerate(zip(run.observations, again)):
         if first != second:
-            return [f"a second run of the same scenario differs after step {i}"]
+            for said in ("replay failed", "replay diverged"):
+                if isinstance(second, dict) and said in second:
+                    return [f"a second run of the same scenario {said.split()[1]} at step {i}: "
+                            f"{second[said]}"]
+            return [f"a second run of the same scenario differs after step {i}:", *field_differences(first, second)]
     if len(again) != len(run.observations):
         return [f"a second run produced {len(again)} observations, the first {len(run.observations)}"]
     return []
+
+
+def field_differences(first, second, limit: int = 8) -> list[str]:
+    """The first ``limit`` paths where two observations differ, each with both values
+    (``objects.c1.tapped: first run False, second run True``), the log's entries by index."""
+    out: list[str] = []
+
+    def walk(a, b, path: str) -> None:
+        if len(out) > limit or a == b:
+            return
+        if isinstance(a, dict) and isinstance(b, dict):
+            for key in [*a, *(k for k in b if k not in a)]:
+                if key not in b or key not in a:
+                    out.append(f"{path}{key}: {'only in the first run' if key in a else 'only in the second run'}")
+                else:
+                    walk(a[key], b[key], f"{path}{key}.")
+        elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            for i, (x, y) in enumerate(zip(a, b)):
+                walk(x, y, f"{path}{i}.")
+        else:
+            out.append(f"{path.rstrip('.')}: first run {json_text(a)}, second run {json_text(b)}")
+
+    walk(first, second, "")
+    return out[:limit] + (["... and more differences"] if len(out) > limit else [])
+
+
+def json_text(value, width: int = 80) -> str:
+    """``value`` as short JSON text, for a message."""
+    import json
+
+    try:
+        text = json.dumps(value, sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."

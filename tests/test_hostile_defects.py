@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,56 @@ def test_a_token_gone_without_its_log_entry_says_which_entry_is_missing():
     t = with_after(murdered_token(), lambda o: o["log"].pop())
     messages = REGISTRY["generic.objects_conserved"].check(t)
     assert len(messages) == 1 and "zone_change" in messages[0] and "to null" in messages[0] and "704.5d" in messages[0]
+
+
+FAULTY = ROOT / "tests" / "process_engines" / "faulty_engine.py"
+
+
+@pytest.mark.parametrize("mode, says", [("garbage_once", "not JSON"), ("blank_once", ""),
+                                        ("unexpected_once", "answered id 424242")])
+def test_a_one_off_protocol_error_is_reported_as_a_protocol_error(mode, says, tmp_path, monkeypatch):
+    """(c) A child engine that breaks the protocol once (the same example then passes when run
+    again) is a protocol-error finding with the error's message, not "determinism ... failed once"."""
+    from harness.loading import load_engine
+    from harness.runner import run
+
+    monkeypatch.setenv("RULESFUZZ_TEST_ONCE", str(tmp_path / "once"))
+    engine = load_engine(f"exec:{sys.executable} {FAULTY} {mode}", step_timeout=10.0)
+    try:
+        result = run(engine, max_examples=60, seed=1, replay_dir=tmp_path / "out", database=None, step_timeout=10.0,
+                     steps_per_example=8, shrink=False)
+    finally:
+        engine.close()
+    assert (tmp_path / "once").exists()
+    assert result.violation is not None
+    assert result.violation.invariant == "generic.engine_does_not_raise", result.violation
+    message = "\n".join(result.violation.messages)
+    assert says in message and f"about to {mode} on" in message, message
+    assert "once" in message  # and it says it did not happen again
+
+
+def test_a_determinism_finding_shows_the_fields_that_differ():
+    """(c) A second run that differs says where: the first differing paths with both values."""
+    from invariants import REGISTRY, ScenarioRun
+
+    from .test_invariants import plain_bears
+
+    first = [plain_bears(), plain_bears()]
+    second = [plain_bears(), plain_bears(damage=1)]
+    run = ScenarioRun({}, [{"type": "pass_step"}], first, lambda every_step=True: second if every_step else second[-1:])
+    messages = REGISTRY["generic.determinism"].check(run)
+    assert messages[0].startswith("a second run of the same scenario differs after step 1")
+    assert "objects.b.damage: first run 0, second run 1" in messages[1:], messages
+
+
+def test_a_determinism_finding_of_a_failed_second_run_says_why_it_failed():
+    """(c) A second run that failed (a one-off error in the replay) says the error, not just "differs"."""
+    from invariants import REGISTRY, ScenarioRun
+
+    from .test_invariants import plain_bears
+
+    first = [plain_bears(), plain_bears()]
+    second = [plain_bears(), {"replay failed": "EngineFailed: the engine's answer is not JSON"}]
+    run = ScenarioRun({}, [{"type": "pass_step"}], first, lambda every_step=True: second if every_step else second[-1:])
+    messages = REGISTRY["generic.determinism"].check(run)
+    assert messages == ["a second run of the same scenario failed at step 1: EngineFailed: the engine's answer is not JSON"]

@@ -10,7 +10,10 @@ applying a ``sacrifice`` event does MODE:
 * ``exit_mid_apply``: it asks the harness a question (``choose``), then exits;
 * ``unexpected``: it answers with a response to a request never made;
 * ``wrong_result``: it applies the event, then answers with a list, not ``{"observation": ...}``;
-* ``clean``: nothing (the reference engine).
+* ``clean``: nothing (the reference engine);
+* ``garbage_once``, ``blank_once``, ``unexpected_once``: a line that is not JSON, a blank line,
+  or an answer to a request never made, only the first time of all (the file named by
+  ``$RULESFUZZ_TEST_ONCE`` records that it happened, across restarts): a one-off protocol error.
 
 It writes a line to stderr before misbehaving, and its pid to the file named by
 ``$RULESFUZZ_TEST_PIDFILE`` (when set) at start; with ``$RULESFUZZ_TEST_HELPER`` set it also
@@ -43,7 +46,15 @@ class FaultyGame:
         self._game = game
 
     def apply(self, event, decider):
-        if event.get("type") == "sacrifice" and MODE != "clean":
+        if event.get("type") == "sacrifice" and MODE.endswith("_once"):
+            once = Path(os.environ["RULESFUZZ_TEST_ONCE"])
+            if not once.exists():
+                once.write_text("done")
+                print(f"faulty engine: about to {MODE} on {event}", file=sys.stderr, flush=True)
+                OUT.write({"garbage_once": b"not JSON, once\n", "blank_once": b"\n",
+                           "unexpected_once": b'{"jsonrpc": "2.0", "id": 424242, "result": null}\n'}[MODE])
+                OUT.flush()
+        elif event.get("type") == "sacrifice" and MODE != "clean":
             print(f"faulty engine: about to {MODE} on {event}", file=sys.stderr, flush=True)
             if MODE == "crash":
                 os.kill(os.getpid(), signal.SIGSEGV)
