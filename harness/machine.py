@@ -64,8 +64,8 @@ from .rules.mana import board_extras
 from .rules.playtest import with_playtest_corner
 from .rules.search import with_search_corner
 from .rules import (
-    CARD_LISTS, REQUIRES, ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules, ModelledRules,
-    PermanentRules, PlaytestRules, SearchRules, UmbraRules, objects,
+    CARD_LISTS, DECLARED_ONLY, REQUIRES, ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules,
+    ModelledRules, PermanentRules, PlaytestRules, SearchRules, UmbraRules, objects,
 )
 
 __all__ = ["EngineMachine", "InvariantViolation", "Recorder", "make_machine", "rule_gates", "scenario_run"]
@@ -216,8 +216,9 @@ def rule_gates(machine: type = EngineMachine, plan: Plan = FULL) -> dict[str, st
     """Every rule of ``machine`` -> None if ``plan`` runs it, else why not (one line).
 
     A rule runs when the plan has every capability its ``needs`` names (claimed, or implied
-    by the engine's cards: ``Plan.capabilities``) and the plan's card lists it draws from
-    are not empty.
+    by the engine's cards: ``Plan.capabilities``), the plan's card lists it draws from
+    are not empty and, for a rule marked ``needs(declared=True)``, each of those lists has a declared
+    card of the card database (one the plan reads from its model, ``Plan.models``).
     """
     gates = {}
     for name in sorted(dir(machine)):
@@ -231,6 +232,9 @@ def rule_gates(machine: type = EngineMachine, plan: Plan = FULL) -> dict[str, st
             why.append(f"needs capability {', '.join(missing)}")
         if empty:
             why.append(f"no card of list {', '.join(empty)} is playable")
+        if getattr(method, DECLARED_ONLY, False) and not all(
+                any(c in plan.models for c in plan.lists.get(lst, ())) for lst in getattr(method, CARD_LISTS, ())):
+            why.append("only for declared cards of the card database (EngineInfo.cards beyond the curated pool)")
         gates[name] = "; ".join(why) or None
     return gates
 

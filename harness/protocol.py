@@ -42,6 +42,18 @@ Events (``Event``), the harness's vocabulary, like a judge's test scenario:
   ``"token_ids": [NEW_ID...]``: Cackling Counterpart (one target, a creature P controls;
   one token that's a copy of it, CR 707.2) and Raise the Alarm (no target; two 1/1 white
   Soldier creature tokens named "Soldier Token", CR 111.3, 111.4).
+* ``{"type": "cast", "card": NAME, "controller": P, "targets": [] or [ID], "id": NEW_ID}``: a
+  permanent spell (a creature, artifact, enchantment, Aura or Equipment card; never a land:
+  lands are played, not cast, CR 305.1) resolves at once (the stack isn't modelled): it
+  becomes a permanent with id NEW_ID and enters the battlefield under P's control (CR
+  608.3a), a creature summoning sick (302.6), and its enters abilities trigger (603.6a). An
+  Aura spell has one target, the object it will enchant (303.4a), and enters attached to it
+  (608.3c); an Aura whose target is illegal doesn't resolve (608.3b): here, where casting and
+  resolving are one event, the cast is refused (IllegalAction, nothing changes). Other
+  permanent spells have no target; an Equipment enters unattached. The zone change is logged
+  with cause ``{"event": "cast", "by": P}``. A permanent card cast without ``id`` is outside
+  the vocabulary. Generated only with declared cards of the card database (``EngineInfo.cards``
+  beyond the curated pool: creatures, and Auras with a bonus on a creature they may enchant).
 * ``{"type": "damage", "source": ID, "target": ID or P, "amount": N}``: a permanent
   deals damage (deathtouch and lifelink from its abilities).
 * ``{"type": "destroy", "targets": [ID...], "cant_be_regenerated": bool}``: an effect
@@ -208,7 +220,8 @@ Log entries (``kind`` first):
 * ``zone_change``: ``object``, ``from``, ``to`` (null when a token ceases to exist or an
   object is created), ``cause``: ``{"event": "destroy", "by": NAME or RULE}``,
   ``{"event": "sacrifice", "by": P}``, ``{"event": "state_based_action", "rule": RULE}``,
-  ``{"event": "put_onto_battlefield"}`` (with ``"copy_of": ID`` for a Clone),
+  ``{"event": "put_onto_battlefield"}`` (with ``"copy_of": ID`` for a Clone), ``{"event": "cast",
+  "by": P}`` (a permanent spell that resolved),
   ``{"event": "create_token", "by": SPELL NAME or SOURCE ID}`` (with ``"copy_of": ID``
   for a token copy), ``{"event": "search", "by": NAME}`` (library to graveyard).
 * ``replacement``: ``effect`` ("umbra armor" with ``source`` the Aura, or

@@ -59,7 +59,8 @@ def event_problem_at(event) -> tuple[str, str] | None:
     for the event as a whole; None when it is in it.
 
     Checks the event schema (type, required fields, ranges such as ``amount >= 1``) and
-    the cards it names: ``cast`` names an instant or sorcery of the pool,
+    the cards it names: ``cast`` names an instant or sorcery of the pool, or a permanent card
+    that is not a land (CR 305.1: lands are played) with the ``id`` of the permanent it becomes;
     ``put_onto_battlefield`` a permanent card of the pool (CR 110.4a).
     """
     validator = schemas.validator("event")
@@ -76,7 +77,11 @@ def event_problem_at(event) -> tuple[str, str] | None:
         if card is None:
             return "card", f"unknown card {event['card']!r}: not an Oracle name in the card pool"
         if kind == "cast" and card.types and not {"Instant", "Sorcery"} & set(card.types):
-            return "card", f"{card.name} is not an instant or sorcery: cast resolves a spell"
+            if "Land" in card.types:
+                return "card", f"{card.name} is a land: a land is played, not cast (CR 305.1)"
+            if not isinstance(event.get("id"), str) or not event["id"]:
+                return "card", (f"{card.name} is not an instant or sorcery: a permanent spell is cast with the id "
+                                f"of the permanent it becomes (\"id\")")
         if kind == "put_onto_battlefield" and {"Instant", "Sorcery"} & set(card.types):
             return "card", f"{card.name} is not a permanent card (CR 110.4a)"
     return None

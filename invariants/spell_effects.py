@@ -11,6 +11,8 @@ difference (a trigger, a replacement effect, another effect of the spell on the 
 
 from __future__ import annotations
 
+import cards as card_data
+
 from .base import Transition, invariant
 from .card_abilities import has_keyword
 from .damage import damage_to_player
@@ -314,5 +316,53 @@ def spell_creates_tokens(t: Transition):
     return out
 
 
-__all__ = ["spell_destroys", "spell_deals_damage", "spell_changes_life", "spell_pt_until_end_of_turn",
+def _permanent_card(name):
+    """The card ``name`` if it is a permanent card (CR 110.4a: not an instant or sorcery), else None."""
+    try:
+        card = card_data.card(name)
+    except (KeyError, TypeError, ValueError, LookupError):
+        return None
+    return card if card.types and not {"Instant", "Sorcery"} & set(card.types) else None
+
+
+@invariant("spells.permanent_spell_enters", rules=("608.3", "608.3a", "608.3c", "303.4a", "302.6", "110.2"))
+def permanent_spell_enters(t: Transition):
+    """A permanent spell that was cast resolves: it becomes a permanent and enters the battlefield
+    under its caster's control (CR 608.3a), a creature summoning sick (302.6), an Aura attached to
+    the object it targeted (608.3c, 303.4a).
+
+    Applies to an accepted ``cast`` of a permanent card with a new ``id``. It may leave again
+    during the same event (a state-based action, an ability): the log then shows it leaving the
+    battlefield, and only its having entered is checked. An event refused (IllegalAction) is
+    not applicable (an Aura spell with an illegal target doesn't resolve, 608.3b).
+    """
+    e = t.event
+    if t.illegal is not None or e.get("type") != "cast" or not isinstance(e.get("id"), str):
+        return None
+    card = _permanent_card(e.get("card"))
+    caster = e.get("controller")
+    if card is None or caster not in t.before["players"] or e["id"] in t.before["objects"]:
+        return None
+    oid, obj = e["id"], t.after["objects"].get(e["id"])
+    left = any(x.get("kind") == "zone_change" and x.get("object") == oid and x.get("from") == "battlefield"
+               for x in t.log)
+    if obj is None or obj.get("zone") != "battlefield":
+        if left:
+            return []
+        where = "no object" if obj is None else f"in the {obj.get('zone')}"
+        return [f"608.3a: {card.name} was cast by {caster} and resolved, but {oid} is {where}, not on the "
+                f"battlefield"]
+    out = []
+    if obj.get("controller") != caster:
+        out.append(f"608.3a: {oid} ({card.name}) entered under {obj.get('controller')}'s control; {caster} cast it")
+    if "Creature" in (obj.get("types") or ()) and obj.get("summoning_sick") is False:
+        out.append(f"302.6: creature {oid} ({card.name}) just entered the battlefield and is not summoning sick")
+    targets = e.get("targets") or []
+    if "Aura" in card.subtypes and len(targets) == 1 and obj.get("attached_to") != targets[0]:
+        out.append(f"608.3c: Aura {oid} ({card.name}) targeted {targets[0]} but is attached to "
+                   f"{obj.get('attached_to')}")
+    return out
+
+
+__all__ = ["permanent_spell_enters", "spell_destroys", "spell_deals_damage", "spell_changes_life", "spell_pt_until_end_of_turn",
            "spell_puts_counters", "spell_draws", "spell_creates_tokens", "has_keyword"]

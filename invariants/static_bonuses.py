@@ -118,8 +118,14 @@ def _check(t: Transition, kind: str, other: str):
         rest0, rest1 = _bonus(t.before, before_src, cid, other), _bonus(t.after, after_src, cid, other)
         if None in (mine0, mine1, rest0, rest1) or mine0[3] == mine1[3] or rest0[3] != rest1[3]:
             continue  # nothing of this kind moved for it, or the other kind moved too
+        switches = [sum(1 for e in o.get("pt_effects") or () if isinstance(e, dict) and e.get("layer") == "7d")
+                    for o in (b, a)]
+        if switches[0] != switches[1]:
+            continue  # a switch began or ended too (layer 7d)
         checked = True
         dp, dt = mine1[0] - mine0[0], mine1[1] - mine0[1]
+        if switches[1] % 2:  # switched after the bonus applies (layer 7d after 7c, CR 613.4d)
+            dp, dt = dt, dp
         want = (b["power"] + dp, b["toughness"] + dt)
         if (a["power"], a["toughness"]) != want:
             gained = sorted(s for s, _ in mine1[3] - mine0[3])

@@ -278,11 +278,20 @@ def deathtouch_from_any_source(t: Transition):
 # --------------------------------------------------------------------------- entering
 
 
+def enters_as_itself(e: dict) -> bool:
+    """Whether event ``e`` puts its card onto the battlefield as itself, with id ``e["id"]``: a
+    ``put_onto_battlefield`` without ``copy_of``, or the ``cast`` of a permanent spell (it resolves
+    and enters, CR 608.3)."""
+    if e.get("type") == "put_onto_battlefield":
+        return not e.get("copy_of")
+    return e.get("type") == "cast" and isinstance(e.get("id"), str)
+
+
 @invariant("templates.enters_tapped", rules=("614.1c", "614.12"), requires=("cards:enters tapped",))
 def enters_tapped(t: Transition):
     """A permanent whose card says "~ enters tapped" is tapped once put onto the battlefield (CR 614.1c)."""
     e = t.event
-    if t.illegal is not None or e.get("type") != "put_onto_battlefield" or e.get("copy_of"):
+    if t.illegal is not None or not enters_as_itself(e):
         return None
     m = read_model(e.get("card"))
     if m is None or not any(a.static == "enters tapped" for a in m.abilities):
@@ -298,7 +307,7 @@ def _enters_abilities(t: Transition):
     """The enters abilities of the permanent the event put onto the battlefield, whose effects
     happened (not optional, or its controller said yes to "you may"); None if it can't be told."""
     e = t.event
-    if t.illegal is not None or e.get("type") != "put_onto_battlefield" or e.get("copy_of"):
+    if t.illegal is not None or not enters_as_itself(e):
         return None
     m = read_model(e.get("card"))
     if m is None:

@@ -75,13 +75,16 @@ def cast(game, event):
     Growth (+3/+3 until end of turn, layer 7c). Spells that create tokens take their new
     ids in ``"token_ids"``: Cackling Counterpart (``targets``: a creature the caster
     controls; one token that's a copy of it, CR 707.2) and Raise the Alarm (no target;
-    two 1/1 white Soldier creature tokens, CR 111.3).
+    two 1/1 white Soldier creature tokens, CR 111.3). A permanent card cast with ``"id"``:
+    :func:`cast_permanent` (without an id it is refused as before, ``not_a_spell``).
     """
     try:
         definition, script = card(event.get("card"))
     except (UnknownCard, TypeError) as exc:
         raise IllegalAction("unknown_card", str(exc)) from None
-    if script.spell is None:
+    if definition.types and not {"Instant", "Sorcery"} & set(definition.types) and "id" in event:
+        return cast_permanent(game, event, definition, script)
+    if script.spell is None:  # (a permanent card cast without the id of the permanent it becomes, too)
         raise IllegalAction("not_a_spell", f"{definition.name} is not an instant or sorcery the engine can cast")
     controller = event.get("controller")
     if not _is_player(game, controller):
@@ -254,6 +257,56 @@ def add_counters(game, event):
     def perform(decider):
         obj.counters[kind] = obj.counters.get(kind, 0) + amount
         game.log.append({"kind": "counters_added", "object": obj.id, "counter": kind, "amount": amount})
+
+    return perform
+
+
+def cast_permanent(game, event, definition, script):
+    """``{"type": "cast", "card": NAME, "controller": P, "targets": [ID] (an Aura) or [], "id": NEW_ID}``:
+    a permanent spell resolves at once (the stack isn't modelled).
+
+    It becomes a permanent and enters the battlefield under P's control (CR 608.3a), summoning sick
+    if it is a creature (302.6); an Aura spell targets what it will enchant (303.4a, 601.2c) and
+    enters attached to it (608.3c); an Equipment enters unattached. Its enters abilities trigger
+    (603.6a). A land is played, not cast (CR 305.1): refused. An Aura's target must be legal as it
+    is cast (601.2c; it is also checked on resolution, 608.3b, the same moment here), else
+    IllegalAction. Logged as a ``zone_change`` from nowhere (as a card from outside the game) with
+    cause ``{"event": "cast", "by": P}``. Not modelled (declined): an Aura that enchants a player, a
+    permanent that may enter as a copy (Clone: the choice on resolution).
+    """
+    name = definition.name
+    if "Land" in definition.types:
+        raise IllegalAction("not_a_spell", f"{name} is a land: it is played, not cast (CR 305.1)")
+    controller = event.get("controller")
+    if not _is_player(game, controller):
+        raise IllegalAction("bad_event", f"controller={controller!r} is not a player")
+    oid = event.get("id")
+    if not isinstance(oid, str) or not oid or oid in game.objects or oid in game.last_known or oid in game.players:
+        raise IllegalAction("bad_event", f"id={oid!r}: a permanent spell needs a new, unused object id")
+    if "x" in event or "copy_of" in event or event.get("attach_to") is not None:
+        raise IllegalAction("bad_event", "x, copy_of and attach_to are put_onto_battlefield's fields, not cast's")
+    targets = event.get("targets", [])
+    if not isinstance(targets, list):
+        raise IllegalAction("bad_event", "targets: expected a list")
+    if script.enters_as_copy is not None:
+        raise Unsupported("cast:enters as a copy", f"{name} may enter as a copy: its choice on resolution is "
+                                                   f"not modelled for a cast")
+    attach_to = None
+    if "Aura" in definition.subtypes:
+        if script.enchant == "player":
+            raise Unsupported("ability:enchant player", f"{name} enchants a player (not modelled)")
+        if len(targets) != 1:
+            raise IllegalAction("illegal_target", f"{name} is an Aura spell: it takes 1 target, got {len(targets)}")
+        target = _permanent(game, {"target": targets[0]}, "target")
+        if not game.could_enchant(script, controller, oid, target.id) or _protected_from(game, target, definition):
+            raise IllegalAction("illegal_target", f"{name} can't target {target.id!r}: it can't enchant it "
+                                                  f"(CR 303.4a, 608.3b)")
+        attach_to = target.id
+    elif targets:
+        raise IllegalAction("illegal_target", f"{name} is a permanent spell with no target, got {targets!r}")
+
+    def perform(decider):
+        game.new_object(oid, name, controller, attach_to=attach_to, cause={"event": "cast", "by": controller})
 
     return perform
 

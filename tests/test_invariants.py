@@ -40,6 +40,7 @@ from .impostor_cases import MORE_BROKEN as IMPOSTOR_MORE_BROKEN
 from .impostor_cases import MORE_HOLDS as IMPOSTOR_MORE_HOLDS
 from .playtest_cases import CASES as PLAYTEST_CASES
 from . import template_cases
+from . import cast_permanent_cases
 
 PLAYERS = ("P1", "P2")
 HIDDEN_ZONES = ("library", "hand", "graveyard", "exile")
@@ -1518,6 +1519,9 @@ CASES.update({name: Case(*case) for name, case in PLAYTEST_CASES.items()})
 CASES.update({name: Case(*case) for name, case in template_cases.CASES.items()})  # invariants/templates.py & co
 MORE_BROKEN += template_cases.MORE_BROKEN
 MORE_HOLDS += template_cases.MORE_HOLDS
+CASES.update({name: Case(*case) for name, case in cast_permanent_cases.CASES.items()})  # permanent spells
+MORE_BROKEN += cast_permanent_cases.MORE_BROKEN
+MORE_HOLDS += cast_permanent_cases.MORE_HOLDS
 
 # --------------------------------------------------------------------------- tests
 

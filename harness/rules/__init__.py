@@ -6,7 +6,7 @@ inherits them all (Hypothesis collects rules over the class's MRO). See
 ``harness.machine`` for how a new area is added.
 """
 
-from .base import CARD_LISTS, REQUIRES, RulesArea, needs, objects
+from .base import CARD_LISTS, DECLARED_ONLY, REQUIRES, RulesArea, needs, objects
 from .chance import ChanceRules
 from .control import ControlRules
 from .destruction import DestructionRules
@@ -22,6 +22,6 @@ from .umbra import UmbraRules
 AREAS: tuple[type[RulesArea], ...] = (DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules,
                                        ManaRules, ChanceRules, SearchRules, PlaytestRules, ModelledRules)
 
-__all__ = ["AREAS", "CARD_LISTS", "REQUIRES", "ChanceRules", "ControlRules", "DestructionRules", "LayersRules", "ManaRules",
+__all__ = ["AREAS", "CARD_LISTS", "DECLARED_ONLY", "REQUIRES", "ChanceRules", "ControlRules", "DestructionRules", "LayersRules", "ManaRules",
            "ModelledRules", "PermanentRules", "PlaytestRules",
            "RulesArea", "SearchRules", "UmbraRules", "needs", "objects"]

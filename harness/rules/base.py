@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
 from hypothesis.stateful import Bundle
 
 from ..targeting import Targeting
@@ -14,12 +15,17 @@ objects = Bundle("objects")
 #: lists (``harness.strategies.CARD_LISTS``) it needs.
 REQUIRES = "rulesfuzz_requires"
 CARD_LISTS = "rulesfuzz_card_lists"
+#: Set on a rule that runs only for an engine that declares its cards (``EngineInfo.cards``).
+DECLARED_ONLY = "rulesfuzz_declared_cards_only"
 
 
-def needs(*capabilities: str, cards: str | None = None):
+def needs(*capabilities: str, cards: str | None = None, declared: bool = False):
     """Mark a rule as needing every capability in ``capabilities`` (names of
     ``harness.protocol.CAPABILITIES``) and, with ``cards``, a non-empty card list of that
-    name in the run's plan; decorators stack, requirements add up.
+    name in the run's plan; with ``declared``, a declared card of the card database in each
+    of those lists (``Plan.models``: an engine with ``cards=None`` or only curated cards never
+    runs it, so its generation stays as it was; the rule draws among those cards,
+    :meth:`RulesArea._modelled_card`); decorators stack, requirements add up.
 
     Put it above ``@rule``/``@precondition``. Gating is decided once per run:
     ``harness.machine.make_machine`` leaves out every rule whose needs the engine
@@ -31,6 +37,8 @@ def needs(*capabilities: str, cards: str | None = None):
         setattr(method, REQUIRES, required | getattr(method, REQUIRES, frozenset()))
         if cards is not None:
             setattr(method, CARD_LISTS, (*getattr(method, CARD_LISTS, ()), cards))
+        if declared:
+            setattr(method, DECLARED_ONLY, True)
         return method
 
     return decorate
@@ -52,6 +60,18 @@ class RulesArea(Targeting):
     def _card(self, data, name: str) -> str:
         """One card of the run's card list ``name`` (``harness.strategies.CARD_LISTS``)."""
         return data.draw(self.plan.choice(name), label=name)
+
+    def _modelled_card(self, data, name: str) -> str:
+        """One card of list ``name`` that the plan reads from its model (a declared card of the
+        card database, ``Plan.models``), for a rule marked ``needs(declared=True)``."""
+        cache = self.plan.__dict__.setdefault("_modelled_choices", {})  # built once per plan
+        if name not in cache:
+            models = self.plan.models
+            groups = [tuple(c for c in g if c in models) for g in self.plan.groups.get(name, ())]
+            groups = [g for g in groups if g] or [tuple(c for c in self.plan.lists[name] if c in models)]
+            cache[name] = st.sampled_from(groups[0]) if len(groups) == 1 else \
+                st.integers(0, len(groups) - 1).flatmap(lambda i: st.sampled_from(groups[i]))
+        return data.draw(cache[name], label=name)
 
     def _apply(self, event: dict, data) -> None:  # provided by the machine
         raise NotImplementedError
