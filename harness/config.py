@@ -39,6 +39,9 @@ BUILTIN_PROFILES: dict[str, dict] = {
 PATH_KEYS = ("replay-dir", "baseline", "json", "junit-xml")
 #: Keys of repeatable options whose values are paths: one path or a list of them (``oracle``).
 PATH_LIST_KEYS = ("oracle",)
+#: Keys of untyped options that take a number as well as a word (``workers = 4`` or ``"auto"``);
+#: every other untyped option takes a string only.
+NUMBER_OR_WORD_KEYS = ("workers",)
 #: Options that make no sense in a settings file.
 NOT_SETTINGS = ("help", "profile")
 
@@ -76,6 +79,8 @@ def _value(where: str, key: str, value, action: argparse.Action):
     if isinstance(value, (bool, list, dict)) or value is None:
         raise ConfigError(f"{where}: {key} = {value!r}: expected a string or a number")
     if action.type is None:
+        if not isinstance(value, str) and key not in NUMBER_OR_WORD_KEYS:  # engine = 5: checked here, so
+            raise ConfigError(f"{where}: {key} = {value!r}: expected a string")  # even when overridden
         return str(value)
     try:
         return action.type(str(value))

@@ -180,3 +180,12 @@ def test_a_determinism_finding_of_a_failed_second_run_says_why_it_failed():
     run = ScenarioRun({}, [{"type": "pass_step"}], first, lambda every_step=True: second if every_step else second[-1:])
     messages = REGISTRY["generic.determinism"].check(run)
     assert messages == ["a second run of the same scenario failed at step 1: EngineFailed: the engine's answer is not JSON"]
+
+
+def test_a_wrongly_typed_setting_is_bad_input_even_when_the_command_line_overrides_it(tmp_path, monkeypatch, capsys):
+    """(e) ``engine = 5`` in ``[tool.rulesfuzz]`` is an error whether or not ``--engine`` is given."""
+    (tmp_path / "pyproject.toml").write_text("[tool.rulesfuzz]\nengine = 5\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--engine", f"{TINY}:engine", "--max-examples", "2", "--database", "none", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "engine = 5: expected a string" in err and len(err.strip().splitlines()) == 1
