@@ -44,6 +44,14 @@ def everything_that_ends_does(t: Transition):
     return out
 
 
+def _host_gone(t: Transition, host) -> bool:
+    """Whether the permanent ``host`` (an attachment's, before the step) left the battlefield during
+    it or stopped being a creature (an until-end-of-turn effect ended): an Equipment then becomes
+    unattached by a state-based action (CR 301.5c, 704.5n)."""
+    after = t.after["objects"].get(host) if isinstance(host, str) else None
+    return after is None or after.get("zone") != "battlefield" or "Creature" not in (after.get("types") or ())
+
+
 @invariant("cleanup.nothing_else_ends", rules=("514.2", "514.3a", "122.1", "400.7"), requires=("cleanup",))
 def nothing_else_ends(t: Transition):
     """The cleanup step ends nothing else: counters, tapped status, attachments, controllers,
@@ -65,6 +73,8 @@ def nothing_else_ends(t: Transition):
                            f"not by a state-based action")
             continue
         for field in ("counters", "tapped", "attached_to", "controller", "owner"):
+            if field == "attached_to" and after[field] is None and _host_gone(t, before[field]):
+                continue  # a state-based action unattached it: its creature died (301.5c, 704.5n)
             if before[field] != after[field]:
                 out.append(f"{oid} ({before['name']}): {field} changed from {before[field]!r} to {after[field]!r} "
                            f"in the cleanup step")

@@ -182,3 +182,23 @@ def test_an_aura_bonus_on_a_switched_creature_moves_switched():
     assert check(Transition(after, event, moved, decisions=asked)) == []
     wrong = {**moved, "objects": {**moved["objects"], "c0": {**moved["objects"]["c0"], "power": 3, "toughness": 1}}}
     assert check(Transition(after, event, wrong, decisions=asked))
+
+
+def test_equipment_unattached_when_its_creature_dies_in_cleanup():
+    """Found by a declared-card run: Lone Missionary (2/1) with a +1/+1 counter, equipped with
+    Bonesplitter (+2/+0), Titanic Growth (+4/+4 until end of turn), two -1/-1 counters (704.5q leaves
+    one): 7/4. In the cleanup step Titanic Growth ends (514.2): 3/0, it dies (704.5f) and Bonesplitter
+    becomes unattached (301.5c). cleanup.nothing_else_ends holds: the attachment ended by a
+    state-based action, not by the cleanup step."""
+    game = new_game(obj("c0", "Lone Missionary", counters={"+1/+1": 1}), obj("e0", "Bonesplitter"))
+    play(game, {"type": "attach", "aura": "e0", "to": "c0"})
+    play(game, cast("Titanic Growth", "c0"))
+    before, _ = play(game, {"type": "add_counters", "object": "c0", "kind": "-1/-1", "amount": 2})
+    assert (before["objects"]["c0"]["power"], before["objects"]["c0"]["toughness"]) == (7, 4)
+    event = {"type": "cleanup"}
+    after, asked = play(game, event)
+    assert after["objects"]["c0"]["zone"] == "graveyard" and after["objects"]["e0"]["attached_to"] is None
+    check = REGISTRY["cleanup.nothing_else_ends"].check
+    assert check(Transition(before, event, after, decisions=asked)) == []
+    kept = {**after, "objects": {**after["objects"], "e0": {**after["objects"]["e0"], "tapped": True}}}
+    assert "tapped changed" in " ".join(check(Transition(before, event, kept, decisions=asked)))
