@@ -41,6 +41,13 @@ The ratio with Hypothesis's engine is printed above it. A faster engine raises (
 so both rates are printed. The last two lines are ``harness efficiency: R`` with
 R = (b, --explore) / (c) and ``engine ratio: R``.
 
+``--engine E`` (any engine spec ``rulesfuzz run`` takes, e.g.
+``examples/engines/phase/engine.py:engine``) measures only (b) for that engine: harness
+steps per CPU second and per wall-clock second, with Hypothesis's engine and with
+``--explore``, every invariant its capabilities select, ``--keep-going`` without
+shrinking (an engine with known findings is measured as it is fuzzed), medians of
+``--repeat`` runs of ``--examples`` examples.
+
 ``--per-invariant`` runs (b) once more with every invariant's check timed: microseconds
 per check and its share of the run's CPU time, costliest first (a scenario-scope
 invariant is checked once per example). ``--no-protocol`` leaves (d) out.
@@ -48,7 +55,7 @@ invariant is checked once per example). ``--no-protocol`` leaves (d) out.
 spots. ``--json PATH`` writes the figures. Budgets are in examples, so every run does the
 same work whatever the machine's load.
 
-    python benchmarks/throughput.py [--examples N] [--repeat K] [--per-invariant] [--no-protocol]
+    python benchmarks/throughput.py [--engine E] [--examples N] [--repeat K] [--per-invariant] [--no-protocol]
                                     [--workers N] [--workers-examples M] [--no-workers]
                                     [--profile] [--json PATH]
 """
@@ -393,6 +400,49 @@ def _cpu_seconds(workers: int) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def engine_steps_per_second(spec: str, examples: int, seed: int, explore: bool = False) -> dict:
+    """(b) for any engine ``spec``: one harness run, every invariant, --keep-going, no shrinking."""
+    from harness.loading import load_engine
+
+    engine = load_engine(spec)
+    try:
+        cpu = time.process_time()
+        result = run(engine, max_examples=examples, seed=seed, database=None, shrink=False, keep_going=True,
+                     explore=explore)
+        cpu = time.process_time() - cpu
+    finally:
+        getattr(engine, "close", lambda: None)()
+    return {"examples": result.stats.examples, "steps": result.stats.steps, "seconds": result.seconds,
+            "cpu_seconds": cpu, "per_second": result.stats.steps / cpu if cpu else 0.0,
+            "per_wall_second": result.stats.steps / result.seconds if result.seconds else 0.0,
+            "findings": sorted({f.key for f in getattr(result, "findings", None) or ()})}
+
+
+def measure_engine(spec: str, examples: int, seed: int, repeat: int, json_path: str | None) -> int:
+    """``--engine E``: (b) of that engine in both modes, medians of ``repeat`` runs."""
+    figures = {}
+    for label, explore in (("hypothesis", False), ("explore", True)):
+        try:
+            runs = [engine_steps_per_second(spec, examples, seed + i, explore=explore) for i in range(repeat)]
+        except Exception as exc:  # a harness mode that can't run this engine: say so, measure the rest
+            figures[label] = {"error": f"{type(exc).__name__}: {exc}"}
+            print(f"(b) {spec}: {label} not measured: {type(exc).__name__}: {exc}")
+            continue
+        cpu = statistics.median(r["per_second"] for r in runs)
+        wall = statistics.median(r["per_wall_second"] for r in runs)
+        figures[label] = {"runs": runs, "per_second": cpu, "per_wall_second": wall}
+        mode = "Hypothesis's engine" if not explore else "--explore"
+        print(f"(b) {spec}: {cpu:7.1f} steps/s per CPU second, {wall:7.1f} per wall second ({mode}, every "
+              f"invariant, --keep-going without shrinking; median of {repeat} runs of {examples} examples: "
+              f"{[round(r['per_second'], 1) for r in runs]})")
+    if json_path:
+        path = Path(json_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"engine": spec, "examples": examples, "repeat": repeat, **figures}, indent=2)
+                        + "\n")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--examples", type=positive_int, default=400, help="examples per measurement (default 400)")
@@ -409,7 +459,13 @@ def main(argv=None) -> int:
                         help="total examples of each (e) run (default 4 x --examples)")
     parser.add_argument("--no-workers", action="store_true", help="leave out (e), the workers' scaling")
     parser.add_argument("--json", dest="json_path", default=str(ROOT / "benchmarks" / "results" / "throughput.json"))
+    parser.add_argument("--engine", default=None,
+                        help="measure only (b), harness steps per second, of this engine (any --engine spec)")
     args = parser.parse_args(argv)
+    if args.engine:
+        default_json = str(ROOT / "benchmarks" / "results" / "throughput.json")
+        return measure_engine(args.engine, args.examples, args.seed, args.repeat,
+                              None if args.json_path == default_json else args.json_path)
 
     hypothesis_scenarios = record_scenarios(args.examples, args.seed)
     explore_scenarios = record_scenarios(args.examples, args.seed, explore=True)
