@@ -609,6 +609,11 @@ def cmd_plan(args) -> int:
 
 def main(argv=None) -> int:
     """Entry point of the ``rulesfuzz`` console script; returns the exit code."""
+    with _ClosedPipeSafe.installed():
+        return _main(argv)
+
+
+def _main(argv) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
     try:
@@ -642,7 +647,54 @@ def main(argv=None) -> int:
         return EXIT_HARNESS_FAILED
 
 
-def _quiet_broken_pipe() -> None:
+class _ClosedPipeSafe:
+    """``sys.stdout`` for the command line: when the reader of a pipe goes away (``| head``),
+    what is printed after is dropped and the command goes on, writing its replay files and
+    reports and ending with its own exit code; no ``BrokenPipeError`` traceback."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.closed_pipe = False
+
+    @classmethod
+    @contextlib.contextmanager
+    def installed(cls):
+        """Within the block ``sys.stdout`` is wrapped (once: a command run inside a command shares it)."""
+        if isinstance(sys.stdout, cls) or sys.stdout is None:
+            yield
+            return
+        original = sys.stdout
+        sys.stdout = cls(original)
+        try:
+            yield
+        finally:
+            if isinstance(sys.stdout, cls) and sys.stdout._stream is original:
+                sys.stdout = original
+
+    def write(self, text: str) -> int:
+        if not self.closed_pipe:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._closed()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed_pipe:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._closed()
+
+    def _closed(self) -> None:
+        self.closed_pipe = True
+        _quiet_broken_pipe(keep_stderr=True)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _quiet_broken_pipe(keep_stderr: bool = False) -> None:
     """Point stdout at /dev/null so the interpreter's final flush can't complain about the closed pipe."""
     import os
 
@@ -651,7 +703,8 @@ def _quiet_broken_pipe() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
-    sys.stderr.close()
+    if not keep_stderr:
+        sys.stderr.close()
 
 
 if __name__ == "__main__":

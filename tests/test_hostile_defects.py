@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -189,3 +191,33 @@ def test_a_wrongly_typed_setting_is_bad_input_even_when_the_command_line_overrid
     assert main(["run", "--engine", f"{TINY}:engine", "--max-examples", "2", "--database", "none", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "engine = 5: expected a string" in err and len(err.strip().splitlines()) == 1
+
+
+def _with_stdout_closed(*argv: str, cwd=ROOT) -> subprocess.CompletedProcess:
+    """``rulesfuzz ARGV`` with its stdout a pipe nobody reads (``| head`` after its first line:
+    the reader is gone before the command writes)."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run([sys.executable, "-m", "harness", *argv], stdout=write, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, text=True, cwd=cwd, timeout=120)
+    finally:
+        os.close(write)
+
+
+def test_a_closed_stdout_pipe_does_not_change_the_exit_code():
+    """(f) ``rulesfuzz cards | head`` exits 0, with no traceback (it was 141)."""
+    done = _with_stdout_closed("cards")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
+
+
+def test_a_run_with_findings_piped_into_head_still_fails_and_writes_its_files(tmp_path):
+    """(f) A run that finds a bug exits 1 and writes its replay file and JSON report though
+    nobody reads its output."""
+    done = _with_stdout_closed("run", "--engine", f"{TINY}:buggy", "--max-examples", "40", "--seed", "0",
+                               "--database", "none", "--replay-dir", str(tmp_path / "out"),
+                               "--json", str(tmp_path / "report.json"))
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert list((tmp_path / "out").glob("*.json")) and json.loads((tmp_path / "report.json").read_text())["findings"]
