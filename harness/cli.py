@@ -116,12 +116,14 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a scenario (replay) file, or a folder of them (a regression corpus)")
     replay.add_argument("--engine", required=True, help="as for `run`")
     replay.add_argument("--against", metavar="ENGINE", help="differential mode, as for `run`")
-    replay.add_argument("--step-timeout", type=_positive(float), default=10.0)
+    replay.add_argument("--step-timeout", type=_positive(float), default=10.0,
+                        help="seconds one engine call may take before it counts as a hang (default 10)")
     replay.add_argument("--isolate", action="store_true", help="as for `run`")
 
     check = sub.add_parser("check", help="a short conformance checklist for an engine: run it first")
     check.add_argument("--engine", required=True, help="as for `run`")
-    check.add_argument("--step-timeout", type=_positive(float), default=10.0)
+    check.add_argument("--step-timeout", type=_positive(float), default=10.0,
+                       help="seconds one engine call may take before it counts as a hang (default 10)")
     check.add_argument("--isolate", action="store_true", help="as for `run`")
 
     base = sub.add_parser("baseline", help="write a baseline of known findings from a `run --json` report")
@@ -149,7 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
                                        "uses, and what it leaves out and why")
     plan.add_argument("--engine", required=True, help="as for `run`")
     plan.add_argument("--json", action="store_true", help="as JSON")
-    plan.add_argument("--step-timeout", type=_positive(float), default=10.0)
+    plan.add_argument("--step-timeout", type=_positive(float), default=10.0,
+                      help="seconds one engine call may take before it counts as a hang (default 10)")
 
     # --oracle FILE (run, replay, check, plan, cards): cards of the team's own Oracle data, MTGJSON's
     # AtomicCards shape
@@ -355,7 +358,7 @@ def cmd_replay(args) -> int:
         try:
             outcomes[path] = "pass" if _replay_file(args, path, engine, against) == EXIT_OK else "FAIL"
         except BadInput as exc:
-            print(f"rulesfuzz: error: {exc}")
+            print(f"rulesfuzz: error: {exc}", file=sys.stderr, flush=True)  # errors on stderr, as for one file
             outcomes[path] = "bad input"
         print()
     for path, outcome in outcomes.items():

@@ -221,3 +221,21 @@ def test_a_run_with_findings_piped_into_head_still_fails_and_writes_its_files(tm
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     assert list((tmp_path / "out").glob("*.json")) and json.loads((tmp_path / "report.json").read_text())["findings"]
+
+
+def test_replaying_a_folder_puts_bad_files_errors_on_stderr(tmp_path, capsys):
+    """(g) ``replay DIR``: a bad file's error is on stderr (the outcomes table stays on stdout)."""
+    (tmp_path / "bad.json").write_text("{not json")
+    assert main(["replay", str(tmp_path), "--engine", f"{TINY}:engine"]) == 2
+    out, err = capsys.readouterr()
+    assert "not JSON" in err and "not JSON" not in out
+    assert "bad input" in out  # the table of outcomes
+
+
+@pytest.mark.parametrize("command", ["replay", "check", "plan"])
+def test_every_step_timeout_option_has_help(command, capsys):
+    """(g) ``replay --help`` (and check's, plan's) says what --step-timeout is."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    assert "counts as a hang" in " ".join(out.split("--step-timeout STEP_TIMEOUT\n", 1)[-1].split("--", 1)[0].split())
