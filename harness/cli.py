@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="seconds one engine call may take before it counts as a hang (default 10)")
     run.add_argument("--isolate", action="store_true",
                      help="run an in-process engine in a child process (a crash is a finding, not the end of the run)")
+    run.add_argument("--unsupervised", action="store_true",
+                     help="fuzz in this process, with no supervisor process (e.g. to debug with pdb): an in-process "
+                          "engine that ends the process then ends the run")
     run.add_argument("--json", dest="json_path", help="also write the summary and finding as JSON to this file")
     run.add_argument("--junit-xml", dest="junit_path", metavar="FILE",
                      help="also write a JUnit XML report: one test case per invariant, failing with its finding")
@@ -176,8 +179,11 @@ def _load_oracle(args) -> None:
 
 
 def _engine(spec: str, args=None, isolate: bool = False):
+    from .supervisor import loading
+
     try:
-        return load_engine(spec, step_timeout=getattr(args, "step_timeout", 10.0), isolate=isolate)
+        with loading():  # a supervised run: an engine ending the process as it loads can't load (exit 2)
+            return load_engine(spec, step_timeout=getattr(args, "step_timeout", 10.0), isolate=isolate)
     except EngineLoadError as exc:
         raise BadInput(str(exc)) from None
 
@@ -289,6 +295,10 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
         f", shard {args.shard[0]}/{args.shard[1]}" if args.shard else "")
     print(f"rulesfuzz: fuzzing {engine.info.name} {engine.info.version}{mode} (seed {args.seed}, "
           f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''}{split})", flush=True)
+    from . import supervisor
+
+    if supervisor.ACTIVE is not None:
+        supervisor.ACTIVE.meta(engine.info.name, engine.info.version, args.seed)
     measuring = _engine_coverage(args, engine)
     with measuring if measuring is not None else contextlib.nullcontext():
         try:
@@ -334,6 +344,8 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
         return report.STATUS_EXIT[status] if status in ("findings", "interrupted") else EXIT_BAD_INPUT
     if status == "untested":
         raise BadInput(report.untested_message("--max-seconds", args.max_seconds))
+    if status == "refused":
+        raise BadInput(report.refused_message(engine.info.name, result.stats))
     if status == "declined":
         top = "; ".join(f"{reason} ({n})" for reason, n in result.stats.top_declines())
         raise BadInput(f"{engine.info.name} declined {result.stats.early_declines} of {result.stats.examples} examples "
@@ -610,13 +622,15 @@ def cmd_plan(args) -> int:
     return EXIT_OK
 
 
-def main(argv=None) -> int:
-    """Entry point of the ``rulesfuzz`` console script; returns the exit code."""
+def main(argv=None, supervise: bool = False) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit code. With
+    ``supervise`` (the ``rulesfuzz`` command, :mod:`harness.console`), ``run`` fuzzes in a child
+    process this one supervises (:mod:`harness.supervisor`), unless ``--unsupervised``."""
     with _ClosedPipeSafe.installed():
-        return _main(argv)
+        return _main(argv, supervise)
 
 
-def _main(argv) -> int:
+def _main(argv, supervise: bool) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
     try:
@@ -627,6 +641,15 @@ def _main(argv) -> int:
     args = parser.parse_args(argv)
     handler = {"run": cmd_run, "replay": cmd_replay, "invariants": cmd_invariants, "check": cmd_check,
                "baseline": cmd_baseline, "cards": cmd_cards, "plan": cmd_plan}[args.command]
+    if supervise and args.command == "run" and not args.unsupervised:
+        from .supervisor import supervise as supervised
+
+        return supervised(args, lambda: _handle(handler, args))
+    return _handle(handler, args)
+
+
+def _handle(handler, args) -> int:
+    """``handler(args)``, its errors reported as the exit codes say (README "Exit codes")."""
     try:
         return handler(args)
     except (BadInput, run_options.OptionError) as exc:

@@ -14,6 +14,8 @@ judge an in-process engine and an ``exec:`` engine alike:
 5. ``illegal_changes_nothing``: an event naming an object that doesn't exist is refused
    with ``IllegalAction``, and the observation is unchanged.
 6. ``determinism``: the same board, events and decisions give the same observations twice.
+7. ``accepts_legal_events``: each event of the claimed kinds (damage, destroy, sacrifice),
+   on a fresh small board where it is legal, is performed, not refused with ``IllegalAction``.
 
 Expected values come from the board given and the card data, never from the engine.
 """
@@ -160,6 +162,7 @@ class Checklist:
         self._check("board_round_trip", self.board_round_trip)
         self._check("illegal_changes_nothing", self.illegal_changes_nothing)
         self._check("determinism", self.determinism)
+        self._check("accepts_legal_events", self.accepts_legal_events)
         self._check("plain_json", self.plain_json)  # last: judges every observation seen above
         return self.results
 
@@ -291,6 +294,31 @@ class Checklist:
             raise _Failed(f"one run stopped after {len(first) - 1} events, the other after {len(second) - 1}")
         decisions = sum(len(d.recorded) for d in deciders)
         return f"{len(events)} events, {decisions} decisions: the same observations twice"
+
+    def accepts_legal_events(self) -> str:
+        """Each claimed event kind, on a fresh small board where it is legal, is performed, not
+        refused: an engine that refuses everything would pass every run vacuously."""
+        board = small_board(self.info)
+        events = _events(self.info)
+        if board is None or not events:
+            raise _Failed("needs a creature card and one of damage, destroy or sacrifice")
+        refused, declined = [], []
+        for event in events:
+            game, _ = self._new_game(board)
+            try:
+                game.apply(dict(event), _FirstOption())
+            except IllegalAction as exc:
+                refused.append(f"{event['type']} ({exc.reason or 'illegal'})")
+                continue
+            except Unsupported as exc:
+                declined.append(f"{event['type']} ({exc.reason})")
+                continue
+            self.observations.append(game.observe())
+        if refused:
+            raise _Failed(f"refused legal events on the small board: {', '.join(refused)}: every run would test "
+                          f"nothing of them (rulesfuzz run exits 2, status refused)")
+        done = len(events) - len(declined)
+        return f"{done} legal events performed" + (f", {len(declined)} declined: {', '.join(declined)}" if declined else "")
 
     def plain_json(self) -> str:
         from invariants.generic import observation_problems

@@ -18,7 +18,7 @@ def main(argv: list[str] | None = None) -> int:
     (:func:`harness.cli.main`, or 130 when interrupted while importing it)."""
     try:
         cli = importlib.import_module("harness.cli")
-        return cli.main(argv)  # it reports a Ctrl-C itself once its command runs
+        return cli.main(argv, supervise=True)  # `run` is supervised; it reports a Ctrl-C itself once its command runs
     except KeyboardInterrupt:
         print("rulesfuzz: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -20,7 +20,7 @@ from hypothesis.errors import HypothesisException, StopTest
 from invariants import views
 from invariants.generic import json_problem, observation_problems
 
-from . import interrupts
+from . import interrupts, supervisor
 from .findings import CRASH, crash_site, crash_site_message
 from .decider import BadDecisionRequest, ReplayDecider, ReplayDiverged
 from .oracle import Oracle
@@ -257,6 +257,13 @@ def engine_call(what: str, function, *args, timeout: float | None = None, sink: 
         sys.stdout, sys.stderr = saved
 
 
+#: A run whose engine refused (``IllegalAction``) more than this share of the steps tested
+#: nothing (status ``refused``, exit 2); and an event type generated at least
+#: :data:`NEVER_ACCEPTED` times and refused every time was never tested either.
+REFUSED_SHARE = 0.5
+NEVER_ACCEPTED = 20
+
+
 @dataclass
 class Stats:
     """How often things were exercised over a run.
@@ -277,6 +284,16 @@ class Stats:
     interactions: dict = field(default_factory=dict)
     declines: dict = field(default_factory=dict)
     early_declines: int = 0
+    #: Refused events (``IllegalAction``) by event type, then by reason, ``{"cast": {"no_mana": 3}}``,
+    #: of the events that name no object off the battlefield (:func:`_aims_at_gone`).
+    refused: dict = field(default_factory=dict)
+    #: Events (refused or not) that named an object off the battlefield, by event type: the
+    #: generator aims some at objects that left on purpose; not counted by :meth:`mostly_refused`.
+    aimed_at_gone: dict = field(default_factory=dict)
+    #: The event types the engine claims: those that are capabilities it claims or its cards
+    #: imply (``damage``, ``destroy``, ``sacrifice``, ``cleanup``); only they are judged by
+    #: :meth:`mostly_refused` (an engine may refuse what it never claimed).
+    claimed: set = field(default_factory=set)
     #: Steps that exercised each CR rule, ruling and card (:mod:`harness.rule_coverage`).
     coverage: RuleCoverage = field(default_factory=RuleCoverage)
 
@@ -294,9 +311,50 @@ class Stats:
         """Whether more than half of the examples were declined at ``new_game`` or their first event."""
         return self.early_declines * 2 > self.examples > 0
 
+    def counted_steps(self) -> tuple[int, int]:
+        """(refused, steps) of the steps of a claimed event type (:attr:`claimed`) whose event
+        named no object off the battlefield."""
+        steps = sum(n - self.aimed_at_gone.get(kind, 0) for kind, n in self.events.items() if kind in self.claimed)
+        return sum(n for kind, reasons in self.refused.items() if kind in self.claimed for n in reasons.values()), steps
+
+    def refused_share(self) -> float:
+        """The share of the counted steps (:meth:`counted_steps`) the engine refused as illegal."""
+        refused, steps = self.counted_steps()
+        return refused / steps if steps > 0 else 0.0
+
+    def never_accepted(self, at_least: int = 20) -> list[str]:
+        """The event types generated at least ``at_least`` times naming no object off the
+        battlefield, and refused every one of those times."""
+        out = []
+        for kind, n in self.events.items():
+            if kind not in self.claimed:
+                continue
+            reasons = self.refused.get(kind, {})
+            lacking = reasons.get("no_such_ability", 0)  # activations are aimed at any object on purpose
+            counted = n - self.aimed_at_gone.get(kind, 0) - lacking
+            if counted >= at_least and sum(reasons.values()) - lacking >= counted:
+                out.append(kind)
+        return sorted(out)
+
+    def top_refusals(self, n: int = 3) -> list[tuple[str, int]]:
+        """The ``n`` most frequent refusals as ``("event_type: reason", count)``, most frequent first."""
+        counts = [(f"{kind}: {reason}", k) for kind, reasons in self.refused.items() for reason, k in reasons.items()]
+        return sorted(counts, key=lambda kv: (-kv[1], kv[0]))[:n]
+
+    def mostly_refused(self) -> bool:
+        """Whether the engine accepted too little to have been tested. Counted are the steps whose
+        event names no object off the battlefield (:func:`_aims_at_gone`: those are illegal on
+        purpose): more than :data:`REFUSED_SHARE` of them refused, out of at least
+        :data:`NEVER_ACCEPTED`; or an event type with at least :data:`NEVER_ACCEPTED` of them,
+        refusals ``no_such_ability`` left out (activations are aimed at any object), never accepted."""
+        refused, steps = self.counted_steps()
+        return (refused > steps * REFUSED_SHARE and steps >= NEVER_ACCEPTED) or bool(self.never_accepted(NEVER_ACCEPTED))
+
     def to_json(self) -> dict:
         return {
             "examples": self.examples, "steps": self.steps, "illegal_events": self.illegal,
+            "refused_events": {kind: dict(sorted(reasons.items())) for kind, reasons in sorted(self.refused.items())},
+            "aimed_at_gone": dict(sorted(self.aimed_at_gone.items())),
             "declined": {"total": sum(self.declines.values()), "early": self.early_declines,
                          "by_reason": dict(sorted(self.declines.items()))},
             "events": dict(sorted(self.events.items())), "interactions": dict(sorted(self.interactions.items())),
@@ -372,6 +430,44 @@ def shares_parts(after, before) -> bool:
     return False
 
 
+def _claimed_events(engine) -> set:
+    """The event types ``engine`` claims (:attr:`Stats.claimed`)."""
+    try:
+        from .plan import effective_capabilities
+        from .schemas import load
+
+        types = set(load("event")["properties"]["type"]["enum"])
+        return set(effective_capabilities(engine.info)) & types or {"-"}
+    except Exception:  # noqa: BLE001  an odd EngineInfo: nothing judged
+        return {"-"}
+
+
+#: The fields of an event that name an object that should exist (``id`` of
+#: ``put_onto_battlefield`` is a new one).
+_OBJECT_FIELDS = ("source", "target", "object", "attach_to", "copy_of", "aura")
+
+
+def _aims_at_gone(event: dict, before: dict) -> bool:
+    """Whether ``event`` names an object that is not on the battlefield in ``before`` (the
+    observation before it; a name that is a player's is none): the generator aims some events
+    at objects that left, or never were, on purpose (CR 400.7: a new object), so a correct
+    engine refuses them."""
+    objects = before.get("objects") if isinstance(before, dict) else None
+    if not isinstance(objects, dict):
+        return False
+    players = before.get("players") or {}
+    names = [event.get(name) for name in _OBJECT_FIELDS]
+    targets = event.get("targets")
+    if isinstance(targets, list):
+        names.extend(targets)
+    for name in names:
+        if isinstance(name, str) and name not in players:
+            seen = objects.get(name)
+            if not isinstance(seen, dict) or seen.get("zone") != "battlefield":
+                return True
+    return False
+
+
 class NotAGame(Exception):
     """``engine.new_game`` returned something without ``apply`` and ``observe``."""
 
@@ -410,6 +506,10 @@ class Session:
         #: Whether this game's observations are copied as they arrive: the engine shares its
         #: own state in them (seen at the start, or at a step: :func:`shares_parts`).
         self.copies = False
+        if not self.stats.claimed:
+            self.stats.claimed = _claimed_events(engine)
+        if supervisor.ACTIVE is not None:  # a supervised process: the board is kept where a crash can't lose it
+            supervisor.ACTIVE.board(board)
         try:
             self.game = self._call("new_game", engine.new_game, copy.deepcopy(board))
             if not all(callable(getattr(self.game, name, None)) for name in ("apply", "observe")):
@@ -466,6 +566,9 @@ class Session:
         illegal = error = None
         crashed: tuple[str, ...] = ()  # the crash finding's messages (with its site)
         views.forget()
+        monitor = supervisor.ACTIVE
+        if monitor is not None:
+            monitor.event(event)
         try:
             self._call(f"apply({event.get('type')})", self.game.apply, copy.deepcopy(event), decider)
         except IllegalAction as exc:
@@ -500,9 +603,16 @@ class Session:
         self.stats.events[etype] = self.stats.events.get(etype, 0) + 1
         if illegal:
             self.stats.illegal += 1
+        if _aims_at_gone(event, before):  # generated illegal on purpose: not counted as refused or accepted
+            self.stats.aimed_at_gone[etype] = self.stats.aimed_at_gone.get(etype, 0) + 1
+        elif illegal:
+            reasons = self.stats.refused.setdefault(etype, {})
+            reasons[illegal] = reasons.get(illegal, 0) + 1
         transition = Transition(before, event, after, illegal, list(decider.asked), error, reference)
-        self.steps.append({"event": event, "decisions": [d.to_json() for d in decider.asked],
-                           **({"illegal": illegal} if illegal else {})})
+        decisions = [d.to_json() for d in decider.asked]
+        self.steps.append({"event": event, "decisions": decisions, **({"illegal": illegal} if illegal else {})})
+        if monitor is not None:
+            monitor.step(decisions, illegal)
         decider.asked.clear()
         index = len(self.steps)
         problems = observation_problems(after, before, reuse=False) if error is None else []

@@ -41,6 +41,16 @@ class _State:
     shield = 0
     deferred: BaseException | None = None
     engine = 0
+    #: A supervised process's shared monitor (:mod:`harness.supervisor`): byte 0 is 1 while
+    #: engine code runs; ``notify`` is called when a Ctrl-C is seen.
+    monitor = None
+    notify = None
+
+
+def monitor_with(shared, notify=None) -> None:
+    """Mark engine calls in byte 0 of ``shared`` (an mmap, :mod:`harness.supervisor`), and call
+    ``notify()`` when a Ctrl-C is seen; None: no more."""
+    _State.monitor, _State.notify = shared, notify
 
 
 def requested() -> bool:
@@ -100,9 +110,13 @@ class engine_running:
         if _State.requested and _State.armed:
             raise KeyboardInterrupt
         _State.engine += 1
+        if _State.monitor is not None:
+            _State.monitor[0] = 1
 
     def __exit__(self, exc_type, exc, tb) -> None:
         _State.engine -= 1
+        if _State.monitor is not None and not _State.engine:
+            _State.monitor[0] = 0
 
 
 @contextmanager
@@ -113,10 +127,16 @@ def shielded() -> Iterator[None]:
     (:func:`defer`), or ``KeyboardInterrupt`` for a Ctrl-C inside :func:`armed`.
     """
     _State.shield += 1
+    shared = _State.monitor
+    phase = shared[0] if shared is not None else 0
+    if phase == 1:
+        shared[0] = 0  # a draw is the harness's code, even inside an engine call
     try:
         yield
     finally:
         _State.shield -= 1
+        if phase == 1:
+            shared[0] = 1
     if _State.shield == 0:
         exc, _State.deferred = _State.deferred, None
         if exc is not None:
@@ -156,6 +176,8 @@ def sigint_flag() -> Iterator[None]:
 
     def on_sigint(signum, frame):
         _State.requested = True
+        if _State.notify is not None:
+            _State.notify()
         if _State.armed and _State.engine and not _State.shield:  # else the next check() or engine call raises
             raise KeyboardInterrupt
 

@@ -158,7 +158,7 @@ REPORT_FORMAT = "rulesfuzz-run-report/1"
 
 #: Run statuses and their exit codes (README "Exit codes").
 STATUS_EXIT = {"passed": 0, "known_findings_only": 0, "findings": 1, "declined": 2, "untested": 2,
-               "failed": 3, "interrupted": 130}
+               "refused": 2, "failed": 3, "interrupted": 130}
 
 
 def version() -> str:
@@ -182,7 +182,21 @@ def run_status(result) -> str:
         return "declined"
     if result.stats.steps == 0 and result.cut_short == "time budget":
         return "untested"
+    if result.cut_short != "interrupted" and result.stats.mostly_refused():
+        return "refused"
     return "interrupted" if result.cut_short == "interrupted" else "passed"
+
+
+def refused_message(engine_name: str, stats) -> str:
+    """The one line of a run whose engine refused too much to have been tested (status
+    ``refused``, exit 2: :meth:`harness.execution.Stats.mostly_refused`), with the top reasons."""
+    refused, steps = stats.counted_steps()
+    top = "; ".join(f"{reason} ({n})" for reason, n in stats.top_refusals())
+    never = stats.never_accepted()
+    why = (f"{engine_name} refused {refused} of {steps} events as illegal" if refused * 2 > steps else
+           f"{engine_name} never accepted {', '.join(never)}")
+    return (f"{why} (events aimed at objects off the battlefield not counted; top reasons: {top}): what it "
+            f"declares (capabilities, EngineInfo.cards) and what it accepts disagree, so this run tested nothing")
 
 
 def untested_message(flag: str, max_seconds: float) -> str:

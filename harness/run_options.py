@@ -79,7 +79,7 @@ def fuzz(args, engine, against, database, progress, measure=None):
     oracle = cards.overlay_files()  # the --oracle files this process loaded: every worker loads them too
     jobs = [SlotJob(slot, args.engine, args.against, args.database, replay_dir, args.isolate, args.quiet, options,
                     oracle) for slot in chosen]
-    return run_slots(jobs, engine.info.name, args.workers, measure)
+    return run_slots(jobs, engine.info.name, args.workers, measure, getattr(args, "supervised", False))
 
 
 def check_report_path(flag: str, path: str) -> None:
@@ -158,6 +158,8 @@ def write_reports(args, result, engine, against, status: str, replay: str, extra
             error = f"{engine.info.name} declined most examples at new_game or their first event: nothing was tested"
         elif status == "untested":
             error = report.untested_message("--max-seconds", args.max_seconds)
+        elif status == "refused":
+            error = report.refused_message(engine.info.name, result.stats)
         properties = {"seed": args.seed, "max_examples": args.max_examples, "max_seconds": args.max_seconds,
                       "against": args.against}
         try:

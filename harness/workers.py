@@ -197,6 +197,10 @@ class Worker:
         if database is not None:
             self._buffers.append(database)
         label = f"{self.label}, slot {slot.index + 1}/{slot.total}"
+        from . import supervisor
+
+        if supervisor.ACTIVE is not None:  # a supervised worker: a crash's replay file names the slot's seed
+            supervisor.ACTIVE.meta(engine.info.name, engine.info.version, slot.seed)
 
         def progress(line: str) -> None:
             if not job.quiet:
@@ -284,7 +288,7 @@ class WorkerFailed(RuntimeError):
 
 
 def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, deadline, conn, started=None,
-                    measure=None) -> None:
+                    measure=None, monitor: str | None = None) -> None:
     """The body of worker process ``number`` of ``count``: take slots (``next_slot``, a shared
     counter) and send ``("start", i)`` before slot ``i``, ``("ok", i, result, changes)`` after
     it (``changes``: its example database changes, :meth:`Worker.take_changes`),
@@ -294,8 +298,14 @@ def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, dea
     (:func:`harness.interrupts.sigint_flag`) that ends the running slot with what it found:
     it never lands while a slot's result is being sent, which would lose it. ``measure`` (a
     :class:`harness.engine_coverage.WorkerMeasure`, ``--engine-coverage``) measures the engine's
-    source in this process, saved before the end is sent."""
+    source in this process, saved before the end is sent. ``monitor`` is the shared file of a
+    supervised run (:mod:`harness.supervisor`): the run's process reads it if this one dies."""
     import traceback
+
+    if monitor is not None:
+        from .supervisor import attach
+
+        attach(monitor)
 
     from .engine_coverage import measuring_worker
 
@@ -327,7 +337,7 @@ def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, dea
         conn.close()
 
 
-def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=None):
+def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=None, supervised: bool = False):
     """Run ``jobs`` (slots in the order they are taken) on ``workers`` processes (this one when
     ``workers`` is 1; never more processes than slots) and merge them into one :class:`harness.runner.RunResult`.
 
@@ -338,7 +348,9 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=N
     result (the others are then stopped as by a Ctrl-C, at once rather than when the budget
     ran out), and ``KeyboardInterrupt`` when every worker was interrupted before its run started.
     ``measure`` (:meth:`harness.engine_coverage.EngineCoverage.for_workers`) has worker
-    processes measure the engine's source; this process measures itself.
+    processes measure the engine's source; this process measures itself. ``supervised``: a
+    worker that dies while its engine's code runs ends its slot with that finding (its replay
+    file the slot's last example, :mod:`harness.supervisor`), and another worker takes its place.
     """
     started = time.perf_counter()
     max_seconds = jobs[0].options.get("max_seconds") if jobs else None
@@ -359,7 +371,7 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=N
     else:
         taken = [0] * min(workers, len(jobs))
         try:
-            found, cut = _run_processes(jobs, len(taken), deadline, taken, measure)
+            found, cut = _run_processes(jobs, len(taken), deadline, taken, measure, supervised, engine_name)
         except WorkerFailed as failed:  # the slots that ended keep their findings, reported with the failure
             if failed.results:
                 failed.result = merge(failed.results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
@@ -373,8 +385,10 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=N
 
 
 def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
-                   taken: list[int], measure=None) -> tuple[list, str | None]:
-    """Run ``jobs`` on ``count`` worker processes; ``taken[w]`` counts the slots worker ``w`` started."""
+                   taken: list[int], measure=None, supervised: bool = False,
+                   engine_name: str = "engine") -> tuple[list, str | None]:
+    """Run ``jobs`` on ``count`` worker processes; ``taken[w]`` counts the slots worker ``w`` started.
+    ``supervised``: each worker has a monitor file (:mod:`harness.supervisor`), read when it dies."""
     import signal
     from multiprocessing.connection import wait
 
@@ -382,16 +396,28 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
 
     context = get_context("spawn")
     next_slot = context.Value("i", 0)  # the index of the next slot to take, shared by the workers
-    workers, started = [], []
-    for number in range(count):
+    workers, started, monitors = [], [], []
+
+    def start(number: int) -> tuple:
         receiver, sender = context.Pipe(duplex=False)
-        started.append(context.Event())
+        began = context.Event()
+        monitor = None
+        if supervised:
+            from .supervisor import new_monitor_file
+
+            monitor = new_monitor_file()
         process = context.Process(target=_worker_process,
-                                  args=(jobs, number, count, next_slot, deadline, sender, started[-1], measure),
+                                  args=(jobs, number, count, next_slot, deadline, sender, began, measure, monitor),
                                   name=f"rulesfuzz-worker-{number + 1}")
         process.start()
         sender.close()
-        workers.append((process, receiver))
+        return (process, receiver), began, monitor
+
+    for number in range(count):
+        worker, began, monitor = start(number)
+        workers.append(worker)
+        started.append(began)
+        monitors.append(monitor)
     ends: dict[int, tuple] = {}
     results: dict[int, object] = {}
     changes: dict[int, list] = {}  # job index -> its example database changes, written when every worker ended
@@ -420,6 +446,14 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
                     message = receiver.recv()
                 except EOFError:
                     workers[number][0].join()
+                    crash = _crashed(monitors[number], workers[number][0].exitcode, jobs, running.get(number),
+                                     engine_name, number, count) if not forwarded else None
+                    if crash is not None:  # a finding of its slot; another worker takes its place
+                        results[running.pop(number)] = crash
+                        receiver.close()
+                        _forget_monitor(monitors[number])
+                        workers[number], started[number], monitors[number] = start(number)
+                        continue
                     # once the workers were told to stop, an end without a result is theirs
                     ends[number] = ("end", "interrupted") if forwarded else ("died", workers[number][0].exitcode)
                     if not forwarded:  # no result of the run can be reported: stop the others now
@@ -445,8 +479,48 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
                 process.terminate()
                 process.join()
             receiver.close()
+        for monitor in monitors:
+            _forget_monitor(monitor)
         write_slot_changes(jobs[0].database if jobs else None, changes)
     return collect(ends, results, jobs, count, forwarded and not failed, running)
+
+
+def _crashed(monitor: str | None, exitcode, jobs: list[SlotJob], index: int | None, engine_name: str,
+             number: int, count: int):
+    """The result of slot ``index`` (a :class:`harness.runner.RunResult` with one finding) when the
+    worker that ran it died (``exitcode``, as multiprocessing gives it) while its engine's code
+    ran, read from its ``monitor`` file; None otherwise (no monitor, no slot, or it died elsewhere)."""
+    if monitor is None or index is None or exitcode is None:
+        return None
+    from .findings import Finding
+    from .runner import RunResult
+    from .supervisor import Monitor, worker_death
+
+    reader = Monitor(monitor)
+    try:
+        state = reader.state()
+    finally:
+        reader.close()
+    code = 128 - exitcode if exitcode < 0 else exitcode
+    job = jobs[index]
+    found = worker_death(state, code, slot_folder(job.replay_dir, job.slot), engine_name,
+                         f"process of worker {number + 1}/{count}")
+    if found is None:
+        return None
+    key, violations, scenario, path = found
+    finding = Finding(key, violations, scenario, replay_path=path)
+    finding.notes.append(f"worker {number + 1}/{count} died: its slot {job.slot.index + 1}/{job.slot.total} "
+                         f"stopped here (run with --isolate to go on past it, each crash a finding)")
+    result = RunResult(engine_name, Stats(), findings=[finding])
+    return result
+
+
+def _forget_monitor(path: str | None) -> None:
+    if path is not None:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def write_slot_changes(database: str | None, changes: dict[int, list]) -> None:
@@ -574,9 +648,9 @@ def merge(results: list, engine_name: str, replay_dir, slot_list: list[Slot]):
     from . import rule_coverage
     from .runner import RunResult, replay_file_path
 
-    merged = RunResult(engine_name, merge_stats([r.stats for r in results]),
-                       invariants=list(results[0].invariants) if results else [],
-                       skipped=list(results[0].skipped) if results else [])
+    merged = RunResult(engine_name, merge_stats([r.stats for r in results]),  # (a crashed slot has no invariants)
+                       invariants=next((list(r.invariants) for r in results if r.invariants), []),
+                       skipped=next((list(r.skipped) for r in results if r.skipped), []))
     merged.rule_coverage = rule_coverage.merge_reports([r.rule_coverage for r in results])
     chosen: dict[str, object] = {}
     others = []

@@ -15,7 +15,8 @@ from harness.protocol import EngineInfo, IllegalAction
 from .conftest import ROOT
 
 TINY = f"{ROOT / 'examples' / 'engines' / 'tiny' / 'engine.py'}:engine"
-CHECKS = ["initialize", "cards", "board_round_trip", "illegal_changes_nothing", "determinism", "plain_json"]
+CHECKS = ["initialize", "cards", "board_round_trip", "illegal_changes_nothing", "determinism", "accepts_legal_events",
+          "plain_json"]
 
 
 def outcome(engine) -> dict[str, str]:
@@ -27,12 +28,12 @@ def test_correct_engines_pass_every_check(spec, capsys):
     assert main(["check", "--engine", spec]) == 0
     out = capsys.readouterr().out
     assert [line.split(":")[0] for line in out.splitlines()[:-1]] == [f"PASS  {name}" for name in CHECKS]
-    assert out.splitlines()[-1] == "6 of 6 checks passed"
+    assert out.splitlines()[-1] == "7 of 7 checks passed"
 
 
 def test_an_engine_over_the_wire_is_checked_the_same_way(capsys):
     assert main(["check", "--engine", TINY, "--isolate"]) == 0
-    assert "6 of 6 checks passed" in capsys.readouterr().out
+    assert "7 of 7 checks passed" in capsys.readouterr().out
 
 
 class Wrapped:
