@@ -375,7 +375,7 @@ class PhaseGame:
         self.obs = self._observe()
         self.obs["log"] = self._log(before, self.obs, event)
 
-    def _settle(self, decider, targets=None) -> None:
+    def _settle(self, decider, targets=None, active: int = 0) -> None:
         """Answer phase's prompts until it waits for priority with an empty stack: pass
         priority while the stack isn't empty, ask the decider what players choose.
 
@@ -391,7 +391,7 @@ class PhaseGame:
                 targets = None
             if kind == "Priority":
                 if not self.game.stack():
-                    if data.get("player") != 0:  # the active player has priority again (CR 117.3b)
+                    if data.get("player") != 0 and active == 0:  # the active player has priority (CR 117.3b)
                         self.events += self._apply(data["player"], _action("PassPriority"))
                         continue
                     return
@@ -473,17 +473,26 @@ class PhaseGame:
         pid = self._insert(name, seat, "Hand", harness_id)
         obj = self.game.object(pid)
         types = obj["card_types"]["core_types"]
-        if seat != 0 and "Instant" not in types:
-            raise Unsupported("cast:sorcery_speed_by_nonactive_player",
-                              f"{name}: the board's second player is never the active player of phase's turn")
+        sorcery_speed = "Instant" not in types
+        if sorcery_speed and seat != 0:
+            self._set_active(seat)  # CR 307.1: a sorcery is cast in its caster's own main phase
         self._give_priority(seat)
         self._mana(seat, obj.get("mana_cost"))
         cast = [a for a in self.game.actions() if a.kind == "CastSpell" and a.data.get("object_id") == pid]
         if not cast:
             raise IllegalAction("cant_cast", f"phase lists no cast of {name}")
         self.events += self._apply(seat, cast[0])
-        self._settle(decider, targets=list(targets))
+        self._settle(decider, targets=list(targets), active=seat if sorcery_speed else 0)
+        if sorcery_speed and seat != 0:
+            self._set_active(0)
         return pid
+
+    def _set_active(self, seat: int) -> None:
+        """Make ``seat`` the active player, in its precombat main phase with priority (debug
+        ``SetPhase``): the harness's events are a judge's scenario, where the board's second
+        player may cast a sorcery too; nothing else of the game changes."""
+        self.events += self._apply(self.game.priority_player(),
+                                   _debug("SetPhase", {"phase": "PreCombatMain", "active_player": seat}))
 
     def _cast(self, event, decider) -> None:
         name, seat = event.get("card"), self._player(event.get("controller"))
@@ -564,9 +573,10 @@ class PhaseGame:
     def _equip(self, aid, to, equipment, host, decider) -> None:
         """An Equipment moved by its equip ability (CR 702.6a): "attach to target creature you
         control", sorcery speed; other attachments of an Equipment are declined."""
-        if host["controller"] != equipment["controller"] or equipment["controller"] != self.players[0]:
-            raise Unsupported("attach:equipment", "only its equip ability moves an Equipment here: a creature its "
-                                                  "controller controls, the active player's")
+        if host["controller"] != equipment["controller"]:
+            raise Unsupported("attach:equipment", "only its equip ability moves an Equipment here: onto a creature "
+                                                  "its controller controls (CR 702.6a)")
+        seat = self.seat[equipment["controller"]]
         if equipment["attached_to"] == to:
             return  # CR 701.3b
         pid = self.ids[aid]
@@ -575,14 +585,18 @@ class PhaseGame:
         cost = (abilities[index].get("cost") or {}) if index is not None else {}
         if index is None or cost.get("type") != "Mana":
             raise Unsupported("attach:equipment", f"{equipment['name']}: no equip ability with a mana cost in phase")
-        self._give_priority(0)
-        self._mana(0, cost.get("cost"))
+        if seat != 0:
+            self._set_active(seat)  # equip only as a sorcery (CR 702.6a)
+        self._give_priority(seat)
+        self._mana(seat, cost.get("cost"))
         equip = [a for a in self.game.actions() if a.kind == "ActivateAbility" and a.data.get("source_id") == pid
                  and a.data.get("ability_index") == index]
         if not equip:
             raise IllegalAction("cant_equip", f"phase lists no equip of {aid}")
-        self.events += self._apply(0, equip[0])
-        self._settle(decider, targets=[{"Object": self.ids[to]}])
+        self.events += self._apply(seat, equip[0])
+        self._settle(decider, targets=[{"Object": self.ids[to]}], active=seat)
+        if seat != 0:
+            self._set_active(0)
 
     def _sacrifice(self, event, decider) -> None:
         oid = event.get("object")
