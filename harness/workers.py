@@ -34,6 +34,7 @@ slot folders removed, unless a slot left a pending file there (a killed process)
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
@@ -287,6 +288,30 @@ class WorkerFailed(RuntimeError):
         self.result = None
 
 
+@contextlib.contextmanager
+def _sigint_blocked():
+    """SIGINT blocked in this thread within the block (a worker process started in it inherits
+    the mask through exec, its imports included); a SIGINT that came meanwhile is delivered at the end."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _unblock_sigint() -> None:
+    """Unblock SIGINT (a worker process started by :func:`_sigint_blocked`)."""
+    import signal
+
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, deadline, conn, started=None,
                     measure=None, monitor: str | None = None) -> None:
     """The body of worker process ``number`` of ``count``: take slots (``next_slot``, a shared
@@ -322,6 +347,7 @@ def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, dea
         with interrupts.sigint_flag():
             if started is not None:
                 started.set()
+            _unblock_sigint()  # started with SIGINT blocked: a Ctrl-C of the start-up arrives now, as the flag
             with measuring_worker(measure):
                 try:
                     cut = work(jobs, take, deadline, worker, lambda i: conn.send(("start", i)),
@@ -373,8 +399,9 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=N
         try:
             found, cut = _run_processes(jobs, len(taken), deadline, taken, measure, supervised, engine_name)
         except WorkerFailed as failed:  # the slots that ended keep their findings, reported with the failure
-            if failed.results:
-                failed.result = merge(failed.results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
+            failed.result = merge(failed.results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
+            failed.result.slots = {"slots": len(jobs), "taken": taken}
+            failed.result.seconds = time.perf_counter() - started
             raise
     merged = merge(found, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
     merged.slots = {"slots": len(jobs), "taken": taken}
@@ -409,7 +436,8 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
         process = context.Process(target=_worker_process,
                                   args=(jobs, number, count, next_slot, deadline, sender, began, measure, monitor),
                                   name=f"rulesfuzz-worker-{number + 1}")
-        process.start()
+        with _sigint_blocked():  # the worker inherits the blocked SIGINT through exec: a Ctrl-C while it
+            process.start()  # starts waits until it can end with what it found (no traceback of its imports)
         sender.close()
         return (process, receiver), began, monitor
 
@@ -553,9 +581,9 @@ def collect(ends: dict[int, tuple], results: dict[int, object], jobs: list[SlotJ
     worker number -> job index).
 
     A worker interrupted before it had a result adds nothing, and the others' results are
-    kept: nothing found is lost. Raises ``KeyboardInterrupt`` when no slot has a result after
-    a Ctrl-C, and :class:`WorkerFailed` for a worker that raised, or died when no Ctrl-C
-    was passed on.
+    kept: nothing found is lost (after a Ctrl-C with no slot result, the run's result is empty:
+    its reports are written all the same). Raises :class:`WorkerFailed` for a worker that
+    raised, or died when no Ctrl-C was passed on.
     """
     cuts = set()
     ended = [results[i] for i in sorted(results)]
@@ -574,9 +602,7 @@ def collect(ends: dict[int, tuple], results: dict[int, object], jobs: list[SlotJ
     if interrupted:
         cuts.add("interrupted")
     cut = "interrupted" if "interrupted" in cuts else ("time budget" if "time budget" in cuts else None)
-    if cut == "interrupted" and not results:
-        raise KeyboardInterrupt
-    return [results[i] for i in sorted(results)], cut
+    return [results[i] for i in sorted(results)], cut  # interrupted before any result: an empty one
 
 
 def _has_slot_files(replay_dir: Path) -> bool:

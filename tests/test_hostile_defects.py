@@ -239,3 +239,88 @@ def test_every_step_timeout_option_has_help(command, capsys):
         main([command, "--help"])
     out = capsys.readouterr().out
     assert "counts as a hang" in " ".join(out.split("--step-timeout STEP_TIMEOUT\n", 1)[-1].split("--", 1)[0].split())
+
+
+def _children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux: /proc/PID/task/*/children)."""
+    out = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            out += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return out
+
+
+def test_ctrl_c_while_the_workers_start_is_clean_and_writes_the_json(tmp_path):
+    """(d) A terminal's Ctrl-C (SIGINT to the whole process group) while ``--workers`` processes
+    are starting: one line, exit 130, no KeyboardInterrupt traceback (was: one per worker),
+    and the --json report written, status interrupted, its slots filled."""
+    import signal
+    import time
+
+    report_path = tmp_path / "report.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "run", "--engine", f"{TINY}:engine", "--workers", "2", "--max-examples",
+         "100000", "--database", "none", "--replay-dir", str(tmp_path / "out"), "--json", str(report_path),
+         "--quiet", "--unsupervised"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True,
+        # pytest-xdist workers ignore SIGINT and children inherit that: restore the default.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert proc.stdout.readline().startswith("rulesfuzz: fuzzing")
+        for _ in range(2000):  # until the first worker process exists: it is importing now
+            if _children(proc.pid):
+                break
+            time.sleep(0.005)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    data = json.loads(report_path.read_text())
+    assert data["status"] == "interrupted"
+    assert data["slots"] is not None and data["slots"]["slots"] >= 2
+
+
+class DyingGame:
+    """The tiny engine's game, but its process ends at the first cast (an engine's native crash)."""
+
+    def __init__(self, board):
+        self.inner = tiny.TinyGame(board, frozenset())
+
+    def apply(self, event, decider):
+        if event.get("type") == "cast":
+            os._exit(7)
+        return self.inner.apply(event, decider)
+
+    def observe(self):
+        return self.inner.observe()
+
+
+class Dying:
+    info = tiny.engine.info
+
+    def new_game(self, board):
+        return DyingGame(board)
+
+
+dying = Dying()
+
+
+def test_a_workers_death_leaves_the_json_report_with_its_slots(tmp_path):
+    """(d) A worker process that dies ends the run (exit 3) with a --json report whose ``slots``
+    say how many slots there were and how many each worker took (was: null)."""
+    report_path = tmp_path / "report.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", "run", "--engine", f"{__file__}:dying", "--workers", "2",
+         "--max-examples", "200", "--seed", "0", "--database", "none", "--replay-dir", str(tmp_path / "out"),
+         "--json", str(report_path), "--quiet", "--unsupervised"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 3, done.stderr
+    data = json.loads(report_path.read_text())
+    assert data["status"] == "failed"
+    assert data["slots"]["slots"] >= 2 and len(data["slots"]["taken"]) == 2 and sum(data["slots"]["taken"]) >= 1
