@@ -424,11 +424,12 @@ class PhaseGame:
         """CR 616.1: the affected object's controller chooses which replacement effect applies."""
         seat = data.get("player", 0)
         actions = [a for a in self.game.actions() if a.kind == "ChooseReplacement"]
-        labels = []
-        for a in actions:
-            labels.append(self._replacement_label(a, data))
+        by_label = {}
+        for a in actions:  # two regeneration shields are one choice: "regeneration"
+            by_label.setdefault(self._replacement_label(a, data), a)
+        labels = list(by_label)
         answer = decider.choose(self.players[seat], D.REPLACEMENT_EFFECT, labels)
-        self.events += self._apply(seat, actions[labels.index(answer)])
+        self.events += self._apply(seat, by_label[answer])
 
     def _replacement_label(self, action, data) -> str:
         index = action.data.get("index")
@@ -738,6 +739,36 @@ class PhaseGame:
                                 "amount": data.get("count", 1)})
             elif kind in ("LifeChanged", "LifeGained"):
                 pass
+        # Replacement effects phase applied: "Regenerated" names the creature; umbra armor shows
+        # as the Aura's destruction (CreatureDestroyed of the Aura) while it enchanted the creature.
+        replaced = []
+        for ev in self.events:
+            data = ev.get("data") or {}
+            oid = self.names.get(data.get("object_id"))
+            if oid is None or oid not in before["objects"]:
+                continue
+            if ev.get("type") == "Regenerated":
+                log.append({"kind": "replacement", "effect": D.REGENERATION, "affected": oid})
+                replaced.append(oid)
+            elif ev.get("type") == "CreatureDestroyed" and "umbra armor" in before["objects"][oid]["keywords"] \
+                    and before["objects"][oid]["attached_to"] is not None:
+                host = before["objects"][oid]["attached_to"]
+                log.append({"kind": "replacement", "effect": D.UMBRA_ARMOR, "source": oid, "affected": host})
+                replaced.append(host)
+        dealt = {}
+        for entry in log:
+            if entry["kind"] == "damage" and entry["target"] in before["objects"]:
+                dealt[entry["target"]] = dealt.get(entry["target"], 0) + entry["amount"]
+        for oid, prev in before["objects"].items():
+            if prev["zone"] != "battlefield":
+                continue
+            marked = prev["damage"] + dealt.get(oid, 0)
+            obj = after["objects"].get(oid)
+            if oid in replaced:  # CR 701.15a, 702.89a: all damage is removed from it
+                if marked:
+                    log.append({"kind": "damage_removed", "object": oid, "amount": marked})
+            elif obj is not None and obj["zone"] == "battlefield" and obj["damage"] < marked:
+                log.append({"kind": "damage_removed", "object": oid, "amount": marked - obj["damage"]})
         # Derived from the observations before and after (phase doesn't report these as events).
         for oid, obj in after["objects"].items():
             prev = before["objects"].get(oid)
@@ -746,23 +777,10 @@ class PhaseGame:
             if obj["regeneration_shields"] > prev["regeneration_shields"]:
                 for _ in range(obj["regeneration_shields"] - prev["regeneration_shields"]):
                     log.append({"kind": "regeneration_shield", "object": oid})
-            elif obj["regeneration_shields"] < prev["regeneration_shields"]:
-                log.append({"kind": "replacement", "effect": D.REGENERATION, "affected": oid})
-            if obj["damage"] < prev["damage"]:
-                log.append({"kind": "damage_removed", "object": oid, "amount": prev["damage"] - obj["damage"]})
             if obj["tapped"] and not prev["tapped"]:
                 log.append({"kind": "tapped", "object": oid})
             if obj["attached_to"] is not None and obj["attached_to"] != prev["attached_to"]:
                 log.append({"kind": "attached", "object": oid, "to": obj["attached_to"]})
-        for oid, prev in before["objects"].items():  # umbra armor (CR 702.89a): the Aura went, its host stayed
-            obj = after["objects"].get(oid)
-            host = prev.get("attached_to")
-            if obj is not None and prev["zone"] == "battlefield" and obj["zone"] == "graveyard" \
-                    and "umbra armor" in prev["keywords"] and host is not None \
-                    and after["objects"].get(host, {}).get("zone") == "battlefield" \
-                    and any(ev.get("type") == "CreatureDestroyed" and (ev.get("data") or {}).get("object_id")
-                            == self.ids.get(oid) for ev in self.events):
-                log.insert(0, {"kind": "replacement", "effect": D.UMBRA_ARMOR, "source": oid, "affected": host})
         for pid, player in after["players"].items():
             prev = before["players"][pid]
             if player["life"] > prev["life"]:
