@@ -175,10 +175,10 @@ def _busy(seconds: float) -> None:
         pass
 
 
-def _alarm_inside_a_gc_callback(then_hang: float) -> None:
+def _alarm_inside_a_gc_callback(then_hang: float, done: list) -> None:
     """An engine's apply: a garbage collection whose callback runs past the step timeout (so
     the alarm's handler runs inside the callback, where its exception is printed and dropped),
-    then ``then_hang`` more seconds of work."""
+    then ``then_hang`` more seconds of work; appends to ``done`` if it ran to its end."""
     def callback(phase, info):
         if phase == "start":
             _busy(0.5)
@@ -189,6 +189,7 @@ def _alarm_inside_a_gc_callback(then_hang: float) -> None:
     finally:
         gc.callbacks.remove(callback)
     _busy(then_hang)
+    done.append(True)
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -197,10 +198,11 @@ def test_a_step_timeout_landing_in_a_gc_callback_is_not_lost(then_hang):
     """Was: the EngineTimeout raised in the callback was dropped and the engine ran on (a hang
     then went unbounded, a slow step passed). The alarm repeats until the call ends, and a call
     that ends after its alarm fired is a timeout all the same."""
-    started = time.perf_counter()
+    done: list = []
     with pytest.raises(EngineFailed, match=r"did not return from apply within 0.2 s"):
-        engine_call("apply", _alarm_inside_a_gc_callback, then_hang, timeout=0.2)
-    assert time.perf_counter() - started < 2.0
+        engine_call("apply", _alarm_inside_a_gc_callback, then_hang, done, timeout=0.2)
+    if then_hang:
+        assert done == []  # the hang after the callback is cut before its end, not run for its seconds
 
 
 class SlowDraws:
@@ -253,14 +255,16 @@ def test_ctrl_c_raises_at_once_only_inside_an_engine_call(default_sigint):
         with pytest.raises(KeyboardInterrupt):  # and the next engine call doesn't start
             engine_call("apply", lambda: None, timeout=1.0)
     with interrupts.sigint_flag(), interrupts.armed():
+        done: list = []
+
         def hangs():
             os.kill(os.getpid(), signal.SIGINT)
             _busy(5.0)
+            done.append(True)
 
-        started = time.perf_counter()
         with pytest.raises(KeyboardInterrupt):
             engine_call("apply", hangs, timeout=10.0)
-        assert time.perf_counter() - started < 2.0
+        assert done == []  # interrupted inside the hang, not after it
 
 
 def test_within_a_run_the_alarm_handler_stays_installed_and_a_hang_is_still_cut(monkeypatch):
@@ -296,6 +300,8 @@ def test_a_hang_retrying_under_except_exception_is_still_cut():
     """Was: each repeated alarm raised EngineTimeout inside the hanging call, an ``Exception``
     the engine's own retry loop caught and dropped, so the call ran on until it returned by
     itself (never, for a real hang). The repeat now raises through ``except Exception``."""
+    done: list = []
+
     def retries_for_five_seconds():
         end = time.perf_counter() + 5.0
         while time.perf_counter() < end:
@@ -303,21 +309,23 @@ def test_a_hang_retrying_under_except_exception_is_still_cut():
                 _busy(0.01)
             except Exception:  # noqa: BLE001  what the engine under test does
                 pass
+        done.append(True)
 
-    started = time.perf_counter()
     with pytest.raises(EngineFailed, match=r"did not return from apply within 0.2 s"):
         engine_call("apply", retries_for_five_seconds, timeout=0.2)
-    assert time.perf_counter() - started < 2.0
+    assert done == []  # cut inside its retries, not after five seconds
 
 
 def test_an_engine_call_inside_an_engine_call_keeps_the_outer_step_timeout():
     """Was: the inner call's end cancelled the alarm and forgot the outer call, so an engine
     that ran a run (or any timed call) inside its own apply and then hung was never cut."""
+    done: list = []
+
     def runs_a_call_then_hangs():
         engine_call("apply", lambda: None, timeout=5.0)
         _busy(5.0)
+        done.append(True)
 
-    started = time.perf_counter()
     with pytest.raises(EngineFailed, match=r"did not return from apply within 0.3 s"):
         engine_call("apply", runs_a_call_then_hangs, timeout=0.3)
-    assert time.perf_counter() - started < 2.0
+    assert done == []  # cut inside the hang

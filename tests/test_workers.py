@@ -409,12 +409,12 @@ def test_the_time_budget_is_the_whole_runs_over_workers(tmp_path):
     from harness.workers import run_workers
 
     spec = tiny_in_workers(tmp_path / "slow.py", "True", "time.sleep(0.04)")
-    started = time.monotonic()
     result = run_workers(spec, workers=2, max_examples=100_000, seed=0, replay_dir=tmp_path,
                          explore=True, steps_per_example=5, max_seconds=2.0)
     assert result.cut_short == "time budget" and not result.findings
-    assert 0 < result.stats.examples < 100_000
-    assert time.monotonic() - started < 30  # 2 s of fuzzing, worker start-up, the merge: not the budget's hours
+    # Counted, not timed: every game sleeps 0.04 s, so 2 workers in 2 s start at most 100 games
+    # (and one more each, the slot running when the time is up); a loaded machine, fewer.
+    assert 0 < result.stats.examples <= 102
 
 
 class _CtrlCWhileSending:
@@ -457,11 +457,11 @@ def test_a_worker_whose_engine_ends_its_process_stops_the_run_at_once(tmp_path):
     from harness.workers import WorkerFailed, run_workers
 
     spec = tiny_in_workers(tmp_path / "second_worker_exits.py", "WORKER == 2", "os._exit(3)")
-    began = time.monotonic()
-    with pytest.raises(WorkerFailed, match=r"worker 2/2 ended without a result \(exit code 3\) in slot \d+/"):
+    with pytest.raises(WorkerFailed, match=r"worker 2/2 ended without a result \(exit code 3\) in slot \d+/") as failed:
         run_workers(spec, workers=2, max_examples=5000, seed=0, replay_dir=tmp_path,
                     steps_per_example=5)
-    assert time.monotonic() - began < 20
+    slots_of_run = failed.value.result.slots  # counted, not timed: the run stopped with slots left
+    assert sum(slots_of_run["taken"]) < slots_of_run["slots"]
 
 
 def test_a_worker_that_dies_does_not_lose_what_the_other_slots_found(tmp_path, capsys):
