@@ -12,10 +12,16 @@ once and a baseline can list the known ones (:func:`finding_key`, :func:`violati
 - for the differential oracle the first differing field with object and player ids
   wildcarded, ``differential.matches_reference[objects.*.tapped]``, unless an invariant
   of the rules (any family but the differential one) failed on the same step: the
-  difference then carries that invariant's key (the first such in the registry's order),
-  so one bug has one key with and without ``--against``.
+  difference then carries that invariant's key (the first such in family order, then the
+  registry's order), so one bug has one key with and without ``--against``.
 
-Later failures with a known key are counted, not reported again.
+**One bug, one finding.** The violations of one failing step are one finding, listing them
+all; its key is :func:`step_key`: that of the first of them in family order (rules, then
+generic, then the differential oracle) and then the registry's order. Keys that failed
+together on a step stay together for the whole run (``--keep-going``): while Hypothesis
+shrinks, a failure with any of them is the same failure (one exception class, so it is
+shrunk once), and once the finding is reported a later step failing with any of them is a
+repeat of it (counted, not reported), the other keys of that step joining it.
 """
 
 from __future__ import annotations
@@ -69,6 +75,29 @@ def _registry_rank() -> dict[str, int]:
     return {name: i for i, name in enumerate(REGISTRY)}
 
 
+def _order(invariant: str, rank: dict[str, int]) -> tuple[int, int]:
+    """Where an invariant stands when a step's violations choose their finding's key: by family
+    (``invariants.FAMILIES``: rules, then generic, then the differential oracle), then in the
+    registry's order; an unregistered name (a harness verdict) after every registered one."""
+    from invariants import REGISTRY
+    from invariants.base import FAMILIES
+
+    inv = REGISTRY.get(invariant)
+    family = FAMILIES.index(inv.family) if inv is not None and inv.family in FAMILIES else len(FAMILIES)
+    return family, rank.get(invariant, len(rank))
+
+
+def step_key(violations: Sequence[Violation], keys: Sequence[str] | None = None) -> str:
+    """The key of the finding that ``violations`` (those of one failing step) are: the key
+    (:func:`violation_keys`) of the first of them in family order (rules, generic, differential)
+    and then the registry's order. A difference from the reference carries that same key
+    (:func:`violation_keys`), so the key is the same with and without ``--against``."""
+    keys = list(keys) if keys is not None else violation_keys(violations)
+    rank = _registry_rank()
+    best = min(range(len(violations)), key=lambda i: (_order(violations[i].invariant, rank), i))
+    return keys[best]
+
+
 def _adoptable(invariant: str) -> bool:
     """Whether a difference on the same step takes this invariant's key: any step invariant
     of the rules (generic and sba ones included) but the differential oracle."""
@@ -81,17 +110,17 @@ def _adoptable(invariant: str) -> bool:
 def violation_keys(violations: Sequence[Violation]) -> list[str]:
     """The key of each of ``violations`` (those of one example), in order: :func:`finding_key`,
     except that a difference from the reference (``differential.matches_reference``) on a step
-    where another invariant failed too has the key of the first of those in the registry's
-    order (``invariants.REGISTRY``): the same bug then has the same key in invariant mode and in
-    differential mode, and one baseline entry covers both."""
+    where another invariant failed too has the key of the first of those in family order (rules
+    before generic) and then the registry's order (``invariants.REGISTRY``): the same bug then
+    has the same key in invariant mode and in differential mode, and one baseline entry covers both."""
     own = [finding_key(v) for v in violations]
     if not any(v.invariant == DIFFERENTIAL for v in violations):
         return own
     rank = _registry_rank()
-    caught: dict[int, tuple[int, str]] = {}  # step -> (registry rank, key) of its first rules invariant
+    caught: dict[int, tuple] = {}  # step -> (family and registry rank, key) of its first rules invariant
     for v, key in zip(violations, own):
         if v.invariant != DIFFERENTIAL and _adoptable(v.invariant):
-            mine = (rank.get(v.invariant, len(rank)), key)
+            mine = (_order(v.invariant, rank), key)
             if v.step not in caught or mine < caught[v.step]:
                 caught[v.step] = mine
     return [caught[v.step][1] if v.invariant == DIFFERENTIAL and v.step in caught else key

@@ -54,7 +54,7 @@ from . import strategies as S
 from .decider import DrawingDecider
 from .execution import Declined, Session, Stats
 from .explore import ExampleDeclined
-from .findings import primary_first, violation_keys
+from .findings import primary_first, step_key, violation_keys
 from .guidance import GuidedPlan
 from .protocol import Violation
 from .hypothesis_shim import is_rule
@@ -130,22 +130,32 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
         return multiple(*(o["id"] for o in board["objects"]))
 
     def _found(self, violations: list[Violation]) -> None:
-        """Fail the example with the first violation whose key is new (its scenario is kept on disk).
+        """Fail the example: its violations are one finding, keyed by :func:`harness.findings.step_key`
+        (its scenario is kept on disk), raised as the failure of their keys' group.
 
-        When every key is already found (``--keep-going``), the failure is counted and the
-        example stops without failing, so Hypothesis looks for other bugs.
+        When one of its keys belongs to a finding already reported (``--keep-going``), the
+        failure is a repeat of that finding, counted, and its other keys join it; the example
+        stops without failing, so Hypothesis looks for other bugs.
         """
         session = self.session
         keys = violation_keys(violations)  # a difference another invariant caught has that one's key
-        new = [i for i, key in enumerate(keys) if key not in self.found_keys]
-        if not new:
-            for key in dict.fromkeys(keys):
-                self.recorder.repeat(key)
+        known = next((k for k in keys if k in self.found_keys), None)
+        if known is not None:  # one of a reported finding's keys: that finding again (harness.findings)
+            finding = self.finding_of.get(known, known)
+            self.recorder.repeat(finding)
+            self.found_keys.update(keys)
+            for k in keys:
+                self.finding_of.setdefault(k, finding)
             self.stopped = True
             return
-        key = keys[new[0]]
+        key = step_key(violations, keys)
+        # Keys that failed together on a step are one failure for the whole run: the exception
+        # class is their group's (the first key seen of them), so Hypothesis shrinks them once.
+        group = next((self.groups[k] for k in keys if k in self.groups), key)
+        for k in keys:
+            self.groups.setdefault(k, group)
         ordered = primary_first(violations, key, keys)
-        raise self.recorder.violation(session, ordered, self.engine, self.run_stats.examples, key)
+        raise self.recorder.violation(session, ordered, self.engine, self.run_stats.examples, group)
 
     def _decline(self, exc: Declined) -> None:
         """End the example without blame: the engine doesn't model what it needs (counted by reason).
@@ -272,6 +282,8 @@ def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None
             "step_timeout": step_timeout,
             "against": against,
             "found_keys": set(),
+            "finding_of": {},  # a key of a reported finding (or one that joined it) -> the finding's key
+            "groups": {},  # a key -> the group (first key seen) of the keys it failed together with
             "coverage_guided": coverage_guided,
         },
     )

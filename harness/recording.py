@@ -14,7 +14,7 @@ import time
 
 from . import scenario as scenario_file
 from .execution import Session, scenario_run
-from .findings import violation_keys
+from .findings import step_key
 from .protocol import Violation
 
 __all__ = ["InvariantViolation", "Recorder", "scenario_run", "violation_class"]
@@ -47,7 +47,7 @@ class InvariantViolation(AssertionError):
     def __init__(self, violations: list[Violation], scenario: dict, key: str | None = None):
         self.violations = violations
         self.scenario = scenario
-        self.key = key if key is not None else violation_keys(violations)[0]
+        self.key = key if key is not None else step_key(violations)
         first = violations[0]
         super().__init__(f"{first.invariant} at step {first.step}: {'; '.join(first.messages)}")
 
@@ -138,7 +138,7 @@ class Recorder:
                   key: str | None = None) -> InvariantViolation:
         """Record the scenario of ``session`` broken by ``violations`` (the first gives ``key``);
         returns the exception to raise: an instance of :func:`violation_class` of the key."""
-        key = key if key is not None else violation_keys(violations)[0]
+        key = key if key is not None else step_key(violations)
         scenario = scenario_file.build(session.board, session.steps, violations, engine, self.seed)
         if session.output:
             scenario["engine_output"] = session.output

@@ -42,7 +42,7 @@ from .databases import ReplayCounter
 from .decider import ReplayDiverged
 from .execution import BoardRejected, Declined, EngineTimeout, Stats, alarm_handler
 from .explore import explore as explore_examples
-from .findings import CRASH, Finding, primary_first, related_keys, scenario_size, violation_keys
+from .findings import CRASH, Finding, primary_first, related_keys, scenario_size, step_key, violation_keys
 from .machine import make_machine
 from .protocol import Violation
 from .recording import InvariantViolation, Recorder, file_stem
@@ -262,11 +262,15 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
         if counter is not None:
             from_database.update(k for k in recorder.keys() if counter.replayed(recorder.first_example.get(k)))
 
-    def finish(key: str, violations: list[Violation], scenario: dict, cut: bool, reduce: bool = True) -> None:
-        """Reduce (within the budget), save and record one new finding."""
-        finding = Finding(key, list(violations), scenario, examples_to_find=recorder.first_example.get(key),
-                          seconds_to_find=recorder.first_seconds.get(key), shrink_cut_short=cut,
-                          from_database=key in from_database)
+    def finish(key: str, violations: list[Violation], scenario: dict, cut: bool, reduce: bool = True,
+               group: str | None = None) -> None:
+        """Reduce (within the budget), save and record one new finding (``group``: the key its
+        failures were raised and recorded under, when not ``key``, :meth:`EngineMachine._found`)."""
+        group = group or key
+        finding = Finding(key, list(violations), scenario,
+                          examples_to_find=recorder.first_example.get(group, recorder.first_example.get(key)),
+                          seconds_to_find=recorder.first_seconds.get(group, recorder.first_seconds.get(key)),
+                          shrink_cut_short=cut, from_database=key in from_database or group in from_database)
         if shrink and reduce and not cut:
             from .reduce import reduce_scenario
 
@@ -284,11 +288,33 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
             path = replay_file_path(replay_dir, engine.info.name, key, finding.scenario)
             finding.replay_path = scenario_file.save(finding.scenario, path)
             recorder.forget(key)
+            recorder.forget(group)
         result.findings.append(finding)
         # Invariants that failed on the same step are part of this finding (one bug can break
         # several, e.g. 704.5h and a destruction that left nothing on the battlefield): their keys
         # are found too, so the same bug is not reported again under another key.
-        machine.found_keys.update({key, *related_keys(finding.violations)})
+        joined = {key, group, *related_keys(violations), *related_keys(finding.violations)}
+        machine.found_keys.update(joined)
+        for k in joined:
+            machine.finding_of.setdefault(k, key)
+
+    def settle(group: str, violations: list[Violation], scenario: dict, cut: bool) -> None:
+        """The failure of ``group`` (one step's violations): a new finding keyed by
+        :func:`~harness.findings.step_key`, unless one of its keys belongs to a finding already
+        reported: then it is that finding again (a repeat), and its keys join that finding."""
+        keys = violation_keys(violations)
+        mine = {group, *related_keys(violations)}
+        known = next((k for k in (group, *keys, *sorted(mine)) if k in machine.found_keys), None)
+        if known is not None:
+            finding = machine.finding_of.get(known, known)
+            recorder.repeat(finding)
+            machine.found_keys.update(mine)
+            for k in mine:
+                machine.finding_of.setdefault(k, finding)
+            recorder.forget(group)
+            return
+        key = step_key(violations, keys)
+        finish(key, primary_first(violations, key, keys), scenario, cut, group=group)
 
     def replay_corpus() -> None:
         """Replay the scenarios earlier explorations kept in ``database`` (:mod:`harness.explore`):
@@ -303,8 +329,11 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
             pairs = [(v, k) for v, k in zip(replayed.violations, violation_keys(replayed.violations))
                      if k not in machine.found_keys]
             if pairs:
-                key = pairs[0][1]
-                fresh = primary_first([v for v, _ in pairs], key, [k for _, k in pairs])
+                same = [v for v in replayed.violations if v.step == pairs[0][0].step]  # one step: one finding
+                if related_keys(same) & machine.found_keys:
+                    continue  # a reported finding's step again
+                key = step_key(same)
+                fresh = primary_first(same, key)
                 scenario = scenario_file.build(saved["board"], replayed.session.steps[: fresh[0].step], fresh, engine,
                                                seed)
                 from_database.add(key)
@@ -378,8 +407,10 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                     explored += tried
                     if not ran and found is None:  # every example was declined: the engine declines them all
                         break
-                    if found is not None and found.key not in machine.found_keys:
-                        finish(found.key, found.violations, found.scenario, False)
+                    reported = len(result.findings)
+                    if found is not None:
+                        settle(found.key, found.violations, found.scenario, False)
+                    if len(result.findings) > reported:
                         explore_corpus.save_scenario(database, digest, result.findings[-1].scenario)
                     if result.findings and not keep_going:
                         break
@@ -405,8 +436,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                         raise
                 done += n
                 for exc in sorted(raised, key=lambda e: scenario_size(e.scenario)):
-                    if exc.key not in machine.found_keys:
-                        finish(exc.key, exc.violations, exc.scenario, False)
+                    settle(exc.key, exc.violations, exc.scenario, False)
                 if result.findings and not keep_going:
                     break
                 tick(lambda: f"{len(result.findings)} finding(s)")
@@ -419,7 +449,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
     for key in recorder.keys():
         if key not in machine.found_keys and (keep_going or not result.findings):
             best = recorder.best[key]
-            finish(key, [Violation(**{k: (tuple(v) if k == "messages" else v) for k, v in found.items()
+            settle(key, [Violation(**{k: (tuple(v) if k == "messages" else v) for k, v in found.items()
                                       if k in ("invariant", "step", "messages")})
                          for found in [best["violation"], *best.get("also_violated", [])]], best, True)
     result.also_seen = [key for key in recorder.keys() if key not in machine.found_keys]
