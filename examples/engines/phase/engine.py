@@ -13,21 +13,30 @@ card data from); it never imports the reference engine.
   every pool card once, kept to turn 1's precombat main phase) is exported once; each
   board is that export with its ``objects``, zones, ``battlefield``, tapped status, marked
   damage, counters and attachments written in, loaded with ``Engine.load_game``.
-* **Events** are phase's own game actions: ``cast`` puts the real card into its caster's
-  hand, gives the caster its mana (debug ``AddMana``), casts it with the event's targets
-  and passes priority until it has resolved; ``put_onto_battlefield`` moves the card onto
-  the battlefield (debug ``MoveToZone``, then ``Attach`` for an Aura) and runs state-based
-  actions; ``attach`` of an Equipment is its equip ability, of an Aura debug ``Attach``;
-  ``sacrifice`` is phase's sacrifice (debug ``Sacrifice``); ``activate_regeneration``
-  activates the creature's own regenerate ability. Effect events without a card of phase
-  (``destroy``, ``damage``, ``modify_pt``, ``add_counters``) are declined (Unsupported):
-  phase has no entry point that performs them as one effect, and made-up cards would
-  judge the adapter, not phase.
+* **Events** are phase's own game actions: ``cast`` (an instant, a sorcery or a permanent
+  spell) puts the real card into its caster's hand, gives the caster its mana (debug
+  ``AddMana``), casts it with the event's targets (checked against the spell's: phase picks
+  a lone legal target itself) and passes priority until it has resolved; the board's
+  second player casts a sorcery in its own main phase (debug ``SetPhase`` with
+  ``active_player``, and back). ``put_onto_battlefield`` moves the card onto the
+  battlefield (debug ``MoveToZone``, then ``Attach`` for an Aura or Equipment) and runs
+  state-based actions; ``attach`` of an Equipment is its equip ability, paid, of an Aura
+  debug ``Attach``; ``sacrifice`` is phase's sacrifice (debug ``Sacrifice``);
+  ``activate_regeneration`` activates the creature's own regenerate ability, paid.
+  Effect events without a card (``destroy``, ``damage``, ``modify_pt``, ``add_counters``)
+  are declined (Unsupported): phase has no entry point that performs them as one effect,
+  and made-up cards would judge the adapter, not phase.
 * **Decisions** phase asks go through the decider with the harness's kinds and labels
   (:mod:`harness.decisions`): ``ChooseLegend`` is ``legend_rule`` (options the ids, the
   answer kept), ``ReplacementChoice`` on a destruction is ``replacement_effect``
   (``umbra armor:<Aura id>``, ``regeneration``); any other prompt is asked under its own
   phase name (an unknown kind: recorded, answered, never read as "not asked").
+* **Log entries** come from phase's events (``ZoneChanged``, ``DamageDealt``,
+  ``CounterAdded``, ``Regenerated``, ``CreatureDestroyed`` of an umbra Aura); what phase
+  doesn't report (damage removed, tapped, attached, life gained, a player's loss, shields
+  created, tokens ceasing to exist, 704.5q annihilation) is derived from the observations
+  before and after. Zone-change causes would be guesses, so ``log.zone_change_causes``
+  isn't claimed. docs/phase.md has the details and the findings.
 """
 
 from __future__ import annotations
