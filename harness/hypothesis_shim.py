@@ -54,6 +54,21 @@ def rule_names(machine: type[stateful.RuleBasedStateMachine]) -> set[str]:
     return {r.function.__name__ for r in machine.setup_state().rules}
 
 
+def forget_machine(machine: type[stateful.RuleBasedStateMachine], *attributes: str) -> None:
+    """Drop Hypothesis's caches of ``machine`` (its rules, a class-keyed dict that is never emptied,
+    and its unittest class, an lru_cache of 128 classes):
+    a run's machine class holds its engine, so a finished run would keep the engine, and an
+    engine's child process, alive for as long as the process lives. Hypothesis's strategy cache
+    may still hold the class: its ``attributes`` (the engines) are set to None too."""
+    for name in attributes:
+        setattr(machine, name, None)
+    stateful.RuleBasedStateMachine._setup_state_per_class.pop(machine, None)
+    to_test_case = stateful.RuleBasedStateMachine.__dict__.get("_to_test_case")  # an lru_cache by class:
+    clear = getattr(getattr(to_test_case, "__func__", to_test_case), "cache_clear", None)  # only a cache,
+    if clear is not None:  # made again on demand
+        clear()
+
+
 def machine_test(machine, settings: Settings, seed: int, digest: bytes):
     """A callable running ``machine`` under ``settings`` with ``seed``, its database key mixed with ``digest``.
 

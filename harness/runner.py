@@ -459,4 +459,5 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
     result.seconds = time.perf_counter() - started
     for finding in result.findings:
         finding.repeats = recorder.repeats.get(finding.key, 0)
+    hypothesis_shim.forget_machine(machine, "engine", "against", "recorder")  # they go with the run
     return result

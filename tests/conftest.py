@@ -18,6 +18,52 @@ settings.register_profile("ci", deadline=None, suppress_health_check=list(Health
 settings.load_profile(os.environ.get("RULESFUZZ_HYPOTHESIS_PROFILE", "ci"))
 
 
+#: Child processes a test process may keep to its end: multiprocessing's resource tracker
+#: (started once by the first spawn-context lock or value, it ends with this process).
+LONG_LIVED_CHILDREN = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
+
+
+def child_processes(pid: int | None = None) -> dict[int, str]:
+    """The child processes of ``pid`` (default this one), each with its command line and state
+    (``Z``: ended but never waited for), from /proc/PID/task/*/children (Linux); {} elsewhere."""
+    out = {}
+    for task in Path(f"/proc/{pid or os.getpid()}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in map(int, children):
+            try:
+                command = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                state = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue  # gone meanwhile
+            out[child] = f"{command.strip() or '?'} (state {state})"
+    return out
+
+
+@pytest.fixture(scope="session", autouse=True)
+def every_child_process_is_reaped():
+    """At the end of each test process's session, no child process it started is left, running
+    or ended but never waited for (a zombie): every engine process, worker and helper a test
+    starts is stopped and reaped, at the latest when nothing refers to it any more (after a
+    garbage collection). Those still ending get a few seconds (polled, not timed)."""
+    yield
+    import gc
+    import time
+
+    gc.collect()  # engines no test holds any more close their processes (harness.rpc's finalizers)
+    left: dict[int, str] = {}
+    for _ in range(50):
+        left = {pid: what for pid, what in child_processes().items()
+                if not any(name in what for name in LONG_LIVED_CHILDREN)}
+        if not left:
+            return
+        time.sleep(0.1)
+    pytest.fail("child processes of the test process were left running or unreaped at the end of its session: "
+                + "; ".join(f"{pid}: {what[:200]}" for pid, what in sorted(left.items())), pytrace=False)
+
+
 @pytest.fixture
 def default_sigint():
     """Python's default SIGINT handler for the test (pytest-xdist workers ignore SIGINT), restored after."""
