@@ -132,7 +132,7 @@ def test_effect_events_without_a_card_are_declined(engine):
 
 
 def test_a_short_fuzz_with_the_baseline_passes(tmp_path):
-    assert main(["run", "--engine", SPEC, "--max-examples", "40", "--seed", "3", "--keep-going",
+    assert main(["run", "--engine", SPEC, "--max-examples", "30", "--seed", "3", "--keep-going",
                  "--baseline", str(FOLDER / "baseline.json"), "--database", "none", "--quiet",
                  "--replay-dir", str(tmp_path)]) == 0
 
