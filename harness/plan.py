@@ -408,7 +408,9 @@ class Plan:
         if name not in cache:
             groups = self.groups.get(name, ())
             if len(groups) > 1:
-                cache[name] = st.integers(0, len(groups) - 1).flatmap(lambda i: st.sampled_from(groups[i]))
+                # one_of picks a branch uniformly, then a card of it (and --explore's random
+                # draws know one_of, not flatmap); it shrinks to the first group's first card.
+                cache[name] = st.one_of(*(st.sampled_from(group) for group in groups))
             else:
                 cache[name] = st.sampled_from(self.lists[name])
         return cache[name]

@@ -448,3 +448,12 @@ def test_buggy_gives_exactly_its_five_findings_in_one_keep_going_run(tmp_path, c
         assert replay_file and len(finding["scenario"]["steps"]) <= 2, finding
         assert main(["replay", replay_file, "--engine", f"{POOL}/buggy.py:engine"]) == 1
         assert main(["replay", replay_file, "--engine", f"{POOL}/engine.py:engine"]) == 0
+
+
+def test_explore_fuzzes_the_pool_engine_and_finds_the_five_bugs(tmp_path, capsys, monkeypatch):
+    """--explore draws the declared cards by template group at random too (a group, then a card)."""
+    monkeypatch.chdir(ROOT)
+    code, report = fuzz(tmp_path, "engine", "--explore", examples=150)
+    assert (code, report["findings"]) == (0, [])
+    code, report = fuzz(tmp_path, "buggy", "--explore", "--keep-going", examples=150)
+    assert code == 1 and sorted(f["key"] for f in report["findings"]) == sorted(BUG_KEYS.values())
