@@ -64,6 +64,20 @@ def every_child_process_is_reaped():
                 + "; ".join(f"{pid}: {what[:200]}" for pid, what in sorted(left.items())), pytrace=False)
 
 
+@pytest.fixture(autouse=True)
+def no_card_overlay_leaks():
+    """Cards a test adds (an --oracle file, an engine's card_definitions) are the process's
+    overlay (cards.add_records): forgotten after the test, so no other test of the same worker
+    sees them (e.g. in `rulesfuzz cards --json`)."""
+    yield
+    import cards
+    from cards import reader
+
+    if cards.overlay() or cards.overlay_files():
+        cards.clear_overlay()
+        reader.model.cache_clear()
+
+
 @pytest.fixture
 def default_sigint():
     """Python's default SIGINT handler for the test (pytest-xdist workers ignore SIGINT), restored after."""
