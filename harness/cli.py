@@ -179,7 +179,7 @@ def _load_oracle(args) -> None:
 
 
 def _engine(spec: str, args=None, isolate: bool = False):
-    from .supervisor import loading
+    from .monitor import loading
 
     try:
         with loading():  # a supervised run: an engine ending the process as it loads can't load (exit 2)
@@ -295,10 +295,10 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
         f", shard {args.shard[0]}/{args.shard[1]}" if args.shard else "")
     print(f"rulesfuzz: fuzzing {engine.info.name} {engine.info.version}{mode} (seed {args.seed}, "
           f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''}{split})", flush=True)
-    from . import supervisor
+    from . import monitor
 
-    if supervisor.ACTIVE is not None:
-        supervisor.ACTIVE.meta(engine.info.name, engine.info.version, args.seed)
+    if monitor.ACTIVE is not None:
+        monitor.ACTIVE.meta(engine.info.name, engine.info.version, args.seed)
     measuring = _engine_coverage(args, engine)
     with measuring if measuring is not None else contextlib.nullcontext():
         try:
@@ -642,9 +642,10 @@ def _main(argv, supervise: bool) -> int:
     handler = {"run": cmd_run, "replay": cmd_replay, "invariants": cmd_invariants, "check": cmd_check,
                "baseline": cmd_baseline, "cards": cmd_cards, "plan": cmd_plan}[args.command]
     if supervise and args.command == "run" and not args.unsupervised:
+        from .supervised_end import report_end
         from .supervisor import supervise as supervised
 
-        return supervised(args, lambda: _handle(handler, args))
+        return supervised(args, lambda: _handle(handler, args), report_end)
     return _handle(handler, args)
 
 

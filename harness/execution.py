@@ -20,7 +20,7 @@ from hypothesis.errors import HypothesisException, StopTest
 from invariants import views
 from invariants.generic import json_problem, observation_problems
 
-from . import interrupts, supervisor
+from . import interrupts, monitor as supervisor
 from .findings import CRASH, crash_site, crash_site_message
 from .decider import BadDecisionRequest, ReplayDecider, ReplayDiverged
 from .oracle import Oracle

@@ -31,158 +31,12 @@ the run's process when the worker dies (:mod:`harness.workers`). ``--unsupervise
 
 from __future__ import annotations
 
-import json
-import mmap
 import os
 import signal
-import struct
 import sys
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
-#: Offsets in the shared file: the phase byte, the finished byte, its exit code (int32), the
-#: length of the record area used (int32), the interrupt byte (the child saw a Ctrl-C).
-PHASE, FINISHED, CODE, LENGTH, INTERRUPTED = 0, 1, 4, 8, 12
-RECORD = 64
-#: The size of the shared file: a sparse file, only the pages written cost memory.
-SIZE = 16 * 1024 * 1024
-HARNESS, ENGINE, LOADING = 0, 1, 2
-
-
-def new_monitor_file(folder=None) -> str:
-    """A new shared file for one monitored process (all zeros: harness code, nothing recorded)."""
-    handle, path = tempfile.mkstemp(prefix="rulesfuzz-monitor-", dir=folder)
-    try:
-        os.ftruncate(handle, SIZE)
-    finally:
-        os.close(handle)
-    return path
-
-
-class Monitor:
-    """The child's side (and the supervisor's reader) of a shared monitor file."""
-
-    def __init__(self, path: str):
-        self.path = path
-        with open(path, "r+b") as handle:
-            self.map = mmap.mmap(handle.fileno(), SIZE)
-        self._start = RECORD  # where the current example's record begins (after the meta line)
-        self._end = RECORD
-        self._full = False
-
-    # ------------------------------------------------------------------ the child writes
-    def _append(self, tag: bytes, data) -> None:
-        if self._full:
-            return
-        line = tag + json.dumps(data, separators=(",", ":"), default=str).encode() + b"\n"
-        end = self._end + len(line)
-        if end > SIZE:
-            self._full = True  # the example goes on unrecorded: its replay file ends where this stops
-            return
-        self.map[self._end:end] = line
-        self._end = end
-        struct.pack_into("<i", self.map, LENGTH, end)
-
-    def meta(self, engine_name: str, engine_version: str, seed) -> None:
-        """Who is fuzzed (the first line: kept for every example)."""
-        self._end = RECORD
-        self._full = False
-        self._append(b"M", {"name": engine_name, "version": engine_version, "seed": seed})
-        self._start = self._end
-
-    def board(self, board: dict) -> None:
-        """A new game starts on ``board``: the record is this example's from here on."""
-        self._end = self._start
-        self._full = False
-        self._append(b"B", board)
-
-    def event(self, event: dict) -> None:
-        """The next event is about to be applied."""
-        self._append(b"E", event)
-
-    def step(self, decisions: list, illegal) -> None:
-        """The event just applied asked ``decisions`` (and was refused as ``illegal``, if not None)."""
-        if decisions or illegal:
-            self._append(b"D", {"decisions": decisions, **({"illegal": illegal} if illegal else {})})
-
-    def finished(self, code: int) -> None:
-        """The run ended with exit code ``code`` (set just before the child returns it)."""
-        struct.pack_into("<i", self.map, CODE, int(code))
-        self.map[FINISHED] = 1
-
-    def interrupted(self) -> None:
-        self.map[INTERRUPTED] = 1
-
-    # ------------------------------------------------------------------ the supervisor reads
-    def state(self) -> "ChildState":
-        length = struct.unpack_from("<i", self.map, LENGTH)[0]
-        meta, board, steps = None, None, []
-        for line in bytes(self.map[RECORD:max(RECORD, min(length, SIZE))]).splitlines():
-            tag, body = line[:1], line[1:]
-            try:
-                data = json.loads(body)
-            except ValueError:
-                break  # a line cut by the end of the process
-            if tag == b"M":
-                meta = data
-            elif tag == b"B":
-                board, steps = data, []
-            elif tag == b"E":
-                steps.append({"event": data, "decisions": []})
-            elif tag == b"D" and steps:
-                steps[-1]["decisions"] = data.get("decisions", [])
-                if data.get("illegal"):
-                    steps[-1]["illegal"] = data["illegal"]
-        return ChildState(self.map[PHASE], struct.unpack_from("<i", self.map, CODE)[0] if self.map[FINISHED] else None,
-                          meta, board, steps, bool(self.map[INTERRUPTED]))
-
-    def close(self) -> None:
-        try:
-            self.map.close()
-        except (BufferError, ValueError):
-            pass
-
-
-@dataclass
-class ChildState:
-    """What a monitored process said before it ended: its phase, its exit code if it finished,
-    who was fuzzed (``meta``), and the last example's board and steps."""
-
-    phase: int
-    finished: int | None
-    meta: dict | None
-    board: dict | None
-    steps: list
-    interrupted: bool = False
-
-
-#: This process's monitor, set in a monitored child (:func:`attach`); the harness calls its
-#: writers where a game starts and an event is applied (:mod:`harness.execution`).
-ACTIVE: Monitor | None = None
-
-
-def attach(path: str) -> Monitor:
-    """Monitor this process (a supervised child or a worker) through the file ``path``."""
-    global ACTIVE
-    from . import interrupts
-
-    ACTIVE = Monitor(path)
-    interrupts.monitor_with(ACTIVE.map, ACTIVE.interrupted)
-    return ACTIVE
-
-
-class loading:
-    """A block where the engine loads (its imports run): an end of the process there is an
-    engine that can't load (exit 2), not a finding."""
-
-    def __enter__(self):
-        if ACTIVE is not None:
-            ACTIVE.map[PHASE] = LOADING
-
-    def __exit__(self, *exc):
-        if ACTIVE is not None:
-            ACTIVE.map[PHASE] = HARNESS
+from .monitor import ENGINE, INTERRUPTED, LOADING, ChildState, Monitor, attach, new_monitor_file  # noqa: F401
 
 
 def exit_code_of(status: int) -> int:
@@ -270,23 +124,14 @@ def save_scenario(replay_dir, engine_name: str, key: str, scenario: dict):
         return None
 
 
-class _Info:
-    def __init__(self, name: str, version: str):
-        self.name, self.version = name, version
-
-
-class _Named:
-    """An engine's name and version only, for the reports the supervisor writes (it never loads the engine)."""
-
-    def __init__(self, name: str, version: str):
-        self.info = _Info(name, version)
-
-
 # ---------------------------------------------------------------------- the supervisor
 
-def supervise(args, run_child) -> int:
+def supervise(args, run_child, report_end) -> int:
     """Run ``run_child()`` (the run, returning its exit code) in a forked child and return the
-    run's exit code (module docstring). Without ``os.fork`` (Windows) the run is in this process."""
+    run's exit code (module docstring); a child that ends without finishing is reported by
+    ``report_end(args, code, state, verdict)`` (:func:`harness.supervised_end.report_end`,
+    passed in so that this module imports nothing that imports :mod:`harness.workers`).
+    Without ``os.fork`` (Windows) the run is in this process."""
     if not hasattr(os, "fork"):
         return run_child()
     path = new_monitor_file()
@@ -309,7 +154,7 @@ def supervise(args, run_child) -> int:
             if monitor is not None:
                 monitor.finished(code)
     try:
-        return _wait(args, pid, Monitor(path))
+        return _wait(args, pid, Monitor(path), report_end)
     finally:
         try:
             os.unlink(path)
@@ -332,7 +177,7 @@ def _terminal_delivers_to_child() -> bool:
         os.close(fd)
 
 
-def _wait(args, pid: int, monitor: Monitor) -> int:
+def _wait(args, pid: int, monitor: Monitor, report_end) -> int:
     """Wait for the child ``pid``, passing signals on, and report how it ended."""
     import time
 
@@ -381,79 +226,6 @@ def _kill(pid: int, sig) -> None:
         os.kill(pid, sig)
     except ProcessLookupError:
         pass
-
-
-def report_end(args, code: int, state: ChildState, judged: Verdict) -> int:
-    """Print and write (``--json``, ``--junit-xml``) the outcome of a fuzzing process that ended
-    with ``code`` without finishing its run; returns the run's exit code."""
-    from . import report, run_options
-    from .execution import Stats
-    from .findings import Finding
-    from .runner import RunResult
-
-    meta = state.meta or {}
-    name = meta.get("name") or str(args.engine)
-    engine = _Named(name, meta.get("version", ""))
-    against = _Named(str(args.against), "") if getattr(args, "against", None) else None
-    replay = report.replay_command(args.engine, getattr(args, "against", None))
-    result = RunResult(name, Stats())
-    if judged.kind == "engine_load":
-        print(f"rulesfuzz: error: engine {args.engine} ended the process while loading ({describe_exit(code)})",
-              file=sys.stderr)
-        return 2
-    if judged.kind == "finding":
-        found = crash_scenario(state, code)
-        key = crash_key(code)
-        if found is None:  # engine code outside a game (its info, closing it): no scenario to replay
-            from .protocol import Violation
-
-            violations = [Violation("generic.engine_does_not_raise", 0,
-                                    (f"the engine ended the fuzzing process ({describe_exit(code)}) outside a game",))]
-            scenario = {"board": {"players": [], "objects": []}, "steps": []}
-        else:
-            violations, scenario = found
-        finding = Finding(key, violations, scenario)
-        finding.notes.append("the engine ended the fuzzing process: the run stopped here (run with --isolate to go "
-                             "on past it, each crash a finding)")
-        if found is not None:
-            finding.replay_path = save_scenario(args.replay_dir, name, key, scenario)
-        known = {}
-        if getattr(args, "baseline", None):
-            from . import baseline as baseline_file
-
-            try:
-                known = baseline_file.load(args.baseline)
-            except baseline_file.BaselineError:
-                known = {}
-        finding.known = known.get(key) or known.get("generic.engine_does_not_raise")
-        replay += " --isolate"  # replayed in a child process: the crash is a finding there too
-        result.findings.append(finding)
-        result.cut_short = "process ended"
-        print()
-        print(report.describe_finding(finding, replay))
-        print()
-        print(report.describe_findings_table(result.findings))
-        print(f"\nThe fuzzing process ended ({describe_exit(code)}) while the engine's code ran: a finding "
-              f"(the run stopped there).", flush=True)
-        status, error = "findings", None
-    else:
-        found = crash_scenario(state, code)
-        kept = None
-        if found is not None:
-            scenario = found[1]
-            scenario.pop("violation", None)
-            scenario["key"] = f"rulesfuzz-failed[exit {code}]"
-            kept = save_scenario(args.replay_dir, name, scenario["key"], scenario)
-        error = (f"the fuzzing process ended ({describe_exit(code)}) outside the engine's code: a bug of rulesfuzz "
-                 f"{report.version()}, not of your engine; please report it with the command line"
-                 + (f" and the last example, kept in {kept}" if kept else ""))
-        print(f"rulesfuzz: error: {error}", file=sys.stderr, flush=True)
-        status = "failed"
-    try:
-        run_options.write_reports(args, result, engine, against, status, replay, error=error)
-    except run_options.ReportNotWritten as exc:
-        print(f"rulesfuzz: error: {exc}", file=sys.stderr)
-    return 1 if judged.kind == "finding" else 3
 
 
 def worker_death(state: ChildState, code: int, replay_dir, engine_name: str, where: str):

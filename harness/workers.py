@@ -198,10 +198,10 @@ class Worker:
         if database is not None:
             self._buffers.append(database)
         label = f"{self.label}, slot {slot.index + 1}/{slot.total}"
-        from . import supervisor
+        from . import monitor
 
-        if supervisor.ACTIVE is not None:  # a supervised worker: a crash's replay file names the slot's seed
-            supervisor.ACTIVE.meta(engine.info.name, engine.info.version, slot.seed)
+        if monitor.ACTIVE is not None:  # a supervised worker: a crash's replay file names the slot's seed
+            monitor.ACTIVE.meta(engine.info.name, engine.info.version, slot.seed)
 
         def progress(line: str) -> None:
             if not job.quiet:
@@ -328,7 +328,7 @@ def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, dea
     import traceback
 
     if monitor is not None:
-        from .supervisor import attach
+        from .monitor import attach
 
         attach(monitor)
 
@@ -430,7 +430,7 @@ def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
         began = context.Event()
         monitor = None
         if supervised:
-            from .supervisor import new_monitor_file
+            from .monitor import new_monitor_file
 
             monitor = new_monitor_file()
         process = context.Process(target=_worker_process,

@@ -17,7 +17,8 @@ import pytest
 
 from harness import scenario as scenario_file
 from harness.report import run_report_schema
-from harness.supervisor import ENGINE, HARNESS, LOADING, ChildState, Monitor, Verdict, crash_scenario, new_monitor_file, verdict
+from harness.monitor import ENGINE, HARNESS, LOADING, ChildState, Monitor, new_monitor_file
+from harness.supervisor import Verdict, crash_scenario, verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 
