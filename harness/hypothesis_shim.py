@@ -34,6 +34,7 @@ from hypothesis.strategies._internal.collections import (
 )
 from hypothesis.strategies._internal.core import CompositeStrategy, DataStrategy, PermutationStrategy
 from hypothesis.strategies._internal.deferred import DeferredStrategy
+from hypothesis.strategies._internal.flatmapped import FlatMapStrategy
 from hypothesis.strategies._internal.lazy import LazyStrategy
 from hypothesis.strategies._internal.misc import BooleansStrategy
 from hypothesis.strategies._internal.numbers import IntegersStrategy
@@ -190,6 +191,9 @@ def _compile(strategy):
                     continue
             raise EmptyBundle(repr(strategy))
         return one_of
+    if isinstance(strategy, FlatMapStrategy):  # st.x.flatmap(f): a value of x, then one of f(value)
+        base, expand = strategy.base, strategy.expand
+        return lambda source: draw_at_random(expand(draw_at_random(base, source)), source)
     if isinstance(strategy, TupleStrategy):
         parts = strategy.element_strategies
         return lambda source: tuple(draw_at_random(p, source) for p in parts)

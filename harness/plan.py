@@ -408,9 +408,9 @@ class Plan:
         if name not in cache:
             groups = self.groups.get(name, ())
             if len(groups) > 1:
-                # one_of picks a branch uniformly, then a card of it (and --explore's random
-                # draws know one_of, not flatmap); it shrinks to the first group's first card.
-                cache[name] = st.one_of(*(st.sampled_from(group) for group in groups))
+                # A group index, then a card of that group (st.one_of of sampled_from strategies
+                # would be one draw over every card: a large group would drown the rest).
+                cache[name] = st.integers(0, len(groups) - 1).flatmap(lambda i: st.sampled_from(groups[i]))
             else:
                 cache[name] = st.sampled_from(self.lists[name])
         return cache[name]

@@ -694,6 +694,10 @@ CAPABILITIES: dict[str, Capability] = _table(
     Capability("counters", "power/toughness counters", ("122", "704.5q"), board_features=("counters",),
                events=("add_counters",)),
     Capability("copies", "copy effects and token copies", ("707",), events=("put_onto_battlefield:copy_of",)),
+    Capability("cast_permanents", "casting the permanent cards it declares: a creature, artifact or enchantment "
+               "spell resolves and enters under its caster's control; an Aura spell with the object it will "
+               "enchant as its target (the cast event with an id)", ("608.3", "303.4a", "302.6"),
+               events=("cast:permanent",)),
     Capability("tokens", "tokens on the board and created by effects", ("111",), board_features=("tokens",),
                events=("cast:token",)),
     Capability("x_costs", "X in enters abilities", ("107.3m",), events=("put_onto_battlefield:x",)),

@@ -54,6 +54,7 @@ CAPABILITIES = frozenset(
         "sba.unattached_aura",
         "sba.counter_annihilation",
         "tokens",
+        "cast_permanents",  # the cast event with an id: a permanent spell resolves (CR 608.3)
         "library",
         "combat_status",
         "pt_until_end_of_turn",

@@ -132,6 +132,11 @@ def test_only_engines_that_declare_cards_cast_permanents():
     assert curated_only["cast_creature_spell"] and curated_only["cast_aura_spell"]  # the tiny engine's case
     declared = rule_gates(EngineMachine, Plan.for_info(_declared("Lone Missionary", "Holy Strength").info))
     assert declared["cast_creature_spell"] is None and declared["cast_aura_spell"] is None
+    # A new kind of event is a claim: an engine written before it (the pool engine) doesn't get it.
+    unclaimed = _declared("Lone Missionary", "Holy Strength")
+    unclaimed.info = dataclasses.replace(unclaimed.info, capabilities=unclaimed.info.capabilities - {"cast_permanents"})
+    gates = rule_gates(EngineMachine, Plan.for_info(unclaimed.info))
+    assert "cast_permanents" in gates["cast_creature_spell"] and "cast_permanents" in gates["cast_aura_spell"]
 
 
 class _Watched:

@@ -95,6 +95,8 @@ DRAWN = {
     "permutations": (st.permutations([1, 2, 3]), lambda v: sorted(v) == [1, 2, 3]),
     "composite": (_pairs(10), lambda v: 10 <= v[0] <= 13 and v[1] in "xyz"),
     "deferred": (st.deferred(lambda: st.integers(3, 3)), lambda v: v == 3),
+    # A template group, then a card of it (harness.plan.Plan.choice for declared cards).
+    "flatmap": (st.integers(0, 1).flatmap(lambda i: st.sampled_from((("a", "b"), ("c",))[i])), lambda v: v in "abc"),
     "filter": (st.integers(0, 9).filter(lambda n: n > 6), lambda v: v in (7, 8, 9)),
     "bundle": (Bundle("things"), lambda v: v in ("t1", "t2")),
     "list of a bundle": (st.lists(Bundle("things"), min_size=1, max_size=2, unique=True), lambda v: set(v) <= {"t1", "t2"}),

@@ -70,7 +70,7 @@ class RulesArea(Targeting):
             groups = [tuple(c for c in g if c in models) for g in self.plan.groups.get(name, ())]
             groups = [g for g in groups if g] or [tuple(c for c in self.plan.lists[name] if c in models)]
             cache[name] = st.sampled_from(groups[0]) if len(groups) == 1 else \
-                st.one_of(*(st.sampled_from(group) for group in groups))  # a group, then a card of it
+                st.integers(0, len(groups) - 1).flatmap(lambda i: st.sampled_from(groups[i]))
         return data.draw(cache[name], label=name)
 
     def _apply(self, event: dict, data) -> None:  # provided by the machine

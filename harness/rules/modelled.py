@@ -84,7 +84,7 @@ class ModelledRules(RulesArea):
             return host, self.session.observation["objects"][host].get("controller", controller)
         return self._pick(data, live, "host"), controller
 
-    @needs(cards="creatures", declared=True)
+    @needs("cast_permanents", cards="creatures", declared=True)
     @rule(target=objects, caster=S.players, data=st.data())
     def cast_creature_spell(self, caster, data):
         """Cast a declared creature card: the permanent spell resolves at once and the creature enters
@@ -96,7 +96,7 @@ class ModelledRules(RulesArea):
         self._apply({"type": "cast", "card": card, "controller": caster, "targets": [], "id": oid}, data)
         return oid
 
-    @needs(cards="bonus_auras", declared=True)
+    @needs("cast_permanents", cards="bonus_auras", declared=True)
     @precondition(RulesArea.has_creature)
     @rule(target=objects, caster=S.players, data=st.data())
     def cast_aura_spell(self, caster, data):

@@ -74,7 +74,7 @@ POOL = (
 
 CAPABILITIES = frozenset({
     "damage", "sacrifice", "legend_rule", "deathtouch", "indestructible", "umbra_armor", "regeneration", "tokens",
-    "counters", "sba.life_total", "sba.token_zone", "sba.zero_toughness", "sba.lethal_damage",
+    "counters", "cast_permanents", "sba.life_total", "sba.token_zone", "sba.zero_toughness", "sba.lethal_damage",
     "sba.deathtouch_damage", "sba.unattached_aura", "sba.counter_annihilation", "log.replacement_effects",
 })
 
