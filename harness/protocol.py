@@ -52,8 +52,9 @@ Events (``Event``), the harness's vocabulary, like a judge's test scenario:
   resolving are one event, the cast is refused (IllegalAction, nothing changes). Other
   permanent spells have no target; an Equipment enters unattached. The zone change is logged
   with cause ``{"event": "cast", "by": P}``. A permanent card cast without ``id`` is outside
-  the vocabulary. Generated only with declared cards of the card database (``EngineInfo.cards``
-  beyond the curated pool: creatures, and Auras with a bonus on a creature they may enchant).
+  the vocabulary. Generated only for engines claiming ``cast_permanents``, with declared cards
+  of the card database (``EngineInfo.cards`` beyond the curated pool: creatures, and Auras
+  with a bonus on a creature they may enchant).
 * ``{"type": "damage", "source": ID, "target": ID or P, "amount": N}``: a permanent
   deals damage (deathtouch and lifelink from its abilities).
 * ``{"type": "destroy", "targets": [ID...], "cant_be_regenerated": bool}``: an effect
