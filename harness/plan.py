@@ -239,6 +239,9 @@ def implied_capabilities(lists: dict[str, tuple[str, ...]], claimed, models: dic
             imply("sba.lethal_damage", f"{creatures[0]}: a creature beside damage events (claim damage; CR 704.5g)")
         if lists.get("shrink_spells"):
             imply("sba.zero_toughness", f"{lists['shrink_spells'][0]}: -N/-N beside creatures (CR 704.5f)")
+    castable = [n for n in models if card_data.card(n).is_type("Creature") or "Aura" in card_data.card(n).subtypes]
+    if castable:
+        imply("cards:permanent spells", f"{castable[0]}: a declared permanent card, cast with cast_permanents (CR 608.3)")
     for name in members:
         model = reader.model(name)
         if "lifelink" in model.keywords() or any("lifelink" in a.keywords for a in model.abilities) \
@@ -259,6 +262,7 @@ def implied_capabilities(lists: dict[str, tuple[str, ...]], claimed, models: dic
 TEMPLATE_FEATURES: dict[str, str] = {
     "aura bonus": "cards:attached bonus", "equipment bonus": "cards:attached bonus",
     "anthem": "cards:anthem", "enters tapped": "cards:enters tapped", "spell: life": "cards:life spell",
+    "spell: draw": "cards:draw spell", "spell: counters": "cards:counters spell", "enters trigger": "cards:enters trigger",
 }
 
 

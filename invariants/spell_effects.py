@@ -209,7 +209,8 @@ def spell_pt_until_end_of_turn(t: Transition):
     return out if checked else None
 
 
-@invariant("templates.spell_puts_counters", rules=("122.1", "122.6", "704.5q"), requires=("counters",))
+@invariant("templates.spell_puts_counters", rules=("122.1", "122.6", "704.5q"),
+           requires=("counters", "cards:counters spell"))
 def spell_puts_counters(t: Transition):
     """Each permanent a modelled "Put N +1/+1 (-1/-1) counters on ..." spell affects has N more of them
     (CR 122.6), counted net of +1/+1 and -1/-1 annihilating (704.5q)."""
@@ -239,7 +240,7 @@ def spell_puts_counters(t: Transition):
     return out if checked else None
 
 
-@invariant("templates.spell_draws", rules=("121.1", "121.2"), requires=("library",))
+@invariant("templates.spell_draws", rules=("121.1", "121.2"), requires=("library", "cards:draw spell"))
 def spell_draws(t: Transition):
     """A player a modelled "Draw N cards" spell affects puts the top N cards of their library into
     their hand (CR 121.1, 121.2): hand +N, library -N, the new hand cards from their library.
@@ -325,7 +326,8 @@ def _permanent_card(name):
     return card if card.types and not {"Instant", "Sorcery"} & set(card.types) else None
 
 
-@invariant("spells.permanent_spell_enters", rules=("608.3", "608.3a", "608.3c", "303.4a", "302.6", "110.2"))
+@invariant("spells.permanent_spell_enters", rules=("608.3", "608.3a", "608.3c", "303.4a", "302.6", "110.2"),
+           requires=("cast_permanents", "cards:permanent spells"))
 def permanent_spell_enters(t: Transition):
     """A permanent spell that was cast resolves: it becomes a permanent and enters the battlefield
     under its caster's control (CR 608.3a), a creature summoning sick (302.6), an Aura attached to

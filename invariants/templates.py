@@ -328,7 +328,7 @@ def _enters_abilities(t: Transition):
 
 
 @invariant("templates.enters_trigger_effects", rules=("603.6a", "603.2", "119.3", "120.3", "121.1"),
-           requires=("triggers",))
+           requires=("triggers", "cards:enters trigger"))
 def enters_trigger_effects(t: Transition):
     """A permanent put onto the battlefield whose card says "When ~ enters, <effect>" does it
     (CR 603.6a): "~ deals N damage to <target>" is a damage of N from it to its target; "you gain
