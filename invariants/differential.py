@@ -226,9 +226,9 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
             needed = OPTIONAL_FIELDS.get(key, ())
             if (needed is None and key not in a) or (needed and scope.capabilities.isdisjoint(needed)):
                 continue
-            if key == "keywords" and compared_keywords(a.get(key)) == compared_keywords(b.get(key)):
-                continue
             if a.get(key) != b.get(key):
+                if key == "keywords" and compared_keywords(a.get(key)) == compared_keywords(b.get(key)):
+                    continue
                 rank = OBJECT_FIELDS.index(key) if key in OBJECT_FIELDS else 99
                 add((1, rank, oid), f"objects.{oid}.{key}",
                     f"object {oid} ({b.get('name')}) {key}: engine {a.get(key)!r} vs reference {b.get(key)!r}")
