@@ -17,50 +17,16 @@ Divination "Draw two cards."; Dragon Fodder "Create two 1/1 red Goblin creature 
 
 from __future__ import annotations
 
-import copy
 
 from invariants import Transition
 
-PLAYERS = ("P1", "P2")
-HIDDEN = ("library", "hand", "graveyard", "exile")
+from .observations import PLAYERS, card, observation, step  # noqa: F401
+
 GRAVEYARD = {"zone": "graveyard", "attached_to": None, "damage": 0, "tapped": False, "combat": None}
-
-
-def card(name: str, **fields) -> dict:
-    obj = {"name": name, "zone": "battlefield", "owner": "P1", "controller": None, "token": False, "tapped": False,
-           "summoning_sick": False, "damage": 0, "counters": {}, "attached_to": None, "combat": None,
-           "regeneration_shields": 0, "supertypes": [], "types": [], "subtypes": [], "colors": [], "keywords": [],
-           "power": None, "toughness": None}
-    obj.update(fields)
-    obj["controller"] = obj["controller"] or obj["owner"]
-    return obj
 
 
 def creature(name: str, power: int, toughness: int, **fields) -> dict:
     return card(name, types=fields.pop("types", ["Creature"]), power=power, toughness=toughness, **fields)
-
-
-def observation(objects: dict, log=(), life: dict | None = None) -> dict:
-    zones: dict = {"battlefield": [], **{z: {p: [] for p in PLAYERS} for z in HIDDEN}}
-    for oid, obj in objects.items():
-        if obj["zone"] == "battlefield":
-            zones["battlefield"].append(oid)
-        else:
-            zones[obj["zone"]][obj["owner"]].append(oid)
-    life = life or {}
-    return {"players": {p: {"life": life.get(p, 20), "lost": False} for p in PLAYERS},
-            "objects": copy.deepcopy(objects), "zones": zones, "log": list(log)}
-
-
-def step(before: dict, changes: dict, log=(), life: dict | None = None) -> dict:
-    objects = copy.deepcopy(before["objects"])
-    for oid, fields in changes.items():
-        if fields is None:
-            del objects[oid]
-        else:
-            objects[oid] = {**objects.get(oid, {}), **fields}
-    life = life or {p: v["life"] for p, v in before["players"].items()}
-    return observation(objects, log, life)
 
 
 def dealt(source, target, amount, deathtouch=False) -> dict:

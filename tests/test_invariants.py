@@ -40,26 +40,10 @@ from .impostor_cases import MORE_BROKEN as IMPOSTOR_MORE_BROKEN
 from .impostor_cases import MORE_HOLDS as IMPOSTOR_MORE_HOLDS
 from .playtest_cases import CASES as PLAYTEST_CASES
 from . import template_cases
+from .observations import HIDDEN_ZONES, PLAYERS, card, observation, step  # noqa: F401
 from . import cast_permanent_cases
 
-PLAYERS = ("P1", "P2")
-HIDDEN_ZONES = ("library", "hand", "graveyard", "exile")
-
 # --------------------------------------------------------------------------- observation builders
-
-
-def card(name: str, **fields) -> dict:
-    """One observed object with every protocol field: by default an untapped, undamaged
-    permanent on the battlefield that P1 owns and controls (``controller`` follows ``owner``)."""
-    obj = {
-        "name": name, "zone": "battlefield", "owner": "P1", "controller": None, "token": False, "tapped": False,
-        "summoning_sick": False, "damage": 0, "counters": {}, "attached_to": None, "combat": None,
-        "regeneration_shields": 0, "supertypes": [], "types": [], "subtypes": [], "colors": [], "keywords": [],
-        "power": None, "toughness": None,
-    }
-    obj.update(fields)
-    obj["controller"] = obj["controller"] or obj["owner"]
-    return obj
 
 
 def creature(name: str = "Grizzly Bears", power: int = 2, toughness: int = 2, **fields) -> dict:
@@ -69,35 +53,6 @@ def creature(name: str = "Grizzly Bears", power: int = 2, toughness: int = 2, **
 def umbra(on: str, name: str = "Hyena Umbra", **fields) -> dict:
     """An Aura with umbra armor (CR 702.89a) attached to ``on``."""
     return card(name, types=["Enchantment"], subtypes=["Aura"], keywords=["umbra armor"], attached_to=on, **fields)
-
-
-def observation(objects: dict[str, dict], log=(), life: dict | None = None) -> dict:
-    """A protocol observation of ``objects`` (id -> object); zones are derived from each
-    object's ``zone`` and ``owner`` (CR 400.3)."""
-    zones: dict = {"battlefield": [], **{z: {p: [] for p in PLAYERS} for z in HIDDEN_ZONES}}
-    for oid, obj in objects.items():
-        if obj["zone"] == "battlefield":
-            zones["battlefield"].append(oid)
-        else:
-            zones[obj["zone"]][obj["owner"]].append(oid)
-    life = life or {}
-    return {
-        "players": {p: {"life": life.get(p, 20), "lost": False} for p in PLAYERS},
-        "objects": copy.deepcopy(objects), "zones": zones, "log": list(log),
-    }
-
-
-def step(before: dict, changes: dict[str, dict | None], log=(), life: dict | None = None) -> dict:
-    """The observation after an event: ``before`` with some objects' fields changed
-    (``None``: the object ceased to exist) or new objects added, and the event's log."""
-    objects = copy.deepcopy(before["objects"])
-    for oid, fields in changes.items():
-        if fields is None:
-            del objects[oid]
-        else:
-            objects[oid] = {**objects.get(oid, {}), **fields}
-    life = life or {p: v["life"] for p, v in before["players"].items()}
-    return observation(objects, log, life)
 
 
 # A permanent put into its owner's graveyard is a new object with no permanent state (CR 400.7).
