@@ -461,7 +461,20 @@ def main(argv=None) -> int:
     parser.add_argument("--json", dest="json_path", default=str(ROOT / "benchmarks" / "results" / "throughput.json"))
     parser.add_argument("--engine", default=None,
                         help="measure only (b), harness steps per second, of this engine (any --engine spec)")
+    parser.add_argument("--compare", metavar="REV", default=None,
+                        help="first measure this revision against git revision REV, in their own processes, "
+                             "interleaved (benchmarks/compare.py): 'reference engine vs REV' and 'harness vs REV'")
     args = parser.parse_args(argv)
+    comparison = None
+    if args.compare:
+        from benchmarks.compare import CompareError, compare, print_comparison
+
+        try:
+            comparison = compare(args.compare, args.examples, args.seed, turns=args.repeat)
+        except CompareError as exc:
+            print(f"throughput.py: --compare {args.compare}: {exc}", file=sys.stderr)
+            return 2
+        print_comparison(comparison)
     if args.engine:
         default_json = str(ROOT / "benchmarks" / "results" / "throughput.json")
         return measure_engine(args.engine, args.examples, args.seed, args.repeat,
@@ -526,7 +539,7 @@ def main(argv=None) -> int:
                "workers": scaling, "harness_steps_per_second": b0, "explore_steps_per_second": b,
                "bare_steps_per_second": c, "efficiency": b / c, "engine_ratio": ratio,
                "engine_ratio_hypothesis_engine": ratio_h, "per_invariant": invariant_cost,
-               "python": sys.version.split()[0], "cores": os.cpu_count()}
+               "compare": comparison, "python": sys.version.split()[0], "cores": os.cpu_count()}
     if args.json_path:
         path = Path(args.json_path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -534,6 +547,9 @@ def main(argv=None) -> int:
     print(f"engine ratio with Hypothesis's engine: {ratio_h:.2f} ({b0:.0f} steps/s over {a_h:.0f} events/s)")
     print(f"harness steps/s with --explore {b:.0f} over engine events/s {a:.0f} (target >= 0.25)")
     print(f"harness efficiency: {b / c:.2f}")
+    if comparison is not None:  # repeated at the end, beside the ratio
+        print(f"reference engine vs {comparison['rev']}: x{comparison['engine_ratio']:.2f}")
+        print(f"harness vs {comparison['rev']}: x{comparison['harness_ratio']:.2f}")
     print(f"engine ratio: {ratio:.2f}")
     return 0
 

@@ -176,3 +176,26 @@ def test_the_machine_scaling_control_runs_the_raw_engine_in_processes():
     scenarios = throughput.record_scenarios(3, 0, explore=True)
     assert scenarios
     assert 0 < throughput.machine_scaling(scenarios, 2, turns=1) < 3
+
+
+def test_compare_measures_two_revisions_in_their_own_processes():
+    """``throughput.py --compare REV``: REV's tree is exported and both revisions run in their own
+    processes on scenarios REV recorded; one turn gives one ratio of each kind (here HEAD against
+    itself, so both rates are real measurements of the same code)."""
+    from benchmarks.compare import compare
+
+    result = compare("HEAD", examples=3, seed=0, turns=1, repeat=1)
+    assert result["rev"] == "HEAD"
+    assert len(result["engine"]) == len(result["harness"]) == len(result["rates"]) == 1
+    rate = result["rates"][0]
+    assert rate["engine"]["this"] > 0 and rate["engine"]["HEAD"] > 0
+    assert rate["harness"]["this"] > 0 and rate["harness"]["HEAD"] > 0
+    assert result["engine_ratio"] == rate["engine"]["this"] / rate["engine"]["HEAD"]
+
+
+def test_compare_with_an_unknown_revision_is_one_line_and_exit_2(capsys):
+    from benchmarks import throughput
+
+    assert throughput.main(["--compare", "no-such-revision-xyz", "--examples", "2", "--repeat", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no-such-revision-xyz" in err[0]
