@@ -23,8 +23,8 @@ def test_the_docs_build_with_no_warning(tmp_path):
 
 def test_every_page_of_docs_is_in_the_nav():
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    pages = {p.name for p in (ROOT / "docs").glob("*.md")}
-    listed = set(re.findall(r":\s*([a-z0-9-]+\.md)\s*$", nav, flags=re.M))
+    pages = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")}
+    listed = set(re.findall(r":\s*([a-z0-9/-]+\.md)\s*$", nav, flags=re.M))
     assert pages - listed == set(), f"pages not in mkdocs.yml's nav: {sorted(pages - listed)}"
     assert listed - pages == set(), f"nav entries with no page: {sorted(listed - pages)}"
 
