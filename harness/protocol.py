@@ -88,6 +88,25 @@ Events (``Event``), the harness's vocabulary, like a judge's test scenario:
   keeps its owner (CR 108.3) and goes to its owner's graveyard when it dies (CR 404.1); it
   is removed from combat (CR 506.4); a creature is summoning sick (CR 302.6). Logged as
   ``control_changed`` (``object``, ``from``, ``to``) when the controller changes.
+* ``{"type": "exile", "object": ID}``, ``{"type": "return_to_hand", "object": ID}`` and
+  ``{"type": "flicker", "object": ID, "id": NEW_ID}`` (capability ``zones``): an effect exiles
+  the permanent (CR 701.11a), returns it to its owner's hand, or exiles it and returns that
+  card to the battlefield under its owner's control (CR 610.3c). It goes to its *owner's*
+  exile or hand (CR 400.3, 108.3) as a new object (400.7): no counters, damage, regeneration
+  shields, combat status or attachment. Not destruction: umbra armor and regeneration don't
+  apply (702.89a, 701.15a); no dies ability triggers (700.4). Its Auras go to their owners'
+  graveyards (704.5m), its Equipment stays on the battlefield unattached (704.5n, 301.5c); a
+  token ceases to exist (111.7, 704.5d). A flickered card returns with the new id NEW_ID
+  (the only zone change that gives a card a new id): summoning sick if a creature (302.6),
+  its enters abilities triggering (603.6a), "enters with X" counters with X = 0 (107.3m); a
+  flickered token never returns (111.8: it stays in exile and ceases to exist). Logged as
+  ``zone_change`` with cause ``{"event": "exile" | "return_to_hand" | "flicker", "by":
+  "exile effect" | "return effect" | "flicker effect"}`` (a card's effect: ``"by"`` its
+  name), and for the return a ``zone_change`` of NEW_ID from ``"exile"`` to
+  ``"battlefield"`` with the same cause and ``"previous"``: the old id. Refused
+  (IllegalAction) off the battlefield; flickering an Aura or a card that may enter as a
+  copy is declined (Unsupported ``flicker:Aura``, ``flicker:enters as a copy``). A card's
+  effect that returns a card names the new object ``"<old id>.returned"``.
 * ``{"type": "activate", "object": ID, "ability": N}`` (capabilities ``mana``,
   ``tap_untap_costs``): the controller of ID activates its activated ability N: the
   index, from 0, among the object's activated abilities in Oracle text order, a basic
@@ -224,7 +243,9 @@ Log entries (``kind`` first):
   ``{"event": "put_onto_battlefield"}`` (with ``"copy_of": ID`` for a Clone), ``{"event": "cast",
   "by": P}`` (a permanent spell that resolved),
   ``{"event": "create_token", "by": SPELL NAME or SOURCE ID}`` (with ``"copy_of": ID``
-  for a token copy), ``{"event": "search", "by": NAME}`` (library to graveyard).
+  for a token copy), ``{"event": "search", "by": NAME}`` (library to graveyard),
+  ``{"event": "exile" | "return_to_hand" | "flicker", "by": NAME}`` (capability ``zones``;
+  a flickered card's return also has ``previous``: the id of the object it was).
 * ``replacement``: ``effect`` ("umbra armor" with ``source`` the Aura, or
   "regeneration"), ``affected``.
 * ``damage`` (``source``, ``target``, ``amount``, ``deathtouch``), ``damage_removed``
@@ -550,7 +571,8 @@ class EngineInfo:
     ``tap_untap_costs`` (the ``activate`` event's {T}, {Q} and mana costs);
     ``chance`` (coin flips and die rolls); ``library_search`` (Omnipresent Impostor's
     names, ``"names": "all"``, and searches of libraries); ``playtest_supertypes`` (mono,
-    continuous and poly, ``max_hand_size``, Equipment).
+    continuous and poly, ``max_hand_size``, Equipment); ``zones`` (exile, return_to_hand,
+    flicker).
     ``ignored_fields`` names what the engine does not model, as dotted paths with
     ``*`` for any id (``objects.*.mana_value``, ``players.*.life``, ``log.damage``,
     ``zones``; a bare field name means ``objects.*.<name>``); the differential oracle
@@ -691,6 +713,11 @@ CAPABILITIES: dict[str, Capability] = _table(
     Capability("control_change", "control-changing effects: a player gains control of a permanent",
                ("613.1b", "108.4", "506.4", "302.6"), board_features=("owner is not controller",),
                events=("change_control",)),
+    Capability("zones", "zone changes by effects: exile, return to its owner's hand, exile and return to the "
+               "battlefield (a new object with a new id); Auras left behind go to the graveyard, Equipment "
+               "stays unattached, tokens cease to exist",
+               ("400.7", "400.3", "701.11a", "610.3c", "111.7", "111.8", "704.5d", "704.5m", "704.5n", "302.6"),
+               events=("exile", "return_to_hand", "flicker")),
     Capability("layers", "P/T layers 7b, 7c, 7d", ("613",), events=("set_base_pt", "switch_pt", "create_effect")),
     Capability("counters", "power/toughness counters", ("122", "704.5q"), board_features=("counters",),
                events=("add_counters",)),

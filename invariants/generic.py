@@ -7,6 +7,8 @@ CR 104.3 aside), the shape and JSON round-trip of observations.
 
 from __future__ import annotations
 
+from harness.log_kinds import log_problems
+
 from .base import ScenarioRun, Transition, invariant
 
 OBJECT_FIELDS = {
@@ -98,8 +100,7 @@ def _observation_problems(obs, objects: dict | None = None) -> list[str]:
                 out.append(f"objects[{oid!r}].{name} = {value!r} has the wrong type")
         if isinstance(obj.get("damage"), int) and obj["damage"] < 0:
             out.append(f"objects[{oid!r}].damage = {obj['damage']} is negative (CR 120.3)")
-    if not isinstance(obs["log"], list):
-        out.append("log: expected a list")
+    out.extend(log_problems(obs["log"]))  # every entry of a kind, with fields and a cause, of harness.log_kinds
     return out
 
 
@@ -111,9 +112,10 @@ def engine_does_not_raise(t: Transition):
 
 @invariant("generic.observation_shape", rules=("109.3", "120.3"), family="generic")
 def observation_shape(t: Transition):
-    """The observation has the protocol's shape: fields present, of the right types, damage >= 0.
+    """The observation has the protocol's shape: fields present, of the right types, damage >= 0, every
+    log entry of a known kind with its fields and a known cause (:mod:`harness.log_kinds`).
 
-    Checked on change only (:func:`observation_problems`)."""
+    Checked on change only (:func:`observation_problems`; the log always)."""
     return observation_problems(t.after, t.before)
 
 
@@ -219,25 +221,40 @@ def objects_conserved(t: Transition):
     for oid in before.keys() - after.keys():
         entry = changes.get(oid)
         if not (before[oid]["token"] and entry and entry.get("to") is None):
-            out.append(f"{oid} ({before[oid]['name']}) {_missing_entry(before[oid], entry)}")
+            out.append(_missing_entry(oid, before[oid], entry))
     for oid in after.keys() - before.keys():
         created = t.event.get("id") == oid or (changes.get(oid) or {}).get("from", "x") is None
         if not created:
-            out.append(f"{oid} ({after[oid]['name']}) appeared without being created")
+            out.append(f"{oid} ({after[oid]['name']}) appeared without being created: it is observed after the "
+                       f"event, not before, and the event's id is {t.event.get('id')!r}; expected the event to "
+                       f"create it (its id) or a log entry {{\"kind\": \"zone_change\", \"object\": {json_text(oid)}, "
+                       f"\"from\": null, ...}} (an object entering from outside the game, CR 400.7)")
     return out
 
 
-def _missing_entry(obj: dict, entry: dict | None) -> str:
-    """Why an object gone from the observation is not accounted for: what the log should have said."""
+def _missing_entry(oid: str, obj: dict, entry: dict | None) -> str:
+    """Why ``oid`` (``obj`` before the event), gone from the observation, is not accounted for:
+    what was expected in the log of the step, and what it has."""
+    where = "on the battlefield" if obj["zone"] == "battlefield" else f"in the {obj['zone']}"
+    name = f"{oid} ({obj['name']}, {'a token' if obj['token'] else 'a card'} {where} before the event)"
     if not obj["token"]:
-        return ("vanished from the game, but a card never ceases to exist: it must be in some "
-                "zone (CR 400.7)" + (f"; its zone change says to {entry.get('to')!r}" if entry else ""))
+        seen = (f"; the log's last zone_change entry for it moves it to {json_text(entry.get('to'))}" if entry
+                else "; the log of this step has no zone_change entry for it")
+        return (f"{name} is no longer observed: it vanished from the objects, but a card never ceases to exist: "
+                f"expected it in some zone, its move logged as a zone_change entry to that zone (CR 400.7){seen}")
+    example = (f"{{\"kind\": \"zone_change\", \"object\": {json_text(oid)}, \"from\": "
+               f"{json_text(entry.get('to') if entry else 'graveyard')}, \"to\": null}}")
     if entry is None:
-        return ("vanished from the game; a token may cease to exist, but the log has no zone_change entry for "
-                "it with to null (a token in a zone other than the battlefield ceases to exist, CR 704.5d)")
-    return (f"vanished from the game; a token may cease to exist, but its last zone_change entry moves it to "
-            f"{entry.get('to')!r}: expected a zone_change entry with to null after it (a token in a zone other "
-            f"than the battlefield ceases to exist, CR 704.5d)")
+        first = ("" if obj["zone"] != "battlefield" else
+                 f" after the entry of its move off the battlefield (e.g. {{\"kind\": \"zone_change\", \"object\": "
+                 f"{json_text(oid)}, \"from\": \"battlefield\", \"to\": \"graveyard\", ...}})")
+        return (f"{name} is no longer observed (it vanished from the objects), and the log of this step has no "
+                f"zone_change entry for it: a token ceases to exist only once in a zone other than the battlefield "
+                f"(CR 111.7, 704.5d), logged as a zone_change entry with to null, e.g. {example}{first}")
+    return (f"{name} is no longer observed (it vanished from the objects), but the log's last zone_change entry "
+            f"for it moves it to {json_text(entry.get('to'))}, not to null: expected a zone_change entry with to "
+            f"null after it, e.g. {example} (a token in a zone other than the battlefield ceases to exist, "
+            f"CR 111.7, 704.5d)")
 
 
 @invariant("generic.illegal_changes_nothing", rules=("104.3", "117.1"), family="generic")

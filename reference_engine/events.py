@@ -7,7 +7,7 @@ anything, or returns ``perform(decider)``. The event vocabulary is documented in
 
 from __future__ import annotations
 
-from . import activation, chance, search, turn
+from . import activation, chance, search, turn, zones
 from .cards import MODEL_SPELL, TOKEN_DEFS, card
 from .errors import IllegalAction, UnknownCard, Unsupported
 from .model_cards import deal_damage, protected_from
@@ -518,3 +518,4 @@ HANDLERS = {
     "begin_turn": turn.begin_turn,
 }
 HANDLERS.update(chance.HANDLERS)  # flip_coins, roll_dice
+HANDLERS.update(zones.HANDLERS)  # exile, return_to_hand, flicker

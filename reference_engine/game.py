@@ -28,6 +28,7 @@ from .search import SearchRules
 from .playtest import PlaytestRules
 from .state_based_actions import StateBasedActions
 from .triggers import TriggeredAbilities
+from .zones import ZoneRules
 
 _OBJECT_FIELDS = attrgetter(*GameObject.__slots__)
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
@@ -79,12 +80,14 @@ CAPABILITIES = frozenset(
         "library_search",
         # Orb of Origin's playtest supertypes (its rulings, 2024-11-08).
         "playtest_supertypes",
+        # Exile, return to hand, exile and return (CR 400.7, 701.11, 610.3c; reference_engine.zones).
+        "zones",
     }
 )
 
 
 class Game(PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, SearchRules,
-           TriggeredAbilities, ControlRules, ManaRules, ModelAbilities, CostPayment, ActivatedAbilityEffects):
+           ZoneRules, TriggeredAbilities, ControlRules, ManaRules, ModelAbilities, CostPayment, ActivatedAbilityEffects):
     """One game in progress. Not thread-safe; cheap to create.
 
     The rules procedures are methods (``destroy``, ``apply_umbra_armor``,

@@ -17,11 +17,13 @@ from .permanents import PermanentRules
 from .search import SearchRules
 from .playtest import PlaytestRules
 from .umbra import UmbraRules
+from .zones import ZoneRules
 
 #: The rules-area mixins the machine inherits, in MRO order.
 AREAS: tuple[type[RulesArea], ...] = (DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules,
-                                       ManaRules, ChanceRules, SearchRules, PlaytestRules, ModelledRules)
+                                       ManaRules, ChanceRules, SearchRules, PlaytestRules, ModelledRules,
+                                       ZoneRules)
 
 __all__ = ["AREAS", "CARD_LISTS", "DECLARED_ONLY", "REQUIRES", "ChanceRules", "ControlRules", "DestructionRules", "LayersRules", "ManaRules",
            "ModelledRules", "PermanentRules", "PlaytestRules",
-           "RulesArea", "SearchRules", "UmbraRules", "needs", "objects"]
+           "RulesArea", "SearchRules", "UmbraRules", "ZoneRules", "needs", "objects"]
