@@ -97,11 +97,21 @@ def _observation_problems(obs, objects: dict | None = None) -> list[str]:
             if value is KeyError:
                 out.append(f"objects[{oid!r}] has no {name!r}")
             elif not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-                out.append(f"objects[{oid!r}].{name} = {value!r} has the wrong type")
+                out.append(f"objects[{oid!r}].{name} = {value!r} has the wrong type: expected {_type_name(kind)}, "
+                           f"got {type(value).__name__}")
         if isinstance(obj.get("damage"), int) and obj["damage"] < 0:
             out.append(f"objects[{oid!r}].damage = {obj['damage']} is negative (CR 120.3)")
     out.extend(log_problems(obs["log"]))  # every entry of a kind, with fields and a cause, of harness.log_kinds
     return out
+
+
+_JSON_TYPES = {str: "a string", int: "an integer", bool: "true or false", dict: "an object", list: "a list",
+               type(None): "null"}
+
+
+def _type_name(kind) -> str:
+    """The JSON type(s) of an :data:`OBJECT_FIELDS` entry, for a message: ``an integer or null``."""
+    return " or ".join(_JSON_TYPES.get(k, k.__name__) for k in (kind if isinstance(kind, tuple) else (kind,)))
 
 
 @invariant("generic.engine_does_not_raise", rules=("104.3",), family="generic")
@@ -265,7 +275,11 @@ def illegal_changes_nothing(t: Transition):
     out = []
     for key in ("players", "objects", "zones"):
         if t.before.get(key) != t.after.get(key):
-            out.append(f"the refused event ({t.illegal}) changed {key}")
+            changed = field_differences({key: t.before.get(key)}, {key: t.after.get(key)}, limit=4)
+            out.append(f"the refused event ({t.illegal}) changed {key}; expected the observation before it, "
+                       f"unchanged: " + "; ".join(c.replace("first run", "before").replace("second run", "after")
+                                                  .replace("only in the before", "only before")
+                                                  .replace("only in the after", "only after") for c in changed))
     return out
 
 
@@ -275,8 +289,10 @@ def damage_only_on_battlefield(t: Transition):
     out = []
     for oid, o in t.after["objects"].items():
         if o["zone"] != "battlefield" and (o["damage"] or o["tapped"] or o["combat"] or o["attached_to"]):
-            out.append(f"{oid} in the {o['zone']} kept permanent state (damage {o['damage']}, tapped {o['tapped']}, "
-                       f"combat {o['combat']}, attached to {o['attached_to']})")
+            kept = [f"{name} {json_text(o[name])} (expected {json_text(off)})" for name, off in
+                    (("damage", 0), ("tapped", False), ("combat", None), ("attached_to", None)) if o[name]]
+            out.append(f"{oid} ({o['name']}) in the {o['zone']} kept permanent state: {', '.join(kept)}; an object "
+                       f"off the battlefield is a new object with none of it (CR 400.7)")
     return out
 
 

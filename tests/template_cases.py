@@ -75,7 +75,7 @@ def collared_bears_hit_warrior(dies: bool = True, p1_life: int = 21) -> Transiti
                           "w": warrior(owner="P2")})
     log = [dealt("b", "w", 1), {"kind": "life_gained", "player": "P1", "amount": 1}]
     if dies:
-        log.append(zone_change("w", event="state_based_action", rule="704.5h"))
+        log.append(zone_change("w", event="destroy", by="704.5h"))  # 704.5h destroys
     after = step(before, {"w": GRAVEYARD if dies else {"damage": 1}}, log, life={"P1": p1_life, "P2": 20})
     return Transition(before, {"type": "damage", "source": "b", "target": "w", "amount": 1}, after)
 

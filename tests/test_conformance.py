@@ -73,7 +73,8 @@ _games = [0]
 def _numbered(game):
     _games[0] += 1
     number = _games[0]
-    return GameWith(game, observe=lambda g: {**g.observe(), "log": [{"kind": "game", "number": number}]})
+    return GameWith(game, observe=lambda g: {**g.observe(), "log": [{"kind": "life_gained", "player": "P1",
+                                                                            "amount": number}]})
 
 
 def _tuple_types(game):
