@@ -122,6 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--step-timeout", type=_positive(float), default=10.0,
                         help="seconds one engine call may take before it counts as a hang (default 10)")
     replay.add_argument("--isolate", action="store_true", help="as for `run`")
+    replay.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None,
+                        help="a question the engine asks that the file records no answer for fails the replay "
+                             "(default for rulesfuzz-scenario/3 files); --no-strict answers it with its first "
+                             "option, with a note (default for /1 and /2 files)")
 
     check = sub.add_parser("check", help="a short conformance checklist for an engine: run it first")
     check.add_argument("--engine", required=True, help="as for `run`")
@@ -404,7 +408,7 @@ def _replay_file(args, path, engine, against) -> int:
     whole = invariant_registry.select(capabilities, scope="scenario")
     try:
         result = scenario_file.replay(engine, scenario, steps, whole, step_timeout=args.step_timeout,
-                                      against=against)
+                                      against=against, strict=getattr(args, "strict", None))
     except BoardRejected as exc:
         raise BadInput(f"{path}: not a legal board: {exc}") from None
     except (ReplayDiverged, EngineTimeout) as exc:
@@ -422,7 +426,10 @@ def _replay_file(args, path, engine, against) -> int:
     for step, why in result.refused:
         print(f"\nREFUSED at step {step}: {why}")
     for step, diff in result.mismatches:
-        print(f"\nEXPECTATION at step {step}: {diff}")
+        print(f"\nEXPECTATION {'before the first event' if step == 0 else f'at step {step}'}: {diff}")
+    if result.unanswered is not None:
+        print(f"\nUNANSWERED: {result.unanswered[1]} (strict replay: record the answer in the step's "
+              f"\"decisions\", or replay with --no-strict to answer the first option)")
     if result.ok:
         print(f"\nNo violation: {result.steps_run} step(s) replayed on {engine.info.name}.")
         return EXIT_OK

@@ -2,8 +2,9 @@
 
 A scenario is JSON (schema: ``harness/schema/scenario.schema.json``)::
 
-    {"format": "rulesfuzz-scenario/2",
+    {"format": "rulesfuzz-scenario/3",
      "board": BoardSpec,
+     "expect_initial": {...},
      "steps": [{"event": Event, "decisions": [Decision...], "illegal": true, "expect": {...}}],
      "violation": {...}}
 
@@ -12,17 +13,35 @@ scenario from a bug report by hand (:func:`expectation_differences`). In
 ``rulesfuzz-scenario/2`` players and objects are kept by id as a subset (an id not named
 is not checked), ``"objects": {"ID": null}`` says that object does not exist, and every
 field named is compared exactly: ``"counters": {}`` means no counters at all.
+``rulesfuzz-scenario/3`` reads ``expect`` as ``/2`` does and adds: ``log`` (entries the
+step's log must hold, each matched as a subset of its own observed entry, in any order;
+``log_exact``: nothing else logged; ``log_ordered``: in that order; :func:`log_differences`),
+``decisions`` (every question asked during the step, options as a set;
+:func:`decision_differences`) and ``expect_initial`` at the top (the observation after
+``new_game``, before the first event). Replaying a ``/3`` file is *strict* by default: a
+question the engine asks that no recorded answer covers fails the replay
+(:class:`UnrecordedDecision`) instead of getting its first option; ``/1`` and ``/2`` files
+replay as before unless ``strict=True`` (``rulesfuzz replay --strict``). Recorded answers
+are matched in order with their options as a list in ``/1`` and ``/2``, in any order with
+options as a set in ``/3`` (:class:`ScenarioDecider`).
 ``rulesfuzz-scenario/1`` files are still read with their old meaning (every dict compared
 by subset, so ``"counters": {}`` held whatever the counters were); :func:`format_note`
 says so. A step the engine refuses (``IllegalAction``) fails the replay unless the step
 says ``"illegal"`` (``true``, or the reason code ``rulesfuzz run`` recorded), or the
 scenario says ``"allow_refusals": true`` (files ``rulesfuzz run`` writes: their events were
 generated, so an engine may refuse any of them, as during the run).
+
+The files ``rulesfuzz run`` writes stay ``rulesfuzz-scenario/2`` (:data:`FORMAT`): they
+record every question asked (so ``--strict`` replays them too), but a finding's file is
+replayed on the *fixed* engine, which may rightly ask a question the buggy one didn't;
+answering it with its first option, as ``/2`` does, keeps the regression corpus about the
+rules, not about the questions.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -30,15 +49,20 @@ from pathlib import Path
 
 import jsonschema
 
-from .decider import ReplayDecider, ReplayDiverged
+from .decider import MirrorDecider, ReplayDecider, ReplayDiverged, _check_options
 from . import vocabulary
 from .execution import BoardRejected, Session, Stats, scenario_run
-from .protocol import Violation
+from .protocol import Decision, Violation
 
 #: The format ``rulesfuzz run`` writes.
 FORMAT = "rulesfuzz-scenario/2"
 #: The format whose ``expect`` compares dicts by subset, still read with that meaning.
 FORMAT_1 = "rulesfuzz-scenario/1"
+#: The format whose ``expect`` may state the log and the decisions of a step and the board before
+#: the first event (``expect_initial``), replayed strictly by default.
+FORMAT_3 = "rulesfuzz-scenario/3"
+#: The fields of ``expect`` (and ``expect_initial``) only ``rulesfuzz-scenario/3`` has.
+V3_EXPECT = ("log", "log_exact", "log_ordered", "decisions")
 
 
 class ScenarioError(Exception):
@@ -76,16 +100,49 @@ def schema() -> dict:
     return json.loads(resources.files("harness").joinpath("schema/scenario.schema.json").read_text("utf-8"))
 
 
+def located(source: str, where: str, message: str) -> str:
+    """``"FILE: step N: PATH: message"``: a problem at ``where`` (a schema path such as
+    ``steps/2/expect/log/0``) named with its step, numbered from 1 as replay numbers them
+    (``before the first event`` for ``expect_initial``)."""
+    parts = where.split("/")
+    if len(parts) > 1 and parts[0] == "steps" and parts[1].isdigit():
+        return f"{source}: step {int(parts[1]) + 1}: {where}: {message}"
+    if parts[0] == "expect_initial":
+        return f"{source}: before the first event: {where}: {message}"
+    return f"{source}: {where}: {message}"
+
+
+def version_problem(data) -> tuple[str, str] | None:
+    """``(path, message)`` for the first field of ``rulesfuzz-scenario/3`` in a file of another
+    format (``expect_initial``; ``log``, ``log_exact``, ``log_ordered`` or ``decisions`` in a
+    step's ``expect``), or None. Checked before the schema, which says the same less plainly."""
+    if not isinstance(data, dict) or data.get("format") == FORMAT_3 or not isinstance(data.get("format"), str):
+        return None
+    needs = f'needs "format": "{FORMAT_3}" (this file is {data["format"]})'
+    if "expect_initial" in data:
+        return "expect_initial", f"an expectation before the first event {needs}"
+    steps = data.get("steps")
+    for i, step in enumerate(steps if isinstance(steps, list) else ()):
+        expect = step.get("expect") if isinstance(step, dict) else None
+        for name in V3_EXPECT if isinstance(expect, dict) else ():
+            if name in expect:
+                return f"steps/{i}/expect/{name}", f"expect.{name} {needs}"
+    return None
+
+
 def validate(data, source: str = "scenario") -> dict:
     """Check ``data`` against the schema; raises :class:`ScenarioError` naming the first bad field
-    (or a scenario past the size limits, :func:`size_problem`)."""
+    and its step (:func:`located`), or a scenario past the size limits (:func:`size_problem`)."""
     size_problem(data, source)
+    found = version_problem(data)
+    if found is not None:
+        raise ScenarioError(located(source, *found))
     validator = jsonschema.Draft202012Validator(schema())
     errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         err = errors[0]
         where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
-        raise ScenarioError(f"{source}: {where}: {err.message}")
+        raise ScenarioError(located(source, where, err.message))
     return data
 
 
@@ -121,7 +178,8 @@ def vocabulary_problem(data: dict, source: str = "scenario") -> None:
     field value, or a board no engine should accept. Such a file is malformed, not a
     scenario an engine refuses."""
     for problem in vocabulary.scenario_problems(data):
-        raise ScenarioError(f"{source}: {problem}")
+        where, _, message = problem.partition(": ")
+        raise ScenarioError(located(source, where, message))
 
 
 def build(board: dict, steps: list[dict], violations: list[Violation] = (), engine=None, seed=None) -> dict:
@@ -255,14 +313,171 @@ def exact_differences(expect: dict, observation: dict) -> list[str]:
     return out
 
 
-def expectation_differences(scenario: dict, expect: dict, observation: dict) -> list[str]:
+def entry_matches(expected: dict, actual) -> bool:
+    """Whether log entry ``actual`` holds every field of ``expected``: a dict field by subset
+    (a ``cause`` may name its ``event`` only), any other field exactly (:func:`same_json`)."""
+    if not isinstance(actual, dict):
+        return False
+    for key, value in expected.items():
+        if key not in actual:
+            return False
+        if isinstance(value, dict):
+            if not entry_matches(value, actual[key]):
+                return False
+        elif not same_json(value, actual[key]):
+            return False
+    return True
+
+
+def _matching(patterns: list, items: list, fits) -> list[int | None]:
+    """For each of ``patterns`` the index of the item it is matched with, or None: a largest
+    one-to-one matching (``fits(pattern, item)``), so a broad pattern never takes the one
+    item a narrower pattern needed (augmenting paths; logs are short)."""
+    owner: dict[int, int] = {}  # item index -> pattern index
+
+    def place(p: int, seen: set) -> bool:
+        for i, item in enumerate(items):
+            if i not in seen and fits(patterns[p], item):
+                seen.add(i)
+                if i not in owner or place(owner[i], seen):
+                    owner[i] = p
+                    return True
+        return False
+
+    for p in range(len(patterns)):
+        place(p, set())
+    out: list[int | None] = [None] * len(patterns)
+    for i, p in owner.items():
+        out[p] = i
+    return out
+
+
+def _short(value) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _unmatched_entry(pattern: dict, log: list) -> str:
+    """Why no entry of ``log`` is left for ``pattern``: the entries it would match (each
+    taken by another expected entry), or those of its kind, or the kinds logged."""
+    fitting = [e for e in log if entry_matches(pattern, e)]
+    if fitting:
+        return (f"log: expected one more entry matching {_short(pattern)}: the step logged "
+                f"{len(fitting)} such, each matched by another expected entry: {_short(fitting)}")
+    kind = pattern.get("kind")
+    same = [e for e in log if isinstance(e, dict) and e.get("kind") == kind]
+    if same:
+        seen = f"its {kind} entries: {_short(same)}"
+    elif log:
+        seen = f"it logged no {kind} entry (only {sorted({str(e.get('kind')) for e in log if isinstance(e, dict)})})"
+    else:
+        seen = "it logged nothing"
+    return f"log: expected an entry matching {_short(pattern)}, but the step logged none; {seen}"
+
+
+def log_differences(expect: dict, log: list) -> list[str]:
+    """What is missing from (or extra in) the log of one step, as ``rulesfuzz-scenario/3``
+    reads ``expect["log"]``: each entry listed is matched as a subset (:func:`entry_matches`)
+    of an observed entry of its own, in any order; ``log_exact``: no other entry is logged;
+    ``log_ordered``: the entries listed are logged in that order."""
+    if "log" not in expect:
+        return []
+    patterns = list(expect["log"])
+    log = list(log) if isinstance(log, list) else []
+    exact, ordered = bool(expect.get("log_exact")), bool(expect.get("log_ordered"))
+    out = []
+    if ordered and exact:
+        for i in range(max(len(patterns), len(log))):
+            if i >= len(log):
+                out.append(f"log[{i}]: expected an entry matching {_short(patterns[i])}, but the step logged "
+                           f"only {len(log)} entries (log_exact, log_ordered)")
+            elif i >= len(patterns):
+                out.append(f"log[{i}]: the step also logged {_short(log[i])}, which no expected entry matches "
+                           f"(log_exact)")
+            elif not entry_matches(patterns[i], log[i]):
+                out.append(f"log[{i}]: expected an entry matching {_short(patterns[i])}, got {_short(log[i])} "
+                           f"(log_ordered)")
+        return out
+    taken = _matching(patterns, log, entry_matches)
+    for pattern, index in zip(patterns, taken):
+        if index is None:
+            out.append(_unmatched_entry(pattern, log))
+    if exact:
+        used = {i for i in taken if i is not None}
+        out.extend(f"log: the step also logged {_short(e)}, which no expected entry matches (log_exact)"
+                   for i, e in enumerate(log) if i not in used)
+    if ordered and not out:
+        at = -1
+        for k, pattern in enumerate(patterns):
+            later = next((i for i in range(at + 1, len(log)) if entry_matches(pattern, log[i])), None)
+            if later is None:
+                out.append(f"log: expected an entry matching {_short(pattern)} after the one matching "
+                           f"{_short(patterns[k - 1])} (log_ordered), but every such entry comes before it; "
+                           f"the log: {_short(log)}")
+                break
+            at = later
+    return out
+
+
+def describe_question(kind, player, options) -> str:
+    """``"replacement_effect of P1 with options [...]"``: one question, as replay names it."""
+    who = "no player" if player is None else player
+    if options is None:
+        return f"{kind} of {who}"
+    return f"{kind} of {who} with options {list(options)}"
+
+
+def _question_fits(expected: dict, asked: dict) -> bool:
+    if expected.get("kind") != asked.get("kind"):
+        return False
+    if "player" in expected and expected["player"] != asked.get("player"):
+        return False
+    if "options" in expected and set(expected["options"]) != set(asked.get("options") or ()):
+        return False
+    return True
+
+
+def decision_differences(expected: list[dict], asked: list[dict]) -> list[str]:
+    """The questions missing from, or extra in, ``asked`` (the decisions asked during one step,
+    as recorded) for ``expect["decisions"]`` of ``rulesfuzz-scenario/3``: each listed question
+    is matched with one asked question of its kind (and player and options as a set, when
+    given), in any order; a question asked that none matches is extra."""
+    taken = _matching(expected, asked, _question_fits)
+    out = []
+    named = [describe_question(d.get("kind"), d.get("player"), d.get("options")) for d in asked]
+    for question, index in zip(expected, taken):
+        if index is None:
+            seen = f"it asked {'; '.join(named)}" if named else "it asked nothing"
+            out.append(f"decisions: expected the engine to ask "
+                       f"{describe_question(question['kind'], question.get('player'), question.get('options'))}, "
+                       f"but it did not; {seen}")
+    used = {i for i in taken if i is not None}
+    for i, d in enumerate(asked):
+        if i not in used:
+            out.append(f"decisions: the engine also asked {named[i]}, which expect.decisions does not list")
+    return out
+
+
+def expectation_differences(scenario: dict, expect: dict, observation: dict, asked: list[dict] | None = None,
+                            log: list | None = None) -> list[str]:
     """The differences between ``observation`` and the ``expect`` of one step of ``scenario``
     (the ``illegal`` key aside), read as the scenario's format says: exact fields for
-    ``rulesfuzz-scenario/2`` (:func:`exact_differences`), subset for ``/1`` (:func:`differences`)."""
-    partial = {k: v for k, v in expect.items() if k != "illegal"}
+    ``rulesfuzz-scenario/2`` and ``/3`` (:func:`exact_differences`), subset for ``/1``
+    (:func:`differences`); for ``/3`` also the step's ``log`` (default: the observation's;
+    :func:`log_differences`) and the questions ``asked`` (:func:`decision_differences`)."""
+    partial = {k: v for k, v in expect.items() if k != "illegal" and k not in V3_EXPECT}
     if scenario.get("format") == FORMAT_1:
         return differences(partial, observation)
-    return exact_differences(partial, observation)
+    out = exact_differences(partial, observation)
+    if scenario.get("format") == FORMAT_3:
+        out.extend(log_differences(expect, observation.get("log", []) if log is None else log))
+        if "decisions" in expect:
+            out.extend(decision_differences(expect["decisions"], list(asked or ())))
+    return out
+
+
+def strict_by_default(scenario: dict) -> bool:
+    """Whether ``scenario`` replays strictly unless told otherwise: ``rulesfuzz-scenario/3`` files."""
+    return scenario.get("format") == FORMAT_3
 
 
 def refusals_allowed(scenario: dict) -> bool:
@@ -282,13 +497,109 @@ def format_note(scenario: dict) -> str | None:
             f"says an object is absent with null")
 
 
+class UnrecordedDecision(ReplayDiverged):
+    """Strict replay: the engine asked a question no recorded answer of the step covers.
+
+    A :class:`ReplayDiverged` (so it crosses an engine call as the harness's own, never
+    blamed on the engine); :func:`replay` turns it into a failed replay at that step."""
+
+
+class ScenarioDecider(ReplayDecider):
+    """The recorded answers of one step of a scenario being replayed (``rulesfuzz replay``).
+
+    A question is covered by a recorded decision of its kind, player (a record without
+    ``player`` covers anyone's) and options (a record without ``options`` covers any),
+    whose answer is one of the options. ``in_order`` (``/1``, ``/2``): records are taken
+    in order, and those passed over to reach a match are dropped with a note, as
+    :class:`~harness.decider.ReplayDecider` does; otherwise (``/3``) the first unused
+    record that covers the question is taken, wherever it is. ``options_as_set``
+    (``/3``): options are compared as a set. A question nothing covers is answered with
+    its first option and a note, or with ``strict`` raises :class:`UnrecordedDecision`
+    ("the engine asked KIND of PLAYER with options [...] at step N; the scenario recorded
+    no answer"), kept in ``unanswered`` in case the engine swallows it.
+
+    In differential mode the reference engine's questions the engine wasn't asked reach
+    this decider through the :class:`~harness.decider.MirrorDecider`; their positions in
+    ``asked`` are kept in ``by_reference`` (they are no question of the engine's for
+    ``expect.decisions``), and a strict failure on one names the reference engine.
+    """
+
+    def __init__(self, recorded, step: int, strict: bool, in_order: bool, options_as_set: bool):
+        super().__init__(recorded, strict=False)
+        self.step = step
+        self.strict_answers = strict
+        self.in_order = in_order
+        self.options_as_set = options_as_set
+        self.unanswered: str | None = None
+        self.by_reference: set[int] = set()
+
+    def _covers(self, rec, player, kind, options) -> bool:
+        if not isinstance(rec, dict) or rec.get("kind") != kind or rec.get("player") not in (None, player):
+            return False
+        if not options:
+            return True
+        recorded = rec.get("options") or options
+        same = set(recorded) == set(options) if self.options_as_set else list(recorded) == list(options)
+        return same and rec.get("answer") in options
+
+    def _ask(self, asker: str, player, kind, options):
+        for i, rec in enumerate(self._recorded):
+            if self._covers(rec, player, kind, options):
+                if self.in_order:
+                    self.notes.extend(f"recorded decision {skipped} was not asked for" for skipped in self._recorded[:i])
+                    del self._recorded[: i + 1]
+                else:
+                    del self._recorded[i]
+                return self._answer(asker, player, kind, options, rec.get("answer"))
+        if self.strict_answers:
+            question = (describe_question(kind, player, options) if options
+                        else describe_question(kind, player, None) + " (a die roll)")
+            self.unanswered = f"the {asker} asked {question} at step {self.step}; the scenario recorded no answer"
+            raise UnrecordedDecision(self.unanswered)
+        if not options:
+            raise ReplayDiverged(f"{player!r} was asked {kind!r} [] but the scenario records no answer for it")
+        self.notes.append(f"{player!r} was asked {kind!r} {list(options)} with no recorded answer: answered "
+                          f"{options[0]!r}")
+        return self._answer(asker, player, kind, options, options[0])
+
+    def _answer(self, asker: str, player, kind, options, answer):
+        if asker != "engine":
+            self.by_reference.add(len(self.asked))
+        self.asked.append(Decision(player, kind, tuple(options), answer))
+        return answer
+
+    @staticmethod
+    def _asker() -> str:
+        # Two frames up: whoever called choose/flip_coin/roll_die; the MirrorDecider for a
+        # question of the reference engine's (differential mode).
+        caller = sys._getframe(2).f_locals.get("self")
+        return "reference engine" if isinstance(caller, MirrorDecider) else "engine"
+
+    def choose(self, player, kind, options):
+        asker = self._asker()
+        return self._ask(asker, player, kind, _check_options(player, kind, options))
+
+    def flip_coin(self, player):
+        return self._ask(self._asker(), player, "coin_flip", ("heads", "tails"))
+
+    def roll_die(self, player, sides):
+        return self._ask(self._asker(), player, f"d{sides}", ())
+
+    def engine_decisions(self, recorded: list[dict]) -> list[dict]:
+        """``recorded`` (the step's decisions, as the session records ``asked``) without the
+        reference engine's own questions."""
+        return [d for i, d in enumerate(recorded) if i not in self.by_reference]
+
+
 @dataclass
 class ReplayResult:
     """What a replay found: invariant violations and expectation mismatches, by step.
 
     ``notes`` say where the engine asked for decisions other than those recorded;
     ``refused`` the steps the engine refused (``IllegalAction``) that don't say
-    ``"illegal"``: each fails the replay.
+    ``"illegal"``: each fails the replay. ``mismatches`` at step 0 are those of
+    ``expect_initial`` (before the first event). ``unanswered`` (strict replay): the step
+    and message of a question no recorded answer covered; the replay stopped there.
     """
 
     violations: list[Violation] = field(default_factory=list)
@@ -297,10 +608,12 @@ class ReplayResult:
     steps_run: int = 0
     notes: list[tuple[int, str]] = field(default_factory=list)
     session: object = None
+    unanswered: tuple[int, str] | None = None
+    strict: bool = False
 
     @property
     def ok(self) -> bool:
-        return not self.violations and not self.mismatches and not self.refused
+        return not self.violations and not self.mismatches and not self.refused and self.unanswered is None
 
 
 def board_problem(board: dict) -> str | None:
@@ -313,16 +626,30 @@ def board_problem(board: dict) -> str | None:
     return next(iter(vocabulary.scenario_problems({"board": board, "steps": []})), None)
 
 
+def step_decider(scenario: dict, step: dict, index: int, strict: bool):
+    """The decider of step ``index`` (from 1) of ``scenario``: the plain non-strict
+    :class:`~harness.decider.ReplayDecider` for a ``/1`` or ``/2`` file replayed as before,
+    else a :class:`ScenarioDecider` (in order for ``/1`` and ``/2``; any order, options as a
+    set, for ``/3``)."""
+    v3 = scenario.get("format") == FORMAT_3
+    if not strict and not v3:
+        return ReplayDecider(step.get("decisions", []), strict=False)
+    return ScenarioDecider(step.get("decisions", []), index, strict, in_order=not v3, options_as_set=v3)
+
+
 def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_timeout: float | None = 10.0,
-           against=None, keep_session: bool = False) -> ReplayResult:
+           against=None, keep_session: bool = False, strict: bool | None = None) -> ReplayResult:
     """Run ``scenario`` on ``engine`` deterministically, checking invariants and expectations.
 
-    Raises ``execution.BoardRejected`` if the engine raised on a board that is not a legal
-    position (:func:`board_problem`),
+    ``strict`` (None: :func:`strict_by_default`, true for ``rulesfuzz-scenario/3``): a
+    question no recorded answer covers ends the replay as failed (``unanswered``) instead
+    of getting its first option. Raises ``execution.BoardRejected`` if the engine raised on
+    a board that is not a legal position (:func:`board_problem`),
     ``execution.Declined`` if the engine raises ``Unsupported``, and
-    :class:`ReplayDiverged` if it asks for a die roll or coin flip the scenario lacks.
+    :class:`ReplayDiverged` if (not strict) it asks for a die roll the scenario lacks.
     """
-    result = ReplayResult()
+    strict = strict_by_default(scenario) if strict is None else bool(strict)
+    result = ReplayResult(strict=strict)
     allow_refusals = refusals_allowed(scenario)
     session = Session(engine, scenario["board"], invariants, Stats(), step_timeout, against)
     if keep_session:
@@ -333,14 +660,26 @@ def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_time
             raise BoardRejected(problem)
         result.violations.extend(session.initial_violations)
         return result
+    if scenario.get("expect_initial") is not None:
+        result.mismatches.extend((0, diff) for diff in
+                                 expectation_differences(scenario, scenario["expect_initial"], session.observation))
     for index, step in enumerate(scenario["steps"], start=1):
-        decider = ReplayDecider(step.get("decisions", []), strict=False)
-        violations = session.step(step["event"], decider)
+        decider = step_decider(scenario, step, index, strict)
+        try:
+            violations = session.step(step["event"], decider)
+        except UnrecordedDecision as exc:
+            result.steps_run = index
+            result.unanswered = (index, str(exc))
+            return result  # the game is mid-event: nothing after this can be judged
         result.steps_run = index
+        if getattr(decider, "unanswered", None):  # the engine caught it and went on: the step can't be judged
+            result.unanswered = (index, decider.unanswered)
+            return result
         result.violations.extend(violations)
         notes = decider.notes + [f"recorded decision {d} was not asked for" for d in decider.unused]
         result.notes.extend((index, n) for n in notes)
-        illegal = session.steps[-1].get("illegal") if len(session.steps) == index else None
+        recorded = session.steps[-1] if len(session.steps) == index else {}
+        illegal = recorded.get("illegal")
         expect = step.get("expect")
         if illegal and not allow_refusals and not step.get("illegal") and not (expect or {}).get("illegal"):
             result.refused.append((index, f"the engine refused the event (IllegalAction {illegal!r}); a step it "
@@ -351,7 +690,14 @@ def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_time
                 isinstance(expected_illegal, str) and expected_illegal != illegal
             ):
                 result.mismatches.append((index, f"illegal: expected {expected_illegal!r}, got {illegal!r}"))
-            for diff in expectation_differences(scenario, expect, session.observation):
+            asked = recorded.get("decisions", [])
+            if isinstance(decider, ScenarioDecider):
+                asked = decider.engine_decisions(asked)
+            # The log of this step: none for a refused event (the game is unchanged) or one
+            # whose observation never came (a crash, a malformed observation).
+            observed = len(session.observations) == index + 1
+            log = session.observation.get("log", []) if observed and not illegal else []
+            for diff in expectation_differences(scenario, expect, session.observation, asked, log):
                 result.mismatches.append((index, diff))
         if session.broken:
             break
@@ -364,7 +710,7 @@ def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_time
     return result
 
 
-__all__ = ["FORMAT", "FORMAT_1", "ReplayDiverged", "ReplayResult", "ScenarioError", "build", "differences",
-           "exact_differences", "expectation_differences", "format_note", "load", "refusals_allowed", "replay",
-           "same_json", "save",
-           "schema", "validate"]
+__all__ = ["FORMAT", "FORMAT_1", "FORMAT_3", "ReplayDiverged", "ReplayResult", "ScenarioDecider", "ScenarioError",
+           "UnrecordedDecision", "build", "decision_differences", "differences", "entry_matches", "exact_differences",
+           "expectation_differences", "format_note", "load", "log_differences", "refusals_allowed", "replay",
+           "same_json", "save", "schema", "strict_by_default", "validate"]
