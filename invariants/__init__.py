@@ -5,7 +5,7 @@ Importing this package registers every invariant in :data:`REGISTRY`.
 
 from . import (  # noqa: F401
     chance, cleanup, control, damage, differential, generic, layers_and_copies, legend_rule, mana, names_and_searches,
-    playtest, regeneration, state_based_actions, triggers, zones, umbra_armor,
+    playtest, regeneration, state_based_actions, triggers, zones, umbra_armor, zone_changes,
 )
 from . import spell_effects, static_bonuses, templates  # noqa: F401  the card model's templates, checked
 from .base import (
