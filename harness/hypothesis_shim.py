@@ -17,30 +17,67 @@ What Hypothesis has no public API for:
   (:func:`draw_at_random`), and a state machine's rule records (:func:`rules_of`,
   :func:`results_of`), to run its rules without Hypothesis's engine.
 
-The Hypothesis versions this is written against are pinned in ``pyproject.toml``.
+The Hypothesis versions this is written against are pinned in ``pyproject.toml`` (the
+range ``tests/test_hypothesis_shim.py`` was run on). The shim detects what it reads rather
+than asking the version: an internal class a release moved is replaced by one nothing is an
+instance of (rulesfuzz still imports; only what needs it refuses, naming it), and
+:func:`internals_problems` names every internal that is not where the shim looks, which
+the shim's tests assert is nothing. What moved within the pinned range is handled in place:
+``sampled_from`` 's transformations became triples in 6.167 (:func:`sampled_transformations`),
+and its filtered draw writes to the data it draws from since then (:class:`_FirstTriesWeighted`).
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
 from random import Random
 
+from hypothesis import __version__ as hypothesis_version
 from hypothesis import seed as hypothesis_seed
 from hypothesis import settings as Settings
 from hypothesis import stateful
-from hypothesis.internal.reflection import function_digest
 from hypothesis.stateful import Bundle, get_state_machine_test
-from hypothesis.strategies._internal.collections import (
-    FixedDictStrategy, ListStrategy, TupleStrategy, UniqueListStrategy,
-)
-from hypothesis.strategies._internal.core import CompositeStrategy, DataStrategy, PermutationStrategy
-from hypothesis.strategies._internal.deferred import DeferredStrategy
-from hypothesis.strategies._internal.flatmapped import FlatMapStrategy
-from hypothesis.strategies._internal.lazy import LazyStrategy
-from hypothesis.strategies._internal.misc import BooleansStrategy
-from hypothesis.strategies._internal.numbers import IntegersStrategy
-from hypothesis.strategies._internal.strategies import (
-    FilteredStrategy, MappedStrategy, OneOfStrategy, SampledFromStrategy, SearchStrategy, filter_not_satisfied,
-)
+from hypothesis.strategies import SearchStrategy
+
+#: What :func:`_internal` could not find: ``"module.Name: why"``, one a line of
+#: :func:`internals_problems`.
+_MISSING: list[str] = []
+
+
+def _internal(module: str, name: str):
+    """``module.name`` of Hypothesis's internals, or (when a release moved it) a class that
+    nothing is an instance of, the move noted for :func:`internals_problems`: rulesfuzz still
+    imports and runs; only what needs that internal (a strategy kind under ``--explore``)
+    refuses, naming it."""
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        _MISSING.append(f"{module}.{name} is gone ({type(exc).__name__}: {exc})")
+        return type(f"Missing{name}", (), {"__doc__": f"stands for {module}.{name}, which this Hypothesis lacks"})
+
+
+_S = "hypothesis.strategies._internal."
+function_digest = _internal("hypothesis.internal.reflection", "function_digest")
+FixedDictStrategy = _internal(_S + "collections", "FixedDictStrategy")
+ListStrategy = _internal(_S + "collections", "ListStrategy")
+TupleStrategy = _internal(_S + "collections", "TupleStrategy")
+UniqueListStrategy = _internal(_S + "collections", "UniqueListStrategy")
+CompositeStrategy = _internal(_S + "core", "CompositeStrategy")
+DataStrategy = _internal(_S + "core", "DataStrategy")
+PermutationStrategy = _internal(_S + "core", "PermutationStrategy")
+DeferredStrategy = _internal(_S + "deferred", "DeferredStrategy")
+FlatMapStrategy = _internal(_S + "flatmapped", "FlatMapStrategy")
+LazyStrategy = _internal(_S + "lazy", "LazyStrategy")
+BooleansStrategy = _internal(_S + "misc", "BooleansStrategy")
+IntegersStrategy = _internal(_S + "numbers", "IntegersStrategy")
+FilteredStrategy = _internal(_S + "strategies", "FilteredStrategy")
+MappedStrategy = _internal(_S + "strategies", "MappedStrategy")
+OneOfStrategy = _internal(_S + "strategies", "OneOfStrategy")
+SampledFromStrategy = _internal(_S + "strategies", "SampledFromStrategy")
+if not issubclass(SampledFromStrategy, SearchStrategy):
+    SampledFromStrategy = type("MissingSampledFromStrategy", (SearchStrategy,), {})  # weighted_choice subclasses it
+del _S
 
 _RULE_MARKER = "hypothesis_stateful_rule"
 
@@ -281,16 +318,37 @@ def _weighted_sampler(strategy):
     return _transformed_sampler(strategy, lambda source: weighted_index(source.rng, size, weights()))
 
 
+def sampled_transformations(strategy) -> tuple[tuple[str, object], ...]:
+    """``(name, function)`` of each ``.map`` (``"map"``) and ``.filter`` (``"filter"``) applied to
+    a ``sampled_from`` strategy, in order. Hypothesis keeps them in ``_transformations``: pairs
+    up to 6.166, triples ``(name, function, the call's location)`` since 6.167."""
+    return tuple((entry[0], entry[1]) for entry in strategy._transformations)
+
+
+_REJECTED = object()
+
+
 def _transformed_sampler(strategy, index):
     """A draw of a ``sampled_from`` strategy at random: the element at ``index(source)``, its
     maps and filters applied, drawn again (at most :data:`FILTER_TRIES` times) while a filter
     rejects it."""
-    elements, transform = tuple(strategy.elements), strategy._transform
+    elements, steps = tuple(strategy.elements), sampled_transformations(strategy)
+    unknown = [name for name, _ in steps if name not in ("map", "filter")]
+    if unknown:
+        raise TypeError(f"cannot draw {strategy!r} at random: unknown transformation(s) {unknown}")
+
+    def transform(element):
+        for name, function in steps:
+            if name == "map":
+                element = function(element)
+            elif not function(element):
+                return _REJECTED
+        return element
 
     def sampled(source):
         for _ in range(FILTER_TRIES):
             value = transform(elements[index(source)])
-            if value is not filter_not_satisfied:
+            if value is not _REJECTED:
                 return value
         raise NothingSatisfies(repr(strategy))
     return sampled
@@ -339,11 +397,19 @@ class _FirstTriesWeighted:
     """``data`` whose first three draws of an index into the whole list (``st.sampled_from`` 's
     first tries) are generated with ``weights``; every other call goes to ``data``."""
 
+    __slots__ = ("_data", "_size", "_weights", "_tries")
+
     def __init__(self, data, size: int, weights: dict[int, float]):
         self._data, self._size, self._weights, self._tries = data, size, weights, 3
 
     def __getattr__(self, name):
         return getattr(self._data, name)
+
+    def __setattr__(self, name, value):  # what the draw notes goes to data (since 6.167, the filter
+        if name in _FirstTriesWeighted.__slots__:  # that rejected an element: data._last_rejected_filter)
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._data, name, value)
 
     def draw_integer(self, min_value=None, max_value=None, **options):
         if self._tries and not options and (min_value, max_value) == (0, self._size - 1):
@@ -392,3 +458,174 @@ def weight_rules(machine: stateful.RuleBasedStateMachine, weights, chosen) -> No
     strategy = machine._rules_strategy
     enabled = weighted_choice(strategy.rules, weights).filter(strategy._rule_is_enabled)
     strategy._enabled_rules_strategy = _Noted(enabled, lambda rule: chosen(rule.function.__name__))
+
+
+# --------------------------------------------------------------------------- what a release moved
+def _missing_attributes(value, *names: str) -> list[str]:
+    return [n for n in names if not hasattr(value, n)]
+
+
+def _unwrapped(strategy):
+    while isinstance(strategy, (LazyStrategy, DeferredStrategy)):
+        strategy = strategy.wrapped_strategy
+    return strategy
+
+
+def _strategy_shapes() -> list[tuple[str, object, type, tuple[str, ...]]]:
+    """``(how it is built, a function building it, the internal class it must be, the attributes
+    the shim reads)`` of each kind :func:`draw_at_random` knows."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def pair(draw, low):
+        return (draw(st.integers(low, low + 1)), low)
+
+    return [
+        ("st.integers(0, 3)", lambda: st.integers(0, 3), IntegersStrategy, ("start", "end")),
+        ("st.booleans()", st.booleans, BooleansStrategy, ()),
+        ("st.sampled_from('ab').map(f).filter(g)", _sampled_probe, SampledFromStrategy, ("elements", "_transformations")),
+        ("st.one_of(a, b)", lambda: st.one_of(st.just(1), st.just(2)), OneOfStrategy, ("element_strategies",)),
+        ("st.integers(0, 1).flatmap(f)", lambda: st.integers(0, 1).flatmap(st.just), FlatMapStrategy,
+         ("base", "expand")),
+        ("st.tuples(a)", lambda: st.tuples(st.just(1)), TupleStrategy, ("element_strategies",)),
+        ("st.fixed_dictionaries({...})", lambda: st.fixed_dictionaries({"k": st.just(1)}), FixedDictStrategy,
+         ("mapping", "optional")),
+        ("st.lists(a, max_size=2)", lambda: st.lists(st.just(1), max_size=2), ListStrategy,
+         ("element_strategy", "min_size", "max_size")),
+        ("st.lists(a, unique=True)", lambda: st.lists(st.just(1), unique=True), UniqueListStrategy,
+         ("element_strategy", "min_size", "max_size", "keys", "tuple_suffixes")),
+        ("st.dictionaries(k, v), a .map of a unique list", lambda: _unwrapped(st.dictionaries(st.just("k"), st.just(1))).mapped_strategy,
+         UniqueListStrategy, ("keys", "tuple_suffixes")),
+        ("st.integers(0, 3).map(f)", lambda: st.integers(0, 3).map(str), MappedStrategy, ("mapped_strategy", "pack")),
+        ("st.integers(0, 3).filter(f)", lambda: st.integers(0, 3).filter(bool), FilteredStrategy,
+         ("filtered_strategy", "flat_conditions")),
+        ("st.permutations([1, 2])", lambda: st.permutations([1, 2]), PermutationStrategy, ("values",)),
+        ("@st.composite", lambda: pair(0), CompositeStrategy, ("definition", "args", "kwargs")),
+        ("st.data()", st.data, DataStrategy, ()),
+        ("Bundle('b')", lambda: Bundle("b"), Bundle, ("name",)),
+    ]
+
+
+def internals_problems() -> list[str]:
+    """What the shim reads of Hypothesis's internals that this Hypothesis no longer has, one
+    sentence each naming the internal (empty: every one is where the shim looks).
+    ``tests/test_hypothesis_shim.py`` fails with these sentences on a release that moved one."""
+    problems = list(_MISSING)
+
+    def check(what: str, probe) -> None:
+        try:
+            wrong = probe()
+        except Exception as exc:  # an internal gone or changed shape: the probe broke on it
+            wrong = f"{type(exc).__name__}: {exc}"
+        if wrong:
+            problems.append(f"{what}: {wrong}")
+
+    for built, build, kind, names in _strategy_shapes():
+        def shape(build=build, kind=kind, names=names):
+            inner = _unwrapped(build())
+            if not isinstance(inner, kind):
+                return f"is a {type(inner).__module__}.{type(inner).__qualname__}, not a {kind.__name__}"
+            missing = _missing_attributes(inner, *names)
+            return f"has no {', '.join(missing)}" if missing else None
+        check(f"{built} (drawn at random by --explore)", shape)
+
+    def transformations():
+        steps = sampled_transformations(_unwrapped(_sampled_probe()))
+        if [name for name, _ in steps] != ["map", "filter"] or not all(callable(f) for _, f in steps):
+            return f"SampledFromStrategy._transformations reads as {steps!r}, not a map then a filter"
+    check("SampledFromStrategy._transformations (entries (name, function, ...))", transformations)
+
+    def weighted_draw():
+        class Recorder:  # the ConjectureData a draw sees, recording its integer draws
+            calls = []
+
+            def draw_integer(self, min_value=None, max_value=None, **options):
+                self.calls.append((min_value, max_value, options))
+                return 0
+
+        weighted_choice("abc", lambda: {1: 0.9}).do_filtered_draw(Recorder())
+        if not Recorder.calls or Recorder.calls[0] != (0, 2, {"weights": {1: 0.9}}):
+            return (f"SampledFromStrategy.do_filtered_draw's first draw is no longer data.draw_integer(0, n - 1) "
+                    f"(weighted_choice saw {Recorder.calls})")
+        from hypothesis.internal.conjecture.data import ConjectureData
+
+        if "weights" not in inspect.signature(ConjectureData.draw_integer).parameters:
+            return "ConjectureData.draw_integer takes no weights="
+    check("weighted_choice (SampledFromStrategy.do_filtered_draw, ConjectureData.draw_integer(weights=))",
+          weighted_draw)
+
+    machine = _probe_machine()
+
+    def records():
+        state = machine.setup_state()
+        missing = _missing_attributes(state, "rules", "initializers")
+        if missing:
+            return f"setup_state() has no {', '.join(missing)}"
+        record = next(iter(state.rules), None)
+        if record is None or not state.initializers:
+            return "setup_state() lists no rule or no initializer of a machine with both"
+        missing = _missing_attributes(record, "function", "arguments", "targets", "bundles", "preconditions")
+        if missing:
+            return f"a rule record has no {', '.join(missing)}"
+        if not is_rule(getattr(machine, record.function.__name__)):
+            return f"a rule's method has no attribute {_RULE_MARKER!r}"
+        if machine not in stateful.RuleBasedStateMachine._setup_state_per_class:
+            return "RuleBasedStateMachine._setup_state_per_class does not hold the machine"
+    check("RuleBasedStateMachine.setup_state() and its rule records (rules_of, is_rule, forget_machine)", records)
+
+    def test_case_cache():
+        to_test_case = stateful.RuleBasedStateMachine.__dict__.get("_to_test_case")
+        if not hasattr(getattr(to_test_case, "__func__", to_test_case), "cache_clear"):
+            return "RuleBasedStateMachine._to_test_case is no lru_cache"
+    check("RuleBasedStateMachine._to_test_case (forget_machine)", test_case_cache)
+
+    def rules_strategy():
+        missing = _missing_attributes(machine(), "_rules_strategy")
+        if missing:
+            return "a machine has no _rules_strategy"
+        strategy = machine()._rules_strategy
+        missing = _missing_attributes(strategy, "rules", "_rule_is_enabled", "_enabled_rules_strategy")
+        return f"its _rules_strategy has no {', '.join(missing)}" if missing else None
+    check("a machine's _rules_strategy (machine_rule_names, weight_rules)", rules_strategy)
+
+    check("MultipleResults.values (results_of)",
+          lambda: None if results_of(stateful.multiple(1, 2)) == (1, 2) else "multiple(1, 2) reads otherwise")
+
+    def test_attributes():
+        test = get_state_machine_test(machine, settings=Settings(max_examples=1, database=None))
+        missing = _missing_attributes(test, "hypothesis", "_hypothesis_internal_use_settings")
+        if missing:
+            return f"get_state_machine_test's test has no {', '.join(missing)}"
+        inner = test.hypothesis.inner_test
+        before = function_digest(inner)
+        inner._hypothesis_internal_add_digest = b"rulesfuzz"
+        if function_digest(inner) == before:
+            return "function_digest ignores _hypothesis_internal_add_digest"
+        hypothesis_seed(3)(test)
+        if getattr(test, "_hypothesis_internal_use_seed", None) != 3:
+            return "hypothesis.seed no longer sets _hypothesis_internal_use_seed"
+    check("a state machine's test (machine_test, database_key, settings_of)", test_attributes)
+    return problems
+
+
+def _sampled_probe():
+    from hypothesis import strategies as st
+
+    return st.sampled_from("ab").map(str.upper).filter(bool)
+
+
+def _probe_machine():
+    from hypothesis import strategies as st
+
+    class Probe(stateful.RuleBasedStateMachine):
+        things = Bundle("things")
+
+        @stateful.initialize(target=things)
+        def start(self):
+            return 1
+
+        @stateful.precondition(lambda self: True)
+        @stateful.rule(thing=things, n=st.integers(0, 1))
+        def step(self, thing, n):
+            pass
+    return Probe

@@ -156,3 +156,40 @@ def test_rule_records_give_initializers_rules_targets_and_preconditions():
     assert by_name["copy"].targets == ("items",) and [b.name for b in by_name["copy"].bundles] == ["items"]
     assert [p(None) for p in by_name["never"].preconditions] == [False]
     assert shim.results_of(multiple("a", "b")) == ("a", "b") and shim.results_of("c") == ("c",)
+
+
+# ------------------------------------------------------------------ the internals the shim reads, where it looks
+def test_every_internal_the_shim_reads_is_where_it_looks():
+    import hypothesis
+
+    problems = shim.internals_problems()
+    assert not problems, (f"Hypothesis {hypothesis.__version__} moved internals harness/hypothesis_shim.py reads "
+                          f"(adapt the shim, then the pin in pyproject.toml):\n  " + "\n  ".join(problems))
+
+
+def test_a_moved_internal_is_named(monkeypatch):
+    class Elsewhere:
+        pass
+
+    monkeypatch.setattr(shim, "FlatMapStrategy", Elsewhere)
+    monkeypatch.setattr(shim, "_MISSING", [])
+    missing = shim._internal("hypothesis.strategies._internal.nowhere", "GoneStrategy")
+    assert not isinstance(st.just(1), missing)  # a stand-in nothing is an instance of
+    problems = shim.internals_problems()
+    assert any(p.startswith("hypothesis.strategies._internal.nowhere.GoneStrategy is gone") for p in problems), problems
+    assert any("flatmap" in p and "not a Elsewhere" in p for p in problems), problems
+    with pytest.raises(TypeError, match="FlatMapStrategy"):  # --explore refuses it, naming its class
+        shim.draw_at_random(st.integers(0, 1).flatmap(st.just), _source())
+
+
+class _Transformed:
+    def __init__(self, transformations):
+        self._transformations = transformations
+
+
+def test_sampled_from_transformations_are_read_as_pairs_and_as_triples():
+    double, odd = (lambda n: n * 2), (lambda n: n % 2)
+    assert shim.sampled_transformations(_Transformed((("map", double), ("filter", odd)))) == (
+        ("map", double), ("filter", odd))  # up to Hypothesis 6.166
+    assert shim.sampled_transformations(_Transformed((("map", double, None), ("filter", odd, "here:1")))) == (
+        ("map", double), ("filter", odd))  # since 6.167: the call's location too
