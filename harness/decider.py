@@ -127,12 +127,28 @@ class ReplayDecider:
         return list(self._recorded)
 
 
+#: ``"asked_by"`` of a recorded decision only the reference engine was asked (differential mode):
+#: the fallback's answer, recorded after the engine's own decisions of the step so that a replay
+#: gives it again, and labelled so that a report never shows it as the engine's choice.
+REFERENCE_ONLY = "reference"
+
+
+def same_options(a, b) -> bool:
+    """Whether two questions offer the same options, in any order (a multiset of strings): the
+    order of a decision's options carries no rules meaning (umbra Auras listed by timestamp or by
+    id, say), so the differential oracle matches questions by content."""
+    a, b = tuple(a), tuple(b)
+    return len(a) == len(b) and (a == b or sorted(map(str, a)) == sorted(map(str, b)))
+
+
 class MirrorDecider:
     """Differential mode: gives the reference engine the answers the fork was given.
 
-    Each question is matched with the next recorded decision of the same kind and
-    options; a question the fork was never asked goes to ``fallback`` (the run's own
-    decider), whose answer is then recorded like any other.
+    Each question is matched with the next recorded decision of the same player, kind and
+    options, the options compared as a set (:func:`same_options`: the engines may list them
+    in different orders); a question the fork was never asked goes to ``fallback`` (the
+    run's own decider), whose answer is then recorded like any other (and labelled
+    :data:`REFERENCE_ONLY` in the scenario's steps).
     """
 
     def __init__(self, recorded: list[Decision], fallback):
@@ -141,7 +157,7 @@ class MirrorDecider:
 
     def _take(self, player, kind, options):
         for i, rec in enumerate(self._recorded):
-            if rec.kind == kind and rec.player == player and (not options or tuple(rec.options) == tuple(options)):
+            if rec.kind == kind and rec.player == player and (not options or same_options(rec.options, options)):
                 del self._recorded[: i + 1]
                 return True, rec.answer
         return False, None

@@ -22,7 +22,7 @@ from invariants.generic import json_problem, observation_problems
 
 from . import interrupts, monitor as supervisor
 from .findings import CRASH, crash_site, crash_site_message
-from .decider import BadDecisionRequest, ReplayDecider, ReplayDiverged
+from .decider import REFERENCE_ONLY, BadDecisionRequest, ReplayDecider, ReplayDiverged
 from .oracle import Oracle
 from .protocol import IllegalAction, ScenarioRun, Transition, Unsupported, Violation
 from .rule_coverage import RuleCoverage
@@ -595,6 +595,7 @@ class Session:
                 error = f"observe() raised {type(exc).__name__}: {exc}"
                 crashed = (error, crash_site_message(_site(exc)))
         self.output = (output + self.output)[-OutputTail.LIMIT:]
+        engine_asked = len(decider.asked)  # what the reference alone was asked comes after (differential mode)
         reference = None
         if self.oracle is not None and error is None:
             reference = self._oracle_step(event, decider)
@@ -608,8 +609,9 @@ class Session:
         elif illegal:
             reasons = self.stats.refused.setdefault(etype, {})
             reasons[illegal] = reasons.get(illegal, 0) + 1
-        transition = Transition(before, event, after, illegal, list(decider.asked), error, reference)
-        decisions = [d.to_json() for d in decider.asked]
+        transition = Transition(before, event, after, illegal, decider.asked[:engine_asked], error, reference)
+        decisions = [d.to_json() for d in decider.asked[:engine_asked]] + [
+            {**d.to_json(), "asked_by": REFERENCE_ONLY} for d in decider.asked[engine_asked:]]
         self.steps.append({"event": event, "decisions": decisions, **({"illegal": illegal} if illegal else {})})
         if monitor is not None:
             monitor.step(decisions, illegal)

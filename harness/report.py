@@ -6,6 +6,8 @@ import json
 
 from invariants import REGISTRY, ruling_text
 
+from .decider import REFERENCE_ONLY
+
 
 def describe_object(spec: dict) -> str:
     """One line for a board object, e.g. ``c0  Grizzly Bears (P1) tapped damage=1 -> a0``."""
@@ -64,7 +66,8 @@ def describe_scenario(scenario: dict, limit: int = DESCRIBE_LIMIT) -> str:
         lines.append(f"  {i}. {describe_event(step['event'])}{refused}")
         for d in step.get("decisions", ()):
             options = f" among {d['options']}" if d.get("options") else ""
-            lines.append(f"       {d.get('player')} chose {d['answer']!r} for {d['kind']}{options}")
+            whose = " (asked of the reference engine only)" if d.get("asked_by") == REFERENCE_ONLY else ""
+            lines.append(f"       {d.get('player')} chose {d['answer']!r} for {d['kind']}{options}{whose}")
     return "\n".join(lines)
 
 

@@ -26,6 +26,10 @@ Every difference has a path with ids wildcarded (``objects.*.zone``, ``players.*
 ``zones.graveyard.*``, ``log.zone_change``, ``illegal``); the first message of a
 violation starts with the most significant one in brackets, and :func:`first_path`
 reads it back (the key that tells distinct differential findings apart).
+
+:data:`CONVENTIONS` lists what is normalised before comparing (keywords as a set, an event
+that does nothing performed or refused, a decision's options in any order, zone and log
+order) and the reference engine's conventions that are compared exactly (docs/reference.md).
 """
 
 from __future__ import annotations
@@ -70,6 +74,66 @@ _TOP = ("players", "objects", "zones", "log")
 #: The capability of each state-based action rule (CR 704.5), from the capability table.
 SBA_CAPABILITY = {rule: cap.name for cap in CAPABILITIES.values() for rule in cap.rules
                   if rule.startswith("704.5") and (cap.name.startswith("sba.") or cap.name == "legend_rule")}
+
+
+@dataclass(frozen=True)
+class Convention:
+    """Something two correct engines may observe differently, and what a differential run does
+    with it: ``relaxed`` (normalised before comparing, ``how`` says how, and where in the code)
+    or not (compared exactly: ``how`` says what the reference engine does, which an engine must
+    match or name in ``ignored_fields``). ``rules``: the CR rules it touches."""
+
+    subject: str
+    relaxed: bool
+    how: str
+    rules: tuple[str, ...] = ()
+
+
+#: The reference engine's conventions a differential run meets (docs/reference.md renders them).
+CONVENTIONS: tuple[Convention, ...] = (
+    Convention("keywords", True, "compared as a set, lower case, without `enchant ...` and `equip ...` "
+               "(`compared_keywords`): their order carries no rules meaning, and Enchant and Equip only say what "
+               "the permanent may be attached to, which attachments show. The reference lists them sorted, lower "
+               "case.", ("702.1", "702.5", "702.6")),
+    Convention("an event that does nothing", True, "an event the engine performs without changing players, objects "
+               "or zones matches the reference refusing it (`matches_reference`): an effect that does nothing may be "
+               "either (CR 701.3b). The reference refuses re-attaching an Aura or Equipment to the permanent it is "
+               "already attached to (`illegal_attachment`).", ("701.3b",)),
+    Convention("a decision's options", True, "the reference engine is given the engine's answer to the question "
+               "with the same player, kind and options, the options compared as a set, whatever their order "
+               "(`harness.decider.same_options`). A question only the reference asks is answered by the run's "
+               "decider and recorded after the engine's, labelled `\"asked_by\": \"reference\"` (reports say \"asked "
+               "of the reference engine only\"); invariants see only the engine's own. The reference lists umbra "
+               "Auras in timestamp order, then `regeneration`.", ("616.1", "603.3b")),
+    Convention("zone order", True, "each zone's ids are compared sorted: the order within a zone is not compared "
+               "(the library's included).", ("400.1",)),
+    Convention("log order", True, "the log is compared as a multiset of entries (each as sorted-key JSON): the "
+               "order of the entries of one event is not compared.", ()),
+    Convention("counters of an object that left", True, "a `counters_removed` (704.5q) entry of an object not on "
+               "the battlefield after the event is not compared: it left by a state-based action performed at the "
+               "same time, and its counters ceased to exist with it.", ("704.3", "400.7")),
+    Convention("card types and colors", False, "`supertypes`, `types`, `subtypes` and `colors` are compared as "
+               "lists: the reference gives them in the card data's order (the type line's order; colors as the "
+               "card data lists them, W U B R G), granted supertypes after printed ones.", ("205", "105")),
+    Convention("a spell's damage", False, "a `damage` entry's `source` is the id of the permanent that dealt it, or "
+               "the spell's name for a spell (`\"source\": \"Shock\"`); `deathtouch` is whether that permanent had "
+               "deathtouch (false for a spell without it).", ("120.3", "702.2")),
+    Convention("summoning sickness", False, "`summoning_sick` is true only for a creature that came under its "
+               "controller's control since their most recent turn began: a land or another noncreature permanent "
+               "enters with false. Compared only for engines claiming `tap_untap_costs`, `mana` or "
+               "`control_change`.", ("302.6",)),
+    Convention("counters", False, "`counters` lists only kinds with at least one counter: a kind that reaches 0 "
+               "(704.5q) is removed, not kept as 0.", ("122.1", "704.5q")),
+    Convention("mana pools", False, "`mana_pool` has all six types, `W` `U` `B` `R` `G` `C`, with 0 for none; "
+               "`mana_produced`, `mana_spent` and `mana_lost` list only the types with mana.", ("106.4",)),
+    Convention("leaving the battlefield", False, "an object that leaves the battlefield is observed with its owner "
+               "as controller, untapped, with no damage, counters, attachment, combat status or shields; a token's move is logged "
+               "twice: off the battlefield, then to null when it ceases to exist.", ("400.7", "111.7", "704.5d")),
+    Convention("destruction by lethal damage", False, "a creature destroyed by 704.5g or 704.5h is logged with "
+               "cause `{\"event\": \"destroy\", \"by\": \"704.5g\"}` (or `704.5h`), and an umbra Aura destroyed "
+               "instead by the same cause; `state_based_action` causes are for rules that don't destroy.",
+               ("704.5g", "704.5h", "702.89a")),
+)
 
 
 @dataclass(frozen=True)
