@@ -111,7 +111,8 @@ TABLE: tuple[DecisionKind, ...] = (
     DecisionKind(SEARCH, "the player searching a library", f"`{NOTHING}` and the ids of the cards still to be "
                  "found (one question per card)", ("701.19b", "201.2"), (NOTHING,)),
     DecisionKind(MANA_TYPE, "the player who activated the mana ability",
-                 "mana types (`W` `U` `B` `R` `G` `C`) the ability may produce", ("106.1", "106.7", "605.3b")),
+                 "mana types (`W` `U` `B` `R` `G` `C`) the ability may produce", ("106.1", "106.7", "605.3b"),
+                 ("W", "U", "B", "R", "G", "C")),
     DecisionKind(MANA_PAYMENT, "the player paying a cost", "mana types in their pool to spend on a hybrid or "
                  "generic part", ("601.2h", "106.4")),
     DecisionKind(MAY, "the controller of the ability", f"`{YES}`, `{NO}` (\"you may\")", ("603.5", "608.2d"),
