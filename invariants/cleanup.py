@@ -80,5 +80,6 @@ def nothing_else_ends(t: Transition):
                            f"in the cleanup step")
     for pid, p in t.before["players"].items():
         if (t.after["players"].get(pid) or {}).get("life") != p["life"]:
-            out.append(f"{pid}'s life changed in the cleanup step")
+            out.append(f"{pid}'s life changed in the cleanup step from {p['life']} to "
+                       f"{(t.after['players'].get(pid) or {}).get('life')!r}: expected it unchanged")
     return out

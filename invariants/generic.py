@@ -222,18 +222,25 @@ def _place(place: tuple[str, str | None]) -> str:
 def objects_conserved(t: Transition):
     """Objects are neither lost nor duplicated by an event.
 
-    Every object before is still there after, unless the log says a token ceased to exist;
-    every new object was created by the event (its id) or logged as entering from nowhere.
+    Every object before is still there after, unless the log says a token ceased to exist or
+    a card became a new object (a ``zone_change`` entry whose ``previous`` is its id: a card
+    returned from exile, CR 400.7); every new object was created by the event (its id), logged
+    as entering from nowhere, or is the new object of a card that was (``previous``).
     """
     before, after = t.before["objects"], t.after["objects"]
     changes = {e["object"]: e for e in t.log if e.get("kind") == "zone_change"}
+    became = {e["previous"] for e in t.log if e.get("kind") == "zone_change" and isinstance(e.get("previous"), str)}
     out = []
     for oid in before.keys() - after.keys():
         entry = changes.get(oid)
+        if oid in became:
+            continue  # it became a new object (CR 400.7), logged with "previous"
         if not (before[oid]["token"] and entry and entry.get("to") is None):
             out.append(_missing_entry(oid, before[oid], entry))
     for oid in after.keys() - before.keys():
-        created = t.event.get("id") == oid or (changes.get(oid) or {}).get("from", "x") is None
+        entry = changes.get(oid) or {}
+        created = t.event.get("id") == oid or entry.get("from", "x") is None \
+            or (entry.get("previous") in became and entry["previous"] in before)
         if not created:
             out.append(f"{oid} ({after[oid]['name']}) appeared without being created: it is observed after the "
                        f"event, not before, and the event's id is {t.event.get('id')!r}; expected the event to "

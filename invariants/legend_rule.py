@@ -51,11 +51,15 @@ def controller_chooses(t: Transition):
         zone = t.after["objects"].get(oid, {}).get("zone")
         if oid == decision.answer:
             if zone != "battlefield":
-                out.append(f"{oid} was chosen to stay under the legend rule but is in the {zone}")
+                out.append(f"{oid} was chosen to stay under the legend rule but is "
+                           f"{f'in the {zone}' if zone else 'no longer observed'}: expected it still on the "
+                           f"battlefield")
             continue
         cause = cause_of(changes.get(oid))
         if zone == "battlefield":
-            out.append(f"{oid} was not chosen under the legend rule but is still on the battlefield")
+            out.append(f"{oid} was not chosen under the legend rule but is still on the battlefield: expected it in "
+                       f"its owner's graveyard, logged as a zone_change with cause "
+                       f"{{\"event\": \"state_based_action\", \"rule\": \"704.5j\"}}")
         elif cause is not None and (cause.get("event") != "state_based_action"
                                      or cause.get("rule") not in ("704.5j", "704.5f")):
             # (704.5f: it had toughness 0 as well; all state-based actions happen at once)

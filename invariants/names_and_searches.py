@@ -298,15 +298,17 @@ def found_card_goes_on(t: Transition):
     after = t.after["objects"]
     for oid in answers:
         now = after.get(oid) or {}
+        name = now.get("name") or (t.before["objects"].get(oid) or {}).get("name") if isinstance(oid, str) else None
         if search.destination == "graveyard":
             if now.get("zone") != "graveyard":
-                messages.append(f"{search.by}: {oid} ({now.get('name')}) was found and goes into the graveyard, "
-                                f"observed in the {now.get('zone')}")
+                messages.append(f"{search.by}: {oid} ({name}) was found and goes into the graveyard, "
+                                + (f"observed in the {now['zone']}" if now.get("zone") else "but is no longer observed"))
         elif now.get("zone") != "battlefield" or now.get("tapped") is not True \
                 or now.get("controller") != search.player:
-            messages.append(f"{search.by}: {oid} ({now.get('name')}) was found and enters the battlefield tapped "
-                            f"under {search.player}'s control, observed zone {now.get('zone')}, tapped "
-                            f"{now.get('tapped')}, controller {now.get('controller')}")
+            messages.append(f"{search.by}: {oid} ({name}) was found and enters the battlefield tapped under "
+                            f"{search.player}'s control, "
+                            + (f"observed zone {now.get('zone')}, tapped {now.get('tapped')}, controller "
+                               f"{now.get('controller')}" if now else "but is no longer observed"))
     for oid in _impostors_in_library(t.before, search.player):
         if oid not in answers and (after.get(oid) or {}).get("zone") != "library":
             messages.append(f"{search.by}: {oid} (Omnipresent Impostor) was not found but left the library")

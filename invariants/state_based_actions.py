@@ -37,7 +37,7 @@ def life_total(t: Transition):
     """704.5a: a player with 0 or less life has lost the game."""
     if t.illegal is not None:
         return None
-    return [f"704.5a: {pid} has {p['life']} life and has not lost"
+    return [f"704.5a: {pid} has {p['life']} life and has not lost: expected players.{pid}.lost true"
             for pid, p in t.after["players"].items() if p["life"] <= 0 and not p["lost"]]
 
 
@@ -49,7 +49,10 @@ def token_zone(t: Transition):
     tokens = {oid: o for oid, o in t.after["objects"].items() if o["token"]}
     if not tokens and not any(o["token"] for o in t.before["objects"].values()):
         return None
-    return [f"704.5d: token {oid} is in the {o['zone']}" for oid, o in tokens.items() if o["zone"] != "battlefield"]
+    return [f"704.5d: token {oid} is in the {o['zone']}: expected it to have ceased to exist (gone from the "
+            f"objects and zones, the log of this step with a zone_change entry for it with to null, e.g. "
+            f'{{"kind": "zone_change", "object": "{oid}", "from": "{o["zone"]}", "to": null}})'
+            for oid, o in tokens.items() if o["zone"] != "battlefield"]
 
 
 @invariant("sba.zero_toughness", rules=("704.3", "704.5f"), requires=("sba.zero_toughness",), family="generic")
@@ -60,7 +63,8 @@ def zero_toughness(t: Transition):
     creatures = _creatures(t)
     if not creatures:
         return None
-    return [f"704.5f: creature {oid} has toughness {o['toughness']}" for oid, o in creatures.items()
+    return [f"704.5f: creature {oid} has toughness {o['toughness']} and is still on the battlefield: expected it in "
+            f"its owner's graveyard" for oid, o in creatures.items()
             if o["toughness"] <= 0]
 
 
@@ -74,7 +78,9 @@ def lethal_damage(t: Transition):
     creatures = _creatures(t)
     if not creatures:
         return None
-    return [f"704.5g: creature {oid} has {o['damage']} damage and toughness {o['toughness']}"
+    return [f"704.5g: creature {oid} has {o['damage']} damage and toughness {o['toughness']} and is still on the "
+            f"battlefield: expected it destroyed (in its owner's graveyard), or a replacement effect that removed "
+            f"the damage"
             for oid, o in creatures.items()
             if 0 < o["toughness"] <= o["damage"] and not has_keyword(o, "indestructible")]
 
@@ -146,7 +152,10 @@ def unattached_aura(t: Transition):
     for oid, o in auras.items():
         host = objs.get(o["attached_to"]) if isinstance(o["attached_to"], str) else None
         if host is None or host["zone"] != "battlefield":
-            out.append(f"704.5m: Aura {oid} is attached to {o['attached_to']!r}, not a permanent")
+            what = "nothing" if host is None and o["attached_to"] is None else (
+                "no object of the game" if host is None else f"an object in the {host['zone']}")
+            out.append(f"704.5m: Aura {oid} is attached to {o['attached_to']!r}, not a permanent ({what}): expected "
+                       f"it in its owner's graveyard")
     return out
 
 
@@ -159,5 +168,6 @@ def counter_annihilation(t: Transition):
     countered = {oid: o for oid, o in _on_battlefield(t).items() if o["counters"]}
     if not countered:
         return None
-    return [f"704.5q: {oid} has both +1/+1 and -1/-1 counters" for oid, o in countered.items()
+    return [f"704.5q: {oid} has both +1/+1 and -1/-1 counters ({o['counters']}): expected N of each removed, N the "
+            f"smaller count" for oid, o in countered.items()
             if o["counters"].get("+1/+1") and o["counters"].get("-1/-1")]

@@ -85,6 +85,31 @@ def _gone(t: Transition, auras) -> list[str]:
     return [a for a in _left(t, auras) if (cause_of(changes.get(a)) or {}).get("event") != "state_based_action"]
 
 
+def _seen_instead(t: Transition, auras) -> str:
+    """What the observation and the log show of ``auras`` (umbra Auras of a creature that would be
+    destroyed): how many were destroyed instead, and those that left otherwise (a later
+    state-based action) or stayed, so a message never counts an Aura that left as not gone."""
+    gone = _gone(t, auras)
+    seen = f"{len(gone)} of them destroyed instead" + (f" ({gone})" if gone else "")
+    by_sba = [a for a in _left(t, auras) if a not in gone]
+    if by_sba:
+        causes = {a: cause_of(left_battlefield(t.log).get(a)) for a in by_sba}
+        seen += (f"; {by_sba} left the battlefield by a state-based action afterwards, which is not being destroyed "
+                 f"instead (logged cause{'s' if len(by_sba) > 1 else ''} "
+                 f"{', '.join(f'{a}: {c}' for a, c in causes.items())})")
+    stayed = [a for a in auras if a not in _left(t, auras)]
+    if stayed:
+        seen += f"; {stayed} still on the battlefield"
+    return seen
+
+
+def _expected_entry(aura: str, prediction: dict) -> str:
+    """The log entry of ``aura`` destroyed instead of its creature, for a message."""
+    by = prediction["by"] if not prediction["by"].startswith("704.") else prediction["rules"][0]
+    return (f'{{"kind": "zone_change", "object": "{aura}", "from": "battlefield", "to": "graveyard", '
+            f'"cause": {{"event": "destroy", "by": "{by}"}}}}')
+
+
 @invariant(
     "umbra_armor.mandatory",
     rules=("702.89a", "614.1a"),
@@ -103,7 +128,8 @@ def mandatory(t: Transition):
         return None
     return [
         f"{oid} would be destroyed ({p['by']}) and has umbra Aura(s) {all_auras}, but is now "
-        f"{'in the ' + t.after['objects'][oid]['zone'] if oid in t.after['objects'] else 'gone'}"
+        f"{'in the ' + t.after['objects'][oid]['zone'] if oid in t.after['objects'] else 'no longer observed'}: "
+        f"expected it still on the battlefield and one of {all_auras} destroyed instead (CR 702.89a)"
         for oid, p, _, all_auras in cases
         if _destroyed(t, oid)
     ]
@@ -158,14 +184,12 @@ def exactly_one_aura(t: Transition):
         else:
             allowed = {1}
         if auras and len(gone) not in allowed:
-            left = _left(t, auras)
-            by_sba = [a for a in left if a not in gone]
-            seen = f"{len(gone)} of them destroyed instead" + (f" ({gone})" if gone else "")
-            if by_sba:
-                seen += (f"; {by_sba} left the battlefield by a state-based action afterwards, which is not "
-                         f"being destroyed instead")
+            entry = ("" if 1 not in allowed else
+                     f" (the log of this step with a zone_change entry for one of them, e.g. "
+                     f"{_expected_entry(auras[0], p)})")
             out.append(f"{oid} would be destroyed ({p['by']}) with umbra Auras {auras}: expected "
-                       f"{' or '.join(map(str, sorted(allowed)))} of them destroyed instead, saw {seen}")
+                       f"{' or '.join(map(str, sorted(allowed)))} of them destroyed instead{entry}, saw "
+                       f"{_seen_instead(t, auras)}")
     return out
 
 
@@ -217,8 +241,11 @@ def simultaneous_state_based_actions(t: Transition):
         after = t.after["objects"].get(oid, {})
         gone = _gone(t, auras)
         if _destroyed(t, oid) or (len(gone) != 1 and not _regenerated(t, oid) and not _unclear(t, oid, auras)):
-            out.append(f"{oid} took lethal deathtouch damage with umbra Auras {auras}: it is in the "
-                       f"{after.get('zone')} and {len(gone)} Aura(s) left, expected it saved by exactly one")
+            where = f"in the {after['zone']}" if after else "no longer observed"
+            out.append(f"{oid} took lethal deathtouch damage with umbra Auras {auras}: expected it saved (still on "
+                       f"the battlefield) by exactly one of them destroyed instead, e.g. "
+                       f"{_expected_entry(auras[0], {'by': '704.5g', 'rules': ['704.5g']})}; it is {where}, "
+                       f"{_seen_instead(t, auras)}")
     return out
 
 

@@ -19,12 +19,18 @@ def _in_owners_graveyard(t: Transition, oid: str, owner: str) -> str | None:
     """Why ``oid`` is not in ``owner``'s graveyard after the event (None if it is, or is a token that ceased to exist)."""
     after = t.after["objects"].get(oid)
     if after is None:
-        return None if t.before["objects"][oid]["token"] else f"{oid} vanished"
+        return None if t.before["objects"][oid]["token"] else (
+            f"{oid} is no longer observed at all, though it is a card, not a token (a card never ceases to exist, "
+            f"CR 400.7): expected it in {owner}'s graveyard")
     if after["zone"] == "battlefield":
-        return f"{oid} is still on the battlefield"
+        return f"{oid} is still on the battlefield; expected it in its owner {owner}'s graveyard"
     listed = ((t.after.get("zones") or {}).get("graveyard") or {}).get(owner) or []
     if after["zone"] != "graveyard" or oid not in listed:
-        return f"{oid} is in the {after['zone']} ({'not ' if oid not in listed else ''}listed in {owner}'s graveyard)"
+        holders = [p for p, ids in (((t.after.get("zones") or {}).get("graveyard")) or {}).items() if oid in (ids or [])]
+        where = f"listed in {owner}'s graveyard" if oid in listed else (
+            f"listed in the graveyard of {holders}, not in its owner {owner}'s" if holders else
+            f"not listed in {owner}'s graveyard (zones.graveyard.{owner})")
+        return f"{oid} is in the {after['zone']} ({where}); expected it in its owner {owner}'s graveyard"
     return None
 
 
@@ -88,7 +94,8 @@ def graveyard_is_the_owners(t: Transition):
         graveyards = (t.after.get("zones") or {}).get("graveyard") or {}
         if oid not in (graveyards.get(owner) or []):
             holder = [p for p, ids in graveyards.items() if oid in (ids or [])]
-            out.append(f"{oid} ({after['name']}), owned by {owner}, went to the graveyard of {holder or 'nobody'}")
+            out.append(f"{oid} ({after['name']}), owned by {owner}, went to the graveyard of {holder or 'nobody'}: "
+                       f"expected it listed in zones.graveyard.{owner} (CR 404.1)")
     return out
 
 
@@ -115,5 +122,8 @@ def destroyed_unless_replaced(t: Transition):
         after = t.after["objects"].get(oid)
         if after is not None and after["zone"] == "battlefield" and oid not in replaced:
             out.append(f"{oid} ({before['name']}) would be destroyed ({prediction['by']}) and is still on the "
-                       f"battlefield, but no replacement effect replaced its destruction")
+                       f"battlefield, but no replacement effect replaced its destruction: the log of this step has "
+                       f"no replacement entry for it (expected e.g. {{\"kind\": \"replacement\", \"effect\": "
+                       f"\"regeneration\" or \"umbra armor\", \"affected\": \"{oid}\", ...}}), or it must be in "
+                       f"its owner's graveyard")
     return out if applicable else None
