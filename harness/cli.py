@@ -602,6 +602,7 @@ def cmd_plan(args) -> int:
     report = {
         "engine": {"name": info.name, "version": info.version},
         "cards": sorted(plan.cards),
+        "cards_of_rules_areas": dict(sorted(plan.area_cards.items())),  # beyond the generator lists
         "cards_left_out": dict(sorted(plan.left_out_cards.items())),
         "board_features": sorted(plan.features),
         "board_features_left_out": dict(sorted(plan.left_out_features.items())),
@@ -624,6 +625,12 @@ def cmd_plan(args) -> int:
     for key, title in (("cards", "cards"), ("board_features", "board features"), ("events", "events (rules)"),
                        ("invariants", "invariants")):
         print(f"{title} ({len(report[key])}): {', '.join(report[key]) or '-'}")
+        if key == "cards":
+            by_area: dict[str, list[str]] = {}
+            for name, why in report["cards_of_rules_areas"].items():
+                by_area.setdefault(why, []).append(name)
+            for why, names in by_area.items():
+                print(f"  put there by the {why}: {', '.join(names)}")
         for name, why in report[f"{key}_left_out"].items():
             print(f"  left out: {name}: {why}")
     return EXIT_OK

@@ -254,6 +254,60 @@ def implied_capabilities(lists: dict[str, tuple[str, ...]], claimed, models: dic
     return found
 
 
+def area_cards(capabilities, declared, plays_needs) -> dict[str, str]:
+    """The cards the rules areas (:mod:`harness.rules`) put on boards or into events by name,
+    beyond the generator lists (``Plan.lists``), for an engine whose plan has ``capabilities``
+    (claimed and implied) and declares ``declared`` (None: the curated pool): card -> which
+    area puts it there and when. ``plays_needs(card)`` says whether the engine claims what the
+    card needs (``Plan.plays``, which the search corner asks).
+
+    Each entry follows its area's own gate: the mana corner and ``put_mana_permanent``
+    (capability ``mana``; the {Q} creatures, the graveyard's creature card and the library's
+    land with ``tap_untap_costs``), the chance scenes (``chance``; Tavern Scoundrel's
+    activation with a Forest, with ``mana`` and ``tap_untap_costs``), the playtest corner and
+    scenes (``playtest_supertypes``, ``mana``, ``tap_untap_costs``; Grizzly Bears and two
+    Forests to equip a Sword of the Meek) and the search corner (``library_search``).
+    ``tests/test_plan_cards.py`` runs the state machine and checks that every card a run
+    observed is in ``Plan.cards``, so an area that names a new card must be added here."""
+    from .rules import chance, mana, playtest, search
+
+    caps = frozenset(capabilities)
+    found: dict[str, str] = {}
+
+    def declares(card: str) -> bool:
+        return declared is None or card in declared
+
+    def add(cards, why: str, plays=declares) -> None:
+        for card in cards:
+            if plays(card):
+                found.setdefault(card, why)
+
+    if "mana" in caps:
+        add(mana.MANA_LANDS + mana.MANA_CREATURES + mana.MANA_ARTIFACTS + mana.MANA_ENCHANTMENTS,
+            "mana corner and mana permanents put onto the battlefield (capability mana)")
+        add([c for board in mana.RULING_BOARDS for c, _, _ in board if c not in mana.COST_CREATURES],
+            "mana corner's ruling boards (capability mana)")
+        if "tap_untap_costs" in caps:
+            add(mana.COST_CREATURES, "mana corner's {Q} creatures (capabilities mana, tap_untap_costs)")
+            add(("Grizzly Bears",), "mana corner's creature card in a graveyard, for Order of Whiteclay "
+                                    "(capabilities mana, tap_untap_costs)")
+    if "chance" in caps:
+        add(chance.CHANCE_CARDS, "chance scenes (capability chance)")
+        if {"mana", "tap_untap_costs"} <= caps and all(declares(c) for c in (chance.SCOUNDREL, "Forest")):
+            add((chance.SCOUNDREL, "Forest"), "Tavern Scoundrel's activation, paid with a Forest's mana "
+                                              "(capabilities chance, mana, tap_untap_costs)")
+    if set(playtest.PLAYTEST) <= caps and declares(playtest.ORB):
+        why = "playtest corner and scenes (capabilities " + ", ".join(playtest.PLAYTEST) + ")"
+        add((playtest.ORB, *playtest.PLAYTEST_ARTIFACTS), why)
+        if declares(playtest.SWORD) and all(declares(c) for c in ("Grizzly Bears", "Forest")):
+            add(("Grizzly Bears", "Forest"), "playtest scenes: a creature and two Forests to equip Sword of the Meek "
+                                             "(capabilities " + ", ".join(playtest.PLAYTEST) + ")")
+    if "library_search" in caps:
+        corner = (search.IMPOSTOR, "Forest", "Darksteel Myr")
+        add(corner, "search corner (capability library_search)", lambda c: declares(c) and plays_needs(c))
+    return found
+
+
 #: Templates whose invariants are checked only where a card of the plan has them: template
 #: name -> the card feature (a name of the form ``cards:...``, never claimed: only implied)
 #: that the invariants of :mod:`invariants.static_bonuses`, :mod:`invariants.templates` and
@@ -279,6 +333,9 @@ class Plan:
     ``unmodelled[name]`` are the sentences of a declared card no template reads (never
     generated). ``features`` are the board features boards may have, ``left_out_features``
     those they may not, with why. ``counter_kinds``: the counter kinds boards and events use.
+    ``area_cards[card]`` says which rules area puts a card on boards or into events by name
+    (:func:`area_cards`: lands and mana creatures of the mana corner, ...): with the lists'
+    cards, they are :attr:`cards`, every card a run can play.
     """
 
     capabilities: frozenset[str]
@@ -293,6 +350,7 @@ class Plan:
     models: dict = field(default_factory=dict)
     groups: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     counter_kinds: tuple[str, ...] = S.COUNTER_KINDS
+    area_cards: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, capabilities, cards=None, definitions=(), counter_kinds=None) -> "Plan":
@@ -360,8 +418,13 @@ class Plan:
                 left_features[feature] = f"needs capability {cap}"
         kinds = S.COUNTER_KINDS if counter_kinds is None else tuple(
             [k for k in S.COUNTER_KINDS if k in counter_kinds] + sorted(set(counter_kinds) - set(S.COUNTER_KINDS)))
-        return cls(every, declared, frozen, left_out, frozenset(features), left_features, caps, implied, unmodelled,
+        plan = cls(every, declared, frozen, left_out, frozenset(features), left_features, caps, implied, unmodelled,
                    models, groups, kinds)
+        by_area = area_cards(every, declared, plan.plays)
+        plan.area_cards.update((card, why) for card, why in by_area.items() if card not in plan.listed_cards)
+        for card in plan.area_cards:
+            left_out.pop(card, None)  # left out of the generator lists, but a rules area plays it
+        return plan
 
     @classmethod
     def for_info(cls, info) -> "Plan":
@@ -400,9 +463,15 @@ class Plan:
         return self.models.get(card)
 
     @cached_property
-    def cards(self) -> frozenset[str]:
+    def listed_cards(self) -> frozenset[str]:
         """Every card some generator list of this plan uses."""
         return frozenset(c for members in self.lists.values() for c in members)
+
+    @cached_property
+    def cards(self) -> frozenset[str]:
+        """Every card a run of this plan can put on a board or into an event: those of its
+        generator lists and those its rules areas name (:attr:`area_cards`)."""
+        return self.listed_cards | frozenset(self.area_cards)
 
     def choice(self, name: str) -> st.SearchStrategy[str]:
         """A strategy drawing one card of list ``name`` (built once per plan): with several
