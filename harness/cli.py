@@ -161,6 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--step-timeout", type=_positive(float), default=10.0,
                       help="seconds one engine call may take before it counts as a hang (default 10)")
 
+    sub.add_parser("reference", help="print the engine contract reference (docs/reference.md), generated from the "
+                                      "code that enforces it")
+
     # --oracle FILE (run, replay, check, plan, cards): cards of the team's own Oracle data, MTGJSON's
     # AtomicCards shape
     for command in (run, replay, check, plan, cards):
@@ -462,7 +465,8 @@ def cmd_check(args) -> int:
     except EngineLoadError as exc:
         if not exc.engine_fault:
             raise BadInput(str(exc)) from None
-        print(f"FAIL  initialize: {str(exc).splitlines()[0]}")  # the engine started but broke the protocol
+        lines = str(exc).splitlines() or [""]  # the engine started but broke the protocol: its stderr follows
+        print("\n".join([f"FAIL  initialize: {lines[0]}", *(f"    {line}" for line in lines[1:])]))
         return EXIT_VIOLATION
     results = check(engine)
     for result in results:
@@ -636,6 +640,14 @@ def cmd_plan(args) -> int:
     return EXIT_OK
 
 
+def cmd_reference(args) -> int:
+    """Print the contract reference as ``python3 -m harness.contract`` renders it."""
+    from .contract import render
+
+    sys.stdout.write(render())
+    return EXIT_OK
+
+
 def main(argv=None, supervise: bool = False) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit code. With
     ``supervise`` (the ``rulesfuzz`` command, :mod:`harness.console`), ``run`` fuzzes in a child
@@ -654,7 +666,8 @@ def _main(argv, supervise: bool) -> int:
         return EXIT_BAD_INPUT
     args = parser.parse_args(argv)
     handler = {"run": cmd_run, "replay": cmd_replay, "invariants": cmd_invariants, "check": cmd_check,
-               "baseline": cmd_baseline, "cards": cmd_cards, "plan": cmd_plan}[args.command]
+               "baseline": cmd_baseline, "cards": cmd_cards, "plan": cmd_plan,
+               "reference": cmd_reference}[args.command]
     if supervise and args.command == "run" and not args.unsupervised:
         from .supervised_end import report_end
         from .supervisor import supervise as supervised

@@ -38,16 +38,41 @@ MISSING = "no-such-object"
 PREFERRED = ("Grizzly Bears",)
 
 
+#: Lines of a process engine's stderr shown under a failed check (the last ones).
+STDERR_SHOWN = 10
+_TAIL_MARK = "\n  last lines of the engine's stderr:"
+
+
 @dataclass(frozen=True)
 class CheckResult:
-    """One line of the checklist: ``name``, ``ok`` and ``why`` (what was seen)."""
+    """One line of the checklist: ``name``, ``ok`` and ``why`` (what was seen); for a failed check
+    of a process engine (``exec:``), ``stderr``: the last lines it wrote to its stderr, shown
+    under the line as ``rulesfuzz run`` shows them under a finding."""
 
     name: str
     ok: bool
     why: str
+    stderr: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        return f"{'PASS' if self.ok else 'FAIL'}  {self.name}: {self.why}"
+        line = f"{'PASS' if self.ok else 'FAIL'}  {self.name}: {self.why}"
+        if not self.stderr:
+            return line
+        count = f"{len(self.stderr)} line{'s' if len(self.stderr) != 1 else ''}"
+        return "\n".join([line, f"      last {count} of the engine's stderr:",
+                          *(f"      | {text}" for text in self.stderr)])
+
+
+def stderr_of(exc: BaseException) -> list[str]:
+    """The engine's stderr tail an engine fault carries (``EngineProcessError.stderr``, or the
+    lines :mod:`harness.rpc` appends to a timeout's message); empty when it has none."""
+    tail = getattr(exc, "stderr", None)
+    if isinstance(tail, (list, tuple)) and tail:
+        return [str(line) for line in tail]
+    text = str(exc)
+    if _TAIL_MARK not in text:
+        return []
+    return [line[len("    | "):] for line in text.split(_TAIL_MARK, 1)[1].splitlines() if line.startswith("    | ")]
 
 
 class _FirstOption:
@@ -152,9 +177,19 @@ class Checklist:
             why = body()
             self.results.append(CheckResult(name, True, why))
         except _Failed as failed:
-            self.results.append(CheckResult(name, False, str(failed)))
+            self.results.append(CheckResult(name, False, str(failed), self._stderr()))
         except Exception as exc:  # noqa: BLE001  an engine fault is a failed check, not a crash of check
-            self.results.append(CheckResult(name, False, f"{type(exc).__name__}: {str(exc).splitlines()[0][:300]}"))
+            first = (str(exc).splitlines() or [""])[0][:300]
+            self.results.append(CheckResult(name, False, f"{type(exc).__name__}: {first}",
+                                            tuple(stderr_of(exc)[-STDERR_SHOWN:]) or self._stderr()))
+
+    def _stderr(self) -> tuple[str, ...]:
+        """The last lines a process engine (``exec:``, :class:`harness.rpc.ProcessEngine`) wrote to
+        its stderr; empty for an in-process engine."""
+        tail = getattr(self.engine, "stderr_tail", None)
+        if callable(tail):
+            tail = tail()
+        return tuple(str(line) for line in tail[-STDERR_SHOWN:]) if isinstance(tail, (list, tuple)) else ()
 
     def run(self) -> list[CheckResult]:
         self._check("initialize", self.initialize)
