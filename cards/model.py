@@ -86,12 +86,14 @@ TEMPLATES: dict[str, str] = {
     "regenerate": "<cost>: Regenerate ~ (CR 701.15)",
     "mana ability": "{T}: Add <mana> (CR 605.1a, 106)",
     "enters tapped": "~ enters the battlefield tapped (CR 614.1c)",
-    "can't block": "~ can't block (CR 509.1b)",
+    "can't block": "~ can't block (CR 509.1b; played with capability combat)",
     "can't be blocked": "~ can't be blocked (CR 509.1b)",
     "carried keyword": "a keyword whose rules apply only in combat or while casting (shadow, bushido N, convoke, "
                        "...): read, not played (CR 702; cards.reader.CARRIED_KEYWORDS)",
     "combat restriction": "~ / enchanted creature can't attack, attacks each combat if able, can block only "
-                          "creatures with flying, ... (CR 508.1c-d, 509.1b-c): read, not played",
+                          "creatures with flying, ... (CR 508.1c-d, 509.1b-c): \"can't attack\", \"can't block\", "
+                          "\"can't attack or block\" are played with capability combat (Ability.restrictions); the "
+                          "others are read, not played",
     "combat trigger": "Whenever ~ attacks / blocks / becomes blocked, <effect> (CR 603.2, 508.3a, 509.3): read, "
                       "never triggered (combat is not modelled)",
     "stack restriction": "~ can't be countered (CR 701.5a): read, not played (the stack is not modelled)",
@@ -168,6 +170,11 @@ class Ability:
     attacking, blocking or combat damage of ``affected``, the card itself or the creature it
     enchants or equips: its ``text`` says which; combat is not modelled, so it never applies
     to a game the project plays) and ``"can't be countered"`` (a spell on the stack, CR 701.5a).
+    ``restrictions``: of a ``"can't block"``, ``"can't be blocked"`` or ``"combat restriction"``
+    ability, the restrictions an engine claiming ``combat`` plays on ``affected`` (the card itself,
+    the enchanted or the equipped creature): any of ``"can't attack"`` (CR 508.1c), ``"can't block"``
+    (509.1b) and ``"can't be blocked"`` (509.1b); empty for a restriction or requirement that is only
+    read ("attacks each combat if able", "can block only creatures with flying", ...).
     Triggered abilities: ``trigger`` is ``"enters"`` or ``"dies"``, or a combat trigger,
     ``"attacks"``, ``"blocks"``, ``"becomes blocked"``, ``"blocks or becomes blocked"`` (never
     triggered: attackers and blockers are not declared); ``optional`` for "you may".
@@ -194,6 +201,7 @@ class Ability:
     sacrifice_self: bool = False
     produces: tuple[str, ...] = ()
     effects: tuple[Effect, ...] = ()
+    restrictions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

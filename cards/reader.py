@@ -476,7 +476,7 @@ _RESTRICTION_SUBJECT = r"(~|Enchanted creature|Equipped creature)"
 _COLOR = r"(?:white|blue|black|red|green)"
 _COUNT = r"(?:two|three|four)"
 _RESTRICTIONS = (
-    r"can't attack", r"can't attack or block", r"can't attack alone", r"can't block alone",
+    r"can't attack", r"can't attack or block", r"can't block", r"can't attack alone", r"can't block alone",
     r"can't attack or block alone", r"attacks each combat if able", r"blocks each combat if able",
     r"attacks or blocks each combat if able", r"can block only creatures with flying",
     r"can block an additional creature each combat", r"can block any number of creatures",
@@ -501,6 +501,15 @@ _MANA = re.compile(r"^Add (\{[WUBRGC]\}(?: or \{[WUBRGC]\})?|(?:\{[WUBRGC]\}, )+
                    r"one mana of any color)\.$")
 
 
+#: The restrictions of :data:`_RESTRICTIONS` that engines claiming ``combat`` play (CR 508.1c,
+#: 509.1b): restriction -> ``Ability.restrictions``. The others are carried (read, not played).
+PLAYED_RESTRICTIONS = {
+    "can't attack": ("can't attack",), "can't block": ("can't block",),
+    "can't attack or block": ("can't attack", "can't block"),
+    "can't block and can't be blocked": ("can't block", "can't be blocked"),
+}
+
+
 def _restriction(line: str) -> Ability | None:
     if line in _OTHER_RESTRICTIONS:
         return Ability("static", "combat restriction", line, static="combat restriction",
@@ -512,7 +521,7 @@ def _restriction(line: str) -> Ability | None:
     if scope == "self" and m.group(2) in ("can't block",):
         return None  # its own template, "can't block"
     return Ability("static", "combat restriction", line, static="combat restriction",
-                   affected=Affected(scope, "creature"))
+                   affected=Affected(scope, "creature"), restrictions=PLAYED_RESTRICTIONS.get(m.group(2), ()))
 
 
 def _static_line(line: str) -> Ability | None:
@@ -523,9 +532,11 @@ def _static_line(line: str) -> Ability | None:
     if line in ("~ enters tapped.",):
         return Ability("static", "enters tapped", line, static="enters tapped")
     if line == "~ can't block.":
-        return Ability("static", "can't block", line, static="can't block")
+        return Ability("static", "can't block", line, static="can't block", affected=Affected("self", "creature"),
+                       restrictions=("can't block",))
     if line == "~ can't be blocked.":
-        return Ability("static", "can't be blocked", line, static="can't be blocked")
+        return Ability("static", "can't be blocked", line, static="can't be blocked",
+                       affected=Affected("self", "creature"), restrictions=("can't be blocked",))
     m = _BONUS.match(line)
     if m:
         which, p, t, with_kw, only_kw = m.groups()
@@ -620,12 +631,12 @@ def _line(line: str, card: Card) -> tuple[Ability, ...] | None:
         return keywords
     m = _BONUS_AND_RESTRICTION.match(line)
     if m:  # "Enchanted creature gets +2/+2 and attacks each combat if able.": a bonus and a restriction
-        which, p, t, _ = m.groups()
+        which, p, t, restriction = m.groups()
         scope = which.lower()
         return (Ability("static", "aura bonus" if scope == "enchanted" else "equipment bonus", line, static="bonus",
                         affected=Affected(scope, "creature"), power=_signed(p), toughness=_signed(t)),
                 Ability("static", "combat restriction", line, static="combat restriction",
-                        affected=Affected(scope, "creature")))
+                        affected=Affected(scope, "creature"), restrictions=PLAYED_RESTRICTIONS.get(restriction, ())))
     for reader in (_static_line, _trigger_line, _activated_line):
         found = reader(line)
         if found is not None:

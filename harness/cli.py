@@ -465,8 +465,7 @@ def cmd_check(args) -> int:
     except EngineLoadError as exc:
         if not exc.engine_fault:
             raise BadInput(str(exc)) from None
-        lines = str(exc).splitlines() or [""]  # the engine started but broke the protocol: its stderr follows
-        print("\n".join([f"FAIL  initialize: {lines[0]}", *(f"    {line}" for line in lines[1:])]))
+        print(f"FAIL  initialize: {str(exc).splitlines()[0]}")  # the engine started but broke the protocol
         return EXIT_VIOLATION
     results = check(engine)
     for result in results:

@@ -49,7 +49,7 @@ from pathlib import Path
 
 import jsonschema
 
-from .decider import MirrorDecider, ReplayDecider, ReplayDiverged, _check_options
+from .decider import REFERENCE_ONLY, MirrorDecider, ReplayDecider, ReplayDiverged, _check_options
 from . import vocabulary
 from .execution import BoardRejected, Session, Stats, scenario_run
 from .protocol import Decision, Violation
@@ -519,9 +519,9 @@ class ScenarioDecider(ReplayDecider):
     no answer"), kept in ``unanswered`` in case the engine swallows it.
 
     In differential mode the reference engine's questions the engine wasn't asked reach
-    this decider through the :class:`~harness.decider.MirrorDecider`; their positions in
-    ``asked`` are kept in ``by_reference`` (they are no question of the engine's for
-    ``expect.decisions``), and a strict failure on one names the reference engine.
+    this decider through the :class:`~harness.decider.MirrorDecider` (the session records
+    them labelled ``"asked_by": "reference"``); a record so labelled answers only the
+    reference engine, and a strict failure on such a question names the reference engine.
     """
 
     def __init__(self, recorded, step: int, strict: bool, in_order: bool, options_as_set: bool):
@@ -531,10 +531,11 @@ class ScenarioDecider(ReplayDecider):
         self.in_order = in_order
         self.options_as_set = options_as_set
         self.unanswered: str | None = None
-        self.by_reference: set[int] = set()
 
-    def _covers(self, rec, player, kind, options) -> bool:
+    def _covers(self, rec, asker, player, kind, options) -> bool:
         if not isinstance(rec, dict) or rec.get("kind") != kind or rec.get("player") not in (None, player):
+            return False
+        if asker == "engine" and rec.get("asked_by") == REFERENCE_ONLY:
             return False
         if not options:
             return True
@@ -544,13 +545,13 @@ class ScenarioDecider(ReplayDecider):
 
     def _ask(self, asker: str, player, kind, options):
         for i, rec in enumerate(self._recorded):
-            if self._covers(rec, player, kind, options):
+            if self._covers(rec, asker, player, kind, options):
                 if self.in_order:
                     self.notes.extend(f"recorded decision {skipped} was not asked for" for skipped in self._recorded[:i])
                     del self._recorded[: i + 1]
                 else:
                     del self._recorded[i]
-                return self._answer(asker, player, kind, options, rec.get("answer"))
+                return self._answer(player, kind, options, rec.get("answer"))
         if self.strict_answers:
             question = (describe_question(kind, player, options) if options
                         else describe_question(kind, player, None) + " (a die roll)")
@@ -560,11 +561,9 @@ class ScenarioDecider(ReplayDecider):
             raise ReplayDiverged(f"{player!r} was asked {kind!r} [] but the scenario records no answer for it")
         self.notes.append(f"{player!r} was asked {kind!r} {list(options)} with no recorded answer: answered "
                           f"{options[0]!r}")
-        return self._answer(asker, player, kind, options, options[0])
+        return self._answer(player, kind, options, options[0])
 
-    def _answer(self, asker: str, player, kind, options, answer):
-        if asker != "engine":
-            self.by_reference.add(len(self.asked))
+    def _answer(self, player, kind, options, answer):
         self.asked.append(Decision(player, kind, tuple(options), answer))
         return answer
 
@@ -584,12 +583,6 @@ class ScenarioDecider(ReplayDecider):
 
     def roll_die(self, player, sides):
         return self._ask(self._asker(), player, f"d{sides}", ())
-
-    def engine_decisions(self, recorded: list[dict]) -> list[dict]:
-        """``recorded`` (the step's decisions, as the session records ``asked``) without the
-        reference engine's own questions."""
-        return [d for i, d in enumerate(recorded) if i not in self.by_reference]
-
 
 @dataclass
 class ReplayResult:
@@ -690,9 +683,8 @@ def replay(engine, scenario: dict, invariants, scenario_invariants=(), step_time
                 isinstance(expected_illegal, str) and expected_illegal != illegal
             ):
                 result.mismatches.append((index, f"illegal: expected {expected_illegal!r}, got {illegal!r}"))
-            asked = recorded.get("decisions", [])
-            if isinstance(decider, ScenarioDecider):
-                asked = decider.engine_decisions(asked)
+            # The engine's questions: not those only the reference engine asked (differential mode).
+            asked = [d for d in recorded.get("decisions", []) if d.get("asked_by") != REFERENCE_ONLY]
             # The log of this step: none for a refused event (the game is unchanged) or one
             # whose observation never came (a crash, a malformed observation).
             observed = len(session.observations) == index + 1
