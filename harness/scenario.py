@@ -49,7 +49,7 @@ from pathlib import Path
 
 import jsonschema
 
-from .decider import REFERENCE_ONLY, MirrorDecider, ReplayDecider, ReplayDiverged, _check_options
+from .decider import REFERENCE_ONLY, MirrorDecider, ReplayDecider, ReplayDiverged, _check_options, same_options
 from . import vocabulary
 from .execution import BoardRejected, Session, Stats, scenario_run
 from .protocol import Decision, Violation
@@ -540,7 +540,7 @@ class ScenarioDecider(ReplayDecider):
         if not options:
             return True
         recorded = rec.get("options") or options
-        same = set(recorded) == set(options) if self.options_as_set else list(recorded) == list(options)
+        same = same_options(recorded, options) if self.options_as_set else list(recorded) == list(options)
         return same and rec.get("answer") in options
 
     def _ask(self, asker: str, player, kind, options):
@@ -583,6 +583,7 @@ class ScenarioDecider(ReplayDecider):
 
     def roll_die(self, player, sides):
         return self._ask(self._asker(), player, f"d{sides}", ())
+
 
 @dataclass
 class ReplayResult:

@@ -500,3 +500,35 @@ def test_the_phase_corpus_replays_the_same_strictly(path, capsys):
     assert "UNANSWERED" not in capsys.readouterr().out
     assert main(["replay", str(path), "--engine", "reference", "--strict", *against]) == 0
     assert "UNANSWERED" not in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------- chance: coins and dice are questions too
+def dice(answers: list[int], expect: dict | None = None) -> dict:
+    """P1 rolls two six-sided dice (CR 706.1): two rolls, each a ``d6`` question of P1's."""
+    step = {"event": {"type": "roll_dice", "player": "P1", "count": 2, "sides": 6},
+            "decisions": [{"player": "P1", "kind": "d6", "answer": a} for a in answers]}
+    if expect is not None:
+        step["expect"] = expect
+    return {"format": V3, "board": {"players": PLAYERS, "objects": []}, "steps": [step]}
+
+
+def test_each_die_rolled_is_a_question_and_an_unrecorded_roll_fails_strictly(tmp_path, capsys):
+    code, out = replay(tmp_path, dice([3, 5], {"decisions": [{"kind": "d6", "player": "P1"}] * 2}))
+    assert code == 0, out
+    code, out = replay(tmp_path, dice([3]))
+    assert code == 1
+    assert "UNANSWERED: the engine asked d6 of P1 (a die roll) at step 1; the scenario recorded no answer" in out
+    # Not strict: a die roll has no first option to give, as for a /2 file: bad input.
+    assert main(["replay", write(tmp_path, dice([3])), "--engine", "reference", "--no-strict"]) == 2
+    assert "records no answer" in one_error_line(capsys)
+
+
+def test_an_unrecorded_coin_flip_fails_strictly_and_gets_heads_otherwise(tmp_path):
+    """An effect has P1 flip a coin (CR 705.1): a ``coin_flip`` question of P1's, heads or tails."""
+    scenario = {"format": V3, "board": {"players": PLAYERS, "objects": []},
+                "steps": [{"event": {"type": "flip_coins", "player": "P1", "count": 1, "calls": False}}]}
+    code, out = replay(tmp_path, scenario)
+    assert code == 1
+    assert "the engine asked coin_flip of P1 with options ['heads', 'tails'] at step 1" in out
+    code, out = replay(tmp_path, scenario, "--no-strict")
+    assert code == 0 and "answered 'heads'" in out
