@@ -24,9 +24,10 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
-    "COIN_CALL", "COIN_FLIP", "COIN_KEPT", "DecisionKind", "HEADS", "LEGEND_RULE", "MANA_PAYMENT", "MANA_TYPE",
+    "COIN_CALL", "COIN_FLIP", "COIN_KEPT", "DAMAGE_ASSIGNMENT", "DecisionKind", "HEADS", "LEGEND_RULE", "MANA_PAYMENT", "MANA_TYPE",
     "MAY", "NEITHER", "NO", "NONE", "NOTHING", "REGENERATION", "REPLACEMENT_EFFECT", "SACRIFICE", "SEARCH",
-    "TABLE", "TAILS", "TAP", "TAP_OR_UNTAP", "TARGET", "TRIGGER_ORDER", "UMBRA_ARMOR", "UNTAP", "YES", "die_kind",
+    "TABLE", "TAILS", "TAP", "TAP_OR_UNTAP", "TARGET", "TRIGGER_ORDER", "UMBRA_ARMOR", "UNTAP", "YES",
+    "assigned_damage", "damage_assignment_option", "die_kind",
     "is_known", "markdown", "source_of", "trigger_option", "umbra_armor_option", "unknown_asked",
 ]
 
@@ -43,6 +44,9 @@ TAP_OR_UNTAP = "tap_or_untap"
 COIN_CALL = "coin_call"
 COIN_KEPT = "coin_kept"
 SACRIFICE = "sacrifice"
+#: How an attacking creature's combat damage is divided (CR 510.1c, 702.19b): one question per
+#: amount, options :func:`damage_assignment_option`.
+DAMAGE_ASSIGNMENT = "damage_assignment"
 #: Chance (``flip_coin``, ``roll_die``): recorded as decisions of these kinds too.
 COIN_FLIP = "coin_flip"
 
@@ -68,6 +72,21 @@ def trigger_option(ability: str, source: str) -> str:
     """The option of a triggered ability in ``trigger_order`` (and of a replacement effect of a
     card in ``replacement_effect``): ``"<ability or effect>:<source id>"``."""
     return f"{ability}:{source}"
+
+
+def damage_assignment_option(amount: int, recipient: str) -> str:
+    """The option of ``damage_assignment`` that assigns ``amount`` combat damage to ``recipient``
+    (a blocking creature's id or the defending player's id): ``"<N> damage to <id>"``."""
+    return f"{amount} damage to {recipient}"
+
+
+def assigned_damage(option) -> tuple[int, str] | None:
+    """``(amount, recipient)`` of a ``damage_assignment`` option, or None if it isn't one."""
+    match = _ASSIGNMENT.fullmatch(str(option))
+    return (int(match.group(1)), match.group(2)) if match else None
+
+
+_ASSIGNMENT = re.compile(r"(0|[1-9][0-9]*) damage to (.+)")
 
 
 def source_of(option: str) -> str:
@@ -124,6 +143,13 @@ TABLE: tuple[DecisionKind, ...] = (
                  f"the distinct results among `{HEADS}`, `{TAILS}`", ("614.1a", "706.6"), (HEADS, TAILS)),
     DecisionKind(SACRIFICE, "the player paying a sacrifice cost", "the ids of the permanents they may sacrifice",
                  ("701.17a", "601.2h")),
+    DecisionKind(DAMAGE_ASSIGNMENT, "the attacking creature's controller (the attacking player)",
+                 "`<N> damage to <id>`: first, for an attacker with trample, the damage to the defending player "
+                 "(N from 0 to its power minus the lethal damage of all its blockers, 1 for each with deathtouch); "
+                 "then, for each of its blockers but the last in id order, N from the least to the most that "
+                 "leaves enough for the rest (each blocker's lethal damage once the player gets some, else 0); "
+                 "the last blocker gets what is left. Asked only where there are two or more options; attackers "
+                 "in id order", ("510.1c", "702.19b", "702.2c")),
     DecisionKind(COIN_FLIP, "the player who flips (chance: `flip_coin`)", f"`{HEADS}`, `{TAILS}`", ("705.1",),
                  (HEADS, TAILS), method="flip_coin"),
     DecisionKind("d<N>", "the player who rolls (chance: `roll_die`, N sides)", "none: the answer is 1..N",

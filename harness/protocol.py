@@ -80,7 +80,9 @@ Events (``Event``), the harness's vocabulary, like a judge's test scenario:
   resolves, so "enters with X +1/+1 counters" uses N (CR 107.3m); without it X is 0.
 * ``{"type": "attach", "aura": ID, "to": ID}`` (CR 303.4j, 613.7e).
 * ``{"type": "activate_regeneration", "object": ID}`` (CR 701.15a).
-* ``{"type": "set_combat", "object": ID, "status": "attacking" | "blocking" | null}``.
+* ``{"type": "set_combat", "object": ID, "status": "attacking" | "blocking" | null}``. With
+  capability ``combat``, while a declared combat is in progress it may only remove a creature
+  from combat (status null; another status is refused, ``combat_in_progress``).
 * ``{"type": "cleanup"}``: the cleanup step (CR 514.2); mana pools empty (CR 106.4).
 * ``{"type": "change_control", "object": ID, "controller": P}`` (capability
   ``control_change``): "P gains control of target permanent", a resolved effect with no
@@ -206,6 +208,30 @@ Tokens an ability creates get ids from their source, engine-neutral and determin
 ``"<source id>.token"`` for Penumbra Umbra's copy, ``"<source id>.thopter<n>"`` (n = 1,
 2, ...) for Hangarback Walker's Thopters; ``-2``, ``-3``, ... is appended if that id was
 ever used in the game.
+
+Combat (capability ``combat``; CR 506-511; the reference engine's :mod:`reference_engine.combat`):
+
+* ``{"type": "declare_attackers", "player": P, "attackers": [ID...]}``: P declares the creatures
+  P controls that attack the other player, the defending player (two players, CR 506.2). Each
+  must be untapped, not summoning sick unless it has haste (508.1a, 302.6), without defender
+  (702.3b) or a "can't attack" restriction (508.1c); else refused (``illegal_attack``), and refused
+  while any creature is attacking or blocking (``combat_in_progress``). Attackers without
+  vigilance become tapped (508.1f, 702.20b; ``tapped`` with cause ``"attack"``).
+* ``{"type": "declare_blockers", "blocks": {BLOCKER: ATTACKER}}``: untapped creatures of the
+  defending player without a "can't block" restriction (509.1a-b) each block one attacker: one
+  with flying only by creatures with flying or reach (702.9b, 702.17b), one with menace by two or
+  more (702.111b), one that "can't be blocked" by none; else ``illegal_block``.
+* ``{"type": "combat_damage"}``: one combat damage step, the first strike step first when an
+  attacking or blocking creature has first strike or double strike (510.4, 702.7b, 702.4b). A
+  blocked attacker's damage is divided among its blockers (and, with trample, the defending
+  player, after lethal damage: 1 with deathtouch, 702.19b, 702.2c) as its controller chooses:
+  decider kind ``"damage_assignment"``, options ``"<N> damage to <id>"``, one question per
+  amount (:data:`harness.decisions.TABLE`). Lifelink: one ``life_gained`` per source (702.15b).
+* ``{"type": "end_of_combat"}``: every creature is removed from combat (511.3).
+
+A declared combat is observed as ``combat`` (``attacking_player``, ``defending_player``,
+``step``, ``first_strikers``) and, on its creatures, ``blocked`` and ``blocked_by`` (attackers)
+or ``blocking`` (blockers); see ``harness/schema/observation.schema.json``.
 
 Observation::
 
@@ -393,6 +419,8 @@ class Event(TypedDict, total=False):
     calls: bool
     sides: int
     ability: int
+    attackers: list[str]
+    blocks: dict[str, str]
 
 
 class ObservedPlayer(TypedDict, total=False):
@@ -433,6 +461,11 @@ class ObservedObject(TypedDict, total=False):
     pt_effects: NotRequired[list[dict[str, Any]]]
     #: ``"all"`` for an object with every card name (Omnipresent Impostor); absent otherwise.
     names: NotRequired[Literal["all"]]
+    #: Capability ``combat``, on a creature in a declared combat: an attacker's ``blocked``
+    #: (None until blockers are declared) and ``blocked_by``, a blocker's ``blocking``.
+    blocked: NotRequired[bool | None]
+    blocked_by: NotRequired[list[str]]
+    blocking: NotRequired[str | None]
 
 
 class LogEntry(TypedDict, total=False):
@@ -448,6 +481,8 @@ class Observation(TypedDict, total=False):
     objects: Required[dict[str, ObservedObject]]
     zones: dict[str, Any]
     log: list[LogEntry]
+    #: Capability ``combat``: the declared combat in progress, absent when there is none.
+    combat: NotRequired[dict[str, Any]]
 
 
 class Unsupported(Exception):
@@ -572,7 +607,7 @@ class EngineInfo:
     ``chance`` (coin flips and die rolls); ``library_search`` (Omnipresent Impostor's
     names, ``"names": "all"``, and searches of libraries); ``playtest_supertypes`` (mono,
     continuous and poly, ``max_hand_size``, Equipment); ``zones`` (exile, return_to_hand,
-    flicker).
+    flicker); ``combat`` (declare_attackers, declare_blockers, combat_damage, end_of_combat).
     ``ignored_fields`` names what the engine does not model, as dotted paths with
     ``*`` for any id (``objects.*.mana_value``, ``players.*.life``, ``log.damage``,
     ``zones``; a bare field name means ``objects.*.<name>``); the differential oracle
@@ -787,6 +822,14 @@ CAPABILITIES: dict[str, Capability] = _table(
     Capability("sba.counter_annihilation", "+1/+1 and -1/-1 counters on one permanent annihilate", ("704.5q",)),
     Capability("combat_status", "attacking and blocking status", ("506.4",), board_features=("combat",),
                events=("set_combat",)),
+    Capability("combat", "combat: declared attackers and blockers (untapped, summoning sickness, defender, "
+               "vigilance, \"can't attack\" and \"can't block\", flying and reach, menace), combat damage steps "
+               "(first strike, double strike), damage assignment among blockers (decider kind damage_assignment), "
+               "trample, deathtouch, lifelink, removal from combat, end of combat",
+               ("506.4", "508.1", "509.1", "510.1", "510.2", "510.4", "511.3", "302.6", "702.2c", "702.3b", "702.4",
+                "702.7", "702.9b", "702.15b", "702.17b", "702.19b", "702.20b", "702.111b"),
+               board_features=("combat creatures",),
+               events=("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat")),
     Capability("pt_until_end_of_turn", "+N/+N and -N/-N until end of turn", ("613.4c",), events=("modify_pt",)),
     Capability("cleanup", "the cleanup step", ("514.2",), events=("cleanup",)),
     Capability("control_change", "control-changing effects: a player gains control of a permanent",

@@ -7,7 +7,7 @@ anything, or returns ``perform(decider)``. The event vocabulary is documented in
 
 from __future__ import annotations
 
-from . import activation, chance, search, turn, zones
+from . import activation, chance, combat, search, turn, zones
 from .cards import MODEL_SPELL, TOKEN_DEFS, card
 from .errors import IllegalAction, UnknownCard, Unsupported
 from .model_cards import deal_damage, protected_from
@@ -518,4 +518,5 @@ HANDLERS = {
     "begin_turn": turn.begin_turn,
 }
 HANDLERS.update(chance.HANDLERS)  # flip_coins, roll_dice
+combat.extend(HANDLERS)  # declare_attackers, declare_blockers, combat_damage, end_of_combat; set_combat in combat
 HANDLERS.update(zones.HANDLERS)  # exile, return_to_hand, flicker

@@ -15,6 +15,7 @@ from . import events, unmodelled
 from .activation import ActivatedAbilityEffects
 from .cards import card, mana_value, token_definition
 from .chance import ChanceRules
+from .combat import CombatRules
 from .control import ControlRules
 from .copies import CopyRules
 from .costs import CostPayment
@@ -82,11 +83,13 @@ CAPABILITIES = frozenset(
         "playtest_supertypes",
         # Exile, return to hand, exile and return (CR 400.7, 701.11, 610.3c; reference_engine.zones).
         "zones",
+        # Declared attackers and blockers, combat damage steps (CR 506-511; reference_engine.combat).
+        "combat",
     }
 )
 
 
-class Game(PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, SearchRules,
+class Game(CombatRules, PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, SearchRules,
            ZoneRules, TriggeredAbilities, ControlRules, ManaRules, ModelAbilities, CostPayment, ActivatedAbilityEffects):
     """One game in progress. Not thread-safe; cheap to create.
 
@@ -476,7 +479,7 @@ class Game(PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules
                 zones[BATTLEFIELD].append(obj.id)
             else:
                 zones[obj.zone][obj.owner].append(obj.id)
-        return {
+        observation = {
             "players": {p.id: {"life": p.life, "lost": p.lost, "mana_pool": counts(self.mana_pool(p.id)),
                                "max_hand_size": self.max_hand_size(p.id)}
                         for p in self.players.values()},
@@ -484,6 +487,8 @@ class Game(PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules
             "zones": zones,
             "log": list(self.log),
         }
+        self.observe_combat(observation)  # the combat in progress, if any (reference_engine.combat)
+        return observation
 
 
     def observe_copiable(self, obj: GameObject) -> dict:
