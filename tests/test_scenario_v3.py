@@ -532,3 +532,15 @@ def test_an_unrecorded_coin_flip_fails_strictly_and_gets_heads_otherwise(tmp_pat
     assert "the engine asked coin_flip of P1 with options ['heads', 'tails'] at step 1" in out
     code, out = replay(tmp_path, scenario, "--no-strict")
     assert code == 0 and "answered 'heads'" in out
+
+
+def test_a_scenarios_board_takes_every_field_of_a_board():
+    """The files ``rulesfuzz run`` writes hold the board as generated (board.schema.json): each
+    of its fields, and each field of its objects, is a field of a scenario's board."""
+    from harness import schemas
+
+    board, mine = schemas.load("board"), scenario_file.schema()["$defs"]
+    assert set(board["properties"]) <= set(mine["board"]["properties"])
+    objects = board["properties"]["objects"]["items"]
+    objects = board["$defs"][objects["$ref"].rsplit("/", 1)[1]] if "$ref" in objects else objects
+    assert set(objects["properties"]) <= set(mine["object"]["properties"])
