@@ -10,14 +10,29 @@ its owner's control.")."""
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from hypothesis import strategies as st
 from hypothesis.stateful import multiple, precondition, rule
+
+from cards import reader
+from invariants.card_abilities import card_text
 
 from .. import strategies as S
 from .base import RulesArea, needs, objects
 
 #: The zone-change event types (harness.protocol, capability ``zones``).
 MOVES = ("exile", "return_to_hand", "flicker")
+
+_ZONE_ABILITY = re.compile(r"(?:^|\n)When(?:ever)? ~ (?:enters|dies|leaves the battlefield|is put into a graveyard)")
+
+
+@lru_cache(maxsize=None)
+def _zone_abilities(name) -> bool:
+    """Whether the card named ``name`` has an ability that triggers on a zone change of its own
+    (read from its Oracle text: "When ~ enters", "dies", "leaves the battlefield")."""
+    return isinstance(name, str) and bool(_ZONE_ABILITY.search(reader.normalise(card_text(name), name)))
 
 
 class ZoneRules(RulesArea):
@@ -40,8 +55,8 @@ class ZoneRules(RulesArea):
 
     @staticmethod
     def _wiped(o: dict) -> bool:
-        """Whether a zone change must wipe something of observed permanent ``o`` (CR 400.7) or
-        puts it somewhere only its owner's zones tell apart (400.3)."""
+        """Whether a zone change must wipe something of observed permanent ``o`` (CR 400.7), or puts it
+        somewhere only its owner's zones tell apart (400.3)."""
         return bool(o.get("counters") or o.get("damage") or o.get("regeneration_shields") or o.get("combat")
                     or o.get("token") or o.get("owner") != o.get("controller"))
 
@@ -68,10 +83,18 @@ class ZoneRules(RulesArea):
         attached = sorted({o.get("attached_to") for o in objects_now.values() if o.get("zone") == "battlefield"}
                           & set(options))
         wiped = [oid for oid in options if self._wiped(objects_now[oid])]
-        tier = data.draw(st.integers(0, 3), label="permanent of interest")
+        # A card with an ability about its own zone changes (enters, dies, leaves the battlefield:
+        # CR 603.6a, 700.4, 603.6c): a flicker triggers one, an exile must trigger no dies ability.
+        abilities = [oid for oid in options if _zone_abilities(objects_now[oid].get("name"))]
+        tokens = [oid for oid in options if objects_now[oid].get("token")]  # CR 111.7, 111.8
+        tier = data.draw(st.integers(0, 4), label="permanent of interest")
         if tier == 1 and wiped:
             options = wiped
-        elif tier >= 2 and attached:  # Auras (704.5m) and Equipment (704.5n) left behind
+        elif tier == 2 and tokens:
+            options = tokens
+        elif tier == 3 and abilities:
+            options = abilities
+        elif tier == 4 and attached:  # Auras (704.5m) and Equipment (704.5n) left behind
             options = attached
         oid = self._pick(data, options, "permanent")
         event = {"type": kind, "object": oid}
