@@ -29,6 +29,7 @@ and its filtered draw writes to the data it draws from since then (:class:`_Firs
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 from random import Random
@@ -456,8 +457,27 @@ def weight_rules(machine: stateful.RuleBasedStateMachine, weights, chosen) -> No
     Hypothesis's enabled-rules flags are kept. ``chosen(name)`` is called with the name of
     each rule drawn, before its arguments are drawn."""
     strategy = machine._rules_strategy
-    enabled = weighted_choice(strategy.rules, weights).filter(strategy._rule_is_enabled)
-    strategy._enabled_rules_strategy = _Noted(enabled, lambda rule: chosen(rule.function.__name__))
+    noted = lambda rule: chosen(rule.function.__name__)  # noqa: E731
+    if hasattr(strategy, "_enabled_rules_strategy"):  # Hypothesis 6.154 on: one filtered strategy, drawn each step
+        enabled = weighted_choice(strategy.rules, weights).filter(strategy._rule_is_enabled)
+        strategy._enabled_rules_strategy = _Noted(enabled, noted)
+    else:  # up to 6.153: each step draws rules_strategy.filter(rule_is_enabled), a filter made then
+        strategy.rules_strategy = _NotedWhenFiltered(weighted_choice(strategy.rules, weights), noted)
+
+
+class _NotedWhenFiltered(SearchStrategy):
+    """``base`` (a :func:`weighted_choice`) whose ``.filter(condition)`` is ``base.filter(condition)``
+    with each value drawn passed to ``noted``; drawn unfiltered, it is ``base``."""
+
+    def __init__(self, base, noted):
+        super().__init__()
+        self.base, self.noted = base, noted
+
+    def filter(self, condition):
+        return _Noted(self.base.filter(condition), self.noted)
+
+    def do_draw(self, data):
+        return data.draw(self.base)
 
 
 # --------------------------------------------------------------------------- what a release moved
@@ -584,7 +604,11 @@ def internals_problems() -> list[str]:
         if missing:
             return "a machine has no _rules_strategy"
         strategy = machine()._rules_strategy
-        missing = _missing_attributes(strategy, "rules", "_rule_is_enabled", "_enabled_rules_strategy")
+        missing = _missing_attributes(strategy, "rules")
+        if hasattr(strategy, "_enabled_rules_strategy"):  # 6.154 on
+            missing += _missing_attributes(strategy, "_rule_is_enabled")
+        elif not isinstance(getattr(strategy, "rules_strategy", None), SearchStrategy):  # up to 6.153
+            missing += ["_enabled_rules_strategy (6.154 on) or rules_strategy (up to 6.153)"]
         return f"its _rules_strategy has no {', '.join(missing)}" if missing else None
     check("a machine's _rules_strategy (machine_rule_names, weight_rules)", rules_strategy)
 
@@ -614,6 +638,7 @@ def _sampled_probe():
     return st.sampled_from("ab").map(str.upper).filter(bool)
 
 
+@functools.cache
 def _probe_machine():
     from hypothesis import strategies as st
 
@@ -629,3 +654,12 @@ def _probe_machine():
         def step(self, thing, n):
             pass
     return Probe
+
+
+def state_machine_key(digest: bytes) -> bytes:
+    """The database key of a state machine's test (:func:`get_state_machine_test`: the same function
+    for every machine) with ``digest`` mixed in: :func:`machine_test` 's with that digest, or
+    HypoFuzz's for a pytest item, whose node id it mixes in."""
+    test = get_state_machine_test(_probe_machine(), settings=Settings(database=None))
+    test.hypothesis.inner_test._hypothesis_internal_add_digest = digest
+    return database_key(test)
