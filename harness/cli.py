@@ -319,7 +319,7 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     for finding in result.findings:
         finding.known = known.get(finding.key)
     print()
-    print(report.describe_stats(result.stats, result.invariants, result.skipped))
+    print(report.describe_stats(result.stats, result.invariants, result.skipped, result.examples_by_outcome))
     if result.cut_short:
         print(f"\nThe run was cut short ({result.cut_short}) after {result.seconds:.1f} s.")
     replay = report.replay_command(args.engine, args.against)
@@ -340,7 +340,9 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
         print(coverage_summary.describe())
     status = report.run_status(result)
     if status in ("passed", "interrupted"):
-        print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s).")
+        breakdown = report.example_breakdown(result.stats.examples, result.examples_by_outcome)
+        print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s)"
+              + (f": {breakdown}." if breakdown else "."))
     extra = {"rule_coverage": result.rule_coverage} if result.rule_coverage else {}
     if coverage_summary is not None:
         extra["engine_coverage"] = coverage_summary.to_json()
@@ -465,7 +467,8 @@ def cmd_check(args) -> int:
     except EngineLoadError as exc:
         if not exc.engine_fault:
             raise BadInput(str(exc)) from None
-        print(f"FAIL  initialize: {str(exc).splitlines()[0]}")  # the engine started but broke the protocol
+        lines = str(exc).splitlines() or [""]  # the engine started but broke the protocol: its stderr follows
+        print("\n".join([f"FAIL  initialize: {lines[0]}", *(f"    {line}" for line in lines[1:])]))
         return EXIT_VIOLATION
     results = check(engine)
     for result in results:

@@ -86,12 +86,48 @@ def describe_violation(violation) -> str:
     return "\n".join(lines)
 
 
-def describe_stats(stats, invariant_names, skipped=()) -> str:
-    """The run summary: examples, steps, and per invariant how often it was checked and applied;
+#: The parts of a run's examples (``RunResult.examples_by_outcome``), in the order the summary
+#: names them, each with what it means.
+OUTCOMES = (
+    ("generated", "generated within the --max-examples budget"),
+    ("explored", "explored (--explore)"),
+    ("replayed", "replayed from the example database (failures an earlier run saved, run first)"),
+    ("overrun", "cut off when Hypothesis's choice buffer ran out mid-example (overrun: not counted toward the "
+                "budget, but their steps until then were checked)"),
+    ("rejected", "declined by the engine or discarded by Hypothesis (not counted toward the budget)"),
+    ("shrinking", "run while shrinking a finding"),
+)
+
+
+def example_breakdown(examples: int, outcomes: dict | None) -> str | None:
+    """Why a run has ``examples`` examples, from how they came about (``outcomes``:
+    ``RunResult.examples_by_outcome``): ``"500 generated within the --max-examples budget + 72
+    cut off when ..."``; None when there is nothing to explain (no breakdown, or every example
+    generated within the budget)."""
+    outcomes = {k: n for k, n in (outcomes or {}).items() if n}
+    if not outcomes or set(outcomes) <= {"generated", "explored"} and sum(outcomes.values()) == examples:
+        return None
+    parts = [f"{outcomes[key]} {what}" for key, what in OUTCOMES if outcomes.get(key)]
+    counted = sum(outcomes.values())
+    if examples > counted:
+        parts.append(f"{examples - counted} outside Hypothesis's phases (a finding run again to report it, or an "
+                     f"example cut short when the run stopped)")
+    elif examples < counted:
+        parts.append(f"(Hypothesis counts {counted} test cases: {counted - examples} ended before their board was "
+                     f"drawn)")
+    return " + ".join(parts)
+
+
+def describe_stats(stats, invariant_names, skipped=(), outcomes=None) -> str:
+    """The run summary: examples (with what they are, from ``outcomes``, ``RunResult.examples_by_outcome``:
+    :func:`example_breakdown`), steps, and per invariant how often it was checked and applied;
     then the ``skipped`` invariants (``--skip-invariant``: the engine's known gaps), if any."""
     data = stats.to_json()
-    lines = [f"examples: {data['examples']}   steps: {data['steps']}   refused events: {data['illegal_events']}",
-             "events: " + ", ".join(f"{k} {v}" for k, v in data["events"].items())]
+    lines = [f"examples: {data['examples']}   steps: {data['steps']}   refused events: {data['illegal_events']}"]
+    breakdown = example_breakdown(data["examples"], outcomes)
+    if breakdown:
+        lines.append(f"  the {data['examples']} examples: {breakdown}")
+    lines.append("events: " + ", ".join(f"{k} {v}" for k, v in data["events"].items()))
     declined = data["declined"]
     if declined["total"]:
         reasons = ", ".join(f"{reason} {n}" for reason, n in declined["by_reason"].items())

@@ -25,6 +25,7 @@ exploration replays it first. Failures Hypothesis saved there (runs without
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -81,6 +82,12 @@ class RunResult:
     #: A run cut into slots (``--workers``, ``--shard``; :mod:`harness.workers`): ``{"slots": T,
     #: "taken": [slots each worker ran]}``; None for a run of one slot.
     slots: dict | None = None
+    #: How the examples came about, as Hypothesis counted them (:func:`count_outcomes`):
+    #: ``generated`` (within ``max_examples``), ``overrun`` (its choice buffer ran out mid-example:
+    #: not counted toward the budget), ``rejected`` (declined, or a draw it discarded),
+    #: ``replayed`` (saved failures of the example database), ``shrinking``, and with
+    #: ``explore`` ``explored``. Empty when nothing was counted (a supervised crash's report).
+    examples_by_outcome: dict = field(default_factory=dict)
 
     def _first(self, name, default=None):
         return getattr(self.findings[0], name) if self.findings else default
@@ -95,6 +102,39 @@ class RunResult:
 
 class DatabaseError(ValueError):
     """An ``--database`` spec that can't be used; the message says why."""
+
+
+#: What each Hypothesis status of a test case of the generate phase is for the run's summary;
+#: every test case of the reuse phase is ``replayed``, of the shrink (and explain) phase ``shrinking``.
+GENERATE_OUTCOMES = {"valid": "generated", "interesting": "generated", "overrun": "overrun", "invalid": "rejected"}
+
+
+def count_outcomes(outcomes: dict, statistics: dict) -> None:
+    """Add to ``outcomes`` the test cases of one Hypothesis test run (``statistics``: what
+    Hypothesis hands ``hypothesis.statistics.collector``, the figures of its pytest plugin's
+    ``--hypothesis-show-statistics``: per phase, each test case's status)."""
+    for phase, figures in statistics.items():
+        if not phase.endswith("-phase") or not isinstance(figures, dict):
+            continue
+        for case in figures.get("test-cases") or ():
+            if phase == "generate-phase":
+                key = GENERATE_OUTCOMES.get(str(case.get("status")), "generated")
+            else:
+                key = "replayed" if phase == "reuse-phase" else "shrinking"
+            outcomes[key] = outcomes.get(key, 0) + 1
+
+
+@contextlib.contextmanager
+def hypothesis_statistics(callback):
+    """Within the block, ``callback(statistics)`` is called at the end of each Hypothesis test run
+    (its per-phase figures; a run Hypothesis didn't finish, interrupted, hands none)."""
+    try:
+        from hypothesis.statistics import collector as statistics_collector
+    except ImportError:  # a Hypothesis without it: the summary just has no breakdown
+        yield
+        return
+    with statistics_collector.with_value(callback):
+        yield
 
 
 def database_from(spec: str | None):
@@ -405,6 +445,10 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                     found, ran, tried = explore_examples(machine, n, seed, steps_per_example, first=explored)
                     done += ran
                     explored += tried
+                    outcomes = result.examples_by_outcome
+                    outcomes["explored"] = outcomes.get("explored", 0) + ran
+                    if tried > ran:
+                        outcomes["rejected"] = outcomes.get("rejected", 0) + tried - ran
                     if not ran and found is None:  # every example was declined: the engine declines them all
                         break
                     reported = len(result.findings)
@@ -418,7 +462,8 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                     continue
                 try:
                     try:
-                        test()
+                        with hypothesis_statistics(lambda figures: count_outcomes(result.examples_by_outcome, figures)):
+                            test()
                     finally:
                         note_replayed()
                 except Unsatisfiable:  # every example was rejected: the engine declined them all

@@ -678,6 +678,9 @@ def merge(results: list, engine_name: str, replay_dir, slot_list: list[Slot]):
                        invariants=next((list(r.invariants) for r in results if r.invariants), []),
                        skipped=next((list(r.skipped) for r in results if r.skipped), []))
     merged.rule_coverage = rule_coverage.merge_reports([r.rule_coverage for r in results])
+    for result in results:  # how each slot's examples came about (harness.runner.count_outcomes), added up
+        for outcome, n in (getattr(result, "examples_by_outcome", None) or {}).items():
+            merged.examples_by_outcome[outcome] = merged.examples_by_outcome.get(outcome, 0) + n
     chosen: dict[str, object] = {}
     others = []
     for result in results:
