@@ -36,6 +36,8 @@ from typing import Any, Iterable
 
 #: Where the reference lives, relative to the project root.
 REFERENCE = Path("docs") / "reference.md"
+#: The prefix of a card feature: a name invariants may require that a plan's cards imply, never claimed.
+CARD_FEATURE = "cards:"
 #: The command that regenerates it.
 COMMAND = "python3 -m harness.contract --write"
 _ROOT = Path(__file__).resolve().parents[1]
@@ -209,11 +211,12 @@ def problems() -> list[str]:
         for feature in cap.board_features:
             if not feature:
                 out.append(f"capability {cap.name!r} has an empty board feature")
-    card_features = _card_features(plan)
     for inv in registry.values():
         for need in inv.requires:
-            if need not in protocol.CAPABILITIES and need != differential.DIFFERENTIAL and need not in card_features:
-                out.append(f"invariant {inv.name!r} requires {need!r}: no capability, card feature or 'differential'")
+            if need not in protocol.CAPABILITIES and need != differential.DIFFERENTIAL \
+                    and not need.startswith(CARD_FEATURE):
+                out.append(f"invariant {inv.name!r} requires {need!r}: no capability of harness.protocol."
+                           f"CAPABILITIES, no card feature ({CARD_FEATURE}...) and not 'differential'")
     for kind in src["decisions"].TABLE:
         for key in ("asked", "options", "rules"):
             if not getattr(kind, key):
@@ -244,15 +247,17 @@ def problems() -> list[str]:
     return out
 
 
-def _card_features(plan) -> dict[str, str]:
-    """The card features (``cards:...``, implied by a plan's cards, never claimed) -> what implies them."""
-    features = {feature: f"a card with the `{template}` template" for template, feature in
-                plan.TEMPLATE_FEATURES.items()}
-    for feature, why in (("cards:lifelink", "a card with lifelink, its own or one it grants (CR 702.15)"),
-                         ("cards:permanent spells", "a declared creature or Aura card of the card database, cast "
-                                                    "with `cast_permanents` (CR 608.3)")):
-        features.setdefault(feature, why)
-    return features
+def _card_features(plan, registry) -> dict[str, str]:
+    """The card features (names ``cards:...``: implied by a plan's cards, never claimed) the
+    invariants require -> what implies them: a template (``harness.plan.TEMPLATE_FEATURES``), or
+    what :func:`harness.plan.implied_capabilities` reads from a card."""
+    templates: dict[str, list[str]] = {}
+    for template, feature in plan.TEMPLATE_FEATURES.items():
+        templates.setdefault(feature, []).append(template)
+    needed = {need for inv in registry.values() for need in inv.requires if need.startswith(CARD_FEATURE)}
+    return {feature: (f"a card with the {' or '.join(f'`{t}`' for t in templates[feature])} template"
+                      if feature in templates else "a card of the plan (`harness.plan.implied_capabilities`)")
+            for feature in sorted(needed | set(templates))}
 
 
 def _schema_fields(schema: dict) -> list[tuple[str, dict]]:
@@ -338,7 +343,7 @@ def _capabilities(src) -> list[str]:
     always = [inv for inv in registry.values() if not inv.requires]
     lines += ["### Always checked", "",
               f"Invariants that require no capability (checked for every engine): {_invariant_list(always, '')}", ""]
-    features = _card_features(plan)
+    features = _card_features(plan, registry)
     lines += ["### Card features", "",
               "Names of the form `cards:...` are never claimed: a plan has one when a card it plays has the "
               "template (`harness.plan.TEMPLATE_FEATURES`), and the invariants of that template are checked only "
@@ -386,7 +391,8 @@ def _events(src) -> list[str]:
              "don't allow raises `IllegalAction` and changes nothing.", ""]
     for etype, branch in event_branches(schema).items():
         lines += [f"### Event `{etype}`", ""]
-        lines += [_md(branch.get("description") or "**No description** (a gap: see below)."), ""]
+        lines += [_md(branch["description"]) if branch.get("description") else
+                  "**No description** (a gap: see below).", ""]
         generated = makers.get(etype, ())
         if generated:
             lines += ["Generated for: " + ", ".join(
