@@ -97,6 +97,8 @@ KINDS: tuple[LogKind, ...] = (
                                         "battlefield)"),
                 _f("cause", "object", "why it moved: one of the causes below (with capability "
                                       "`log.zone_change_causes`; without it, may be left out)", required=False),
+                _f("previous", "string", "a card that returns as a new object with a new id (capability `zones`, "
+                                         "`flicker`): the id of the object it was (CR 400.7)", required=False),
             )),
     LogKind("replacement", "a replacement effect was applied to an event", ("614.1", "616.1"), (
         _f("effect", "string", "which: `umbra armor` (CR 702.89a), `regeneration` (701.15a), or a coin or die "
