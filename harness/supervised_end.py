@@ -64,7 +64,9 @@ def report_end(args, code: int, state: ChildState, judged: Verdict) -> int:
                 known = baseline_file.load(args.baseline)
             except baseline_file.BaselineError:
                 known = {}
-        finding.known = known.get(key) or known.get("generic.engine_does_not_raise")
+        # as an unsupervised run treats a finding of the baseline (harness.baseline.Known: the key,
+        # or its bare invariant name): reported, marked known, and no failure of the run
+        finding.known = known.get(key)
         replay += " --isolate"  # replayed in a child process: the crash is a finding there too
         result.findings.append(finding)
         result.cut_short = "process ended"
@@ -72,9 +74,10 @@ def report_end(args, code: int, state: ChildState, judged: Verdict) -> int:
         print(report.describe_finding(finding, replay))
         print()
         print(report.describe_findings_table(result.findings))
-        print(f"\nThe fuzzing process ended ({describe_exit(code)}) while the engine's code ran: a finding "
+        what = f"a known finding (baseline: {finding.known})" if finding.known else "a finding"
+        print(f"\nThe fuzzing process ended ({describe_exit(code)}) while the engine's code ran: {what} "
               f"(the run stopped there).", flush=True)
-        status, error = "findings", None
+        status, error = report.run_status(result), None  # findings, or known_findings_only (exit 0)
     else:
         found = crash_scenario(state, code)
         kept = None
@@ -92,5 +95,5 @@ def report_end(args, code: int, state: ChildState, judged: Verdict) -> int:
         run_options.write_reports(args, result, engine, against, status, replay, error=error)
     except run_options.ReportNotWritten as exc:
         print(f"rulesfuzz: error: {exc}", file=sys.stderr)
-    return 1 if judged.kind == "finding" else 3
+    return report.STATUS_EXIT[status]
 

@@ -372,7 +372,8 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=N
     ends with what it found (a Ctrl-C at a terminal reaches them all anyway); the merge then
     runs as usual (:func:`collect`). Raises :class:`WorkerFailed` when a worker ends without a
     result (the others are then stopped as by a Ctrl-C, at once rather than when the budget
-    ran out), and ``KeyboardInterrupt`` when every worker was interrupted before its run started.
+    ran out). A Ctrl-C before any slot ran gives an empty result, cut short ``"interrupted"``,
+    with one worker as with several: the run prints its summary, writes its reports, exits 130.
     ``measure`` (:meth:`harness.engine_coverage.EngineCoverage.for_workers`) has worker
     processes measure the engine's source; this process measures itself. ``supervised``: a
     worker that dies while its engine's code runs ends its slot with that finding (its replay
@@ -391,8 +392,7 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=N
             cut = work(jobs, lambda: next(queue, None), deadline, worker, lambda i: None, results.__setitem__)
         finally:
             worker.close()
-        if cut == "interrupted" and not results:
-            raise KeyboardInterrupt
+        # interrupted before any slot ran: an empty result, cut short, reported as the processes' is (collect)
         found, taken = [results[i] for i in sorted(results)], [len(results)]
     else:
         taken = [0] * min(workers, len(jobs))
