@@ -6,208 +6,33 @@ An engine is any object of this shape (a :class:`typing.Protocol`: no subclassin
     :class:`EngineInfo`: name, version and the capabilities it claims. Invariants and
     generators are selected by capability, never by engine name.
 ``engine.new_game(board) -> game``
-    Builds a game from a board (JSON shape below). A board it cannot build raises
+    Builds a game from a board (:class:`BoardSpec`). A board it cannot build raises
     any exception whose message says which field is wrong.
 ``game.apply(event, decider) -> None``
     Performs one event and everything that follows: replacement effects, state-based
     actions to a fixed point, triggered abilities. An illegal attempt raises
     :class:`IllegalAction` and leaves the game unchanged.
 ``game.observe() -> Observation``
-    Plain JSON-serialisable data (shape below), with the log of the last event.
+    Plain JSON-serialisable data (:class:`Observation`), with the log of the last event.
 
 Choices and chance are inputs: every player choice and every coin flip or die roll goes
 through ``decider``, a :class:`Decider`. An engine that calls :mod:`random` can't be
 fuzzed reproducibly.
 
-Board (``BoardSpec``)::
+What each part means is **docs/reference.md**, generated from the code that enforces it
+(``python3 -m harness.contract --write``; ``rulesfuzz reference`` prints it), each fact in one
+place:
 
-    {"players": [{"id": "P1", "life": 20}, {"id": "P2", "life": 20}],
-     "objects": [{"id": "o1", "card": "Grizzly Bears", "zone": "battlefield",
-                  "owner": "P1", "controller": "P1", "tapped": false,
-                  "summoning_sick": false, "damage": 0, "counters": {},
-                  "attached_to": null, "token": false, "combat": null,
-                  "regeneration_shields": 0}]}
-
-Objects are listed in timestamp order (CR 613.7d); ``card`` is an Oracle name. A board
-token (``"token": true``) has the characteristics of the card it names (CR 111.11), or
-names a token an effect defines: ``"Mask"`` (Estrid, the Masked: a white Aura enchantment
-token with enchant permanent and umbra armor), ``"Thopter Token"``, ``"Soldier Token"``;
-``counters`` may hold any power/toughness kind ("+1/+0", ...).
-
-Events (``Event``), the harness's vocabulary, like a judge's test scenario:
-
-* ``{"type": "cast", "card": NAME, "controller": P, "targets": [ID or P]}``: an instant
-  or sorcery resolves (Murder, Doom Blade, Breathe Your Last, Wrath of God, Shock,
-  Lightning Bolt, Giant Growth). Spells that create tokens name them with
-  ``"token_ids": [NEW_ID...]``: Cackling Counterpart (one target, a creature P controls;
-  one token that's a copy of it, CR 707.2) and Raise the Alarm (no target; two 1/1 white
-  Soldier creature tokens named "Soldier Token", CR 111.3, 111.4).
-* ``{"type": "cast", "card": NAME, "controller": P, "targets": [] or [ID], "id": NEW_ID}``: a
-  permanent spell (a creature, artifact, enchantment, Aura or Equipment card; never a land:
-  lands are played, not cast, CR 305.1) resolves at once (the stack isn't modelled): it
-  becomes a permanent with id NEW_ID and enters the battlefield under P's control (CR
-  608.3a), a creature summoning sick (302.6), and its enters abilities trigger (603.6a). An
-  Aura spell has one target, the object it will enchant (303.4a), and enters attached to it
-  (608.3c); an Aura whose target is illegal doesn't resolve (608.3b): here, where casting and
-  resolving are one event, the cast is refused (IllegalAction, nothing changes). Other
-  permanent spells have no target; an Equipment enters unattached. The zone change is logged
-  with cause ``{"event": "cast", "by": P}``. A permanent card cast without ``id`` is outside
-  the vocabulary. Generated only for engines claiming ``cast_permanents``, with declared cards
-  of the card database (``EngineInfo.cards`` beyond the curated pool: creatures, and Auras
-  with a bonus on a creature they may enchant).
-* ``{"type": "damage", "source": ID, "target": ID or P, "amount": N}``: a permanent
-  deals damage (deathtouch and lifelink from its abilities).
-* ``{"type": "destroy", "targets": [ID...], "cant_be_regenerated": bool}``: an effect
-  destroys all targets at once (CR 701.7).
-* ``{"type": "sacrifice", "object": ID}`` (CR 701.17).
-* ``{"type": "modify_pt", "object": ID, "power": N, "toughness": N}``: +N/+N or
-  -N/-N until end of turn (CR 613.4c).
-* ``{"type": "set_base_pt", "object": ID, "power": N, "toughness": N}`` (N >= 0): "target
-  creature has base power and toughness N/N until end of turn", layer 7b (CR 613.4b).
-* ``{"type": "switch_pt", "object": ID}``: switch its power and toughness until end of
-  turn, layer 7d (CR 613.4d).
-* ``{"type": "create_effect", "affects": "creatures_you_control", "controller": P,
-  "power": N, "toughness": N}``: "creatures you control get +N/+N until end of turn",
-  layer 7c; it affects the creatures P controls as it resolves (CR 611.2c).
-* ``{"type": "add_counters", "object": ID, "kind": "+1/+1" | "-1/-1" | "+1/+0" | "-0/-1"
-  | ..., "amount": N}``: N >= 1 power/toughness counters (CR 122.1a, layer 7c); +1/+1
-  and -1/-1 counters then annihilate (CR 704.5q).
-* ``{"type": "put_onto_battlefield", "id": NEW_ID, "card": NAME, "controller": P,
-  "attach_to": ID or null, "copy_of": ID (optional), "x": N (optional)}``. ``copy_of``:
-  Clone ("any creature on the battlefield") or Mirror Image ("a creature you control")
-  enters as a copy of that creature (CR 707.5); without it, it enters as itself. ``x``
-  (cards with {X} in their mana cost only): the card is a spell cast with X = N that
-  resolves, so "enters with X +1/+1 counters" uses N (CR 107.3m); without it X is 0.
-* ``{"type": "attach", "aura": ID, "to": ID}`` (CR 303.4j, 613.7e).
-* ``{"type": "activate_regeneration", "object": ID}`` (CR 701.15a).
-* ``{"type": "set_combat", "object": ID, "status": "attacking" | "blocking" | null}``. With
-  capability ``combat``, while a declared combat is in progress it may only remove a creature
-  from combat (status null; another status is refused, ``combat_in_progress``).
-* ``{"type": "cleanup"}``: the cleanup step (CR 514.2); mana pools empty (CR 106.4).
-* ``{"type": "change_control", "object": ID, "controller": P}`` (capability
-  ``control_change``): "P gains control of target permanent", a resolved effect with no
-  duration (layer 2, CR 613.1b; e.g. Agent of Treachery's enters ability). The permanent
-  keeps its owner (CR 108.3) and goes to its owner's graveyard when it dies (CR 404.1); it
-  is removed from combat (CR 506.4); a creature is summoning sick (CR 302.6). Logged as
-  ``control_changed`` (``object``, ``from``, ``to``) when the controller changes.
-* ``{"type": "exile", "object": ID}``, ``{"type": "return_to_hand", "object": ID}`` and
-  ``{"type": "flicker", "object": ID, "id": NEW_ID}`` (capability ``zones``): an effect exiles
-  the permanent (CR 701.11a), returns it to its owner's hand, or exiles it and returns that
-  card to the battlefield under its owner's control (CR 610.3c). It goes to its *owner's*
-  exile or hand (CR 400.3, 108.3) as a new object (400.7): no counters, damage, regeneration
-  shields, combat status or attachment. Not destruction: umbra armor and regeneration don't
-  apply (702.89a, 701.15a); no dies ability triggers (700.4). Its Auras go to their owners'
-  graveyards (704.5m), its Equipment stays on the battlefield unattached (704.5n, 301.5c); a
-  token ceases to exist (111.7, 704.5d). A flickered card returns with the new id NEW_ID
-  (the only zone change that gives a card a new id): summoning sick if a creature (302.6),
-  its enters abilities triggering (603.6a), "enters with X" counters with X = 0 (107.3m); a
-  flickered token never returns (111.8: it stays in exile and ceases to exist). Logged as
-  ``zone_change`` with cause ``{"event": "exile" | "return_to_hand" | "flicker", "by":
-  "exile effect" | "return effect" | "flicker effect"}`` (a card's effect: ``"by"`` its
-  name), and for the return a ``zone_change`` of NEW_ID from ``"exile"`` to
-  ``"battlefield"`` with the same cause and ``"previous"``: the old id. Refused
-  (IllegalAction) off the battlefield; flickering an Aura or a card that may enter as a
-  copy is declined (Unsupported ``flicker:Aura``, ``flicker:enters as a copy``). A card's
-  effect that returns a card names the new object ``"<old id>.returned"``.
-* ``{"type": "activate", "object": ID, "ability": N}`` (capabilities ``mana``,
-  ``tap_untap_costs``): the controller of ID activates its activated ability N: the
-  index, from 0, among the object's activated abilities in Oracle text order, a basic
-  land type's intrinsic mana ability first (CR 305.6: a Forest's "{T}: Add {G}." is 0;
-  Birds of Paradise's "{T}: Add one mana of any color." is 0, Flying not being
-  activated; Fatestitcher's unearth is 1). The cost is paid (CR 601.2h): {T} taps an
-  untapped permanent (CR 107.5), {Q} untaps a tapped one (107.6), mana symbols are paid
-  from the controller's mana pool (hybrid and generic: decider kind ``"mana_payment"``,
-  options the mana types that would do). A creature's {T} or {Q} ability can't be
-  activated while it is summoning sick (CR 302.6). Anything that can't be paid, a
-  missing ability or a missing target raises IllegalAction (``"already_tapped"``,
-  ``"already_untapped"``, ``"summoning_sick"``, ``"insufficient_mana"``,
-  ``"no_such_ability"``, ``"no_legal_target"``) and changes nothing. A mana ability
-  resolves at once (CR 605.3b); a choice of mana type is decider kind ``"mana_type"``,
-  options the types (``"W"``, ``"U"``, ``"B"``, ``"R"``, ``"G"``, ``"C"``). Another
-  ability chooses its target (kind ``"target"``) and resolves next (CR 608.2): Gilder
-  Bairn, Order of Whiteclay, Puresight Merrow (kind ``"may"``, options ``["yes",
-  "no"]``; the top card of a library is the owner's first library card of the board),
-  Fatestitcher (kind ``"tap_or_untap"``, options ``["tap", "untap", "neither"]``).
-* ``{"type": "pass_step"}`` (capability ``mana``): the current step ends; every mana pool
-  empties (CR 106.4, 500.4).
-* ``{"type": "begin_turn", "player": P}`` (capability ``mana``): pools empty, then P's
-  turn begins: P's permanents stop being summoning sick (CR 302.6) and untap (CR 502.3).
-  No upkeep or draw happens.
-
-Mana (capability ``mana``; CR 106, 605): to tap a permanent for mana is to activate a mana
-ability with {T} in its activation cost (CR 106.12). Replacement effects on it (Mana
-Reflection, Nyxbloom Ancient: "if you tap a permanent for mana"; Contamination: "if a land
-is tapped for mana") modify the mana production event while it resolves and produces
-mana (106.12b), each once, in the order the player who tapped chooses (decider kind
-``"replacement_effect"``, options ``"<card name>:<id>"``). Heartbeat of Spring and Mana
-Flare trigger when a land's such ability resolves and produces mana (106.12a), each
-separately, and add their mana at once (CR 605.4a). The types a permanent "could produce"
-(CR 106.7; Reflecting Pool, Exotic Orchard, Fellwar Stone) count replacement effects in
-any order and ignore costs; lands that look at each other terminate with what the other
-lands give them, nothing if nothing (CR 106.5: an undefined type produces no mana).
-* ``{"type": "flip_coins", "player": P, "count": N, "calls": bool}`` (capability
-  ``chance``): an effect instructs P to flip N >= 1 coins, one at a time (CR 705). With
-  ``calls`` P calls each (decider kind ``"coin_call"``, options ``["heads", "tails"]``)
-  and wins it when the call matches the result; without, nobody wins or loses (705.2).
-* ``{"type": "roll_dice", "player": P, "count": N, "sides": K}`` (capability ``chance``):
-  an effect instructs P to roll N >= 1 K-sided dice, one roll (CR 706.1).
-
-Coins and dice: every coin is ``decider.flip_coin(P)`` and every die
-``decider.roll_die(P, K)``, including the extra ones replacement effects add. Before a
-flip or roll, the replacement effects that apply are chosen one at a time by the player
-(decider kind ``"replacement_effect"``, options ``"<effect>:<source id>"`` and
-``"none"`` when all of them are optional; CR 616.1), each applying at most once
-(614.5): Krark's Thumb (``"Krark's Thumb:ID"``; the coin kept is decider kind
-``"coin_kept"`` with the distinct results as options), Pixie Guide (``"Pixie
-Guide:ID"``), Pokey, the Scallywagg (``"Pokey: roll a d20 instead:ID"``, ``"Pokey: flip a
-coin instead:ID"``; its rulings 2024-11-08). An ignored coin or die never happened
-(706.6). Tavern Scoundrel's and Brazen Dwarf's abilities trigger on flips won and dice
-rolled; Tavern Scoundrel's Treasure tokens get ids ``"<source id>.treasure1"`` and
-``"<source id>.treasure2"``.
-
-Names and library searches (capability ``library_search``; CR 201.2, Omnipresent
-Impostor's rulings 2024-11-08). Omnipresent Impostor "has all card names" in every zone
-and outside the game (a characteristic-defining ability; a copy of it has them too, CR
-707.2): the name of every card of the pool, back faces included, never the name of a
-token (``cards.card_names()``). Such an object is observed with ``"names": "all"``
-beside its ``name`` (its printed or copied name, ``"Omnipresent Impostor"``); an object
-without ``names`` has the one name ``name``. Two objects have the same name if they have
-at least one name in common (CR 201.2a). Changeling is observed as the keyword
-``"changeling"`` (every creature type, CR 702.73a); ``subtypes`` lists the printed ones.
-
-* Sakura-Tribe Elder's "Sacrifice Sakura-Tribe Elder: Search your library for a basic
-  land card, put that card onto the battlefield tapped, then shuffle." is ``activate``
-  ability 0 (the sacrifice is its cost, CR 602.2).
-* ``{"type": "cast", "card": "Explosive Vegetation", "controller": P, "targets": []}``:
-  P searches for up to two basic land cards and puts them onto the battlefield tapped.
-* ``{"type": "cast", "card": "Bile Blight", "controller": P, "targets": [ID]}``: the
-  target creature and all other creatures with the same name as it get -3/-3 until end
-  of turn (layer 7c): a name check that sees every name of an object with all names.
-* Goblin Engineer's enters ability searches for an artifact card and puts it into its
-  controller's graveyard.
-
-Each search of a library for N cards asks its player up to N times (decider kind
-``"search"``; options ``"nothing"`` and the ids of the cards of that library still to be
-found: those with the stated quality and every Omnipresent Impostor, which may be found
-in place of any one of them), stopping at ``"nothing"``; a library with nothing to find
-asks nothing. The cards found go on with the effect (onto the battlefield tapped, into
-the graveyard), logged as ``zone_change`` with cause ``{"event": "search", "by": NAME}``.
-
-Triggered abilities (CR 603) are part of the event that triggered them: after the event
-and its state-based actions, the abilities that triggered are put on the stack (APNAP
-order, the board's first player being the active player; a player orders their own
-through the decider, kind ``"trigger_order"``, whose options are ``"<ability>:<source
-id>"`` and whose answer is the next one to put on the stack) and resolve one by one, with
-state-based actions after each, until none is left. In the card pool: enters abilities
-(Nekrataal: decider kind ``"target"``; Goblin Engineer: kind ``"search"``, options
-``"nothing"``, the artifact cards in its controller's library and the Omnipresent Impostors
-there), Hangarback Walker's
-dies ability and Penumbra Umbra's "put into a graveyard from the battlefield" ability.
-
-Tokens an ability creates get ids from their source, engine-neutral and deterministic:
-``"<source id>.token"`` for Penumbra Umbra's copy, ``"<source id>.thopter<n>"`` (n = 1,
-2, ...) for Hangarback Walker's Thopters; ``-2``, ``-3``, ... is appended if that id was
-ever used in the game.
+* boards, events and observations: ``harness/schema/{board,event,observation}.schema.json``
+  (an event type's meaning is the ``description`` of its ``allOf`` branch; a field's, of its
+  property), with the ``TypedDict`` shapes below;
+* capabilities: :data:`CAPABILITIES` (summary, CR rules, board features, events, details),
+  joined with the invariants each unlocks (``invariants.REGISTRY``);
+* log entries and zone-change causes: :mod:`harness.log_kinds` (checked on every observation);
+* decision kinds and their options: :mod:`harness.decisions` (listed in :class:`Decider`);
+* what a differential run normalises: :data:`invariants.differential.CONVENTIONS`;
+* the wire protocol: docs/protocol.md, :data:`ENGINE_METHODS`, :data:`HARNESS_METHODS`,
+  :data:`ERROR_CODES`.
 
 Combat (capability ``combat``; CR 506-511; the reference engine's :mod:`reference_engine.combat`):
 
@@ -232,115 +57,6 @@ Combat (capability ``combat``; CR 506-511; the reference engine's :mod:`referenc
 A declared combat is observed as ``combat`` (``attacking_player``, ``defending_player``,
 ``step``, ``first_strikers``) and, on its creatures, ``blocked`` and ``blocked_by`` (attackers)
 or ``blocking`` (blockers); see ``harness/schema/observation.schema.json``.
-
-Observation::
-
-    {"players": {"P1": {"life": 20, "lost": false,
-                        "mana_pool": {"W": 0, "U": 0, "B": 0, "R": 0, "G": 2, "C": 0}}, ...},
-     "objects": {"o1": {"name", "zone", "owner", "controller", "token", "tapped",
-                        "summoning_sick", "damage", "counters", "attached_to",
-                        "combat", "regeneration_shields", "supertypes", "types",
-                        "subtypes", "colors", "keywords", "power", "toughness",
-                        "mana_value", "copiable", "pt_effects"}},
-     "zones": {"battlefield": [ID...], "graveyard": {"P1": [ID...]}, "hand": ...,
-               "library": ..., "exile": ...},
-     "log": [entry, ...]}
-
-Characteristics are the computed ones, after all layers (CR 613). An object keeps its
-id across zone changes. Optional fields (capabilities ``observe.copiable`` and
-``observe.pt_effects``; generic invariants don't require them):
-
-* ``mana_value``: CR 202.3, with {X} = 0 as for any object not on the stack (CR 107.3g).
-* ``copiable``: for a creature on the battlefield, its copiable values (CR 707.2, 613.2c)
-  ``{"name", "mana_cost", "supertypes", "types", "subtypes", "colors", "keywords",
-  "power", "toughness"}``: what is printed on it, or for a token what the effect that
-  created it defined, as modified by copy effects and their exceptions; null otherwise.
-* ``pt_effects``: the continuous effects on its power and toughness, in timestamp order
-  (CR 613.7): ``{"layer": "7b" | "7c" | "7d", "power", "toughness" (null for 7d),
-  "source": Aura id, spell name or event type, "until_end_of_turn": bool}``. Counters
-  are not listed (they are in ``counters``); power and toughness are the copiable ones
-  with 7b, then 7c and counters, then 7d applied.
-
-Log entries (``kind`` first):
-
-* ``zone_change``: ``object``, ``from``, ``to`` (null when a token ceases to exist or an
-  object is created), ``cause``: ``{"event": "destroy", "by": NAME or RULE}``,
-  ``{"event": "sacrifice", "by": P}``, ``{"event": "state_based_action", "rule": RULE}``,
-  ``{"event": "put_onto_battlefield"}`` (with ``"copy_of": ID`` for a Clone), ``{"event": "cast",
-  "by": P}`` (a permanent spell that resolved),
-  ``{"event": "create_token", "by": SPELL NAME or SOURCE ID}`` (with ``"copy_of": ID``
-  for a token copy), ``{"event": "search", "by": NAME}`` (library to graveyard),
-  ``{"event": "exile" | "return_to_hand" | "flicker", "by": NAME}`` (capability ``zones``;
-  a flickered card's return also has ``previous``: the id of the object it was).
-* ``replacement``: ``effect`` ("umbra armor" with ``source`` the Aura, or
-  "regeneration"), ``affected``.
-* ``damage`` (``source``, ``target``, ``amount``, ``deathtouch``), ``damage_removed``
-  (``object``, ``amount``), ``tapped``, ``removed_from_combat``, ``life_gained``,
-  ``player_lost``, ``attached``, ``regeneration_shield``, ``counters_removed`` (``object``,
-  ``rule`` "704.5q", ``amount``: N of each of +1/+1 and -1/-1).
-* ``counters_added`` (``object``, ``counter``: the kind, ``amount``): the
-  ``add_counters`` event, or "enters with X +1/+1 counters".
-* ``trigger`` (``source``, ``ability``: "enters", "dies" or "put into a graveyard",
-  ``controller``): an ability triggered (CR 603.2); ``trigger_removed`` (``source``,
-  ``reason``): it did nothing for lack of a legal target (CR 603.3d, 608.2b). A "tapped
-  for mana" trigger is ``trigger`` with ``ability`` "tapped for mana" and ``land``: the
-  land tapped (CR 106.12a).
-* Mana (capability ``mana``): ``activated`` (``object``, ``ability``: N, ``player``,
-  ``cost``: ``{"mana": "{2}{G/U}", "tap": bool, "untap": bool, "other": [...]}``, the
-  total cost paid, ``mana_ability``: bool); ``mana_produced`` (``player``, ``source``:
-  the object whose ability produced it, CR 106.3, ``ability``: N or ``"triggered"``,
-  ``tapped_for_mana``: bool, ``produced``: ``{type: n}`` before replacement effects,
-  ``mana``: ``{type: n}`` added to the pool, ``replacements``: the labels applied in
-  order); ``mana_spent`` and ``mana_lost`` (``player``, ``mana``: ``{type: n}``);
-  ``tapped`` and ``untapped`` (``object``, ``cause``: ``"cost"``, ``"ability"`` or
-  ``"untap step"``); ``ability_resolved`` (``object``, ``ability``, ``targets``);
-  ``looked_at`` (``player``, ``object``). Zone changes by an ability have cause
-  ``{"event": "ability", "by": ID}``.
-* ``trigger`` (``source``, ``ability``: "enters", "dies", "put into a graveyard", "win a
-  coin flip" or "roll one or more dice", ``controller``): an ability triggered (CR
-  603.2); ``trigger_removed`` (``source``, ``reason``): it did nothing for lack of a
-  legal target (CR 603.3d, 608.2b).
-* ``coin_flip`` (``player``, ``instruction``: 1, 2, ... the coin of the event it belongs
-  to, ``result``: "heads" or "tails", ``call``: the call or null, ``won``: true, false or
-  null when nobody wins (705.2) or the coin is ignored, ``ignored``: bool, ``replaced``:
-  null for a coin actually flipped, or ``"die_roll"`` for a flip that was replaced by a
-  d20 roll, whose ``result`` and ``won`` are what the original effect sees).
-* ``die_roll`` (``player``, ``instruction``, ``sides``, ``natural``: the natural result
-  (706.2), or null for a roll that never happened, ``result``: the result the effect
-  sees, ``ignored``, ``replaced``: null, or ``"coin_flip"`` for a d20 roll replaced by a
-  flip (20 for heads, 1 for tails)). For one instruction, the replaced flips and rolls
-  come first, in the order they were replaced, then the coins or dice actually flipped
-  or rolled; ``replacement`` entries (``effect``, ``source``, ``affected``) before them
-  name each replacement effect applied.
-
-Playtest supertypes (capability ``playtest_supertypes``; Orb of Origin's rulings
-2024-11-08; playtest symbols are the standard ones):
-
-* Supertypes are observed in ``supertypes`` with the others, capitalised: ``"Mono"``,
-  ``"Continuous"``, ``"Poly"`` (Orb of Origin is a poly artifact). Printed ones first,
-  then granted ones. Orb of Origin grants mono and continuous to the other noncreature
-  artifacts on the battlefield while it is on the battlefield; several Orbs make each
-  other mono and continuous and do nothing more.
-* Mono: activating an ability whose cost has no {T} costs an additional {T} (never a
-  second one): ``activated.cost.tap`` is true and the permanent is tapped; a tapped mono
-  permanent can't activate it (``"already_tapped"``). Poly: Orb of Origin's first
-  ability (its ability 0; no {T} in its cost, no other cost or effect in its rulings)
-  costs {T} only while another Orb is on the battlefield.
-* Continuous: a tapped permanent with it has no abilities: no ``keywords``, no
-  activated abilities (``activate`` raises IllegalAction, ``"no_such_ability"``), no
-  static ability (no ``pt_effects`` entry of a tapped Sword of the Meek, no
-  "no maximum hand size" of a tapped Thought Vessel) and no replacement effect (a
-  tapped Krark's Thumb).
-* A player's maximum hand size (CR 402.2) is ``players.<id>.max_hand_size``: 7, or null
-  for no maximum (Thought Vessel: "You have no maximum hand size", while it has its
-  abilities). The ``cleanup`` event does not discard to it.
-* Equipment (Sword of the Meek): a board object may be ``attached_to`` a creature
-  (CR 301.5c); its equip ability is ``activate`` (Sword's ability 0, "Equip {2}": target
-  creature its controller controls, decider kind ``"target"``; attaching it to the
-  creature it equips does nothing, CR 701.3b). Its bonus is a ``pt_effects`` entry
-  (layer 7c, ``source`` the Equipment's id). An Equipment attached to anything but a
-  creature on the battlefield becomes unattached (CR 704.5n; log ``unattached``:
-  ``object``, ``rule``).
 """
 
 from __future__ import annotations
@@ -390,8 +106,8 @@ class BoardSpec(TypedDict):
 
 
 class Event(TypedDict, total=False):
-    """One event of the harness's vocabulary (see the module docstring); ``type`` selects
-    which of the other fields it has."""
+    """One event of the harness's vocabulary (``harness/schema/event.schema.json``, docs/reference.md);
+    ``type`` selects which of the other fields it has."""
 
     type: Required[str]
     card: str
@@ -475,7 +191,7 @@ class LogEntry(TypedDict, total=False):
 
 
 class Observation(TypedDict, total=False):
-    """What ``game.observe()`` returns (see the module docstring)."""
+    """What ``game.observe()`` returns (``harness/schema/observation.schema.json``, docs/reference.md)."""
 
     players: Required[dict[str, ObservedPlayer]]
     objects: Required[dict[str, ObservedObject]]
@@ -593,26 +309,12 @@ class Violation:
 class EngineInfo:
     """An engine's name, version and claimed capabilities (a frozenset of strings).
 
-    Capabilities used today: ``destroy``, ``sacrifice``, ``damage``, ``deathtouch``,
-    ``indestructible``, ``regeneration``, ``umbra_armor``, ``legend_rule``,
-    ``combat_status``, ``pt_until_end_of_turn``, ``cleanup``,
-    ``log.zone_change_causes``, ``log.replacement_effects``; for layers, counters and
-    copies: ``layers`` (set_base_pt, switch_pt, create_effect, Octopus Umbra),
-    ``counters`` (add_counters, counters_added), ``copies`` (Clone, Mirror Image,
-    Cackling Counterpart, Raise the Alarm, Penumbra Umbra), ``x_costs`` ("x" on
-    put_onto_battlefield), ``triggers`` (triggered abilities and their log entries),
-    ``observe.copiable`` and ``observe.pt_effects`` (the optional observation fields);
-    ``mana`` (mana pools, mana abilities, ``pass_step``, ``begin_turn``) and
-    ``tap_untap_costs`` (the ``activate`` event's {T}, {Q} and mana costs);
-    ``chance`` (coin flips and die rolls); ``library_search`` (Omnipresent Impostor's
-    names, ``"names": "all"``, and searches of libraries); ``playtest_supertypes`` (mono,
-    continuous and poly, ``max_hand_size``, Equipment); ``zones`` (exile, return_to_hand,
-    flicker); ``combat`` (declare_attackers, declare_blockers, combat_damage, end_of_combat).
+    Capabilities: the names of :data:`CAPABILITIES` (docs/reference.md says what each
+    unlocks).
     ``ignored_fields`` names what the engine does not model, as dotted paths with
     ``*`` for any id (``objects.*.mana_value``, ``players.*.life``, ``log.damage``,
     ``zones``; a bare field name means ``objects.*.<name>``); the differential oracle
-    does not compare them (:mod:`invariants.differential`). :data:`CAPABILITIES` is the
-    table of every capability name.
+    does not compare them (:mod:`invariants.differential`).
 
     **Cards.** ``cards`` names the cards it plays: any Oracle name :func:`cards.card`
     knows (the curated pool and the whole card database), or None for the curated pool,
