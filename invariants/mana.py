@@ -223,7 +223,8 @@ def pool_empties(t: Transition):
         return None
     if not any(any(M.pool(t.before, p).values()) for p in t.before["players"]):
         return None
-    return [f"{p}'s mana pool is {M.pool(t.after, p)} after {t.event['type']}" for p in t.after["players"]
+    return [f"{p}'s mana pool is {M.pool(t.after, p)} after {t.event['type']}: expected it empty (players.{p}.mana_pool "
+            f"all 0: a pool empties at the end of each step and phase, CR 106.4, 500.4)" for p in t.after["players"]
             if any(M.pool(t.after, p).values())]
 
 
@@ -257,9 +258,12 @@ def untap_step(t: Transition):
         if o["controller"] == player:
             if o["tapped"] or o["summoning_sick"]:
                 out.append(f"{oid} ({o['name']}) of {player} is tapped={o['tapped']}, "
-                           f"summoning_sick={o['summoning_sick']} after {player}'s turn began")
+                           f"summoning_sick={o['summoning_sick']} after {player}'s turn began: expected both false "
+                           f"(CR 502.3, 302.6)")
         elif oid in t.before["objects"] and t.before["objects"][oid]["tapped"] != o["tapped"]:
-            out.append(f"{oid} of {o['controller']} changed tapped status when {player}'s turn began")
+            out.append(f"{oid} of {o['controller']} changed tapped status when {player}'s turn began (tapped "
+                       f"{t.before['objects'][oid]['tapped']} -> {o['tapped']}): only the active player's "
+                       f"permanents untap (CR 502.3)")
     return out
 
 

@@ -156,3 +156,11 @@ def test_a_creature_left_standing_names_the_replacement_entry_missing():
 
     messages = _messages("zones.destroyed_unless_replaced", deathtouch_ignored())
     assert "no replacement entry for it" in messages[0] and '"affected": "b"' in messages[0]
+
+
+def test_a_mana_pool_left_full_says_it_must_be_empty():
+    from .mana_invariant_cases import _set_pool, altered, obj, run, tap
+
+    t = altered(run([obj("f", "Forest")], [tap("f"), {"type": "pass_step"}]), _set_pool("P1", G=1))
+    [message] = _messages("mana.pool_empties", t)
+    assert "expected it empty" in message and "players.P1.mana_pool" in message
