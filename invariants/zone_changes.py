@@ -18,9 +18,11 @@ what happened (which object a returned card became, what a triggered ability did
 * exile and bounce are not destruction: no umbra armor or regeneration replaces them
   (702.89a, 701.15a), and nothing "dies" (700.4, 603.6c).
 
-The moves judged are those of the ``exile``, ``return_to_hand`` and ``flicker`` events and of
-a cast spell of a modelled card whose effects exile, return to hand or flicker its targets
-(:mod:`cards.model` actions ``exile``, ``return_to_hand``, ``flicker``).
+The moves judged are those of the ``exile``, ``return_to_hand`` and ``flicker`` events, of a
+cast spell of a modelled card whose effects exile, return to hand or flicker its targets
+(:mod:`cards.model` actions ``exile``, ``return_to_hand``, ``flicker``: worked out from its model
+and targets), and those the log shows an ability making (an enters ability returning a creature
+to its owner's hand): for them only *what* moved is read from the log.
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ class Move:
     """One permanent a zone-change effect of the event moved: ``kind`` (``exile``,
     ``return_to_hand``, ``flicker``), its id, the object as it was before, the id of the new
     object a flicker returns (the event's ``id``, or for a card's effect the object the log
-    says it became: None when it didn't come back), and who controls it on its return."""
+    says it became: None when it didn't come back), and who controls it on its return (None:
+    not known, an ability's "under your control")."""
 
     kind: str
     oid: str
@@ -73,9 +76,42 @@ def moves(t: Transition) -> list[Move]:
         if before is None or before.get("zone") != "battlefield":
             return []
         new_id = e.get("id") if kind == "flicker" and isinstance(e.get("id"), str) else None
-        return [Move(kind, oid, before, new_id, before.get("owner") if kind == "flicker" else None)]
-    if kind != "cast":
-        return []
+        return [Move(kind, oid, before, new_id, before.get("owner") if kind == "flicker" else None),
+                *_logged_moves(t, {oid})]
+    found = _cast_moves(t) if kind == "cast" else []
+    return found + _logged_moves(t, {m.oid for m in found})
+
+
+def _logged_moves(t: Transition, known: set) -> list[Move]:
+    """Moves the log shows an ability making during the event (an enters ability returning a
+    creature to its owner's hand, an activated ability exiling its target): the zone changes off
+    the battlefield whose cause is one of the zone-change effects, of permanents on the battlefield
+    before. Only *what* moved is read from the log; what must follow is the rules'."""
+    found: list[Move] = []
+    for e in t.log:
+        cause = e.get("cause") if isinstance(e.get("cause"), dict) else {}
+        oid = e.get("object")
+        if e.get("kind") != "zone_change" or e.get("from") != "battlefield" or cause.get("event") not in DESTINATION \
+                or oid in known or any(m.oid == oid for m in found):
+            continue
+        before = t.before["objects"].get(oid)
+        if before is None or before.get("zone") != "battlefield":
+            continue
+        kind = cause["event"]
+        under = None
+        if kind == "flicker":
+            model = read_model(cause.get("by"))
+            flickers = [x for a in (model.abilities if model else ()) for x in a.effects if x.action == "flicker"]
+            if flickers and all(getattr(x, "returns_under", None) is None for x in flickers):
+                under = before.get("owner")  # "under its owner's control" (CR 610.3c)
+        found.append(Move(kind, oid, before, _returned_as(t, oid) if kind == "flicker" else None, under))
+    return found
+
+
+def _cast_moves(t: Transition) -> list[Move]:
+    """Moves of a cast spell of a modelled card, worked out from its model and its targets."""
+    e = t.event
+    objects = t.before["objects"]
     model = read_model(e.get("card"))
     if model is None or not model.of("spell"):
         return []
@@ -195,7 +231,7 @@ def flicker_returns_a_new_object(t: Transition):
             if t.event.get("type") == "flicker" and m.new_id in t.after["objects"]:
                 out.append(f"111.8: token {_name(m)} left the battlefield and can't come back, but {m.new_id} "
                            f"returned")
-            elif m.new_id is not None and t.event.get("type") == "cast":
+            elif m.new_id is not None and t.event.get("type") != "flicker":
                 out.append(f"111.8: token {_name(m)} was flickered and came back as {m.new_id}")
             continue
         if m.new_id is None:
@@ -210,7 +246,7 @@ def flicker_returns_a_new_object(t: Transition):
                        f"{t.after['objects'][m.oid].get('zone')} (one card, two objects)")
         if new.get("owner") != m.before.get("owner"):
             out.append(f"108.3: {m.new_id} is owned by {new.get('owner')}; the card is {m.before.get('owner')}'s")
-        if new.get("zone") == "battlefield" and new.get("controller") != m.returns_under:
+        if new.get("zone") == "battlefield" and m.returns_under is not None and new.get("controller") != m.returns_under:
             out.append(f"610.3c: {m.new_id} returned under {new.get('controller')}'s control; it returns under "
                        f"{m.returns_under}'s")
     return out
