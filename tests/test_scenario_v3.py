@@ -369,10 +369,13 @@ def test_differential_the_reference_engines_own_question_is_named_and_not_the_en
     code, out = replay(tmp_path, wrath(), "--against", "reference", engine=PICKS_AURA)
     assert code == 1
     assert "UNANSWERED: the reference engine asked replacement_effect of P1" in out
-    # The mutant destroys the newest Aura, the Boar Umbra; the reference is told the same.
+    # With the answer recorded the replay goes on: the engine itself was asked nothing, as
+    # expect.decisions says (the reference's question is not the engine's); the invariant of
+    # CR 616.1 still finds that nobody was asked.
     scenario = wrath(decisions=[answer("umbra armor:boar")], expect={"decisions": []})
     code, out = replay(tmp_path, scenario, "--against", "reference", engine=PICKS_AURA)
-    assert code == 0, out
+    assert code == 1 and "VIOLATION umbra_armor.controller_chooses_the_aura at step 1" in out, out
+    assert "EXPECTATION" not in out and "UNANSWERED" not in out
 
 
 # ---------------------------------------------------------------- the board before the first event
