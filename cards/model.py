@@ -82,6 +82,12 @@ TEMPLATES: dict[str, str] = {
     "anthem": "Creatures you control get +N/+M and/or have <keywords> (CR 613.4c, 613.1f)",
     "enters trigger": "When ~ enters the battlefield, <effect> (CR 603.6a)",
     "dies trigger": "When ~ dies, <effect> (CR 603.6c, 700.4)",
+    "upkeep trigger": "At the beginning of your upkeep, <effect> (CR 503.1a, 603.2)",
+    "draw step trigger": "At the beginning of your draw step, <effect> (CR 504.2, 603.2)",
+    "creature dies trigger": "Whenever a / another [nontoken] creature [you control] dies, <effect> (CR 603.2, "
+                             "603.10a, 700.4)",
+    "spell: divided damage": "~ deals N damage divided as you choose among one, two, or three / any number of "
+                             "targets (CR 601.2d, 120)",
     "activated": "<cost>: <effect> (CR 602)",
     "regenerate": "<cost>: Regenerate ~ (CR 701.15)",
     "mana ability": "{T}: Add <mana> (CR 605.1a, 106)",
@@ -138,6 +144,18 @@ class Effect:
     the effect ends in the cleanup step (CR 514.2); ``cant_be_regenerated``: "It can't be
     regenerated" (CR 701.15c); ``controller``: for ``"create_tokens"``, who gets them
     (``"you"``).
+
+    Amounts read from the game as the effect resolves (CR 608.2h): ``per`` ("N life for each
+    creature you control", "... for each creature on the battlefield"): the amount is ``amount``
+    times the number of permanents ``per`` describes (scope ``"each"``); ``equal_to`` ("life
+    equal to its power"): ``(characteristic, of)``, characteristic ``"power"`` or
+    ``"toughness"``, of ``"self"`` (the source; "~'s power", or "its" in an ability with no
+    target before it), ``"target"`` ("its" after an effect with one target: that object, as it
+    last existed if it left, 608.2h) or ``"that creature"`` (the creature whose dying triggered
+    a creature dies trigger, as it last existed, 603.10a); ``amount`` is then 0.
+    ``divided``: "N damage divided as you choose among one, two, or three targets": the caster
+    divides ``amount`` among 1 to ``affected.count`` targets as the spell is cast, each at least 1
+    (CR 601.2d).
     """
 
     action: str
@@ -150,6 +168,9 @@ class Effect:
     token: TokenDef | None = None
     until_end_of_turn: bool = False
     cant_be_regenerated: bool = False
+    per: Affected | None = None
+    equal_to: tuple[str, str] | None = None
+    divided: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +196,11 @@ class Ability:
     the enchanted or the equipped creature): any of ``"can't attack"`` (CR 508.1c), ``"can't block"``
     (509.1b) and ``"can't be blocked"`` (509.1b); empty for a restriction or requirement that is only
     read ("attacks each combat if able", "can block only creatures with flying", ...).
-    Triggered abilities: ``trigger`` is ``"enters"`` or ``"dies"``, or a combat trigger,
+    Triggered abilities: ``trigger`` is ``"enters"``, ``"dies"``, ``"upkeep"`` ("At the beginning
+    of your upkeep", CR 503.1a), ``"draw step"`` ("At the beginning of your draw step", 504.2) or
+    ``"a creature dies"`` ("Whenever a creature dies"; ``affected`` is the creatures it watches:
+    scope ``"each"``, kind ``"creature"``, filters ``"other"``, ``"nontoken"``, ``"you control"``,
+    ``"opponent controls"``), or a combat trigger,
     ``"attacks"``, ``"blocks"``, ``"becomes blocked"``, ``"blocks or becomes blocked"`` (never
     triggered: attackers and blockers are not declared); ``optional`` for "you may".
     Activated and mana abilities: ``cost`` is the mana part (``"{1}{G}"``, ``""``),

@@ -265,7 +265,16 @@ _COUNTERS = re.compile(r"^put (a|an|one|two|three|four|five|\d+) ([+-]\d+/[+-]\d
 _GAIN_LIFE = re.compile(r"^(you|target player|each player) (?:gain|gains) (\d+|a|one|two|three|four|five) life$")
 _LOSE_LIFE = re.compile(r"^(you|target player|target opponent|each opponent|each player) (?:lose|loses) "
                         r"(\d+|a|one|two|three|four|five) life$")
-_DRAW = re.compile(r"^(?:(you|target player) )?(?:draw|draws) (a|one|two|three|four|\d+) cards?$")
+_DRAW = re.compile(r"^(?:(you|target player) )?(?:draw|draws) (a|an|one|two|three|four|\d+) (?:additional )?cards?$")
+#: Life amounts read from the game (CR 608.2h): "you gain 1 life for each creature you control",
+#: "you gain life equal to its power" (its: see :func:`parse_effects`).
+_LIFE_PER = re.compile(r"^(you|target player|each player|target opponent|each opponent) (gain|gains|lose|loses) "
+                       r"(\d+|a|one|two|three|four|five) life for each (.+)$")
+_LIFE_EQUAL = re.compile(r"^(you|target player|each player|target opponent|each opponent) (gain|gains|lose|loses) "
+                         r"life equal to (~'s|its|that creature's) (power|toughness)$")
+#: "~ deals 3 damage divided as you choose among one, two, or three targets" (CR 601.2d).
+_DIVIDED = re.compile(r"^~ deals (\d+) damage divided as you choose among (one or two|one, two, or three|any number of) "
+                      r"(targets|target .+)$")
 _TOKENS = re.compile(r"^create (a|an|one|two|three|four|five|\d+) (\d+)/(\d+) ((?:(?:white|blue|black|red|green|"
                      r"colorless)(?:(?:,)? and | )?)+)((?:[A-Z][a-z]+ )+)(artifact )?creature tokens?"
                      r"(?: with ([a-z ,]+?))?$")
@@ -346,6 +355,25 @@ def _one_effect(sentence: str) -> Effect | None:
         if affected and amount and m.group(2) in ("+1/+1", "-1/-1"):
             return Effect("counters", affected, amount=amount, counter=m.group(2))
         return None
+    m = _DIVIDED.match(s)
+    if m:
+        amount = int(m.group(1))
+        count = {"one or two": 2, "one, two, or three": 3}.get(m.group(2), amount)
+        affected = parse_affected("any target" if m.group(3) == "targets" else m.group(3))
+        if affected is None or affected.scope != "target" or amount < 1 or count < 1:
+            return None
+        return Effect("damage", Affected("target", affected.kind, affected.filters, min(count, amount), True),
+                      amount=amount, divided=True)
+    m = _LIFE_PER.match(s)
+    if m:
+        per = _counted(m.group(4))
+        action = "gain_life" if m.group(2).startswith("gain") else "lose_life"
+        return Effect(action, parse_affected(m.group(1)), amount=_number(m.group(3)), per=per) if per else None
+    m = _LIFE_EQUAL.match(s)
+    if m:
+        action = "gain_life" if m.group(2).startswith("gain") else "lose_life"
+        of = {"~'s": "self", "its": "it", "that creature's": "that creature"}[m.group(3)]
+        return Effect(action, parse_affected(m.group(1)), equal_to=(m.group(4), of))
     m = _GAIN_LIFE.match(s)
     if m:
         return Effect("gain_life", parse_affected(m.group(1)) or Affected("you", "player"), amount=_number(m.group(2)))
@@ -374,6 +402,22 @@ def _one_effect(sentence: str) -> Effect | None:
 
 
 _NOT_PERMANENTS = ("player", "opponent", "any", "creature or player")
+
+
+def _counted(rest: str) -> Affected | None:
+    """What "for each <rest>" counts: permanents on the battlefield ("creature you control",
+    "creature on the battlefield", "land an opponent controls"), as an ``each`` :class:`Affected`;
+    None for anything else (cards in a hand, permanents destroyed this way, ...)."""
+    anywhere = rest.endswith(" on the battlefield")
+    if anywhere:
+        rest = rest[: -len(" on the battlefield")]
+    found = _object_description(rest)
+    if found is None:
+        return None
+    kind, filters = found
+    if kind in _NOT_PERMANENTS or not (anywhere or {"you control", "opponent controls"} & set(filters)):
+        return None
+    return Affected("each", kind, filters)
 
 
 def _tokens(m: re.Match) -> Effect | None:
@@ -420,12 +464,35 @@ def parse_effects(text: str) -> tuple[Effect, ...] | None:
         found = _effects_of_sentence(sentence)
         if found is None:
             return None
-        effects.extend(found)
+        for effect in found:
+            if effect.equal_to is not None and effect.equal_to[1] == "it":
+                effect = _its(effect, effects)
+                if effect is None:
+                    return None
+            effects.append(effect)
     return tuple(effects) if effects else None
+
+
+def _its(effect: Effect, before: list[Effect]) -> Effect | None:
+    """"life equal to its power": "its" is the one object the effect before it targeted
+    ("Destroy target creature. You gain life equal to its toughness.", as it last existed, CR
+    608.2h), or, with no targeting effect before it, the source itself (``"self"``)."""
+    from dataclasses import replace
+
+    targeting = [e for e in before if e.affected.scope == "target"]
+    if not targeting:
+        return replace(effect, equal_to=(effect.equal_to[0], "self"))
+    last = targeting[-1]
+    if len(targeting) != 1 or last.affected.count != 1 or last.affected.up_to or last.affected.kind in _NOT_PERMANENTS \
+            or last.divided:
+        return None
+    return replace(effect, equal_to=(effect.equal_to[0], "target"))
 
 
 def _spell_template(effects: tuple[Effect, ...]) -> str:
     action = effects[0].action
+    if any(e.divided for e in effects):
+        return "spell: divided damage"
     return {"destroy": "spell: destroy", "damage": "spell: damage", "pt": "spell: pt", "gain_keywords": "spell: pt",
             "counters": "spell: counters", "gain_life": "spell: life", "lose_life": "spell: life",
             "draw": "spell: draw", "create_tokens": "spell: tokens", "tap": "spell: tap",
@@ -562,19 +629,39 @@ def _static_line(line: str) -> Ability | None:
     return None
 
 
+_BEGINNING = re.compile(r"^At the beginning of your (upkeep|draw step), (.+)$")
+_CREATURE_DIES = re.compile(r"^Whenever (a|another) (nontoken )?creature( you control| an opponent controls)? dies, (.+)$")
+#: "it" / "its" in a creature dies trigger could be the creature that died or the card: not read.
+_IT_OR_ITS = re.compile(r"\b[Ii]ts?\b")
+
+
 def _trigger_line(line: str) -> Ability | None:
+    watched = None
     m = _TRIGGER.match(line)
-    if not m:
+    if m:
+        event, rest = m.groups()
+    elif m := _BEGINNING.match(line):  # CR 503.1a, 504.2: "At the beginning of your upkeep / draw step"
+        event, rest = ("upkeep" if m.group(1) == "upkeep" else "draw step"), m.group(2)
+    elif m := _CREATURE_DIES.match(line):  # CR 603.2, 603.10a: "Whenever another creature you control dies"
+        which, nontoken, whose, rest = m.groups()
+        if _IT_OR_ITS.search(rest):
+            return None
+        filters = (("other",) if which == "another" else ()) + (("nontoken",) if nontoken else ()) + \
+            ((whose.strip().replace("an opponent controls", "opponent controls"),) if whose else ())
+        event, watched = "a creature dies", Affected("each", "creature", filters)
+    else:
         return None
-    event, rest = m.groups()
     optional = rest.startswith("you may ")
     if optional:
         rest = rest[len("you may "):]
     effects = parse_effects(rest[0].upper() + rest[1:])
-    if effects is None:
+    if effects is None or any(e.divided for e in effects):
+        return None  # (a divided trigger: its division is chosen as it is put on the stack; not read)
+    if any(e.equal_to and e.equal_to[1] == "that creature" for e in effects) and watched is None:
         return None
-    template = "combat trigger" if event in _COMBAT_TRIGGERS else f"{event} trigger"
-    return Ability("triggered", template, line, trigger=event, optional=optional, effects=effects)
+    template = "combat trigger" if event in _COMBAT_TRIGGERS else \
+        "creature dies trigger" if watched is not None else f"{event} trigger"
+    return Ability("triggered", template, line, affected=watched, trigger=event, optional=optional, effects=effects)
 
 
 def _activated_line(line: str) -> Ability | None:
@@ -604,7 +691,8 @@ def _activated_line(line: str) -> Ability | None:
         return Ability("activated", "regenerate", line, cost=cost, tap=tap, sacrifice_self=sacrifice,
                        effects=(Effect("regenerate", Affected("self", "permanent")),))
     effects = parse_effects(effect_text)
-    if effects is None or any(e.action == "create_tokens" for e in effects):
+    if effects is None or any(e.action == "create_tokens" or e.divided or (e.equal_to and e.equal_to[1] == "that creature")
+                              for e in effects):
         return None
     template = "regenerate" if all(e.action == "regenerate" for e in effects) else "activated"
     return Ability("activated", template, line, cost=cost, tap=tap, sacrifice_self=sacrifice, effects=effects)
@@ -617,7 +705,8 @@ def _line(line: str, card: Card) -> tuple[Ability, ...] | None:
     spell = card.is_type("Instant") or card.is_type("Sorcery")
     if spell:
         effects = parse_effects(line)
-        if effects is not None and not any(e.affected.scope == "self" for e in effects):
+        if effects is not None and not any(e.affected.scope == "self" or (e.equal_to and e.equal_to[1] in (
+                "self", "that creature")) for e in effects):
             # (an instant's "it" is never the spell itself: "Regenerate it." is its target's)
             return (Ability("spell", _spell_template(effects), line, effects=effects),)
         keywords = _keyword_line(line)

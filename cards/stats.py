@@ -100,7 +100,8 @@ def summary(ability: Ability) -> str:
         return f"{head}: {ability.static}{who}"
     effects = "; ".join(_effect(e) for e in ability.effects)
     if ability.kind == "triggered":
-        return f"{head}: {ability.trigger}{' (optional)' if ability.optional else ''} -> {effects}"
+        watched = f" ({', '.join(ability.affected.filters)})" if ability.affected and ability.affected.filters else ""
+        return f"{head}: {ability.trigger}{watched}{' (optional)' if ability.optional else ''} -> {effects}"
     if ability.kind == "activated":
         return f"{head}: {_cost(ability)} -> {effects}"
     return f"{head}: {effects}"
@@ -136,6 +137,12 @@ def _effect(effect: Effect) -> str:
         t = effect.token
         text = f"create {effect.amount} {t.power}/{t.toughness} {t.name}" + (f" ({', '.join(t.keywords)})" if t.keywords
                                                                                else "")
+    elif effect.equal_to:
+        text = f"{effect.action} {who} equal to {effect.equal_to[1]}'s {effect.equal_to[0]}"
+    elif effect.per:
+        text = f"{effect.action} {effect.amount} {who} for each {_affected(effect.per).split(' ', 1)[1]}"
+    elif effect.divided:
+        text = f"{effect.action} {effect.amount} divided among {who}"
     elif effect.amount:
         text = f"{effect.action} {effect.amount} {who}"
     else:

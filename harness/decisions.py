@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
-    "COIN_CALL", "COIN_FLIP", "COIN_KEPT", "DAMAGE_ASSIGNMENT", "DecisionKind", "HEADS", "LEGEND_RULE", "MANA_PAYMENT", "MANA_TYPE",
+    "COIN_CALL", "COIN_FLIP", "COIN_KEPT", "DAMAGE_ASSIGNMENT", "DecisionKind", "EDICT", "HEADS", "LEGEND_RULE", "MANA_PAYMENT", "MANA_TYPE",
     "MAY", "NEITHER", "NO", "NONE", "NOTHING", "REGENERATION", "REPLACEMENT_EFFECT", "SACRIFICE", "SEARCH",
     "TABLE", "TAILS", "TAP", "TAP_OR_UNTAP", "TARGET", "TRIGGER_ORDER", "UMBRA_ARMOR", "UNTAP", "YES",
     "assigned_damage", "damage_assignment_option", "die_kind",
@@ -44,6 +44,8 @@ TAP_OR_UNTAP = "tap_or_untap"
 COIN_CALL = "coin_call"
 COIN_KEPT = "coin_kept"
 SACRIFICE = "sacrifice"
+#: "Target player sacrifices a creature" (an edict, CR 701.17a): the player chooses which.
+EDICT = "edict"
 #: How an attacking creature's combat damage is divided (CR 510.1c, 702.19b): one question per
 #: amount, options :func:`damage_assignment_option`.
 DAMAGE_ASSIGNMENT = "damage_assignment"
@@ -143,6 +145,8 @@ TABLE: tuple[DecisionKind, ...] = (
                  f"the distinct results among `{HEADS}`, `{TAILS}`", ("614.1a", "706.6"), (HEADS, TAILS)),
     DecisionKind(SACRIFICE, "the player paying a sacrifice cost", "the ids of the permanents they may sacrifice",
                  ("701.17a", "601.2h")),
+    DecisionKind(EDICT, "the player an effect instructs to sacrifice a creature (the `edict` event's `player`)",
+                 "the ids of the creatures they control (asked only when there are two or more)", ("701.17a",)),
     DecisionKind(DAMAGE_ASSIGNMENT, "the attacking creature's controller (the attacking player)",
                  "`<N> damage to <id>`: first, for an attacker with trample, the damage to the defending player "
                  "(N from 0 to its power minus the lethal damage of all its blockers, 1 for each with deathtouch); "

@@ -135,8 +135,9 @@ KINDS: tuple[LogKind, ...] = (
     )),
     LogKind("life_lost", "a player lost life by an effect that says so (damage to a player is `damage`)",
             ("119.3",), (_PLAYER, _f("amount", "integer", "how much"))),
-    LogKind("player_lost", "a player lost the game", ("104.3", "704.5a"), (
-        _PLAYER, _f("rule", "string", "the rule: `704.5a` (0 or less life)"),
+    LogKind("player_lost", "a player lost the game", ("104.3", "704.5a", "704.5b"), (
+        _PLAYER, _f("rule", "string", "the rule: `704.5a` (0 or less life), `704.5b` (attempted to draw from an "
+                                      "empty library)"),
     )),
     LogKind("attached", "an Aura or Equipment became attached to an object", ("303.4", "301.5", "613.7e"), (
         _OBJECT, _f("to", "string", "the id of the object it is now attached to"),

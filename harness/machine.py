@@ -65,14 +65,14 @@ from .rules.playtest import with_playtest_corner
 from .rules.search import with_search_corner
 from .rules import (
     CARD_LISTS, DECLARED_ONLY, REQUIRES, ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules,
-    ModelledRules, PermanentRules, PlaytestRules, SearchRules, UmbraRules, ZoneRules, objects,
+    ModelledRules, PermanentRules, PlaytestRules, SearchRules, StepsRules, UmbraRules, ZoneRules, objects,
 )
 
 __all__ = ["EngineMachine", "InvariantViolation", "Recorder", "make_machine", "rule_gates", "scenario_run"]
 
 
 class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, ManaRules, ChanceRules,
-                    SearchRules, PlaytestRules, ModelledRules, ZoneRules, RuleBasedStateMachine):
+                    SearchRules, PlaytestRules, ModelledRules, ZoneRules, StepsRules, RuleBasedStateMachine):
     """The rules of every area (``harness.rules``) over one engine. Use :func:`make_machine` to bind an engine."""
 
     engine = None

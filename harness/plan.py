@@ -109,7 +109,7 @@ SPELL_IMPLIED = frozenset({"destroy", "damage", "pt_until_end_of_turn"})
 
 #: The generator lists filled from card models (besides the curated ones of strategies.CARD_LISTS).
 MODEL_LISTS = ("shrink_spells", "counter_spells", "token_makers", "life_draw_spells", "bonus_auras", "equipment",
-               "anthems", "activated_creatures")
+               "anthems", "activated_creatures", "divided_damage_spells")
 
 
 def _single_spell_effect(model) -> "object | None":
@@ -150,6 +150,8 @@ def lists_of(card: card_data.Card, model) -> tuple[str, ...]:
             return ("destroy_spells",)
         if effect.action == "destroy" and a.scope == "each" and a.kind == "creature":
             return ("sweepers",)
+        if effect.action == "damage" and effect.divided:  # CR 601.2d (harness.rules.steps)
+            return ("divided_damage_spells",)
         if effect.action == "damage" and one and a.kind in ("any", "creature", "player", "creature or player"):
             return ("damage_spells",)
         if effect.action == "damage" and a.scope == "each" and a.kind in ("creature", "creature and player"):
@@ -251,6 +253,8 @@ def implied_capabilities(lists: dict[str, tuple[str, ...]], claimed, models: dic
             feature = TEMPLATE_FEATURES.get(template)
             if feature is not None:
                 imply(feature, f"{name}: {template} ({TEMPLATES[template]})")
+        if any(e.per is not None or e.equal_to is not None for a in model.abilities for e in a.effects):
+            imply("cards:life from the game", f"{name}: a life amount read from the game (CR 608.2h)")
     return found
 
 
@@ -317,6 +321,7 @@ TEMPLATE_FEATURES: dict[str, str] = {
     "aura bonus": "cards:attached bonus", "equipment bonus": "cards:attached bonus",
     "anthem": "cards:anthem", "enters tapped": "cards:enters tapped", "spell: life": "cards:life spell",
     "spell: draw": "cards:draw spell", "spell: counters": "cards:counters spell", "enters trigger": "cards:enters trigger",
+    "creature dies trigger": "cards:creature dies trigger", "spell: divided damage": "cards:divided damage",
 }
 
 

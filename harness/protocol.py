@@ -135,6 +135,11 @@ class Event(TypedDict, total=False):
     calls: bool
     sides: int
     ability: int
+    step: str
+    filter: str
+    players: list[str]
+    tapped: bool
+    division: list[int]
     attackers: list[str]
     blocks: dict[str, str]
 
@@ -580,6 +585,22 @@ CAPABILITIES: dict[str, Capability] = _table(
                ("107.5", "107.6", "302.6", "602.2"),
                board_features=("untap-cost creatures", "summoning_sick", "tapped permanents"),
                events=("activate",)),
+    # Steps, chance and small actions (harness/rules/steps.py generates them).
+    Capability("steps", "the upkeep and draw steps: \"at the beginning of your upkeep\" and \"... your draw "
+               "step\" abilities trigger, the active player draws a card (begin_step; with steps, these cards of "
+               "the database are played too: harness.rules.steps.STEP_CARDS)",
+               ("503.1", "503.1a", "504.1", "504.2", "121.1", "603.2"), events=("begin_step",)),
+    Capability("sba.empty_library", "a player who attempted to draw from an empty library loses (the draw "
+               "step's draw)", ("704.5b",)),
+    Capability("chance.players", "one event instructs several players to flip coins or roll dice, each with their "
+               "own replacement effects and triggers (the players field of flip_coins and roll_dice)",
+               ("705.2", "706.1", "614.1a"), events=("flip_coins:players", "roll_dice:players")),
+    Capability("damage.zero", "a source that would deal 0 damage deals no damage (the damage event with amount 0)",
+               ("120.8",), events=("damage:zero",)),
+    Capability("edict", "\"target player sacrifices a creature\": the player chooses which (decider kind edict)",
+               ("701.17a",), events=("edict",)),
+    Capability("put_onto_battlefield.tapped", "an effect puts a permanent onto the battlefield tapped (the tapped "
+               "field of put_onto_battlefield)", ("110.5b", "614.1c"), events=("put_onto_battlefield:tapped",)),
 )
 
 

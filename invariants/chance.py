@@ -72,6 +72,13 @@ def happened(entries: list[dict]) -> list[dict]:
     return [e for e in entries if e.get("replaced") is None]
 
 
+def instructed_players(event: dict) -> list:
+    """The players an event instructs to flip or roll: its ``players`` (capability
+    ``chance.players``: each of them, in order), or its one ``player``."""
+    players = event.get("players")
+    return list(players) if isinstance(players, list) and players else [event.get("player")]
+
+
 def _applies(t: Transition) -> bool:
     return t.illegal is None and bool(chance_entries(t.log))
 
@@ -116,6 +123,8 @@ def through_the_decider(t: Transition):
 def instructions_carried_out(t: Transition):
     """An instruction to flip N coins is N flips (instructions 1..N); to roll dice, one roll (instruction 1).
 
+    With ``players`` (capability ``chance.players``) each of them flips N coins (their
+    instructions 1..N) or makes one roll, and nobody else flips or rolls (CR 705.2, 706.1).
     Each instruction shows the events that replaced one another, then what actually
     happened: a replaced flip became a d20 roll and a replaced d20 roll became a flip
     (CR 614.6: the replaced event never happens), so their kinds alternate, starting from
@@ -124,16 +133,20 @@ def instructions_carried_out(t: Transition):
     kind = t.event.get("type")
     if t.illegal is not None or kind not in ("flip_coins", "roll_dice"):
         return None
-    player = t.event.get("player")
+    players = instructed_players(t.event)
     groups = instructions(t.log)
-    if any(p != player for p, _ in groups):
-        return [f"flips or rolls by {sorted({p for p, _ in groups} - {player})} in an event instructing {player}"]
+    if any(p not in players for p, _ in groups):
+        return [f"flips or rolls by {sorted({str(p) for p, _ in groups} - set(map(str, players)))} in an event "
+                f"instructing {players}"]
     if any(p.get("lost") for p in t.after["players"].values()) and not groups:
         return None
     expected = list(range(1, t.event.get("count", 0) + 1)) if kind == "flip_coins" else [1]
     out = []
-    if sorted(i for _, i in groups) != expected:
-        out.append(f"instructions {sorted(i for _, i in groups)} in the log; expected {expected}")
+    for player in players:
+        mine = sorted(i for p, i in groups if p == player)
+        if mine != expected:
+            out.append(f"{player}'s instructions {mine} in the log; expected {expected}"
+                       + (f" (each of {players} flips or rolls)" if len(players) > 1 else ""))
     first = "coin_flip" if kind == "flip_coins" else "die_roll"
     for (_, i), entries in groups.items():
         replaced = [e for e in entries if e.get("replaced") is not None]
@@ -165,9 +178,10 @@ def calls_and_wins(t: Transition):
         return None
     out = []
     calls = [d for d in t.decisions if d.kind == D.COIN_CALL]
+    flippers = instructed_players(t.event) if t.event.get("type") == "flip_coins" else [t.event.get("player")]
     for d in calls:
-        if d.player != t.event.get("player", d.player):
-            out.append(f"{d.player} called a coin {t.event.get('player')} flips")
+        if t.event.get("player") is not None and d.player not in flippers:
+            out.append(f"{d.player} called a coin {' or '.join(map(str, flippers))} flips")
     for e in chance_entries(t.log):
         if e["kind"] != "coin_flip":
             continue
@@ -180,8 +194,8 @@ def calls_and_wins(t: Transition):
         if e.get("won") != want:
             out.append(f"coin {e}: call {call!r}, result {e.get('result')!r}, so won must be {want}")
     if t.event.get("type") == "flip_coins":
-        made = Counter(d.answer for d in calls)
-        for (_, i), entries in instructions(t.log).items():
+        made = Counter((d.player, d.answer) for d in calls)
+        for (flipper, i), entries in instructions(t.log).items():
             kept = [e for e in entries if not e.get("ignored")]
             original = kept[0] if kept else entries[0]  # the instructed flip, replaced or not
             if original["kind"] != "coin_flip":
@@ -193,10 +207,10 @@ def calls_and_wins(t: Transition):
                 out.append(f"instruction {i}: the effect cares only about heads or tails, yet the call is "
                            f"{original.get('call')!r}")
             if original.get("call") in COIN_SIDES:
-                if made[original["call"]] <= 0 and not D.unknown_asked(t.decisions):
-                    out.append(f"instruction {i}: call {original['call']!r} was not asked of the decider "
-                               f"(kind coin_call)")
-                made[original["call"]] -= 1
+                if made[(flipper, original["call"])] <= 0 and not D.unknown_asked(t.decisions):
+                    out.append(f"instruction {i}: call {original['call']!r} was not asked of {flipper}, who flips "
+                               f"(decider kind coin_call)")
+                made[(flipper, original["call"])] -= 1
     return out
 
 
@@ -210,12 +224,14 @@ def krarks_thumb(t: Transition):
     "If you would flip a coin, instead flip two coins and ignore one": a coin actually
     flipped by a player who controls a Krark's Thumb (it is legendary: at most one) is
     two coins with exactly one ignored, the one the player chose to keep (decider kind
-    ``coin_kept``) kept; any other player flips one coin, not ignored.
+    ``coin_kept``, asked of that player) kept; any other player flips one coin, not ignored. When
+    several players flip in one event (``players``), each player's Thumb applies to their own
+    flips only.
     """
     if not _applies(t):
         return None
     out = []
-    kept = [d.answer for d in t.decisions if d.kind == D.COIN_KEPT]
+    kept = [(d.player, d.answer) for d in t.decisions if d.kind == D.COIN_KEPT]
     for (player, i), entries in instructions(t.log).items():
         coins = [e for e in happened(entries) if e["kind"] == "coin_flip"]
         if not coins:
@@ -231,11 +247,14 @@ def krarks_thumb(t: Transition):
                        f"got {[(c.get('result'), c.get('ignored')) for c in coins]}")
             continue
         if coins[0]["result"] != coins[1]["result"]:
-            chosen = kept.pop(0) if kept else None
+            asked, chosen = kept.pop(0) if kept else (None, None)
             keep = next(c for c in coins if not c.get("ignored"))
             if chosen is None:
                 if not D.unknown_asked(t.decisions):  # else asked under a kind the table does not know
                     out.append(f"{player} was not asked which coin to keep (instruction {i})")
+            elif asked != player:
+                out.append(f"{asked} was asked which of {player}'s coins to keep (instruction {i}); the Thumb's "
+                           f"controller, who flips, chooses")
             elif keep["result"] != chosen:
                 out.append(f"{player} chose to keep {chosen}, but the coin kept shows {keep['result']}")
     return out

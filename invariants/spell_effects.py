@@ -32,6 +32,8 @@ def _resolved(t: Transition):
     if not spells:
         return None
     effects = [x for a in spells for x in a.effects]
+    if any(x.divided for x in effects):
+        return None  # the damage each target gets is the caster's division: templates.divided_damage
     caster = e.get("controller")
     if caster not in t.before["players"]:
         return None
@@ -148,6 +150,8 @@ def spell_changes_life(t: Transition):
         return None
     if damage_to_player(t.before, t.event) is not None or triggers_logged(t):
         return None
+    if any(x.per is not None or x.equal_to is not None for x in effects):
+        return None  # an amount read from the game: templates.life_from_the_game
     if any(d.get("source") in t.before["objects"] for d in damage_entries(t)):
         return None  # a permanent dealt damage too (nothing of the spell's)
     expected = {pid: p["life"] for pid, p in t.before["players"].items()}

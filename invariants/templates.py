@@ -354,6 +354,8 @@ def enters_trigger_effects(t: Transition):
                            f"{x.affected.count} target(s); the log has {[(d.get('target'), d['amount']) for d in dealt]}")
     others = triggers_logged(t, except_source=source)
     lives = [x for x in effects if x.action in ("gain_life", "lose_life")]
+    if any(x.per is not None or x.equal_to is not None for x in lives):
+        lives = []  # an amount read from the game (CR 608.2h): not checked here
     if lives and not others and all(x.affected.scope in ("you", "each") for x in lives):
         expected = {pid: p["life"] for pid, p in t.before["players"].items()}
         lifelink = "lifelink" in keywords_of({**(t.after["objects"].get(source) or {}), "name": e.get("card")})

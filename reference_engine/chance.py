@@ -145,30 +145,43 @@ def _positive(event, key) -> int:
     return value
 
 
+def _players(game, event, player: str) -> list[str]:
+    """The ``players`` who each flip or roll (capability ``chance.players``): distinct players,
+    ``player`` first; ``[player]`` without it."""
+    players = event.get("players")
+    if players is None:
+        return [player]
+    if not isinstance(players, list) or not players or players[0] != player or len(set(players)) != len(players) \
+            or not all(isinstance(p, str) and p in game.players for p in players):
+        raise IllegalAction("bad_event", f"players: expected distinct players starting with {player!r}, got "
+                                         f"{players!r}")
+    return players
+
+
 def flip_coins(game, event):
     """``{"type": "flip_coins", "player": P, "count": N, "calls": bool}``: an effect
     instructs P to flip N >= 1 coins, one at a time (CR 705). With ``calls`` P calls
-    each one and wins it if the call matches (CR 705.2); without, nobody wins or loses."""
+    each one and wins it if the call matches (CR 705.2); without, nobody wins or loses. With
+    ``"players": [P, Q, ...]`` (capability ``chance.players``) each of them flips N coins, in
+    that order, each with their own replacement effects (Krark's Thumb: "if *you* would flip")."""
     player = _player(game, event)
+    players = _players(game, event, player)
     count = _positive(event, "count")
     calls = event.get("calls")
     if not isinstance(calls, bool):
         raise IllegalAction("bad_event", f"calls: expected true or false, got {calls!r}")
-
-    def perform(decider):
-        for i in range(1, count + 1):
-            game.chance_instruction(player, ChanceEvent("flip"), calls, i, decider)
-
-    return perform
+    return lambda decider: game.instruct_players(players, ChanceEvent("flip"), count, calls, decider)
 
 
 def roll_dice(game, event):
     """``{"type": "roll_dice", "player": P, "count": N, "sides": K}``: an effect instructs
-    P to roll N >= 1 K-sided dice (K >= 1, CR 706.1a), one roll of N dice."""
+    P to roll N >= 1 K-sided dice (K >= 1, CR 706.1a), one roll of N dice. With ``"players":
+    [P, Q, ...]`` (capability ``chance.players``) each of them rolls, in that order."""
     player = _player(game, event)
+    players = _players(game, event, player)
     count = _positive(event, "count")
     sides = _positive(event, "sides")
-    return lambda decider: game.chance_instruction(player, ChanceEvent("roll", count, sides), False, 1, decider)
+    return lambda decider: game.instruct_players(players, ChanceEvent("roll", count, sides), 1, False, decider)
 
 
 #: Event handlers of this module, added to ``reference_engine.events.HANDLERS``.
@@ -194,6 +207,15 @@ class ChanceRules:
         flips and rolls: those of permanents ``player`` controls (each card says "you")."""
         return [(obj.id, f"{REPLACEMENTS[name].label}:{obj.id}", REPLACEMENTS[name])
                 for obj, script in self.chance_sources(player) for name in script.chance_replacements]
+
+    def instruct_players(self, players: list[str], start: ChanceEvent, instructions: int, calls: bool,
+                         decider) -> None:
+        """An effect instructs each of ``players``, in order, to flip ``instructions`` coins one at a
+        time (instructions 1..N) or to make one roll (``start``): each flip or roll is that player's,
+        with the replacement effects that player's permanents have (CR 705.2, 706.1, 614.1a)."""
+        for player in players:
+            for i in range(1, instructions + 1):
+                self.chance_instruction(player, start, calls, i, decider)
 
     def chance_instruction(self, player: str, start: ChanceEvent, calls: bool, instruction: int, decider):
         """Carry out one instruction to flip a coin or roll dice, with its replacement effects.

@@ -84,14 +84,15 @@ class CopyRules:
     def enter_battlefield(self, oid: str, definition: CardDef, script: CardScript, controller: str, *,
                           token: bool = False, copy_effect: tuple[CardDef, CardScript] | None = None,
                           copy_of: str | None = None, spell_x: int = 0, attach_to: str | None = None,
-                          cause: dict | None = None) -> GameObject:
+                          cause: dict | None = None, tapped: bool = False) -> GameObject:
         """Put a new object onto the battlefield under ``controller`` (CR 110.1, 111.2).
 
         It gets a timestamp as it enters (CR 613.7d). A Clone enters *as* a copy
         (``copy_effect``, CR 707.5); an Aura enters attached to ``attach_to``. Then its
         "enters with" replacement effects apply (:meth:`enters_with_counters`) and its
         enters abilities trigger (CR 603.6a). ``spell_x`` is the X of the spell that
-        became it (CR 107.3m).
+        became it (CR 107.3m). ``tapped``: an effect puts it onto the battlefield tapped
+        (614.1c style: it enters tapped, it doesn't become tapped).
         """
         obj = GameObject(oid, definition, script, controller, controller, BATTLEFIELD, self._tick(), token=token)
         obj.copy_effect = copy_effect
@@ -100,7 +101,7 @@ class CopyRules:
         obj.attached_to = attach_to
         self.objects[oid] = obj
         obj.summoning_sick = characteristics(self, obj).is_creature
-        if self.copiable_values(obj)[1].enters_tapped:  # "This enters tapped" (CR 614.1c)
+        if tapped or self.copiable_values(obj)[1].enters_tapped:  # "This enters tapped" (CR 614.1c)
             obj.tapped = True
         self.log.append({"kind": "zone_change", "object": oid, "from": None, "to": BATTLEFIELD,
                          "cause": cause if cause is not None else {"event": "put_onto_battlefield"}})

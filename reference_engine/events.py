@@ -157,13 +157,16 @@ def damage(game, event):
     """``{"type": "damage", "source": ID, "target": ID or P, "amount": N}``.
 
     A permanent deals N >= 1 damage, e.g. in a fight; deathtouch and lifelink come
-    from the source's abilities (CR 702.2, 702.15).
+    from the source's abilities (CR 702.2, 702.15). N = 0 (capability ``damage.zero``): it
+    deals no damage at all (CR 120.8, :meth:`reference_engine.steps.StepRules.deal_no_damage`).
     """
     source = _permanent(game, event, "source")
     target = event.get("target")
     if not _is_player(game, target):
         _creature(game, event, "target")
-    amount = _int(event, "amount", 1)
+    amount = _int(event, "amount", 0)
+    if amount == 0:
+        return lambda decider: game.deal_no_damage(source.id, target)
     return lambda decider: _deal_damage(game, source.id, source, target, amount)
 
 
@@ -322,7 +325,9 @@ def put_onto_battlefield(game, event):
     that resolves, so its "enters with X +1/+1 counters" uses N (CR 107.3m); without
     it X is 0. ``copy_of`` (Clone: any creature on the battlefield; Mirror Image: a
     creature P controls): it enters as a copy of that creature (CR 707.5); without it,
-    it enters as itself (a 0/0 Clone).
+    it enters as itself (a 0/0 Clone). ``tapped`` (capability ``put_onto_battlefield.tapped``):
+    "put onto the battlefield tapped", it enters tapped (CR 614.1c style; 110.5b: it doesn't
+    become tapped, nothing is logged for it).
     """
     oid = event.get("id")
     if not isinstance(oid, str) or not oid or oid in game.objects or oid in game.last_known:
@@ -357,6 +362,9 @@ def put_onto_battlefield(game, event):
         if not definition.x_in_cost:
             raise IllegalAction("bad_event", f"x: {definition.name} has no {{X}} in its mana cost")
         x = _int(event, "x", 0)
+    tapped = event.get("tapped", False)
+    if not isinstance(tapped, bool):
+        raise IllegalAction("bad_event", f"tapped: expected true or false, got {tapped!r}")
     copy_of = event.get("copy_of")
     if copy_of is not None:
         if script.enters_as_copy is None:
@@ -368,6 +376,8 @@ def put_onto_battlefield(game, event):
 
     def perform(decider):
         entering = {"attach_to": attach_to if is_aura or is_equipment else None, "spell_x": x}
+        if tapped:
+            entering["tapped"] = True
         if copy_of is not None:
             entering.update(copy_effect=game.copy_source_values(game.objects[copy_of]), copy_of=copy_of,
                             cause={"event": "put_onto_battlefield", "copy_of": copy_of})
@@ -519,4 +529,7 @@ HANDLERS = {
 }
 HANDLERS.update(chance.HANDLERS)  # flip_coins, roll_dice
 combat.extend(HANDLERS)  # declare_attackers, declare_blockers, combat_damage, end_of_combat; set_combat in combat
+from . import steps  # noqa: E402
+
+HANDLERS.update(steps.HANDLERS)  # begin_step, edict
 HANDLERS.update(zones.HANDLERS)  # exile, return_to_hand, flicker

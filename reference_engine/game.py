@@ -28,6 +28,7 @@ from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, LastKnown,
 from .search import SearchRules
 from .playtest import PlaytestRules
 from .state_based_actions import StateBasedActions
+from .steps import StepRules
 from .triggers import TriggeredAbilities
 from .zones import ZoneRules
 
@@ -81,6 +82,13 @@ CAPABILITIES = frozenset(
         "library_search",
         # Orb of Origin's playtest supertypes (its rulings, 2024-11-08).
         "playtest_supertypes",
+        # Steps, chance by several players, 0 damage, edicts, put tapped (reference_engine.steps).
+        "steps",
+        "sba.empty_library",
+        "chance.players",
+        "damage.zero",
+        "edict",
+        "put_onto_battlefield.tapped",
         # Exile, return to hand, exile and return (CR 400.7, 701.11, 610.3c; reference_engine.zones).
         "zones",
         # Declared attackers and blockers, combat damage steps (CR 506-511; reference_engine.combat).
@@ -90,7 +98,8 @@ CAPABILITIES = frozenset(
 
 
 class Game(CombatRules, PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, SearchRules,
-           ZoneRules, TriggeredAbilities, ControlRules, ManaRules, ModelAbilities, CostPayment, ActivatedAbilityEffects):
+           ZoneRules, TriggeredAbilities, ControlRules, ManaRules, ModelAbilities, CostPayment, ActivatedAbilityEffects,
+           StepRules):
     """One game in progress. Not thread-safe; cheap to create.
 
     The rules procedures are methods (``destroy``, ``apply_umbra_armor``,

@@ -47,7 +47,7 @@ def mana_card_scripts() -> dict[str, "CardScript"]:
         "Contamination": CardScript(
             mana_replacement=CONTAMINATION,
             not_modelled=("At the beginning of your upkeep, sacrifice Contamination unless you sacrifice a "
-                          "creature. (no upkeep: begin_turn goes no further than the untap step)",),
+                          "creature.",),
         ),
     }
 

@@ -40,7 +40,7 @@ for a card drawn, library to hand), ``life_gained``, ``life_lost`` (``player``, 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cards.model import Ability, Affected, Effect
 
@@ -68,6 +68,12 @@ class Source:
     colors: tuple[str, ...] = ()
     types: tuple[str, ...] = ()
     keywords: frozenset[str] = frozenset()
+    #: Its power and toughness now (or as it last existed); None for a spell or a noncreature.
+    power: int | None = None
+    toughness: int | None = None
+    #: For a creature dies trigger: (power, toughness) of the creature that died, as it last
+    #: existed (CR 603.10a), the "that creature" of its effects.
+    that_creature: tuple | None = None
 
 
 # ---------------------------------------------------------------- protection, filters
@@ -303,6 +309,44 @@ def _players(game, affected: Affected, targets, source: Source) -> list[str]:
     return []
 
 
+def divide_damage(effects, assigned: dict[int, list], event: dict, name: str):
+    """"~ deals N damage divided as you choose among one, two, or three targets" (CR 601.2d): the
+    caster announces the division as the spell is cast, the event's ``division`` (one amount per
+    target of that effect, in the order of ``targets``, each at least 1, adding up to N; optional
+    with one target). Returns the effects with the divided one split into one effect per target
+    with its share, and the targets re-assigned; IllegalAction for a missing or wrong division, no
+    target, or a division of a spell that divides nothing."""
+    division = event.get("division")
+    divided = [i for i, e in enumerate(effects) if e.divided]
+    if not divided:
+        if division is not None:
+            raise IllegalAction("bad_event", f"division: {name} divides nothing")
+        return effects, assigned
+    i = divided[0]
+    effect, chosen = effects[i], assigned.get(i, [])
+    if not chosen:
+        raise IllegalAction("illegal_target", f"{name} divides its damage among at least one target (CR 601.2d)")
+    if division is None and len(chosen) == 1:
+        division = [effect.amount]
+    if not isinstance(division, list) or len(division) != len(chosen) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in division) \
+            or sum(division) != effect.amount:
+        raise IllegalAction("bad_event", f"division: {name} divides {effect.amount} damage among {len(chosen)} "
+                                         f"target(s), each at least 1 (CR 601.2d); got {division!r}")
+    one = replace(effect.affected, count=1, up_to=False)
+    split = [replace(effect, affected=one, amount=n, divided=False) for n in division]
+    new_effects = list(effects[:i]) + split + list(effects[i + 1:])
+    new_assigned = {}
+    for j, targets in assigned.items():
+        if j < i:
+            new_assigned[j] = targets
+        elif j > i:
+            new_assigned[j + len(split) - 1] = targets
+    for k, t in enumerate(chosen):
+        new_assigned[i + k] = [t]
+    return tuple(new_effects), new_assigned
+
+
 # ---------------------------------------------------------------- resolving
 def deal_damage(game, label: str, keywords, controller: str | None, target: str, amount: int) -> None:
     """Deal ``amount`` damage from a source logged as ``label`` with ``keywords`` (CR 120.3):
@@ -339,7 +383,8 @@ class ModelAbilities:
     def source_of(self, obj: GameObject) -> Source:
         """``obj`` on the battlefield as a source of its abilities."""
         ch = characteristics(self, obj)
-        return Source(obj.id, ch.name, obj.id, obj.controller, ch.colors, ch.types, ch.keywords)
+        return Source(obj.id, ch.name, obj.id, obj.controller, ch.colors, ch.types, ch.keywords, ch.power,
+                      ch.toughness)
 
     def spell_source(self, definition: CardDef, controller: str) -> Source:
         """An instant or sorcery as the source of its effects (it has no keywords)."""
@@ -351,7 +396,15 @@ class ModelAbilities:
         """Perform ``effects`` in order (CR 608.2c); each targeting effect does nothing to a
         target no longer legal (608.2b)."""
         new_ids = list(token_ids or [])
+        known: dict[str, tuple] = {}  # each target's power and toughness as it last existed (CR 608.2h)
         for i, effect in enumerate(effects):
+            for oid in (t for ts in assigned.values() for t in ts):
+                obj = self.objects.get(oid)
+                if obj is not None and obj.zone == BATTLEFIELD:
+                    ch = characteristics(self, obj)
+                    known[oid] = (ch.power, ch.toughness)
+            if effect.per is not None or effect.equal_to is not None:
+                effect = self.amount_from_the_game(effects, i, source, assigned, known)
             scope = effect.affected.scope
             if scope == "target":
                 affected = [t for t in assigned.get(i, []) if legal_target(self, effect.affected, t, source)]
@@ -365,6 +418,64 @@ class ModelAbilities:
             else:  # pragma: no cover - declined before (check_effects)
                 raise Unsupported("ability:scope", f"scope {scope!r}")
             self.perform_model_effect(effect, affected, source, decider, cause, new_ids)
+
+    def amount_from_the_game(self, effects, i: int, source: Source, assigned: dict, known: dict) -> Effect:
+        """Effect ``effects[i]`` with the amount it reads from the game as it resolves (CR 608.2h;
+        :class:`cards.model.Effect` ``per`` and ``equal_to``): "N life for each creature you control"
+        counts them now; "life equal to its power" reads the object now, or as it last existed if
+        it left (the source, the target of the effect before it, or the creature that died). A
+        negative power gives 0 (CR 107.1b)."""
+        effect = effects[i]
+        if effect.per is not None:
+            counted = [x for x in each_affected(self, effect.per, source) if x in self.objects]
+            return replace(effect, amount=effect.amount * len(counted), per=None)
+        which, of = effect.equal_to
+        value = None
+        if of == "that creature":
+            value = source.that_creature
+        elif of == "self":
+            obj = self.objects.get(source.obj) if source.obj else None
+            if obj is not None and obj.zone == BATTLEFIELD:
+                ch = characteristics(self, obj)
+                value = (ch.power, ch.toughness)
+            else:
+                value = (source.power, source.toughness)
+        elif of == "target":
+            earlier = [j for j in targeting(effects) if j < i]
+            oid = assigned.get(earlier[-1], [None])[0] if earlier and assigned.get(earlier[-1]) else None
+            value = known.get(oid)
+        n = (value or (None, None))[0 if which == "power" else 1]
+        return replace(effect, amount=max(0, n or 0), equal_to=None)
+
+    def creature_dies_triggers(self, dying: GameObject) -> None:
+        """"Whenever a / another creature [you control] dies" abilities of the permanents on the
+        battlefield trigger as ``dying`` dies (CR 603.2, 700.4), looking back in time (603.10a):
+        called while it and everything leaving with it are still on the battlefield, so a watcher
+        dying at the same time sees it. Each remembers the creature as it last existed."""
+        ch = characteristics(self, dying)
+        if not ch.is_creature:
+            return
+        for watcher in self.battlefield():
+            model = self.copiable_values(watcher)[1].model
+            if model is None:
+                continue
+            for ability in model.of("triggered"):
+                if ability.trigger == "a creature dies" and self.watches(watcher, dying, ability.affected):
+                    source = replace(self.source_of(watcher), that_creature=(ch.power, ch.toughness))
+                    self.trigger(Trigger(watcher.id, watcher.controller, "a creature dies", MODEL_TRIGGER,
+                                         {"ability": ability, "source": source, "died": dying.id}))
+
+    def watches(self, watcher: GameObject, dying: GameObject, watched) -> bool:
+        """Whether a creature dies ability of ``watcher`` watches ``dying`` (its filters: ``other``,
+        ``nontoken``, ``you control``, ``opponent controls``; control as they last existed)."""
+        for f in (watched.filters if watched is not None else ()):
+            if (f == "other" and dying.id == watcher.id) or (f == "nontoken" and dying.token) \
+                    or (f == "you control" and dying.controller != watcher.controller) \
+                    or (f == "opponent controls" and dying.controller == watcher.controller):
+                return False
+            if f not in ("other", "nontoken", "you control", "opponent controls"):
+                raise Unsupported("ability:filter", f"the filter {f!r} of a creature dies trigger is not modelled")
+        return True
 
     def perform_model_effect(self, effect: Effect, affected: list[str], source: Source, decider, cause: str,
                              new_ids: list) -> None:
@@ -450,6 +561,7 @@ class ModelAbilities:
         effects = tuple(e for a in script.model.of("spell") for e in a.effects)
         text = " ".join(a.text for a in script.model.of("spell"))
         assigned = assign_targets(self, effects, targets, source)
+        effects, assigned = divide_damage(effects, assigned, event, definition.name)
         check_effects(self, effects, assigned, source, text)
         token_ids = None
         if "token_ids" in event:
@@ -502,8 +614,9 @@ class ModelAbilities:
         ability: Ability = trigger.info["ability"]
         source: Source = trigger.info["source"]
         still = self.objects.get(trigger.source)
-        if trigger.ability == "enters" and still is not None and still.zone == BATTLEFIELD:
-            source = self.source_of(still)  # as it is now; else as it last existed (CR 608.2h)
+        if trigger.ability in ("enters", "upkeep", "draw step", "a creature dies") and still is not None \
+                and still.zone == BATTLEFIELD:  # as it is now; else as it last existed (CR 608.2h)
+            source = replace(self.source_of(still), that_creature=source.that_creature)
         assigned = trigger.info.get("assigned", {})
         if assigned and not any(legal_target(self, ability.effects[i].affected, t, source)
                                 for i, ts in assigned.items() for t in ts):

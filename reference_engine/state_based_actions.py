@@ -41,7 +41,7 @@ def check_state_based_actions(game, decider) -> None:
     """Perform state-based actions until none apply (CR 704.3).
 
     Each check finds every applicable action, then performs them all as one event:
-    704.5a (life 0 or less), 704.5d (tokens off the battlefield), 704.5f (toughness 0
+    704.5a (life 0 or less), 704.5b (a draw from an empty library), 704.5d (tokens off the battlefield), 704.5f (toughness 0
     or less, never replaced), 704.5g and 704.5h (lethal or deathtouch damage: the
     creature is destroyed, so umbra armor and regeneration may replace it), 704.5j
     (legend rule, the controller chooses), 704.5m (Aura not legally attached), 704.5n
@@ -62,6 +62,8 @@ def check_state_based_actions(game, decider) -> None:
                 player.lost = True
                 game.log.append({"kind": "player_lost", "player": player.id, "rule": "704.5a"})
                 performed = True
+        if game.lose_for_empty_library():  # 704.5b (reference_engine.steps)
+            performed = True
         if game.unattach_equipment():  # 704.5n: the Equipment stays on the battlefield
             performed = True
         gone = [o.id for o in game.objects.values() if o.token and o.zone != BATTLEFIELD]

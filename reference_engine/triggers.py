@@ -70,6 +70,7 @@ class TriggeredAbilities:
                                  {"counters": obj.counters.get("+1/+1", 0)}))
         if script.model is not None and characteristics(self, obj).is_creature:
             self.model_triggers(obj, "dies", script)  # its source as it last existed (model_cards)
+        self.creature_dies_triggers(obj)  # "Whenever a creature dies" of the permanents watching (model_cards)
 
     # ------------------------------------------------------------ the stack
     def resolve_triggers(self, decider) -> None:

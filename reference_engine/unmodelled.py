@@ -189,6 +189,13 @@ def _treasure_activated(game, event) -> bool:
             and bool(game.activated_abilities(found[0])))
 
 
+def _contamination_upkeep(game, event) -> bool:
+    """The upkeep of a player who controls a Contamination begins (its upkeep ability would trigger)."""
+    return (event.get("type") == "begin_step" and event.get("step") == "upkeep"
+            and any(o.controller == event.get("player") and game.copiable_values(o)[0].name == "Contamination"
+                    for o in game.battlefield()))
+
+
 NO_CASTING = "no event casts a permanent spell, so when it could be cast never matters"
 NO_MANA = "the event that performs the ability (activate_regeneration, attach) is free by definition"
 NO_ACTIVATION = "only activating it would make it matter; the engine never performs it (an activation is declined)"
@@ -250,8 +257,9 @@ GAPS: tuple[Gap, ...] = (
     Gap("Fatestitcher", "Unearth {U} (activating it raises Unsupported)", "ability:unearth",
         "its unearth ability is activated from its owner's graveyard (CR 702.84a)", _unearth),
     Gap("Contamination", "At the beginning of your upkeep, sacrifice Contamination unless you sacrifice a "
-                         "creature. (no upkeep: begin_turn goes no further than the untap step)",
-        "ability:upkeep trigger", "no event reaches an upkeep step (begin_turn ends with the untap step, CR 502)"),
+                         "creature.",
+        "ability:upkeep trigger", "the upkeep step of its controller begins (begin_step upkeep, CR 503.1a)",
+        _contamination_upkeep),
     Gap("Cackling Counterpart", "Flashback {5}{U}{U}", "ability:flashback",
         "the cast event casts spells from outside the game, never from a graveyard"),
 )

@@ -92,7 +92,7 @@ def test_the_table_kinds_and_labels_are_todays():
     """Scenario files record these strings: they must not change (rulesfuzz-scenario/2 replays)."""
     assert [k.kind for k in D.TABLE] == ["legend_rule", "replacement_effect", "trigger_order", "target", "search",
                                          "mana_type", "mana_payment", "may", "tap_or_untap", "coin_call",
-                                         "coin_kept", "sacrifice", "damage_assignment", "coin_flip", "d<N>"]
+                                         "coin_kept", "sacrifice", "edict", "damage_assignment", "coin_flip", "d<N>"]
     assert (D.YES, D.NO, D.NOTHING, D.NONE, D.TAP, D.UNTAP, D.NEITHER, D.HEADS, D.TAILS, D.REGENERATION) == (
         "yes", "no", "nothing", "none", "tap", "untap", "neither", "heads", "tails", "regeneration")
     assert D.umbra_armor_option("u1") == "umbra armor:u1"

@@ -211,11 +211,16 @@ def _no_combat_damage():
     assert obs["players"]["P2"]["life"] == 20 and obs["objects"]["bears"]["zone"] == "graveyard"
 
 
-def _no_upkeep():
-    """begin_turn untaps and ends summoning sickness; Contamination stays and nothing is sacrificed."""
+def test_contamination_upkeep_is_declined_and_begin_turn_reaches_no_upkeep():
+    """begin_turn untaps and ends summoning sickness; Contamination stays and nothing is sacrificed.
+    Its controller's upkeep (begin_step, capability steps) would trigger its upkeep ability: declined;
+    the other player's upkeep doesn't."""
     game = game_of(obj("c", "Contamination"), obj("bears", "Grizzly Bears"))
     obs = performed(game, {"type": "begin_turn", "player": "P1"})
     assert obs["objects"]["c"]["zone"] == "battlefield" and obs["objects"]["bears"]["zone"] == "battlefield"
+    assert_declined(game, {"type": "begin_step", "step": "upkeep", "player": "P1"}, "ability:upkeep trigger")
+    obs = performed(game, {"type": "begin_step", "step": "upkeep", "player": "P2"})
+    assert obs["objects"]["c"]["zone"] == "battlefield"
 
 
 def _flashback():
@@ -244,8 +249,6 @@ UNREACHABLE = {
                         "from your graveyard to the battlefield."): _not_performed("Goblin Engineer"),
     ("Treefolk Umbra", "assigns combat damage equal to its toughness (combat damage is not modelled)"): _treefolk,
     ("Nyxbloom Ancient", "Trample (combat damage is not modelled)"): _no_combat_damage,
-    ("Contamination", "At the beginning of your upkeep, sacrifice Contamination unless you sacrifice a "
-                      "creature. (no upkeep: begin_turn goes no further than the untap step)"): _no_upkeep,
     ("Cackling Counterpart", "Flashback {5}{U}{U}"): _flashback,
 }
 
