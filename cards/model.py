@@ -58,6 +58,9 @@ ACTIONS = frozenset({
     "create_tokens",  # CR 111
     "regenerate",  # CR 701.15
     "tap", "untap",  # CR 701.21
+    "exile",  # CR 701.11a, 406.2: to its owner's exile
+    "return_to_hand",  # CR 400.3: "return ... to its owner's hand"
+    "flicker",  # "exile ..., then return it to the battlefield under its owner's control" (CR 610.3c, 400.7)
 })
 
 #: Every template the reader knows, by name, with the CR rules it stands for. A model's
@@ -77,6 +80,10 @@ TEMPLATES: dict[str, str] = {
     "spell: tokens": "Create N P/T ... creature tokens (CR 111)",
     "spell: tap": "Tap or untap target ... (CR 701.21)",
     "spell: regenerate": "Regenerate target ... (CR 701.15)",
+    "spell: exile": "Exile target / all ... (CR 701.11a, 406.2, 400.7)",
+    "spell: return to hand": "Return target / all ... to its owner's hand (CR 400.3, 400.7)",
+    "spell: flicker": "Exile target ..., then return it to the battlefield under its owner's / your control (CR "
+                      "610.3c, 400.7)",
     "aura bonus": "Enchanted creature gets +N/+M and/or has <keywords> (CR 303.4, 613.4c)",
     "equipment bonus": "Equipped creature gets +N/+M and/or has <keywords> (CR 301.5, 613.4c)",
     "anthem": "Creatures you control get +N/+M and/or have <keywords> (CR 613.4c, 613.1f)",
@@ -143,7 +150,8 @@ class Effect:
     (``"+1/+1"``); ``token``: what ``"create_tokens"`` creates; ``until_end_of_turn``:
     the effect ends in the cleanup step (CR 514.2); ``cant_be_regenerated``: "It can't be
     regenerated" (CR 701.15c); ``controller``: for ``"create_tokens"``, who gets them
-    (``"you"``).
+    (``"you"``); ``returns_under``: for ``"flicker"``, whose control the card returns under:
+    None for "its owner's" (CR 610.3c), ``"you"`` for "your" (the controller of the effect).
 
     Amounts read from the game as the effect resolves (CR 608.2h): ``per`` ("N life for each
     creature you control", "... for each creature on the battlefield"): the amount is ``amount``
@@ -168,6 +176,7 @@ class Effect:
     token: TokenDef | None = None
     until_end_of_turn: bool = False
     cant_be_regenerated: bool = False
+    returns_under: str | None = None
     per: Affected | None = None
     equal_to: tuple[str, str] | None = None
     divided: bool = False

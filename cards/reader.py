@@ -280,6 +280,14 @@ _TOKENS = re.compile(r"^create (a|an|one|two|three|four|five|\d+) (\d+)/(\d+) ((
                      r"(?: with ([a-z ,]+?))?$")
 _TAP = re.compile(r"^(tap|untap) (.+)$")
 _DESTROY = re.compile(r"^destroy (.+)$")
+#: Zone changes (CR 400.7): "Exile target creature", "Return target permanent to its owner's hand",
+#: "Exile target creature you control, then return it to the battlefield under its owner's control".
+_FLICKER = re.compile(r"^exile (.+?), then return (?:it|that card|them|those cards) to the battlefield under "
+                      r"(its owner's|their owners'|your) control$")
+_EXILE = re.compile(r"^exile (.+)$")
+_BOUNCE = re.compile(r"^return (.+?) to (?:its owner's hand|their owners' hands)$")
+#: The actions that move an object out of the battlefield (cards.model.ACTIONS).
+ZONE_ACTIONS = ("exile", "return_to_hand", "flicker")
 
 
 def _keyword_list(text: str) -> tuple[str, ...] | None:
@@ -390,6 +398,19 @@ def _one_effect(sentence: str) -> Effect | None:
     if m:
         affected = parse_affected(m.group(2))
         return Effect(m.group(1), affected) if affected and affected.scope != "each" else None
+    m = _FLICKER.match(s)
+    if m:
+        affected = parse_affected(m.group(1))
+        return Effect("flicker", affected, returns_under="you" if m.group(2) == "your" else None) \
+            if affected and affected.kind not in _NOT_PERMANENTS else None
+    m = _EXILE.match(s)
+    if m:
+        affected = parse_affected(m.group(1))
+        return Effect("exile", affected) if affected and affected.kind not in _NOT_PERMANENTS else None
+    m = _BOUNCE.match(s)
+    if m:
+        affected = parse_affected(m.group(1))
+        return Effect("return_to_hand", affected) if affected and affected.kind not in _NOT_PERMANENTS else None
     m = _DESTROY.match(s)
     if m:
         affected = parse_affected(m.group(1))
@@ -496,7 +517,8 @@ def _spell_template(effects: tuple[Effect, ...]) -> str:
     return {"destroy": "spell: destroy", "damage": "spell: damage", "pt": "spell: pt", "gain_keywords": "spell: pt",
             "counters": "spell: counters", "gain_life": "spell: life", "lose_life": "spell: life",
             "draw": "spell: draw", "create_tokens": "spell: tokens", "tap": "spell: tap",
-            "untap": "spell: tap", "regenerate": "spell: regenerate"}[action]
+            "untap": "spell: tap", "regenerate": "spell: regenerate", "exile": "spell: exile",
+            "return_to_hand": "spell: return to hand", "flicker": "spell: flicker"}[action]
 
 
 # --------------------------------------------------------------------------- lines
@@ -655,6 +677,9 @@ def _trigger_line(line: str) -> Ability | None:
     if optional:
         rest = rest[len("you may "):]
     effects = parse_effects(rest[0].upper() + rest[1:])
+    if effects is not None and event == "dies" and any(e.action in ZONE_ACTIONS and e.affected.scope == "self"
+                                                       for e in effects):
+        return None  # "When ~ dies, return it to its owner's hand": the card in its new zone (CR 400.7e), not read
     if effects is None or any(e.divided for e in effects):
         return None  # (a divided trigger: its division is chosen as it is put on the stack; not read)
     if any(e.equal_to and e.equal_to[1] == "that creature" for e in effects) and watched is None:

@@ -90,6 +90,8 @@ def card_needs(card: card_data.Card) -> frozenset[str]:
             needs.add("pt_until_end_of_turn")
     if "base power and toughness" in text:
         needs.add("layers")
+    if re.search(r"\b[Ee]xile (?:target|all|each|up to|another|~|this)|\bto (?:its owner's|their owners') hands?\b", text):
+        needs.add("zones")  # exile, return to hand, exile and return (CR 400.7)
     if "has all card names" in text or "with the same name as" in text or re.search(r"(^|: )Search your library", text):
         needs.add("library_search")  # names (CR 201.2) and searches by a spell or an activated ability
     if {"Mono", "Continuous", "Poly"} & set(card.supertypes) or re.search(r"(^|\n)Equip\b", text):
@@ -162,6 +164,9 @@ def lists_of(card: card_data.Card, model) -> tuple[str, ...]:
             return ("counter_spells",)
         if effect.action == "create_tokens" and effect.token is not None:
             return ("token_makers",)
+        if effect.action in ("exile", "return_to_hand", "flicker") and (one or a.scope == "each") \
+                and a.kind not in ("player", "opponent", "any", "creature or player"):
+            return ("zone_spells",)
         if effect.action in ("gain_life", "lose_life", "draw") and (a.scope != "target" or one):
             return ("life_draw_spells",)
         return ()

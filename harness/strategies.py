@@ -81,6 +81,8 @@ COMBAT = (None, "attacking", "blocking")
 #: Equipment, anthems, creatures with activated abilities. Empty for the curated pool.
 SHRINK_SPELLS = COUNTER_SPELLS = TOKEN_MAKERS = LIFE_DRAW_SPELLS = BONUS_AURAS = EQUIPMENT = ANTHEM_CARDS = ()
 ACTIVATED_CREATURES = ()
+#: Declared spells that exile, return to hand or flicker (capability ``zones``; harness.rules.zones).
+ZONE_SPELLS = ()
 
 #: Every generator list by name: ``harness.plan.Plan`` keeps, for one engine, the cards
 #: of each list it declares and has the capabilities for.
@@ -93,7 +95,7 @@ CARD_LISTS: dict[str, tuple[str, ...]] = {
     "sweepers": SWEEPERS, "pump_spells": PUMP_SPELLS, "searchers": SEARCHERS, "name_checks": NAME_CHECKS,
     "shrink_spells": SHRINK_SPELLS, "counter_spells": COUNTER_SPELLS, "token_makers": TOKEN_MAKERS,
     "life_draw_spells": LIFE_DRAW_SPELLS, "bonus_auras": BONUS_AURAS, "equipment": EQUIPMENT,
-    "anthems": ANTHEM_CARDS, "activated_creatures": ACTIVATED_CREATURES,
+    "anthems": ANTHEM_CARDS, "activated_creatures": ACTIVATED_CREATURES, "zone_spells": ZONE_SPELLS,
 }
 
 

@@ -240,7 +240,8 @@ def objects_conserved(t: Transition):
     for oid in after.keys() - before.keys():
         entry = changes.get(oid) or {}
         created = t.event.get("id") == oid or entry.get("from", "x") is None \
-            or (entry.get("previous") in became and entry["previous"] in before)
+            or any(e.get("kind") == "zone_change" and e.get("object") == oid and e.get("previous") in became
+                   and e["previous"] in before for e in t.log)  # (its last entry may be a later move: dies)
         if not created:
             out.append(f"{oid} ({after[oid]['name']}) appeared without being created: it is observed after the "
                        f"event, not before, and the event's id is {t.event.get('id')!r}; expected the event to "

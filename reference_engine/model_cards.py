@@ -165,6 +165,9 @@ def _filter(game, obj, ch, f: str, controller: str, source_id) -> bool:
         return value <= int(m.group(2)) if m.group(3) == "less" else value >= int(m.group(2))
     if f[:1].isupper() and f.isalpha():  # a creature type: "Zombie"
         return _has_subtype(ch, f)
+    union = [k.strip() for k in f.replace(", or ", ", ").replace(" or ", ", ").split(", ")]
+    if len(union) > 1 and all(k in _KINDS for k in union):  # "target creature or enchantment" (kind permanent)
+        return any(_KINDS[k] in ch.types for k in union)
     raise Unsupported("ability:filter", f"the filter {f!r} is not modelled")
 
 
@@ -288,6 +291,16 @@ def check_effects(game, effects, assigned: dict[int, list], source: Source, abil
                 _check_draw(game, player, effect.amount)
         if effect.action == "create_tokens" and effect.token is not None and effect.token.keywords:
             pass
+        if effect.action == "flicker":  # a return that needs a choice (an Aura, a Clone) is declined
+            from .zones import check_returnable
+
+            scope = effect.affected.scope
+            ids = assigned.get(i, []) if scope == "target" else each_affected(game, effect.affected, source) \
+                if scope == "each" else [source.obj] if scope == "self" and source.obj else []
+            for oid in ids:
+                obj = game.objects.get(oid)
+                if obj is not None:
+                    check_returnable(game, obj)
 
 
 def _check_draw(game, player: str, amount: int) -> None:
@@ -527,6 +540,16 @@ class ModelAbilities:
             for oid in objects:
                 self.objects[oid].regeneration_shields += 1
                 self.log.append({"kind": "regeneration_shield", "object": oid})
+        elif action == "exile":  # CR 701.11a: all at once (reference_engine.zones)
+            self.exile(objects, source.name)
+        elif action == "return_to_hand":  # CR 400.3
+            self.return_to_hand(objects, source.name)
+        elif action == "flicker":  # CR 610.3c, 400.7: a new object, "<old id>.returned"
+            for oid in objects:
+                obj = self.objects.get(oid)
+                if obj is not None and obj.zone == BATTLEFIELD:
+                    under = source.controller if effect.returns_under == "you" else None
+                    self.flicker(obj, self.returned_id(oid), source.name, controller=under)
         else:  # pragma: no cover - every action of cards.model.ACTIONS is handled
             raise Unsupported("ability:action", f"action {action!r}")
 

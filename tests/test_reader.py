@@ -223,7 +223,7 @@ def test_enters_tapped_both_templatings():
     ("Test Card deals X damage to any target.", ("Instant",)),
     ("Choose one —\n• Test Card deals 2 damage to any target.\n• Draw a card.", ("Instant",)),
     ("Kicker {2}\nTarget creature gets +2/+2 until end of turn.", ("Instant",)),
-    ("Return target creature to its owner's hand.", ("Instant",)),
+    ("Return target creature card from your graveyard to your hand.", ("Instant",)),  # (to its owner's hand: read)
     ("Untap target creature. It gets +3/+3 until end of turn.", ("Instant",)),  # "it" is the target
     ("Destroy target artifact, enchantment, or creature with flying.", ("Instant",)),
     ("Devoid\nFlying", ("Creature",)),  # a colour everywhere
