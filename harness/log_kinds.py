@@ -257,6 +257,20 @@ CAUSES: tuple[Cause, ...] = (
     Cause("draw", "a card was drawn (library to hand)", ("121.1",), (
         _f(_BY, "string", "the name or id of what made the player draw", required=False),
     )),
+    Cause("exile", "an effect exiled it (capability `zones`; CR 701.11a, 406.2): to its owner's exile, a new object "
+                   "(400.7)", ("701.11a", "406.2", "400.3"), (
+        _f(_BY, "string", "`exile effect` (the `exile` event) or the name of the card whose effect it is",
+           required=False),
+    )),
+    Cause("return_to_hand", "an effect returned it to its owner's hand (capability `zones`; CR 400.3, 108.3)",
+          ("400.3", "108.3", "400.7"), (
+              _f(_BY, "string", "`return effect` (the `return_to_hand` event) or the card's name", required=False),
+          )),
+    Cause("flicker", "exiled, then returned to the battlefield under its owner's control (capability `zones`; CR "
+                     "610.3c): the move to exile, and the return of the new object (`previous`: the old id; a token "
+                     "never returns, 111.8)", ("610.3c", "400.7", "111.8"), (
+        _f(_BY, "string", "`flicker effect` (the `flicker` event) or the card's name", required=False),
+    )),
 )
 
 _KIND_BY_NAME: dict[str, LogKind] = {k.kind: k for k in KINDS}
