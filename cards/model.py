@@ -89,6 +89,8 @@ TEMPLATES: dict[str, str] = {
     "anthem": "Creatures you control get +N/+M and/or have <keywords> (CR 613.4c, 613.1f)",
     "enters trigger": "When ~ enters the battlefield, <effect> (CR 603.6a)",
     "dies trigger": "When ~ dies, <effect> (CR 603.6c, 700.4)",
+    "leaves the battlefield trigger": "When ~ leaves the battlefield, <effect> (CR 603.6c, 603.10a): whatever zone "
+                                      "it goes to",
     "upkeep trigger": "At the beginning of your upkeep, <effect> (CR 503.1a, 603.2)",
     "draw step trigger": "At the beginning of your draw step, <effect> (CR 504.2, 603.2)",
     "creature dies trigger": "Whenever a / another [nontoken] creature [you control] dies, <effect> (CR 603.2, "

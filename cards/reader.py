@@ -553,7 +553,8 @@ def _keyword_line(line: str) -> tuple[Ability, ...] | None:
 
 _BONUS = re.compile(r"^(Enchanted|Equipped) creature (?:gets ([+-]\d+)/([+-]\d+)(?: and has (.+))?|has (.+))\.$")
 _ANTHEM = re.compile(r"^([A-Z][A-Za-z -]*?) (?:get ([+-]\d+)/([+-]\d+)(?: and have (.+))?|have (.+))\.$")
-_TRIGGER = re.compile(r"^When(?:ever)? ~ (enters|dies|attacks|blocks|becomes blocked|blocks or becomes blocked), (.+)$")
+_TRIGGER = re.compile(r"^When(?:ever)? ~ (enters|dies|leaves the battlefield|attacks|blocks|becomes blocked|"
+                      r"blocks or becomes blocked), (.+)$")
 _COMBAT_TRIGGERS = ("attacks", "blocks", "becomes blocked", "blocks or becomes blocked")
 
 #: Restrictions and requirements on attacking and blocking (CR 508.1c-d, 509.1b-c) and on
@@ -677,8 +678,8 @@ def _trigger_line(line: str) -> Ability | None:
     if optional:
         rest = rest[len("you may "):]
     effects = parse_effects(rest[0].upper() + rest[1:])
-    if effects is not None and event == "dies" and any(e.action in ZONE_ACTIONS and e.affected.scope == "self"
-                                                       for e in effects):
+    if effects is not None and event in ("dies", "leaves the battlefield") and any(
+            e.action in ZONE_ACTIONS and e.affected.scope == "self" for e in effects):
         return None  # "When ~ dies, return it to its owner's hand": the card in its new zone (CR 400.7e), not read
     if effects is None or any(e.divided for e in effects):
         return None  # (a divided trigger: its division is chosen as it is put on the stack; not read)

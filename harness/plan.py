@@ -327,6 +327,7 @@ TEMPLATE_FEATURES: dict[str, str] = {
     "anthem": "cards:anthem", "enters tapped": "cards:enters tapped", "spell: life": "cards:life spell",
     "spell: draw": "cards:draw spell", "spell: counters": "cards:counters spell", "enters trigger": "cards:enters trigger",
     "creature dies trigger": "cards:creature dies trigger", "spell: divided damage": "cards:divided damage",
+    "leaves the battlefield trigger": "cards:leaves trigger",
 }
 
 

@@ -443,3 +443,31 @@ def not_destruction(t: Transition):
                 out.append(f"700.4: {_name(m)}'s {e.get('ability')!r} ability triggered, but it went to the "
                            f"{DESTINATION[m.kind]} ({m.kind}), not a graveyard")
     return out
+
+
+@invariant("zones.leaves_the_battlefield_abilities_trigger", rules=("603.6c", "603.10a"),
+           requires=("triggers", "cards:leaves trigger"))
+def leaves_the_battlefield_abilities_trigger(t: Transition):
+    """A permanent whose card says "When ~ leaves the battlefield, ..." triggers whatever zone it goes to
+    (CR 603.6c: exile, a hand, a graveyard; a token too, before it ceases to exist), looking back in
+    time (603.10a): the log has a ``trigger`` of it, ability "leaves the battlefield"."""
+    if t.illegal is not None:
+        return None
+    out, checked = [], False
+    for e in t.log:
+        oid = e.get("object")
+        before = t.before["objects"].get(oid) if isinstance(oid, str) else None
+        if e.get("kind") != "zone_change" or e.get("from") != "battlefield" or before is None \
+                or before.get("zone") != "battlefield":
+            continue
+        if "Continuous" in (before.get("supertypes") or ()) and before.get("tapped"):
+            continue  # a tapped continuous permanent has no abilities (Orb of Origin's rulings)
+        model = read_model(before.get("name"))
+        if model is None or not any(a.trigger == "leaves the battlefield" for a in model.of("triggered")):
+            continue
+        checked = True
+        if not any(x.get("kind") == "trigger" and x.get("source") == oid and x.get("ability") == "leaves the battlefield"
+                   for x in t.log):
+            out.append(f"603.6c: {oid} ({before.get('name')}) left the battlefield (to the {e.get('to')}), but its "
+                       f"leaves-the-battlefield ability didn't trigger")
+    return out if checked else None

@@ -107,6 +107,15 @@ class ZoneRules:
                 break
         return new
 
+    def leaves_triggers(self, obj: GameObject, to_zone: str) -> None:
+        """Leaves-the-battlefield abilities of ``obj`` (CR 603.6c), whatever zone it goes to: those
+        of :class:`reference_engine.triggers.TriggeredAbilities` (dies, put into a graveyard), then a
+        card model's "When ~ leaves the battlefield, ..." (template ``leaves the battlefield
+        trigger``), with its source as it last existed (603.10a: called while it is still on the
+        battlefield)."""
+        super().leaves_triggers(obj, to_zone)
+        self.model_triggers(obj, "leaves the battlefield")
+
     def returned_id(self, old_id: str) -> str:
         """The id of the object a card's effect returns to the battlefield: ``"<old id>.returned"``."""
         return self.new_token_id(f"{old_id}.returned")

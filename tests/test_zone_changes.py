@@ -483,3 +483,42 @@ def test_the_invariants_check_a_modelled_spell_s_moves():
         after["zones"]["hand"] = {"P1": ["bears"], "P2": []}
     t = _transition([obj("bears", "Grizzly Bears", owner="P2", controller="P1")], cast("Boomerang", "bears"), wrong)
     assert any("400.3" in m for m in _check("zones.moved_to_its_owners_zone", t))
+
+
+# --------------------------------------------------------------------------- cards: leaves-the-battlefield abilities
+
+def test_a_leaves_the_battlefield_ability_reads_in_both_templatings():
+    """Thragtusk's "When Thragtusk leaves the battlefield, create a 3/3 green Beast creature token." and
+    today's "When this creature leaves the battlefield, ..." (CR 603.6c)."""
+    old = _effects(cards.database()["Thragtusk"])[-1]
+    new = _effects(_modern("When this creature leaves the battlefield, create a 3/3 green Beast creature token.",
+                           ("Creature",)))[-1]
+    assert old == new and new[:3] == ("triggered", "leaves the battlefield trigger", "leaves the battlefield")
+
+
+@pytest.mark.parametrize("event", [exile("t"), bounce("t"), {"type": "destroy", "targets": ["t"]}])
+def test_a_leaves_the_battlefield_ability_triggers_whatever_the_zone(event):
+    """CR 603.6c: Thragtusk exiled, returned to hand or destroyed: its controller gets a 3/3 Beast."""
+    game = new_game(obj("t", "Thragtusk", owner="P2", controller="P1"))
+    obs, _ = play(game, event)
+    assert {"kind": "trigger", "source": "t", "ability": "leaves the battlefield", "controller": "P1"} in obs["log"]
+    beast = obs["objects"]["t.token1"]
+    assert (beast["name"], beast["controller"], beast["power"], beast["toughness"]) == ("Beast Token", "P1", 3, 3)
+
+
+def test_a_flickered_thragtusk_leaves_and_enters():
+    """CR 603.6c, 603.6a: its leaves ability (a Beast) and the new object's enters ability (5 life)
+    trigger in the same event; its controller orders them (603.3b)."""
+    game = new_game(obj("t", "Thragtusk"))
+    obs, asked = play(game, flicker("t", "t2"), "enters:t2")
+    assert asked == [("P1", "trigger_order", ["leaves the battlefield:t", "enters:t2"])]
+    assert obs["players"]["P1"]["life"] == 25 and obs["objects"]["t.token1"]["name"] == "Beast Token"
+
+
+def test_the_leaves_invariant_finds_an_ability_that_didnt_trigger():
+    def wrong(after):
+        after["log"] = [e for e in after["log"] if e["kind"] == "zone_change" and e["object"] == "t"]
+    t = _transition([obj("t", "Thragtusk")], exile("t"), wrong)
+    assert any("603.6c" in m for m in _check("zones.leaves_the_battlefield_abilities_trigger", t))
+    assert _check("zones.leaves_the_battlefield_abilities_trigger",
+                  _transition([obj("t", "Thragtusk")], exile("t"), lambda a: None)) == []
