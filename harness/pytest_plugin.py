@@ -22,6 +22,14 @@ replays it. It also fails when the engine declined most examples (nothing was te
 bad option value (an unusable database, a bad baseline, a budget that isn't positive)
 stops pytest with a usage error naming the option; an engine that can't load fails the
 item with one line.
+
+Under HypoFuzz (``hypothesis fuzz -- --rulesfuzz-engine=SPEC ...``, :func:`in_hypofuzz_run`) the
+item is a ``pytest.Function`` whose function is the engine's state-machine test
+(:func:`hypofuzz_test`), which HypoFuzz drives itself, for as long as it runs, on every worker
+(docs/running-at-scale.md): ``--rulesfuzz-database`` (a directory or ``redis://``) becomes the
+session's default Hypothesis database, the one HypoFuzz keeps its corpus, failures and dashboard
+in. The plugin's item on the same database (``pytest --rulesfuzz-engine=SPEC``, the CI gate)
+replays the failures HypoFuzz saved first (:func:`adopt_hypofuzz_failures`), with the usual report.
 """
 
 from __future__ import annotations
@@ -136,9 +144,12 @@ def pytest_configure(config):
     if seconds is not None and not 0 < seconds < float("inf"):
         raise pytest.UsageError("--rulesfuzz-max-seconds: expected a positive number")
     try:
-        database_from(options["rulesfuzz_database"])
+        database = database_from(options["rulesfuzz_database"])
     except ValueError as exc:
         raise pytest.UsageError(f"--rulesfuzz-database: {exc}") from None
+    config._rulesfuzz_hypofuzz = in_hypofuzz_run()
+    if config._rulesfuzz_hypofuzz:
+        _share_database_with_hypofuzz(options["rulesfuzz_database"], database)
     try:
         check_replay_dir("--rulesfuzz-replay-dir", options["rulesfuzz_replay_dir"])
     except OptionError as exc:
@@ -161,6 +172,93 @@ def _load_oracle(paths) -> None:
             cards.load_oracle_file(path)
         except cards.OracleFileError as exc:
             raise pytest.UsageError(f"[tool.rulesfuzz] oracle: {exc}") from None
+
+
+def in_hypofuzz_run() -> bool:
+    """Whether HypoFuzz (``hypothesis fuzz``: its collection, dashboard and workers) runs this
+    pytest session. HypoFuzz is never imported here: only asked when it runs."""
+    import sys
+
+    detection = sys.modules.get("hypofuzz.detection")
+    return bool(detection is not None and detection.in_hypofuzz_run())
+
+
+#: The Hypothesis settings profile the plugin loads under HypoFuzz: the current default's
+#: settings with ``--rulesfuzz-database`` as the database.
+HYPOFUZZ_PROFILE = "rulesfuzz-hypofuzz"
+
+
+def _share_database_with_hypofuzz(spec, database) -> None:
+    """Make ``database`` (of ``--rulesfuzz-database``) the default Hypothesis database of this
+    process: HypoFuzz fuzzes only tests whose database is the default one, and keeps its corpus,
+    failures and reports (its dashboard) there. Raises ``pytest.UsageError`` for one that can't be
+    shared between HypoFuzz's processes."""
+    from hypothesis import settings
+    from hypothesis.database import InMemoryExampleDatabase
+
+    if database is None or isinstance(database, InMemoryExampleDatabase):
+        raise pytest.UsageError(f"--rulesfuzz-database {spec}: HypoFuzz's workers and dashboard share the example "
+                                f"database: give a directory or redis://host:port/db")
+    settings.register_profile(HYPOFUZZ_PROFILE, database=database)
+    settings.load_profile(HYPOFUZZ_PROFILE)
+
+
+def _selected_invariants(engine, against, invariant_names, skip_invariants):
+    """``(step invariants, scenario invariants)`` checked on ``engine``, as :func:`harness.runner.run` selects them."""
+    import invariants as registry
+
+    from harness.plan import effective_capabilities
+
+    capabilities = set(effective_capabilities(engine.info)) | ({"differential"} if against is not None else set())
+    skipped = {registry.REGISTRY[name].name for name in skip_invariants or ()}
+    return tuple([i for i in registry.select(capabilities, invariant_names, scope) if i.name not in skipped]
+                 for scope in ("step", "scenario"))
+
+
+def run_digest(engine, against) -> bytes:
+    """What :func:`harness.runner.run` mixes into its database key for ``engine`` (and differential mode)."""
+    from harness.runner import safe_name
+
+    return (safe_name(engine.info.name) + ("+differential" if against is not None else "")).encode()
+
+
+def hypofuzz_test(engine, *, database, against=None, invariant_names=None, skip_invariants=(),
+                  steps_per_example: int = 20, step_timeout: float | None = 10.0, replay_dir=None):
+    """The Hypothesis test HypoFuzz drives for ``engine``: the state machine :func:`harness.runner.run`
+    runs, with its invariants, steps and step timeout, under settings whose database is
+    ``database`` (HypoFuzz's). Each failure's smallest scenario so far is kept in
+    ``replay_dir`` as ``<engine>-<key>-pending.json`` (a replay file for ``rulesfuzz replay``)."""
+    from pathlib import Path
+
+    from hypothesis import HealthCheck, Verbosity, settings
+
+    from harness import hypothesis_shim
+    from harness.execution import Stats
+    from harness.machine import make_machine
+    from harness.recording import Recorder
+
+    step, scenario = _selected_invariants(engine, against, invariant_names, skip_invariants)
+    recorder = Recorder(Path(replay_dir) if replay_dir else None, engine, 0, None)
+    machine = make_machine(engine, step, scenario, Stats(), recorder, step_timeout, against)
+    chosen = settings(database=database, stateful_step_count=steps_per_example + 1,  # + the board
+                      deadline=None, print_blob=False, verbosity=Verbosity.quiet,
+                      # HypoFuzz leaves out tests that suppress nested_given (there is no nesting here)
+                      suppress_health_check=[h for h in HealthCheck if h.name != "nested_given"])
+    return hypothesis_shim.machine_test(machine, chosen, seed=0, digest=run_digest(engine, against))
+
+
+def adopt_hypofuzz_failures(database, nodeid: str, digest: bytes) -> int:
+    """Copy the failures HypoFuzz saved for the plugin's item ``nodeid`` in ``database`` (under its
+    key: Hypothesis's key of the state-machine test with the node id mixed in) to the key of
+    :func:`harness.runner.run` with ``digest``, which replays saved failures first. Returns how many."""
+    from harness import hypothesis_shim
+
+    theirs, ours = hypothesis_shim.state_machine_key(nodeid.encode()), hypothesis_shim.state_machine_key(digest)
+    mine = set(database.fetch(ours))
+    copied = [value for value in database.fetch(theirs) if value not in mine]
+    for value in copied:
+        database.save(ours, value)
+    return len(copied)
 
 
 class RulesfuzzFailure(Exception):
@@ -191,9 +289,12 @@ class RulesfuzzItem(pytest.Item):
         engine = self._engine(self.spec, option("isolate"))
         against_spec = option("rulesfuzz_against")
         against = self._engine(against_spec) if against_spec else None
+        database = database_from(option("rulesfuzz_database"))
+        if database is not None:
+            adopt_hypofuzz_failures(database, self.nodeid, run_digest(engine, against))
         result = run(engine, max_examples=option("rulesfuzz_examples"), max_seconds=option("rulesfuzz_max_seconds"),
                      seed=option("rulesfuzz_seed"), replay_dir=option("rulesfuzz_replay_dir"),
-                     database=database_from(option("rulesfuzz_database")), against=against,
+                     database=database, against=against,
                      keep_going=option("rulesfuzz_keep_going"),
                      skip_invariants=option("rulesfuzz_skip_invariant") or (), steps_per_example=option("steps"),
                      step_timeout=option("step_timeout"), invariant_names=option("invariants"),
@@ -231,7 +332,40 @@ class RulesfuzzCollector(pytest.Collector):
         self.spec = spec
 
     def collect(self):
-        yield RulesfuzzItem.from_parent(self, name=f"rulesfuzz_engine[{self.spec}]", spec=self.spec)
+        name = f"rulesfuzz_engine[{self.spec}]"
+        if not getattr(self.config, "_rulesfuzz_hypofuzz", False):
+            yield RulesfuzzItem.from_parent(self, name=name, spec=self.spec)
+            return
+        from hypothesis import settings
+
+        from harness.loading import EngineLoadError, load_engine
+
+        option = self.config._rulesfuzz.__getitem__
+        try:
+            engine = load_engine(self.spec, step_timeout=option("step_timeout"), isolate=option("isolate"))
+            against_spec = option("rulesfuzz_against")
+            against = load_engine(against_spec, step_timeout=option("step_timeout")) if against_spec else None
+        except EngineLoadError as exc:
+            raise self.CollectError(f"rulesfuzz: error: {exc}") from None
+        test = hypofuzz_test(engine, database=settings().database, against=against,
+                             invariant_names=option("invariants"), skip_invariants=option("rulesfuzz_skip_invariant"),
+                             steps_per_example=option("steps"), step_timeout=option("step_timeout"),
+                             replay_dir=option("rulesfuzz_replay_dir"))
+        yield RulesfuzzFunction.from_parent(self, name=name, callobj=test, spec=self.spec)
+
+
+class RulesfuzzFunction(pytest.Function):
+    """The item under HypoFuzz: a ``pytest.Function`` of the engine's Hypothesis test
+    (:func:`hypofuzz_test`), which HypoFuzz collects and drives (pytest alone would run it as a
+    Hypothesis test with the profile's settings)."""
+
+    def __init__(self, *, spec, **kwargs):
+        super().__init__(**kwargs)
+        self.spec = spec
+        self.add_marker(MARKER)
+
+    def reportinfo(self):
+        return self.path, None, f"rulesfuzz[{self.spec}]"
 
 
 @pytest.hookimpl(wrapper=True)
