@@ -14,11 +14,11 @@ from reference_engine import Game, ReferenceEngine
 
 
 class MutantGame(Game):
-    def could_enchant(self, script, controller, aura_id, target_id):
+    def can_enchant(self, aura, target_id):
         target = self.objects.get(target_id) if target_id else None
         if target is not None and target.zone in ("exile", "hand"):
             return True  # the bug: it still exists, so the Aura is still attached
-        return super().could_enchant(script, controller, aura_id, target_id)
+        return super().can_enchant(aura, target_id)
 
 
 class MutantEngine(ReferenceEngine):
