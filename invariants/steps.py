@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import cards
+
 from .base import Transition, invariant
 from .chance import has_abilities
 from .templates import read_model
@@ -39,13 +41,23 @@ def step_abilities(before: dict, player: str, step: str) -> dict[str, list] | No
             continue
         m = read_model(o.get("name"))
         if m is None:
-            if o.get("token"):
-                continue  # a token an effect defines: no such ability in scope
+            if o.get("token") or not _may_have_step_ability(o.get("name")):
+                continue  # a token an effect defines, or a card whose text has no "At the beginning of"
             return None
         mine = [a for a in m.abilities if a.kind == "triggered" and a.trigger == STEP_TRIGGERS[step]]
         if mine:
             found[oid] = mine
     return found
+
+
+def _may_have_step_ability(name) -> bool:
+    """Whether the card named ``name`` (not all of its text read) may have an "at the beginning of" ability:
+    its Oracle text says "At the beginning of" (or the name is no card: can't tell)."""
+    try:
+        text = cards.card(name).oracle_text if isinstance(name, str) else ""
+    except cards.UnknownCardName:
+        return True
+    return "at the beginning of" in (text or "").lower()
 
 
 def _zones(obs: dict, zone: str, player: str) -> list | None:

@@ -93,6 +93,8 @@ def cast(game, event):
     if not isinstance(targets, list):
         raise IllegalAction("bad_event", "targets: expected a list")
     kind, name = script.spell, definition.name
+    if "division" in event and kind != MODEL_SPELL:  # CR 601.2d: only a spell that divides has a division
+        raise IllegalAction("bad_event", f"division: {name} divides nothing")
     if kind == MODEL_SPELL:  # a card of the card database: its effects from its card model
         return game.cast_model_spell(definition, script, controller, event)
     if kind in search.SPELLS:  # Explosive Vegetation, Bile Blight

@@ -517,11 +517,11 @@ class ModelAbilities:
                 self.log.append({"kind": "counters_added", "object": oid, "counter": effect.counter,
                                  "amount": effect.amount})
         elif action == "gain_life":
-            for p in players:
+            for p in players if effect.amount else ():  # gaining 0 life is no life gain event (CR 119.9)
                 self.players[p].life += effect.amount
                 self.log.append({"kind": "life_gained", "player": p, "amount": effect.amount})
         elif action == "lose_life":
-            for p in players:
+            for p in players if effect.amount else ():
                 self.players[p].life -= effect.amount
                 self.log.append({"kind": "life_lost", "player": p, "amount": effect.amount})
         elif action == "draw":

@@ -62,16 +62,15 @@ class StepsRules(RulesArea):
         return list((zones.get("library") or {}).get(player) or ())
 
     def _steps_upkeep(self, player: str, data) -> None:
-        """The upkeep of ``player``, then (half the time) a draw step: of a player with cards in
-        their library when there is one, else (one time in four) of ``player`` anyway (704.5b)."""
+        """The upkeep of ``player``, then (half the time) their draw step: when their library is empty,
+        half the time that of another player with cards in their library instead, else theirs anyway
+        (704.5b: they lose)."""
         self._apply({"type": "begin_step", "step": "upkeep", "player": player}, data)
         if self.session.broken or not data.draw(st.booleans(), label="draw step"):
             return
         drawing = [p for p in S.PLAYERS if self._steps_library(p)]
-        if drawing:
-            player = player if player in drawing else drawing[0]
-        elif data.draw(st.integers(0, 3), label="draw from an empty library") < 3:
-            return
+        if player not in drawing and drawing and data.draw(st.booleans(), label="another player draws"):
+            player = drawing[0]
         self._apply({"type": "begin_step", "step": "draw", "player": player}, data)
 
     # ------------------------------------------------------------ steps
