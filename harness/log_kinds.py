@@ -26,7 +26,7 @@ from functools import lru_cache
 __all__ = ["CAUSES", "Cause", "Field", "KINDS", "LogKind", "ZONES", "entry_problem", "log_problems"]
 
 #: The zones an object may be in (CR 400.1); a ``zone_change``'s ``from``/``to`` is one, or null.
-ZONES = ("library", "hand", "battlefield", "graveyard", "exile")
+ZONES = ("library", "hand", "battlefield", "graveyard", "exile", "stack")
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,), "integer": (int,), "boolean": (bool,), "object": (dict,), "array": (list,),
@@ -82,6 +82,7 @@ def _f(name: str, types: str, description: str, required: bool = True) -> Field:
 
 _OBJECT = _f("object", "string", "the object's id")
 _PLAYER = _f("player", "string", "the player's id")
+_OBJECT_ON_STACK = _f("object", "string", "the id of the spell or ability (its `stack` entry's `id`)")
 _MANA = "`{type: n}` with types `W` `U` `B` `R` `G` `C`"
 
 #: Every kind of log entry, in the order the reference lists them.
@@ -91,7 +92,9 @@ KINDS: tuple[LogKind, ...] = (
                 _OBJECT,
                 _f("from", "string|null", "the zone it left; null for an object that enters from outside the game "
                                           "(a card put onto the battlefield, a permanent spell that resolved, a "
-                                          "token created)"),
+                                          "token created); `stack` for a spell leaving the stack in a game with the "
+                                          "stack (capability `stack`: it resolved, CR 608.2n, 608.3a, or didn't, "
+                                          "608.2b)"),
                 _f("to", "string|null", "the zone it entered; null when a token ceases to exist (CR 111.7, 704.5d: "
                                         "the token-ceases-to-exist entry follows the one that took it off the "
                                         "battlefield)"),
@@ -211,6 +214,22 @@ KINDS: tuple[LogKind, ...] = (
         _f("replaced", "string|null", "null, or `coin_flip` for a d20 roll replaced by a flip (20 for heads, 1 for "
                                       "tails)"),
     )),
+    LogKind("put_on_stack", "capability `stack`: a spell was cast or an ability activated or put on the stack as it "
+            "triggered (a game with the stack)", ("601.2a", "602.2a", "603.3", "405.2"), (
+                _OBJECT_ON_STACK,
+                _f("stack_kind", "string", "`spell` or `ability` (the observation's `stack` entry's `kind`)"),
+                _f("controller", "string", "the player who controls it"),
+                _f("targets", "array", "the ids of its targets, chosen as it was put on the stack (601.2c, 602.2b, "
+                                       "603.3d)"),
+            )),
+    LogKind("resolved", "capability `stack`: the top object of the stack resolved after every player passed in "
+            "succession (CR 117.4, 405.5, 608.2); what it did follows", ("608.2", "608.3", "117.4"),
+            (_OBJECT_ON_STACK,)),
+    LogKind("removed_from_stack", "capability `stack`: the top object of the stack didn't resolve, all its targets "
+            "being illegal (CR 608.2b): removed from the stack, a spell put into its owner's graveyard",
+            ("608.2b", "608.3b"), (
+                _OBJECT_ON_STACK, _f("reason", "string", "`all targets illegal`"),
+            )),
     LogKind("control_changed", "a permanent's controller changed", ("613.1b", "108.4"), (
         _OBJECT, _f("from", "string", "the previous controller"), _f("to", "string", "the new controller"),
     )),
@@ -241,7 +260,14 @@ CAUSES: tuple[Cause, ...] = (
           ("110.4", "707.5"), (
               _f("copy_of", "string", "the id of the creature it entered as a copy of (Clone)", required=False),
           )),
-    Cause("cast", "a permanent spell resolved and entered the battlefield (`from` null)", ("608.3a",), (
+    Cause("resolution", "a spell left the stack as it resolved or didn't (capability `stack`, `from` `stack`)",
+          ("608.2n", "608.2b", "608.3b"), (
+              _f("rule", "string", "`608.2n` (an instant or sorcery that resolved goes to its owner's graveyard), "
+                                   "`608.2b` (all its targets illegal: it doesn't resolve), `608.3b` (an Aura spell "
+                                   "whose target is illegal)"),
+          )),
+    Cause("cast", "a permanent spell resolved and entered the battlefield (`from` null; `stack` in a game with the "
+                  "stack)", ("608.3a",), (
         _f(_BY, "string", "the player who cast it", required=False),
     )),
     Cause("create_token", "a token was created (`from` null)", ("111.1", "111.2"), (

@@ -63,6 +63,7 @@ from .recording import InvariantViolation, Recorder, scenario_run
 from .rules.mana import board_extras
 from .rules.playtest import with_playtest_corner
 from .rules.search import with_search_corner
+from .rules.stack import StackRules
 from .rules import (
     CARD_LISTS, DECLARED_ONLY, REQUIRES, ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules,
     ModelledRules, PermanentRules, PlaytestRules, SearchRules, StepsRules, UmbraRules, ZoneRules, objects,
@@ -71,7 +72,7 @@ from .rules import (
 __all__ = ["EngineMachine", "InvariantViolation", "Recorder", "make_machine", "rule_gates", "scenario_run"]
 
 
-class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, ManaRules, ChanceRules,
+class EngineMachine(StackRules, DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, ManaRules, ChanceRules,
                     SearchRules, PlaytestRules, ModelledRules, ZoneRules, StepsRules, RuleBasedStateMachine):
     """The rules of every area (``harness.rules``) over one engine. Use :func:`make_machine` to bind an engine."""
 
@@ -172,6 +173,7 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
         interrupts.check()
         if self.stopped:  # a finding already reported: the rest of the example does nothing
             return
+        event = self.stack_event(event)
         try:
             violations = self.session.step(event, DrawingDecider(data))
         except Declined as exc:
@@ -187,6 +189,7 @@ class EngineMachine(DestructionRules, UmbraRules, PermanentRules, LayersRules, C
             self.special.append(event.get("id"))
         if violations:
             self._found(violations)
+        self.after_event(event, data)
 
     def _new_id(self) -> str:
         self.new_ids += 1

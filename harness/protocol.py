@@ -202,6 +202,10 @@ class Observation(TypedDict, total=False):
     objects: Required[dict[str, ObservedObject]]
     zones: dict[str, Any]
     log: list[LogEntry]
+    #: Capability ``stack``, a game whose board says ``"stack": true``: the stack, bottom to top.
+    stack: NotRequired[list[dict[str, Any]]]
+    #: Capability ``stack``: ``{"player", "passed", "active_player"}`` (CR 117.3, 117.4).
+    priority: NotRequired[dict[str, Any]]
     #: Capability ``combat``: the declared combat in progress, absent when there is none.
     combat: NotRequired[dict[str, Any]]
 
@@ -491,6 +495,29 @@ _PLAYTEST = (
     "attaching it to the creature it equips does nothing, CR 701.3b). Its bonus is a `pt_effects` entry (layer "
     "7c, `source` the Equipment's id). An Equipment attached to anything but a creature on the battlefield becomes "
     "unattached (CR 704.5n; log `unattached`).")
+_STACK = (
+    "A board may say `\"stack\": true` (generated only for an engine claiming `stack`): a stack game; without it "
+    "every spell and ability resolves at once. In a stack game `cast` puts the spell on the stack (CR 601.2a) with "
+    "the targets it names, checked as it is cast (601.2c); every cast has `id`, the spell's id, which a permanent "
+    "spell keeps as it resolves and an instant or sorcery as a card in its owner's graveyard (608.2n). Its caster "
+    "must hold priority (117.1, refused `no_priority`); a sorcery or a permanent spell without flash only with the "
+    "stack empty (307.1, `sorcery_timing`; phases are not modelled). `activate` of a non-mana ability pays its "
+    "cost and puts the ability on the stack (602.2; the permanent's controller must hold priority; equip only with "
+    "the stack empty, 702.6a); a mana ability resolves at once (605.3a). Abilities that trigger are put on the "
+    "stack after the event and its state-based actions (117.5), in APNAP order starting with the active player, "
+    "each player ordering their own (603.3b, decider kind `trigger_order`), targets chosen then (603.3d). "
+    "`pass_priority` passes; when every player has passed in succession the top object resolves (117.4, 405.5) "
+    "and the active player receives priority (117.3b): one whose targets are all illegal doesn't resolve (608.2b: "
+    "a target that left its zone is illegal even if it came back, 400.7), one with some illegal targets doesn't "
+    "affect them; triggered abilities use last known information for objects that left the battlefield "
+    "(603.10a, 608.2h). Other events may happen while objects wait on the stack (each restarts the succession of "
+    "passes, 117.4); `pass_step`, `begin_turn`, `begin_step`, `cleanup` and the combat steps are refused while it "
+    "isn't empty (`stack_not_empty`, 500.2); `begin_turn` and `begin_step` make their player the active player, "
+    "who then receives priority (117.3a). Observations of a stack game add `stack` (bottom to top) and "
+    "`priority`; spells on the stack are not among `objects`. An ability's stack id is "
+    "`<source id>.ability<n>`. Log: `put_on_stack`, `resolved`, `removed_from_stack`, a spell's `zone_change` "
+    "from `stack`."
+)
 _MANA = (
     "To tap a permanent for mana is to activate a mana ability with {T} in its activation cost (CR 106.12). "
     "Replacement effects on it (Mana Reflection, Nyxbloom Ancient: \"if you tap a permanent for mana\"; "
@@ -573,6 +600,12 @@ CAPABILITIES: dict[str, Capability] = _table(
                "(no abilities while tapped), poly; Thought Vessel's maximum hand size, Sword of the Meek's equip",
                ("205.4", "402.2", "613.1d", "613.1f", "118.8", "702.6a", "704.5n"),
                board_features=("playtest artifacts",), events=("activate:equip", "activate:orb"), details=_PLAYTEST),
+    Capability("stack", "the stack and priority in games whose board says \"stack\": true: casts and non-mana "
+               "abilities wait on the stack, triggered abilities are put on it in APNAP order, the top object "
+               "resolves when every player passes priority in succession (pass_priority), illegal targets and last "
+               "known information as it resolves; observations carry stack and priority",
+               ("405", "117.3", "117.4", "601.2", "602.2", "603.3b", "608.2b", "608.2h", "603.10a"),
+               board_features=("stack games",), events=("pass_priority", "cast:stack"), details=_STACK),
     Capability("log.zone_change_causes", "zone changes are logged with their causes", ()),
     Capability("log.replacement_effects", "replacement effects applied are logged", ("614",)),
     Capability("observe.copiable", "observations carry copiable values", ("707.2",)),

@@ -10,6 +10,7 @@ rules effective 2025-02-07).
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,6 +52,29 @@ class Invariant:
 REGISTRY: dict[str, Invariant] = {}
 
 
+#: Invariants (names, or prefixes of names) that hold on every step of a game with the stack
+#: (capability ``stack``, board ``"stack": true``), also while spells and abilities wait on it: the
+#: shape of observations, zones, state-based actions (checked before any player receives
+#: priority, CR 117.5), the differential oracle. Every other step invariant predicts what an event
+#: does when it resolves at once (a cast destroys its target, a dying Hangarback Walker makes its
+#: Thopters), so on a step with objects on the stack, before or after, it is not applicable
+#: (:func:`outside_the_stack`); the stack's own invariants (``invariants.stack``) require ``stack``.
+HOLDS_ON_THE_STACK = ("generic.", "sba.", "differential.", "stack.", "zones.graveyard_is_the_owners",
+                      "zones.sacrificed_goes_to_its_owners_graveyard", "triggers.controller_is_the_sources")
+
+
+def outside_the_stack(check: Check) -> Check:
+    """``check``, not applicable (None) on a step with objects on the stack before or after it."""
+
+    def checked(t: Transition):
+        before, after = t.before, t.after
+        if (type(before) is dict and before.get("stack")) or (type(after) is dict and after.get("stack")):
+            return None
+        return check(t)
+
+    return functools.update_wrapper(checked, check)
+
+
 def invariant(name: str, *, rules: Iterable[str], rulings: Iterable[str] = (), requires: Iterable[str] = (),
               family: str = "rules", scope: str = "step"):
     """Register the decorated check as an invariant named ``name``.
@@ -68,8 +92,11 @@ def invariant(name: str, *, rules: Iterable[str], rulings: Iterable[str] = (), r
         if family not in FAMILIES:
             raise ValueError(f"unknown invariant family {family!r}")
         summary = " ".join((check.__doc__ or "").strip().split("\n\n")[0].split())
+        checked = check
+        if scope == "step" and "stack" not in requires and not name.startswith(HOLDS_ON_THE_STACK):
+            checked = outside_the_stack(check)
         REGISTRY[name] = Invariant(
-            name, family, tuple(rules), tuple(rulings), frozenset(requires), check, summary, scope
+            name, family, tuple(rules), tuple(rulings), frozenset(requires), checked, summary, scope
         )
         return check
 

@@ -67,10 +67,13 @@ LOG_KINDS = {
     "trigger_removed": "triggers", "regeneration_shield": "regeneration", "mana_produced": "mana",
     "mana_spent": "mana", "mana_lost": "mana", "activated": "tap_untap_costs", "control_changed": "control_change",
     "coin_flip": "chance", "die_roll": "chance", "unattached": "playtest_supertypes",
+    "put_on_stack": "stack", "resolved": "stack", "removed_from_stack": "stack",
 }
 #: The capability of each replacement effect a ``replacement`` log entry names (default: the effect's name).
 REPLACEMENT_CAPABILITY = {"umbra armor": "umbra_armor", **{effect: "chance" for effect in CHANCE_REPLACEMENTS}}
-_TOP = ("players", "objects", "zones", "log")
+_TOP = ("players", "objects", "zones", "log", "stack", "priority")
+#: Top-level fields of a game with the stack (capability ``stack``): compared when the engine claims it.
+STACK_FIELDS = ("stack", "priority")
 #: The capability of each state-based action rule (CR 704.5), from the capability table.
 SBA_CAPABILITY = {rule: cap.name for cap in CAPABILITIES.values() for rule in cap.rules
                   if rule.startswith("704.5") and (cap.name.startswith("sba.") or cap.name == "legend_rule")}
@@ -309,6 +312,12 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
             if sorted(map(str, a.get(pid) or [])) != sorted(map(str, b.get(pid) or [])):
                 add((2, zone, pid), f"zones.{zone}.{pid}", f"{pid}'s {zone}: engine {sorted(map(str, a.get(pid) or []))} "
                                                            f"vs reference {sorted(map(str, b.get(pid) or []))}")
+    if "stack" in scope.capabilities:
+        for key in STACK_FIELDS:
+            a, b = fork.get(key), reference.get(key)
+            if a != b:
+                add((2.5, key, ""), key, f"{key}: engine {json.dumps(a, sort_keys=True)[:300]} vs reference "
+                                         f"{json.dumps(b, sort_keys=True)[:300]}")
     if not scope.ignores("log"):
         battlefield = frozenset(map(str, (reference.get("zones") or {}).get("battlefield") or ()))
         log_a = sorted(k for k in (_log_key(e, scope, battlefield) for e in fork.get("log", [])) if k)
@@ -348,7 +357,7 @@ def first_path(messages: Sequence[str]) -> str | None:
 
 def _unchanged(before: dict, after: dict) -> bool:
     """Whether an event left the game as it was: players, objects and zones equal (the log aside)."""
-    return all(before.get(k) == after.get(k) for k in ("players", "objects", "zones"))
+    return all(before.get(k) == after.get(k) for k in ("players", "objects", "zones", "stack", "priority"))
 
 
 @invariant("differential.matches_reference", rules=("613.1", "400.1", "120.3"), family="differential",

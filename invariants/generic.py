@@ -240,6 +240,7 @@ def objects_conserved(t: Transition):
     for oid in after.keys() - before.keys():
         entry = changes.get(oid) or {}
         created = t.event.get("id") == oid or entry.get("from", "x") is None \
+            or (entry.get("from") == "stack" and oid in _on_the_stack(t.before)) \
             or any(e.get("kind") == "zone_change" and e.get("object") == oid and e.get("previous") in became
                    and e["previous"] in before for e in t.log)  # (its last entry may be a later move: dies)
         if not created:
@@ -248,6 +249,12 @@ def objects_conserved(t: Transition):
                        f"create it (its id) or a log entry {{\"kind\": \"zone_change\", \"object\": {json_text(oid)}, "
                        f"\"from\": null, ...}} (an object entering from outside the game, CR 400.7)")
     return out
+
+
+def _on_the_stack(observation: dict) -> set:
+    """The ids of the spells and abilities on the stack of an observation (capability ``stack``): a spell
+    there is no object of ``objects`` until it leaves the stack (CR 608.2n, 608.3a)."""
+    return {e.get("id") for e in observation.get("stack") or () if isinstance(e, dict)}
 
 
 def _missing_entry(oid: str, obj: dict, entry: dict | None) -> str:
@@ -281,7 +288,7 @@ def illegal_changes_nothing(t: Transition):
     if t.illegal is None:
         return None
     out = []
-    for key in ("players", "objects", "zones"):
+    for key in ("players", "objects", "zones", "stack", "priority"):
         if t.before.get(key) != t.after.get(key):
             changed = field_differences({key: t.before.get(key)}, {key: t.after.get(key)}, limit=4)
             out.append(f"the refused event ({t.illegal}) changed {key}; expected the observation before it, "

@@ -26,6 +26,7 @@ from .mana import ManaRules, counts
 from .model_cards import ModelAbilities, protected_from
 from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, LastKnown, Player, PTEffect, Trigger
 from .search import SearchRules
+from .stack import StackRules
 from .playtest import PlaytestRules
 from .state_based_actions import StateBasedActions
 from .steps import StepRules
@@ -89,6 +90,9 @@ CAPABILITIES = frozenset(
         "damage.zero",
         "edict",
         "put_onto_battlefield.tapped",
+        # The stack and priority in a game whose board says "stack": true (CR 405, 117, 601.2, 603.3b, 608.2b;
+        # reference_engine.stack).
+        "stack",
         # Exile, return to hand, exile and return (CR 400.7, 701.11, 610.3c; reference_engine.zones).
         "zones",
         # Declared attackers and blockers, combat damage steps (CR 506-511; reference_engine.combat).
@@ -97,7 +101,7 @@ CAPABILITIES = frozenset(
 )
 
 
-class Game(CombatRules, PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, SearchRules,
+class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, SearchRules,
            ZoneRules, TriggeredAbilities, ControlRules, ManaRules, ModelAbilities, CostPayment, ActivatedAbilityEffects,
            StepRules):
     """One game in progress. Not thread-safe; cheap to create.
@@ -129,6 +133,7 @@ class Game(CombatRules, PlaytestRules, DestructionRules, StateBasedActions, Laye
         self._cache: dict | None = None
         self._kept_cache: tuple | None = None  # (state_stamp(), cache) of the last unchanging() block
         self._build(board)
+        self.init_stack(board)  # the board's "stack" flag (reference_engine.stack)
 
     # ----------------------------------------------------------------- set-up
     def _build(self, board: dict) -> None:
@@ -434,6 +439,8 @@ class Game(CombatRules, PlaytestRules, DestructionRules, StateBasedActions, Laye
         """
         if any(p.lost for p in self.players.values()):
             raise IllegalAction("game_over", "a player has lost the game; no more events")
+        if self.stack_game:  # spells and abilities wait on the stack (reference_engine.stack)
+            return self.apply_with_stack(event, decider)
         kind = event.get("type") if isinstance(event, dict) else None
         handler = events.HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
@@ -448,7 +455,10 @@ class Game(CombatRules, PlaytestRules, DestructionRules, StateBasedActions, Laye
     def observe(self) -> dict:
         """The game as plain JSON-serialisable data; see ``harness.protocol.Observation``."""
         with self.unchanging():
-            return self._observe()
+            observation = self._observe()
+        if self.stack_game:
+            observation.update(self.observe_stack())  # "stack" and "priority" (reference_engine.stack)
+        return observation
 
     def _observe(self) -> dict:
         objects = {}

@@ -88,13 +88,18 @@ class TriggeredAbilities:
         self.pending_triggers = []
         self.stack = []
 
+    def apnap_order(self) -> list[str]:
+        """The players in APNAP order (CR 101.4): the board's first player is the active player
+        (a game with the stack follows its active player: :mod:`reference_engine.stack`)."""
+        return list(self.players)
+
     def put_triggers_on_stack(self, decider) -> None:
         """CR 603.3b: each player in APNAP order puts the abilities they control on the stack,
         in the order they choose (kind ``"trigger_order"``: which one goes on the stack
         next; the last one put on the stack resolves first). Targets are chosen as each is
         put on the stack (:meth:`choose_trigger_targets`)."""
         waiting, self.pending_triggers = self.pending_triggers, []
-        for player in self.players:
+        for player in self.apnap_order():
             mine = [t for t in waiting if t.controller == player]
             while mine:
                 if len(mine) == 1:

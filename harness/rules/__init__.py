@@ -15,16 +15,17 @@ from .mana import ManaRules
 from .modelled import ModelledRules
 from .permanents import PermanentRules
 from .search import SearchRules
+from .stack import StackRules
 from .playtest import PlaytestRules
 from .steps import StepsRules
 from .umbra import UmbraRules
 from .zones import ZoneRules
 
 #: The rules-area mixins the machine inherits, in MRO order.
-AREAS: tuple[type[RulesArea], ...] = (DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules,
+AREAS: tuple[type[RulesArea], ...] = (StackRules, DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules,
                                        ManaRules, ChanceRules, SearchRules, PlaytestRules, ModelledRules,
                                        ZoneRules, StepsRules)
 
 __all__ = ["AREAS", "CARD_LISTS", "DECLARED_ONLY", "REQUIRES", "ChanceRules", "ControlRules", "DestructionRules", "LayersRules", "ManaRules",
            "ModelledRules", "PermanentRules", "PlaytestRules",
-           "RulesArea", "SearchRules", "StepsRules", "UmbraRules", "ZoneRules", "needs", "objects"]
+           "RulesArea", "SearchRules", "StackRules", "StepsRules", "UmbraRules", "ZoneRules", "needs", "objects"]

@@ -79,6 +79,15 @@ class RulesArea(Targeting):
     def _new_id(self) -> str:  # provided by the machine
         raise NotImplementedError
 
+    def stack_event(self, event: dict) -> dict:
+        """The event as it is applied (``harness.rules.stack`` adds a spell id to a cast in a game
+        with the stack); by default unchanged."""
+        return event
+
+    def after_event(self, event: dict, data) -> None:
+        """Called after each event the machine applied (``harness.rules.stack`` then lets players
+        pass priority in a game with the stack); by default nothing."""
+
     def extend_board(self, board: dict, extras: dict) -> dict:
         """The board of a new example with this area's board features added: an area
         overrides it, calls ``super()`` first, and adds objects from ``extras`` (drawn with

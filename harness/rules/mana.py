@@ -102,8 +102,10 @@ def mana_objects(draw, costs: bool):
 def board_extras():
     """The board features of every area, drawn with the board: ``{"mana": [objects] or None}``
     (the mana corner on three boards in four)."""
+    from .stack import stack_extras  # the stack corner (harness.rules.stack): one board in three is a stack game
+
     corner = st.one_of(st.none(), mana_objects(True), mana_objects(True), mana_objects(True))
-    return st.fixed_dictionaries({"mana": corner})
+    return st.fixed_dictionaries({"mana": corner, "stack": stack_extras()})
 
 
 class ManaRules(RulesArea):
