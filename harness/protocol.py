@@ -34,29 +34,6 @@ place:
 * the wire protocol: docs/protocol.md, :data:`ENGINE_METHODS`, :data:`HARNESS_METHODS`,
   :data:`ERROR_CODES`.
 
-Combat (capability ``combat``; CR 506-511; the reference engine's :mod:`reference_engine.combat`):
-
-* ``{"type": "declare_attackers", "player": P, "attackers": [ID...]}``: P declares the creatures
-  P controls that attack the other player, the defending player (two players, CR 506.2). Each
-  must be untapped, not summoning sick unless it has haste (508.1a, 302.6), without defender
-  (702.3b) or a "can't attack" restriction (508.1c); else refused (``illegal_attack``), and refused
-  while any creature is attacking or blocking (``combat_in_progress``). Attackers without
-  vigilance become tapped (508.1f, 702.20b; ``tapped`` with cause ``"attack"``).
-* ``{"type": "declare_blockers", "blocks": {BLOCKER: ATTACKER}}``: untapped creatures of the
-  defending player without a "can't block" restriction (509.1a-b) each block one attacker: one
-  with flying only by creatures with flying or reach (702.9b, 702.17b), one with menace by two or
-  more (702.111b), one that "can't be blocked" by none; else ``illegal_block``.
-* ``{"type": "combat_damage"}``: one combat damage step, the first strike step first when an
-  attacking or blocking creature has first strike or double strike (510.4, 702.7b, 702.4b). A
-  blocked attacker's damage is divided among its blockers (and, with trample, the defending
-  player, after lethal damage: 1 with deathtouch, 702.19b, 702.2c) as its controller chooses:
-  decider kind ``"damage_assignment"``, options ``"<N> damage to <id>"``, one question per
-  amount (:data:`harness.decisions.TABLE`). Lifelink: one ``life_gained`` per source (702.15b).
-* ``{"type": "end_of_combat"}``: every creature is removed from combat (511.3).
-
-A declared combat is observed as ``combat`` (``attacking_player``, ``defending_player``,
-``step``, ``first_strikers``) and, on its creatures, ``blocked`` and ``blocked_by`` (attackers)
-or ``blocking`` (blockers); see ``harness/schema/observation.schema.json``.
 """
 
 from __future__ import annotations
