@@ -275,7 +275,8 @@ def area_cards(capabilities, declared, plays_needs) -> dict[str, str]:
     land with ``tap_untap_costs``), the chance scenes (``chance``; Tavern Scoundrel's
     activation with a Forest, with ``mana`` and ``tap_untap_costs``), the playtest corner and
     scenes (``playtest_supertypes``, ``mana``, ``tap_untap_costs``; Grizzly Bears and two
-    Forests to equip a Sword of the Meek) and the search corner (``library_search``).
+    Forests to equip a Sword of the Meek), the search corner (``library_search``), the upkeep
+    scenes (``steps``, ``triggers``) and the stack corner (the board feature "stack games").
     ``tests/test_plan_cards.py`` runs the state machine and checks that every card a run
     observed is in ``Plan.cards``, so an area that names a new card must be added here."""
     from .rules import chance, mana, playtest, search
@@ -314,6 +315,17 @@ def area_cards(capabilities, declared, plays_needs) -> dict[str, str]:
     if "library_search" in caps:
         corner = (search.IMPOSTOR, "Forest", "Darksteel Myr")
         add(corner, "search corner (capability library_search)", lambda c: declares(c) and plays_needs(c))
+    if {"steps", "triggers"} <= caps:
+        from .rules import steps
+
+        add(steps.STEP_CARDS, "upkeep scenes' permanents with step abilities (capabilities steps, triggers)")
+        if {"chance", "chance.players"} <= caps:
+            add((steps.THUMB,), "several players' flips, with Krark's Thumb (capabilities chance, chance.players)")
+    if FEATURES.get("stack games") in caps:
+        from .rules import stack
+
+        add(("Hangarback Walker", *stack.PENUMBRA_HOSTS, "Penumbra Umbra"),
+            f"stack corner (capability {FEATURES['stack games']})", lambda c: declares(c) and plays_needs(c))
     return found
 
 
@@ -432,6 +444,13 @@ class Plan:
         plan = cls(every, declared, frozen, left_out, frozenset(features), left_features, caps, implied, unmodelled,
                    models, groups, kinds)
         by_area = area_cards(every, declared, plan.plays)
+        if {"steps", "triggers"} <= every:  # declared cards read with a step ability: the upkeep scenes play them
+            from .rules.steps import STEP_TEMPLATES
+
+            for name, model in sorted(models.items()):
+                if any(a.template in STEP_TEMPLATES for a in model.abilities):
+                    by_area.setdefault(name, "upkeep scenes' permanents with step abilities (capabilities steps, "
+                                             "triggers)")
         plan.area_cards.update((card, why) for card, why in by_area.items() if card not in plan.listed_cards)
         for card in plan.area_cards:
             left_out.pop(card, None)  # left out of the generator lists, but a rules area plays it
