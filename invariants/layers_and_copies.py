@@ -324,7 +324,9 @@ def resolved_effects_affect_a_fixed_set(t: Transition):
         applicable = True
         for e in obj.get("pt_effects") or []:
             source = t.after["objects"].get(e.get("source") or "")
-            if e.get("until_end_of_turn") or source is None or source.get("attached_to") != oid:
+            # a static ability's effect (an anthem: its source attached to nothing) applies to what enters
+            # (CR 611.3a); an Aura's or Equipment's only to what it is attached to
+            if e.get("until_end_of_turn") or source is None or source.get("attached_to") not in (oid, None):
                 out.append(f"{oid} entered during this event but is affected by {e} (CR 611.2c)")
     if t.event.get("type") == "create_effect":
         applicable = True

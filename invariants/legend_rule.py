@@ -50,7 +50,8 @@ def controller_chooses(t: Transition):
     for oid in group:
         zone = t.after["objects"].get(oid, {}).get("zone")
         if oid == decision.answer:
-            if zone != "battlefield":
+            if zone != "battlefield" and not any(e.get("kind") == "trigger" for e in t.log):
+                # (a triggered ability of the event may have dealt it lethal damage after the legend rule)
                 out.append(f"{oid} was chosen to stay under the legend rule but is "
                            f"{f'in the {zone}' if zone else 'no longer observed'}: expected it still on the "
                            f"battlefield")

@@ -42,6 +42,7 @@ from .playtest_cases import CASES as PLAYTEST_CASES
 from . import template_cases
 from .observations import HIDDEN_ZONES, PLAYERS, card, observation, step  # noqa: F401
 from . import cast_permanent_cases
+from . import steps_cases  # noqa: E402  (invariants/steps.py, actions.py, game_amounts.py)
 
 # --------------------------------------------------------------------------- observation builders
 
@@ -1477,6 +1478,9 @@ MORE_HOLDS += template_cases.MORE_HOLDS
 CASES.update({name: Case(*case) for name, case in cast_permanent_cases.CASES.items()})  # permanent spells
 MORE_BROKEN += cast_permanent_cases.MORE_BROKEN
 MORE_HOLDS += cast_permanent_cases.MORE_HOLDS
+CASES.update({name: Case(*case) for name, case in steps_cases.CASES.items()})  # steps, small actions, game amounts
+MORE_BROKEN += steps_cases.MORE_BROKEN
+MORE_HOLDS += steps_cases.MORE_HOLDS
 
 # --------------------------------------------------------------------------- tests
 
