@@ -169,8 +169,10 @@ def test_a_finding_of_a_guided_run_shrinks_and_replays(tmp_path):
 def test_the_tiny_engines_planted_bugs_are_found_guided_shrunk_and_replayed(tmp_path, capsys):
     """The three planted bugs of the from-scratch engine, the later ones found after the
     first chunk (with the weights on): each shrunk to one event, and each replay file fails on
-    the buggy engine and passes on the fixed one."""
-    code = cli.main(["run", "--engine", f"{TINY}:buggy", "--coverage-guided", "--keep-going", "--seed", "1",
+    the buggy engine and passes on the fixed one. (Seed 2: from seed 1, Hypothesis 6.170.1 on, whose
+    unique collections draw otherwise, shrinks the deathtouch bug to two events, the Rats put onto the
+    battlefield then their damage; seeds 2 to 5 give one event on 6.155 and 6.170 alike.)"""
+    code = cli.main(["run", "--engine", f"{TINY}:buggy", "--coverage-guided", "--keep-going", "--seed", "2",
                      "--max-examples", "100", "--database", "none", "--quiet", "--replay-dir", str(tmp_path)])
     assert code == 1
     files = sorted(tmp_path.glob("*.json"))
