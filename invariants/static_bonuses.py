@@ -136,7 +136,9 @@ def _check(t: Transition, kind: str, other: str):
         missing = mine1[2] - has
         if missing:
             out.append(f"613.1f: {cid} lacks {sorted(missing)}, which the bonuses applying to it now give")
-        printed = model_keywords(a.get("name"))
+        # its own keywords: its card's, or a token's as the effect that created it defined them (its
+        # copiable values, CR 707.2, 111.3: a Thopter token's flying)
+        printed = model_keywords(a.get("name")) | {str(k).lower() for k in (a.get("copiable") or {}).get("keywords") or ()}
         explained = printed | mine0[2] | rest0[2]
         if {str(k).lower() for k in b.get("keywords") or ()} <= explained:  # no effect of unknown duration
             gone = (mine0[2] - mine1[2] - rest1[2] - printed) & has
