@@ -437,6 +437,17 @@ def card(name: str) -> Card:
     return found
 
 
+@lru_cache(maxsize=1)
+def creature_types() -> frozenset[str]:
+    """The creature types of CR 205.3m (rules effective 2025-02-07), from ``data/creature_types.txt``.
+
+    The card database's Oracle texts are of 2019: a creature subtype it has that isn't here was
+    retired or renamed since (Hound became Dog, Viashino Lizard, ...), so an engine with today's
+    Oracle data may have another type in its place."""
+    text = resources.files("cards").joinpath("data/creature_types.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
 def all_names() -> frozenset[str]:
     """Every name :func:`card` knows: the names of the pool's, the ``--oracle`` files' and the
     database's cards and of their faces."""

@@ -544,10 +544,19 @@ def _card_model(args) -> int:
         found = model(args.name)
     except cards.UnknownCardName as exc:
         raise BadInput(str(exc)) from None
+    facts = cards.card(args.name).to_json()  # the characteristics an engine observes (CR 109.3)
     if args.json:
-        print(json.dumps(found.to_json(), indent=2))
+        print(json.dumps({**found.to_json(), "card": facts}, indent=2))
     else:
-        print("\n".join(describe(found)))
+        lines = describe(found)
+        type_line = " ".join(facts["supertypes"] + facts["types"])
+        if facts["subtypes"]:
+            type_line += " — " + " ".join(facts["subtypes"])
+        pt = f" {facts['power']}/{facts['toughness']}" if facts["power"] is not None else ""
+        colors = "".join(facts["colors"]) or "colorless"
+        keywords = f", keywords: {', '.join(sorted(facts['keywords']))}" if facts["keywords"] else ""
+        lines.insert(1, f"  {facts['mana_cost'] or '(no mana cost)'} {type_line}{pt} ({colors}{keywords})")
+        print("\n".join(lines))
     return EXIT_OK
 
 

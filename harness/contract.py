@@ -184,6 +184,10 @@ def _fixed_labels_missing(kind) -> list[str]:
 
 
 # --------------------------------------------------------------------------- problems
+#: Words an event's description may put in backticks as observation or log fields, not its own.
+_OBSERVED_NAMES = frozenset({"object", "tapped", "source"})
+
+
 def problems() -> list[str]:
     """Every gap in the contract the reference would have to paper over, one line each (empty:
     none): an event type without a description (its schema branch's ``then``), a capability
@@ -204,6 +208,13 @@ def problems() -> list[str]:
         elif not str(branch.get("description", "")).strip():
             out.append(f"event type {etype!r} has no description (the \"description\" of its branch's \"then\" in "
                        f"harness/schema/event.schema.json)")
+        else:  # a field the description names must be in the event's field table
+            listed = set(branch.get("required", ())) | set(branch.get("properties", {}))
+            named = set(re.findall(r"`([a-z_]+)`", branch["description"])) & set(event_schema.get("properties", {}))
+            named -= _OBSERVED_NAMES  # a description may name what the event changes
+            for field_name in sorted(named - listed - {"type"}):
+                out.append(f"event type {etype!r}: its description names the field {field_name!r}, which its branch "
+                           f"doesn't list (\"properties\" of its \"then\" in harness/schema/event.schema.json)")
     for cap in protocol.CAPABILITIES.values():
         for name in cap.events:
             if name.split(":", 1)[0] not in branches:
@@ -388,7 +399,11 @@ def _events(src) -> list[str]:
              f"{len(schema['properties']['type']['enum'])} event types (`harness/schema/event.schema.json`: each "
              "type's branch has its description, required fields and ranges; `harness/vocabulary.py` also checks "
              "the cards an event names). An engine that doesn't model an event raises `Unsupported`; one the rules "
-             "don't allow raises `IllegalAction` and changes nothing.", ""]
+             "don't allow raises `IllegalAction` and changes nothing. Expect many refusals: the generator aims some "
+             "events on purpose at objects that left the battlefield or never existed, and at targets a spell "
+             "can't have, which a correct engine refuses; refusals of what the engine claims are counted, and a "
+             "run where most of them are refused exits 2 (\"Refusals\" in docs/running.md). A field an event's "
+             "table doesn't list as required may be absent or, where its type allows, null.", ""]
     for etype, branch in event_branches(schema).items():
         lines += [f"### Event `{etype}`", ""]
         lines += [_md(branch["description"]) if branch.get("description") else

@@ -13,9 +13,20 @@ def test_cards_name_shows_each_sentence_and_its_template(capsys):
     assert main(["cards", "Terror"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "Terror"
-    assert out[1] == "  [spell: destroy] Destroy target nonartifact, nonblack creature. It can't be regenerated."
+    assert out[1] == "  {1}{B} Instant (B)"  # its characteristics, as an engine observes them
+    assert out[2] == "  [spell: destroy] Destroy target nonartifact, nonblack creature. It can't be regenerated."
     assert "modelled" in out
     assert any("destroy target creature (nonartifact, nonblack), can't be regenerated" in line for line in out)
+
+
+def test_cards_name_gives_the_characteristics_an_engine_observes(capsys):
+    """Mana cost, type line, power/toughness, colors and keywords (CR 109.3), in text and --json."""
+    assert main(["cards", "Serra Angel"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "  {3}{W}{W} Creature — Angel 4/4 (W, keywords: flying, vigilance)"
+    assert main(["cards", "Serra Angel", "--json"]) == 0
+    facts = json.loads(capsys.readouterr().out)["card"]
+    assert (facts["types"], facts["subtypes"], facts["power"], facts["toughness"], facts["colors"]) == (
+        ["Creature"], ["Angel"], 4, 4, ["W"])
 
 
 def test_cards_name_unmodelled_says_not_read(capsys):
