@@ -63,6 +63,7 @@ from .recording import InvariantViolation, Recorder, scenario_run
 from .rules.mana import board_extras
 from .rules.playtest import with_playtest_corner
 from .rules.search import with_search_corner
+from .rules.combat import CombatRules, with_combat_corner
 from .rules.stack import StackRules
 from .rules import (
     CARD_LISTS, DECLARED_ONLY, REQUIRES, ChanceRules, ControlRules, DestructionRules, LayersRules, ManaRules,
@@ -73,7 +74,8 @@ __all__ = ["EngineMachine", "InvariantViolation", "Recorder", "make_machine", "r
 
 
 class EngineMachine(StackRules, DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, ManaRules, ChanceRules,
-                    SearchRules, PlaytestRules, ModelledRules, ZoneRules, StepsRules, RuleBasedStateMachine):
+                    SearchRules, PlaytestRules, ModelledRules, ZoneRules, StepsRules, CombatRules,
+                    RuleBasedStateMachine):
     """The rules of every area (``harness.rules``) over one engine. Use :func:`make_machine` to bind an engine."""
 
     engine = None
@@ -274,8 +276,8 @@ def make_machine(engine, invariants, scenario_invariants=(), stats: Stats | None
         {
             **off,
             "plan": plan,
-            "board_strategy": with_playtest_corner(with_search_corner(
-                S.boards(plan, EngineMachine.max_creatures, EngineMachine.max_auras), plan), plan),
+            "board_strategy": with_combat_corner(with_playtest_corner(with_search_corner(
+                S.boards(plan, EngineMachine.max_creatures, EngineMachine.max_auras), plan), plan), plan),
             "engine": engine,
             "step_invariants": list(invariants),
             "scenario_invariants": list(scenario_invariants),

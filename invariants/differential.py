@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Iterable, Sequence
 
+import cards
 from harness.protocol import CAPABILITIES
 
 from .base import Transition, invariant
@@ -50,14 +51,16 @@ DIFFERENTIAL = "differential"  # pseudo-capability added by the runner when --ag
 #: Object fields in the order their differences rank (the protocol's order).
 OBJECT_FIELDS = ("name", "names", "zone", "owner", "controller", "token", "types", "supertypes", "subtypes", "colors",
                  "keywords", "power", "toughness", "damage", "tapped", "summoning_sick", "counters", "attached_to",
-                 "combat", "regeneration_shields", "mana_value", "copiable", "pt_effects")
+                 "combat", "blocked", "blocked_by", "blocking", "regeneration_shields", "mana_value", "copiable",
+                 "pt_effects")
 #: Optional object fields and the capabilities that make them compared, any one of them (None:
 #: compared when observed). ``summoning_sick`` is observed by every engine, but only
 #: the capabilities whose rules use summoning sickness (CR 302.6: {T} costs, creatures tapped for
 #: mana, gaining control) make an engine answer for it: a creature the reference engine calls
 #: summoning sick after it entered is no verdict on an engine with none of them.
 OPTIONAL_FIELDS = {"copiable": ("observe.copiable",), "pt_effects": ("observe.pt_effects",), "mana_value": None,
-                   "names": ("library_search",), "summoning_sick": ("tap_untap_costs", "mana", "control_change")}
+                   "names": ("library_search",), "summoning_sick": ("tap_untap_costs", "mana", "control_change"),
+                   "blocked": ("combat",), "blocked_by": ("combat",), "blocking": ("combat",)}
 #: Optional player fields and the capability that makes them compared.
 OPTIONAL_PLAYER_FIELDS = {"mana_pool": "mana", "max_hand_size": "playtest_supertypes"}
 #: Log entry kinds compared only when the engine claims the capability that produces them.
@@ -71,7 +74,7 @@ LOG_KINDS = {
 }
 #: The capability of each replacement effect a ``replacement`` log entry names (default: the effect's name).
 REPLACEMENT_CAPABILITY = {"umbra armor": "umbra_armor", **{effect: "chance" for effect in CHANCE_REPLACEMENTS}}
-_TOP = ("players", "objects", "zones", "log", "stack", "priority")
+_TOP = ("players", "objects", "zones", "log", "stack", "priority", "combat")
 #: Top-level fields of a game with the stack (capability ``stack``): compared when the engine claims it.
 STACK_FIELDS = ("stack", "priority")
 #: The capability of each state-based action rule (CR 704.5), from the capability table.
@@ -115,6 +118,11 @@ CONVENTIONS: tuple[Convention, ...] = (
     Convention("counters of an object that left", True, "a `counters_removed` (704.5q) entry of an object not on "
                "the battlefield after the event is not compared: it left by a state-based action performed at the "
                "same time, and its counters ceased to exist with it.", ("704.3", "400.7")),
+    Convention("retired creature types", True, "where the reference's object has a creature subtype CR 205.3m no "
+               "longer lists (the card database's Oracle texts are of 2019: Hound, now Dog; Viashino, Naga, "
+               "Cephalid), its `subtypes` match an engine's that have every other subtype of the reference's and at "
+               "most as many in all, so today's type in its place is no difference (`same_subtypes`).",
+               ("205.3m",)),
     Convention("card types and colors", False, "`supertypes`, `types`, `subtypes` and `colors` are compared as "
                "lists: the reference gives them in the card data's order (the type line's order; colors as the "
                "card data lists them, W U B R G), granted supertypes after printed ones.", ("205", "105")),
@@ -191,6 +199,19 @@ def compared_keywords(keywords) -> frozenset[str] | None:
         return None
     return frozenset(k.lower() for k in keywords if isinstance(k, str)
                      and not k.lower().startswith(("enchant ", "equip")))
+
+
+def same_subtypes(engine, reference) -> bool:
+    """Whether an engine's observed ``subtypes`` match the reference's but for creature types CR
+    205.3m no longer lists: the reference's other subtypes all there, and no more subtypes in all
+    than the reference has (one renamed type, e.g. the database's 2019 Hound as today's Dog)."""
+    if not isinstance(engine, list) or not isinstance(reference, list):
+        return False
+    current = cards.creature_types()
+    kept = [s for s in reference if s in current]
+    if len(kept) == len(reference):
+        return False  # nothing retired: compared exactly
+    return set(kept) <= set(engine) and len(engine) <= len(reference)
 
 
 def capabilities_used(entry: dict) -> set[str]:
@@ -296,6 +317,8 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
             if a.get(key) != b.get(key):
                 if key == "keywords" and compared_keywords(a.get(key)) == compared_keywords(b.get(key)):
                     continue
+                if key == "subtypes" and same_subtypes(a.get(key), b.get(key)):
+                    continue
                 rank = OBJECT_FIELDS.index(key) if key in OBJECT_FIELDS else 99
                 add((1, rank, oid), f"objects.{oid}.{key}",
                     f"object {oid} ({b.get('name')}) {key}: engine {a.get(key)!r} vs reference {b.get(key)!r}")
@@ -318,6 +341,9 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
             if a != b:
                 add((2.5, key, ""), key, f"{key}: engine {json.dumps(a, sort_keys=True)[:300]} vs reference "
                                          f"{json.dumps(b, sort_keys=True)[:300]}")
+    if "combat" in scope.capabilities and fork.get("combat") != reference.get("combat"):  # the declared combat
+        add((2.6, "combat", ""), "combat", f"combat: engine {json.dumps(fork.get('combat'), sort_keys=True)[:300]} vs "
+                                           f"reference {json.dumps(reference.get('combat'), sort_keys=True)[:300]}")
     if not scope.ignores("log"):
         battlefield = frozenset(map(str, (reference.get("zones") or {}).get("battlefield") or ()))
         log_a = sorted(k for k in (_log_key(e, scope, battlefield) for e in fork.get("log", [])) if k)
@@ -357,7 +383,7 @@ def first_path(messages: Sequence[str]) -> str | None:
 
 def _unchanged(before: dict, after: dict) -> bool:
     """Whether an event left the game as it was: players, objects and zones equal (the log aside)."""
-    return all(before.get(k) == after.get(k) for k in ("players", "objects", "zones", "stack", "priority"))
+    return all(before.get(k) == after.get(k) for k in ("players", "objects", "zones", "stack", "priority", "combat"))
 
 
 @invariant("differential.matches_reference", rules=("613.1", "400.1", "120.3"), family="differential",

@@ -8,6 +8,7 @@ inherits them all (Hypothesis collects rules over the class's MRO). See
 
 from .base import CARD_LISTS, DECLARED_ONLY, REQUIRES, RulesArea, needs, objects
 from .chance import ChanceRules
+from .combat import CombatRules
 from .control import ControlRules
 from .destruction import DestructionRules
 from .layers import LayersRules
@@ -24,8 +25,8 @@ from .zones import ZoneRules
 #: The rules-area mixins the machine inherits, in MRO order.
 AREAS: tuple[type[RulesArea], ...] = (StackRules, DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules,
                                        ManaRules, ChanceRules, SearchRules, PlaytestRules, ModelledRules,
-                                       ZoneRules, StepsRules)
+                                       ZoneRules, StepsRules, CombatRules)
 
-__all__ = ["AREAS", "CARD_LISTS", "DECLARED_ONLY", "REQUIRES", "ChanceRules", "ControlRules", "DestructionRules", "LayersRules", "ManaRules",
+__all__ = ["AREAS", "CARD_LISTS", "DECLARED_ONLY", "REQUIRES", "ChanceRules", "CombatRules", "ControlRules", "DestructionRules", "LayersRules", "ManaRules",
            "ModelledRules", "PermanentRules", "PlaytestRules",
            "RulesArea", "SearchRules", "StackRules", "StepsRules", "UmbraRules", "ZoneRules", "needs", "objects"]
