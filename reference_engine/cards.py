@@ -178,8 +178,7 @@ SCRIPTS: dict[str, CardScript] = {
     "Crab Umbra": _umbra(not_modelled=("{2}{U}: Untap enchanted creature.",)),
     "Indrik Umbra": _umbra(grants={"first strike"}, not_modelled=("all creatures able to block it do so",)
     ),
-    "Treefolk Umbra": _umbra(not_modelled=("assigns combat damage equal to its toughness (combat damage is not modelled)",)
-    ),
+    "Treefolk Umbra": _umbra(),  # "assigns combat damage equal to its toughness": reference_engine.combat
     "Octopus Umbra": _umbra(not_modelled=('granted "Whenever this creature attacks, you may tap target creature with power 8 or less."',),
     ),
     "Penumbra Umbra": _umbra(enchant="creature you control", graveyard_trigger="copy enchanted creature, black"),

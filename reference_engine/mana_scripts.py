@@ -32,8 +32,7 @@ def mana_card_scripts() -> dict[str, "CardScript"]:
         "Exotic Orchard": CardScript(activated=(A.ADD_OPPONENT_LAND_COLOR,)),
         "Fellwar Stone": CardScript(activated=(A.ADD_OPPONENT_LAND_COLOR,)),
         "Mana Reflection": CardScript(mana_replacement=DOUBLE),
-        "Nyxbloom Ancient": CardScript(mana_replacement=TRIPLE,
-                                       not_modelled=("Trample (combat damage is not modelled)",)),
+        "Nyxbloom Ancient": CardScript(mana_replacement=TRIPLE),  # trample: reference_engine.combat
         "Heartbeat of Spring": CardScript(land_mana_trigger=True),
         "Mana Flare": CardScript(land_mana_trigger=True),
         # "You have no maximum hand size" (CR 402.2): observed as its controller's max_hand_size.

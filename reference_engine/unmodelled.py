@@ -228,9 +228,6 @@ GAPS: tuple[Gap, ...] = (
     Gap("Felidar Umbra", "the mana cost {1}{W} of its attach ability (the attach event is free)", "cost:mana",
         NO_MANA),
     Gap("Crab Umbra", "{2}{U}: Untap enchanted creature.", "ability:activated", NO_ACTIVATION),
-    Gap("Treefolk Umbra",
-        "assigns combat damage equal to its toughness (combat damage is not modelled)", "ability:combat damage",
-        "no event deals combat damage (the damage event is damage a permanent deals outside combat)"),
     Gap("River Boa", "Islandwalk", "ability:landwalk",
         "a creature is made to block while it attacks and the blocker's controller controls an Island", _islandwalk),
     Gap("River Boa", "the {G} cost of its regeneration ability", "cost:mana", NO_MANA),
@@ -252,8 +249,6 @@ GAPS: tuple[Gap, ...] = (
         "Thopter of a Hangarback Walker that dies)", _sword_in_graveyard),
     Gap("Treasure Token", "{T}, Sacrifice this artifact: Add one mana of any color.", "ability:not modelled",
         "a Treasure's mana ability is activated (the activation is declined, CR 111.10a)", _treasure_activated),
-    Gap("Nyxbloom Ancient", "Trample (combat damage is not modelled)", "ability:trample",
-        "no event deals combat damage (the damage event is damage a permanent deals outside combat)"),
     Gap("Fatestitcher", "Unearth {U} (activating it raises Unsupported)", "ability:unearth",
         "its unearth ability is activated from its owner's graveyard (CR 702.84a)", _unearth),
     Gap("Contamination", "At the beginning of your upkeep, sacrifice Contamination unless you sacrifice a "

@@ -182,15 +182,6 @@ def _not_performed(card, **fields):
     return check
 
 
-def _treefolk():
-    """The damage event deals the amount it names, outside combat: combat damage assignment
-    never happens, so Treefolk Umbra's "assigns combat damage equal to its toughness" can't apply."""
-    game = game_of(obj("bears", "Grizzly Bears"), aura("t", "Treefolk Umbra", "bears"),
-                   obj("myr", "Darksteel Myr", owner="P2"))
-    assert performed(game, {"type": "damage", "source": "bears", "target": "P2", "amount": 1})["players"]["P2"][
-        "life"] == 19
-
-
 def _shuffle():
     """Goblin Engineer's search finds the same cards whatever the library order, so not
     shuffling afterwards changes nothing the engine observes or uses."""
@@ -202,13 +193,6 @@ def _shuffle():
                                "controller": "P1", "attach_to": None}, "l1")
         results.append((obs["objects"]["l1"]["zone"], obs["objects"]["l2"]["zone"]))
     assert results == [("graveyard", "library")] * 2
-
-
-def _no_combat_damage():
-    """Nyxbloom Ancient deals the damage the damage event names, to that target only."""
-    game = game_of(obj("nyx", "Nyxbloom Ancient"), obj("bears", "Grizzly Bears", owner="P2"))
-    obs = performed(game, {"type": "damage", "source": "nyx", "target": "bears", "amount": 3})
-    assert obs["players"]["P2"]["life"] == 20 and obs["objects"]["bears"]["zone"] == "graveyard"
 
 
 def test_contamination_upkeep_is_declined_and_begin_turn_reaches_no_upkeep():
@@ -247,8 +231,6 @@ UNREACHABLE = {
         _not_performed("Hangarback Walker", counters={"+1/+1": 1}),
     ("Goblin Engineer", "{R}, {T}, Sacrifice an artifact: Return target artifact card with mana value 3 or less "
                         "from your graveyard to the battlefield."): _not_performed("Goblin Engineer"),
-    ("Treefolk Umbra", "assigns combat damage equal to its toughness (combat damage is not modelled)"): _treefolk,
-    ("Nyxbloom Ancient", "Trample (combat damage is not modelled)"): _no_combat_damage,
     ("Cackling Counterpart", "Flashback {5}{U}{U}"): _flashback,
 }
 
