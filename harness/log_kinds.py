@@ -115,6 +115,8 @@ KINDS: tuple[LogKind, ...] = (
         _f("target", "string", "the object or player dealt damage"),
         _f("amount", "integer", "how much"),
         _f("deathtouch", "boolean", "whether the source had deathtouch (CR 702.2)"),
+        _f("combat", "boolean", "capability `combat`: true for combat damage (the `combat_damage` event, CR 510.2)",
+           required=False),
     )),
     LogKind("damage_removed", "damage marked on a permanent was removed (umbra armor, regeneration, cleanup)",
             ("120.6", "702.89a", "701.15a", "514.2"), (
@@ -123,7 +125,8 @@ KINDS: tuple[LogKind, ...] = (
     LogKind("tapped", "a permanent became tapped", ("701.26a",), (
         _OBJECT,
         _f("cause", "string", "`cost` ({T} or a mono cost, CR 107.5), `ability` (an ability's effect), `effect` "
-                              "(a spell's or trigger's effect); absent when regeneration taps it (701.15a)",
+                              "(a spell's or trigger's effect), `attack` (declared as an attacker, 508.1f); absent "
+                              "when regeneration taps it (701.15a)",
            required=False),
     )),
     LogKind("untapped", "a permanent became untapped", ("701.26b", "502.3"), (
