@@ -3,7 +3,7 @@
 A step **exercises** a CR rule (or a ruling) when an invariant citing it *applied* to the
 step (its check returned a verdict, not None: it did not merely run), and a card when
 the step's event names it or names an object of that card (``card``, ``object``,
-``source``, ``target``, ``targets``, ``attach_to``, ``copy_of``), or the step's log shows
+``source``, ``target``, ``targets``, ``attach_to``, ``copy_of``, ``attackers``, ``blocks``), or the step's log shows
 an object of that card. :class:`RuleCoverage` counts steps per rule, ruling and card;
 :meth:`RuleCoverage.report` lists those never exercised among the rules and rulings the
 run's invariants cite and the cards its plan plays.
@@ -39,6 +39,10 @@ def cards_of_step(event: dict, before: dict, after: dict) -> set[str]:
     targets = event.get("targets")
     if isinstance(targets, list):
         ids += targets
+    if isinstance(event.get("attackers"), list):  # declare_attackers (capability combat)
+        ids += event["attackers"]
+    if isinstance(event.get("blocks"), dict):  # declare_blockers: blockers and the attackers they block
+        ids += list(event["blocks"]) + list(event["blocks"].values())
     for entry in after.get("log") or ():
         if isinstance(entry, dict):
             ids.append(entry.get("object"))
