@@ -43,6 +43,8 @@ from . import template_cases
 from .observations import HIDDEN_ZONES, PLAYERS, card, observation, step  # noqa: F401
 from . import cast_permanent_cases
 from . import steps_cases  # noqa: E402  (invariants/steps.py, actions.py, game_amounts.py)
+from . import zone_cases  # invariants/zone_changes.py
+from . import stack_cases  # invariants/stack.py
 
 # --------------------------------------------------------------------------- observation builders
 
@@ -1481,6 +1483,12 @@ MORE_HOLDS += cast_permanent_cases.MORE_HOLDS
 CASES.update({name: Case(*case) for name, case in steps_cases.CASES.items()})  # steps, small actions, game amounts
 MORE_BROKEN += steps_cases.MORE_BROKEN
 MORE_HOLDS += steps_cases.MORE_HOLDS
+CASES.update({name: Case(*case) for name, case in zone_cases.CASES.items()})  # exile, return to hand, flicker
+MORE_BROKEN += zone_cases.MORE_BROKEN
+MORE_HOLDS += zone_cases.MORE_HOLDS
+CASES.update({name: Case(*case) for name, case in stack_cases.CASES.items()})  # the stack and priority
+MORE_BROKEN += stack_cases.MORE_BROKEN
+MORE_HOLDS += stack_cases.MORE_HOLDS
 
 # --------------------------------------------------------------------------- tests
 
@@ -1571,7 +1579,8 @@ IN_SCOPE = {
 
 
 @pytest.mark.parametrize("step_id, t", list(_unrelated_steps()))
-@pytest.mark.parametrize("name", sorted(n for n, inv in REGISTRY.items() if inv.family == "rules"))
+@pytest.mark.parametrize("name", sorted(n for n, inv in REGISTRY.items()
+                                         if inv.family == "rules" and inv.scope == "step"))  # a scenario check takes a run
 def test_rules_invariants_do_not_apply_to_unrelated_events(name, step_id, t):
     """A rules invariant returns None (not applicable) when the event can't involve its rule."""
     assert REGISTRY[name].check(t) == ([] if (name, step_id) in IN_SCOPE else None)
