@@ -227,11 +227,12 @@ class StackRules(RulesArea):
         target = next((t for t in self._stack()[-1].get("targets") or () if t in self._live()), None)
         if target is None:
             return
-        how = data.draw(st.integers(0, 2), label="removal")
+        removals = self._spells(("destroy_spells",))
+        how = data.draw(st.integers(0, 2 if removals else 1), label="removal")
         if how == 0:
             self._stack_apply({"type": "sacrifice", "object": target}, data)
-        elif how == 1:
-            self._cast(data, self._holder(), S.pick(data, self._spells(("destroy_spells",)), "removal"), target)
+        elif how == 2:
+            self._cast(data, self._holder(), S.pick(data, removals, "removal"), target)
         else:
             self._stack_apply({"type": "destroy", "targets": [target], "cant_be_regenerated": True}, data)
         if not self.stopped:
@@ -247,7 +248,7 @@ class StackRules(RulesArea):
         creature = S.pick(data, self._enchanted_by_penumbra(), "enchanted")
         self._stack_apply({"type": "destroy", "targets": [creature], "cant_be_regenerated": False}, data)
         if not self.stopped and data.draw(st.integers(0, 3), label="respond") and creature in self._live():
-            if data.draw(st.booleans(), label="sacrifice"):
+            if not self._spells(REMOVAL_LISTS) or data.draw(st.booleans(), label="sacrifice"):
                 self._stack_apply({"type": "sacrifice", "object": creature}, data)
             else:
                 self._cast(data, self._holder(), S.pick(data, self._spells(REMOVAL_LISTS), "removal"), creature)
