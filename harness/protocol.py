@@ -80,6 +80,7 @@ class BoardSpec(TypedDict):
 
     players: list[PlayerSpec]
     objects: list[ObjectSpec]
+    stack: NotRequired[bool]  # a game with the stack (capability stack)
 
 
 class Event(TypedDict, total=False):
