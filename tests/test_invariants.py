@@ -45,6 +45,7 @@ from . import cast_permanent_cases
 from . import steps_cases  # noqa: E402  (invariants/steps.py, actions.py, game_amounts.py)
 from . import zone_cases  # invariants/zone_changes.py
 from . import stack_cases  # invariants/stack.py
+from . import combat_cases  # invariants/combat.py
 
 # --------------------------------------------------------------------------- observation builders
 
@@ -1489,6 +1490,9 @@ MORE_HOLDS += zone_cases.MORE_HOLDS
 CASES.update({name: Case(*case) for name, case in stack_cases.CASES.items()})  # the stack and priority
 MORE_BROKEN += stack_cases.MORE_BROKEN
 MORE_HOLDS += stack_cases.MORE_HOLDS
+CASES.update({name: Case(*case) for name, case in combat_cases.CASES.items()})  # combat, CR 506-511
+MORE_BROKEN += combat_cases.MORE_BROKEN
+MORE_HOLDS += combat_cases.MORE_HOLDS
 
 # --------------------------------------------------------------------------- tests
 
