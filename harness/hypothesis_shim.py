@@ -29,12 +29,13 @@ and its filtered draw writes to the data it draws from since then (:class:`_Firs
 
 from __future__ import annotations
 
+import contextlib
+
 import functools
 import importlib
 import inspect
 from random import Random
 
-from hypothesis import __version__ as hypothesis_version
 from hypothesis import seed as hypothesis_seed
 from hypothesis import settings as Settings
 from hypothesis import stateful
@@ -524,6 +525,22 @@ def _strategy_shapes() -> list[tuple[str, object, type, tuple[str, ...]]]:
         ("st.data()", st.data, DataStrategy, ()),
         ("Bundle('b')", lambda: Bundle("b"), Bundle, ("name",)),
     ]
+
+
+
+@contextlib.contextmanager
+def run_statistics(callback):
+    """Within the block, ``callback(statistics)`` is called at the end of each Hypothesis test run
+    with its per-phase figures (what ``hypothesis.statistics.collector``, an internal behind the
+    pytest plugin's ``--hypothesis-show-statistics``, hands; each phase's test cases with their
+    status). A Hypothesis without it, or a run it didn't finish (interrupted), hands none."""
+    try:
+        from hypothesis.statistics import collector as statistics_collector
+    except ImportError:  # a Hypothesis without it: the summary just has no breakdown
+        yield
+        return
+    with statistics_collector.with_value(callback):
+        yield
 
 
 def internals_problems() -> list[str]:

@@ -25,7 +25,6 @@ exploration replays it first. Failures Hypothesis saved there (runs without
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -122,19 +121,6 @@ def count_outcomes(outcomes: dict, statistics: dict) -> None:
             else:
                 key = "replayed" if phase == "reuse-phase" else "shrinking"
             outcomes[key] = outcomes.get(key, 0) + 1
-
-
-@contextlib.contextmanager
-def hypothesis_statistics(callback):
-    """Within the block, ``callback(statistics)`` is called at the end of each Hypothesis test run
-    (its per-phase figures; a run Hypothesis didn't finish, interrupted, hands none)."""
-    try:
-        from hypothesis.statistics import collector as statistics_collector
-    except ImportError:  # a Hypothesis without it: the summary just has no breakdown
-        yield
-        return
-    with statistics_collector.with_value(callback):
-        yield
 
 
 def database_from(spec: str | None):
@@ -462,7 +448,7 @@ def run(engine, *, max_examples: int = 100, max_seconds: float | None = None, se
                     continue
                 try:
                     try:
-                        with hypothesis_statistics(lambda figures: count_outcomes(result.examples_by_outcome, figures)):
+                        with hypothesis_shim.run_statistics(lambda figures: count_outcomes(result.examples_by_outcome, figures)):
                             test()
                     finally:
                         note_replayed()
