@@ -403,7 +403,12 @@ def _events(src) -> list[str]:
              "events on purpose at objects that left the battlefield or never existed, and at targets a spell "
              "can't have, which a correct engine refuses; refusals of what the engine claims are counted, and a "
              "run where most of them are refused exits 2 (\"Refusals\" in docs/running.md). A field an event's "
-             "table doesn't list as required may be absent or, where its type allows, null.", ""]
+             "table doesn't list as required may be absent or, where its type allows, null.", "",
+             "The cards an engine declares bring events with no claim at all: `put_onto_battlefield` of its "
+             "creatures, Auras, Equipment and anthems (an Aura or Equipment attached to a legal creature), "
+             "`cast` of its instants and sorceries (destroy, damage, sweepers, pump, -N/-N, counters, tokens, "
+             "life and draw, exile and return spells), and `attach` of its Auras and Equipment; the "
+             "capabilities below add the rest. `rulesfuzz plan --engine E` lists the rules a run of E uses.", ""]
     for etype, branch in event_branches(schema).items():
         lines += [f"### Event `{etype}`", ""]
         lines += [_md(branch["description"]) if branch.get("description") else

@@ -123,6 +123,9 @@ CONVENTIONS: tuple[Convention, ...] = (
                "Cephalid), its `subtypes` match an engine's that have every other subtype of the reference's and at "
                "most as many in all, so today's type in its place is no difference (`same_subtypes`).",
                ("205.3m",)),
+    Convention("the end of the game", False, "the games are of two players, so once a player has lost the game "
+               "is over (CR 104.2a, 104.1): the reference refuses every later event (`IllegalAction`, reason "
+               "`game_over`), so an engine that performs it differs (`illegal`).", ("104.1", "104.2a")),
     Convention("card types and colors", False, "`supertypes`, `types`, `subtypes` and `colors` are compared as "
                "lists: the reference gives them in the card data's order (the type line's order; colors as the "
                "card data lists them, W U B R G), granted supertypes after printed ones.", ("205", "105")),
