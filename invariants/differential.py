@@ -145,7 +145,8 @@ CONVENTIONS: tuple[Convention, ...] = (
                "twice: off the battlefield, then to null when it ceases to exist.", ("400.7", "111.7", "704.5d")),
     Convention("destruction by lethal damage", False, "a creature destroyed by 704.5g or 704.5h is logged with "
                "cause `{\"event\": \"destroy\", \"by\": \"704.5g\"}` (or `704.5h`), and an umbra Aura destroyed "
-               "instead by the same cause; `state_based_action` causes are for rules that don't destroy.",
+               "instead by the same cause; `state_based_action` causes are for rules that don't destroy. A creature both rules destroy at once "
+               "(lethal damage that a deathtouch source dealt) is logged with `704.5g`.",
                ("704.5g", "704.5h", "702.89a")),
 )
 
