@@ -52,9 +52,9 @@ def test_declaration():
     info = ENGINE.info
     assert isinstance(info, EngineInfo) and info.name == "pool"
     assert len(info.cards) == 41 and "Jasmine Boreal" in info.cards and "Dragon Fodder" in info.cards
-    assert "legend_rule" in info.capabilities and "mana" not in info.capabilities
+    assert "legend_rule" in info.capabilities and "combat" in info.capabilities and "mana" not in info.capabilities
     assert "legend_rule" not in BUGGY.info.capabilities  # bug 1
-    assert BUGGY.info.capabilities == info.capabilities - {"legend_rule"}
+    assert BUGGY.info.capabilities == info.capabilities - {"legend_rule", "combat"}  # combat: no combat bug
 
 
 def test_observation_is_plain_json_with_the_required_fields():
@@ -457,3 +457,82 @@ def test_explore_fuzzes_the_pool_engine_and_finds_the_five_bugs(tmp_path, capsys
     assert (code, report["findings"]) == (0, [])
     code, report = fuzz(tmp_path, "buggy", "--explore", "--keep-going", examples=150)
     assert code == 1 and sorted(f["key"] for f in report["findings"]) == sorted(BUG_KEYS.values())
+
+
+# ------------------------------------------------------------------ combat (capability combat, CR 506-511)
+COMBAT_INVARIANTS = ("combat.attack_legality", "combat.attacking_taps", "combat.block_legality",
+                     "combat.damage_steps", "combat.damage_assignment", "combat.damage_totals", "combat.lifelink",
+                     "combat.removal_from_combat")
+
+
+def _attack(player, *ids):
+    return {"type": "declare_attackers", "player": player, "attackers": list(ids)}
+
+
+def test_combat_first_strike_lifelink_and_vigilance():
+    # Knight of Meadowgrain (2/2 first strike, lifelink) blocked by Savannah Lions (2/1): the Lions
+    # die in the first strike step (510.4, 702.7b) and deal no damage; the Knight's controller gains 2
+    # (702.15b). Serra Angel (vigilance, 702.20b) doesn't tap, the Knight does (508.1f).
+    game = play(ENGINE, board(obj("k", "Knight of Meadowgrain"), obj("a", "Serra Angel"),
+                              obj("l", "Savannah Lions", "P2")), _attack("P1", "k", "a"))
+    obs = game.observe()
+    assert obs["objects"]["k"]["tapped"] and not obs["objects"]["a"]["tapped"]
+    assert obs["log"] == [{"kind": "tapped", "object": "k", "cause": "attack"}]
+    assert obs["combat"] == {"attacking_player": "P1", "defending_player": "P2", "step": "declare_attackers",
+                             "first_strikers": []}
+    assert (obs["objects"]["k"]["blocked"], obs["objects"]["k"]["blocked_by"]) == (None, [])
+    with pytest.raises(IllegalAction):  # 702.9b: the Angel flies, the Lions have no reach
+        game.apply({"type": "declare_blockers", "blocks": {"l": "a"}}, Decider())
+    game.apply({"type": "declare_blockers", "blocks": {"l": "k"}}, Decider())
+    obs = game.observe()
+    assert obs["objects"]["l"]["blocking"] == "k" and obs["objects"]["k"]["blocked_by"] == ["l"]
+    assert obs["objects"]["a"]["blocked"] is False
+    game.apply({"type": "combat_damage"}, Decider())
+    obs = game.observe()
+    assert obs["combat"]["step"] == "first_strike_damage" and obs["combat"]["first_strikers"] == ["k"]
+    assert obs["objects"]["l"]["zone"] == "graveyard" and obs["players"]["P1"]["life"] == 22
+    assert obs["objects"]["k"]["blocked"] is True and obs["objects"]["k"]["blocked_by"] == []  # 509.1h
+    game.apply({"type": "combat_damage"}, Decider())  # regular step: the Angel, unblocked, deals 4
+    obs = game.observe()
+    assert obs["players"]["P2"]["life"] == 16 and obs["objects"]["k"]["damage"] == 0
+    assert obs["log"] == [{"kind": "damage", "source": "a", "target": "P2", "amount": 4, "deathtouch": False,
+                           "combat": True}]
+    with pytest.raises(IllegalAction):
+        game.apply({"type": "combat_damage"}, Decider())
+    game.apply({"type": "end_of_combat"}, Decider())
+    obs = game.observe()
+    assert "combat" not in obs and obs["objects"]["a"]["combat"] is None and "blocked" not in obs["objects"]["a"]
+
+
+def test_combat_attack_restrictions_menace_and_damage_assignment():
+    the_board = board(obj("w", "Wall of Stone"), obj("r", "Raging Goblin", summoning_sick=True),
+                      obj("o", "Gray Ogre", summoning_sick=True), obj("b", "Boggart Brute"),
+                      obj("x", "Pillarfield Ox", "P2"), obj("y", "Walking Corpse", "P2"))
+    game = ENGINE.new_game(the_board)
+    for ids in (["w"], ["o"], ["x"]):  # defender (702.3b), summoning sick (302.6), not P1's
+        with pytest.raises(IllegalAction):
+            game.apply(_attack("P1", *ids), Decider())
+    game.apply(_attack("P1", "r", "b"), Decider())  # haste (702.10c)
+    with pytest.raises(IllegalAction):  # menace: two or more blockers (702.111b)
+        game.apply({"type": "declare_blockers", "blocks": {"x": "b"}}, Decider())
+    game.apply({"type": "declare_blockers", "blocks": {"x": "b", "y": "b"}}, Decider())
+    decider = _Recorder()  # answers the last option: all 3 of the Brute's damage to x (510.1c)
+    game.apply({"type": "combat_damage"}, decider)
+    assert [(d.player, d.kind, d.options) for d in decider.decisions] == \
+        [("P1", "damage_assignment", ("0 damage to x", "1 damage to x", "2 damage to x", "3 damage to x"))]
+    obs = game.observe()
+    assert obs["players"]["P2"]["life"] == 19  # the unblocked Goblin
+    assert obs["objects"]["b"]["zone"] == "graveyard"  # 2 + 2 damage on a 3/2
+    assert obs["objects"]["x"]["damage"] == 3 and obs["objects"]["y"]["damage"] == 0
+
+
+def test_combat_events_and_invariants_are_generated_in_a_short_run(tmp_path, capsys):
+    for options in ((), ("--against", "reference")):
+        code, report = fuzz(tmp_path, "engine", *options, examples=80)
+        assert (code, report["findings"]) == (0, []), options
+        events = report["stats"]["events"]
+        for kind in ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat"):
+            assert events.get(kind, 0) > 0, (options, kind)
+        checked = report["stats"]["invariants"]
+        for name in COMBAT_INVARIANTS:
+            assert checked[name]["applicable"] > 0, (options, name)

@@ -27,6 +27,13 @@ Rules implemented:
 * 704.3: state-based actions until none applies: 704.5a, d, f, g, h, j (the controller
   chooses, decider kind ``legend_rule``, options the ids of the legends, answer the one
   kept), m, n, q.
+* Combat (capability ``combat``, CR 506-511): declare_attackers (508.1a untapped, 302.6 not
+  summoning sick unless haste 702.10c, 702.3b defender; 508.1f taps but vigilance 702.20b),
+  declare_blockers (509.1a untapped, 702.9b flying/reach, 702.111b menace; 509.1h stays
+  blocked), combat_damage (510.4/702.7b first strike step; 510.1c division asked as decider
+  kind ``damage_assignment``; 510.2 all at once; 702.2b deathtouch, 702.15b lifelink once per
+  source), end_of_combat (511.3; cleanup ends combat too). Declined: more than two players. No
+  card of the table has trample, double strike, protection or a combat restriction.
 
 ``engine`` is the correct engine; ``buggy.py`` beside it has five planted bugs.
 """
@@ -61,7 +68,7 @@ CAPABILITIES = frozenset({
     "destroy", "damage", "deathtouch", "indestructible", "sacrifice", "legend_rule",
     "pt_until_end_of_turn", "cleanup", "counters", "tokens", "triggers", "log.zone_change_causes",
     "sba.life_total", "sba.token_zone", "sba.zero_toughness", "sba.lethal_damage", "sba.deathtouch_damage",
-    "sba.unattached_aura", "sba.counter_annihilation",
+    "sba.unattached_aura", "sba.counter_annihilation", "combat",
 })
 ZONES = ("battlefield", "library", "hand", "graveyard", "exile")
 _PT_KIND = re.compile(r"^([+-]\d+)/([+-]\d+)$")
@@ -81,6 +88,9 @@ class PoolGame:
         self.used_ids: set[str] = set()
         self.timestamp = 0
         self.log: list[dict] = []
+        # the declared combat (capability combat): {"attacking_player", "defending_player", "step",
+        # "first_strikers", "attackers", "blocks" {blocker: attacker}, "blockers_declared"}, or None
+        self.combat: dict | None = None
         if not isinstance(board, dict) or not isinstance(board.get("players"), list) or not board["players"]:
             raise ValueError("board.players: expected a non-empty list")
         for i, spec in enumerate(board["players"]):
@@ -215,12 +225,16 @@ class PoolGame:
             "cast": self._cast, "damage": self._damage_event, "destroy": self._destroy_event,
             "sacrifice": self._sacrifice_event, "put_onto_battlefield": self._put_onto_battlefield,
             "attach": self._attach_event, "modify_pt": self._modify_pt, "add_counters": self._add_counters,
-            "cleanup": self._cleanup,
+            "cleanup": self._cleanup, "declare_attackers": self._declare_attackers,
+            "declare_blockers": self._declare_blockers, "combat_damage": self._combat_damage,
+            "end_of_combat": self._end_of_combat,
         }.get(kind)
         if handler is None:
             raise Unsupported(f"event:{kind}", "pool doesn't model this event")
-        saved = copy.deepcopy((self.players, self.objects, self.effects, self.used_ids, self.timestamp, self.log))
+        saved = copy.deepcopy((self.players, self.objects, self.effects, self.used_ids, self.timestamp, self.log,
+                               self.combat))
         try:
+            self._decider = decider
             perform = handler(event)  # validates before anything changes
             self.log = []
             self.triggers: list[dict] = []
@@ -228,7 +242,7 @@ class PoolGame:
             self._state_based_actions(decider)
             self._resolve_triggers(decider)
         except (IllegalAction, Unsupported):
-            self.players, self.objects, self.effects, self.used_ids, self.timestamp, self.log = saved
+            self.players, self.objects, self.effects, self.used_ids, self.timestamp, self.log, self.combat = saved
             raise
 
     def _player(self, pid) -> str:
@@ -376,7 +390,203 @@ class PoolGame:
                     self.log.append({"kind": "damage_removed", "object": oid, "amount": obj["damage"]})
                     obj["damage"] = 0
                 obj["deathtouched"] = False
+                if obj["zone"] == "battlefield":
+                    obj["combat"] = None  # 514: the combat phase is over
             self.effects = []
+            self.combat = None
+        return perform
+
+    # ------------------------------------------------------------------ combat (CR 506-511)
+    def _in_combat(self, oid, status):
+        obj = self.objects.get(oid)
+        return obj if obj is not None and obj["zone"] == "battlefield" and obj["combat"] == status else None
+
+    def _current_combat(self):
+        """The declared combat, while one of its attackers or blockers is still in combat (CR 506.4)."""
+        c = self.combat
+        if c is None:
+            return None
+        if not any(self._in_combat(a, "attacking") for a in c["attackers"]) \
+                and not any(self._in_combat(b, "blocking") for b in c["blocks"]):
+            return None
+        return c
+
+    def _attackers_now(self) -> list[str]:
+        c = self._current_combat()
+        return [] if c is None else sorted(a for a in c["attackers"] if self._in_combat(a, "attacking"))
+
+    def _blockers_now(self) -> list[str]:
+        c = self._current_combat()
+        return [] if c is None else sorted(b for b in c["blocks"] if self._in_combat(b, "blocking"))
+
+    def _blockers_of(self, attacker: str) -> list[str]:
+        c = self._current_combat()
+        if c is None or not self._in_combat(attacker, "attacking"):
+            return []
+        return sorted(b for b, a in c["blocks"].items() if a == attacker and self._in_combat(b, "blocking"))
+
+    def _blocked_attacker(self, blocker: str):
+        c = self._current_combat()
+        if c is None or not self._in_combat(blocker, "blocking"):
+            return None
+        a = c["blocks"].get(blocker)
+        return a if a is not None and self._in_combat(a, "attacking") else None
+
+    def _is_blocked(self, attacker: str):
+        """CR 509.1h: whether a blocker was declared for it; None before blockers are declared."""
+        c = self._current_combat()
+        if c is None or not c["blockers_declared"]:
+            return None
+        return attacker in c["blocks"].values()
+
+    def _declare_attackers(self, event):
+        """CR 508.1: the attacking player declares attackers, each attacking the other player."""
+        player = self._player(event.get("player"))
+        if len(self.players) != 2:
+            raise Unsupported("combat:multiplayer", "pool models combat of two players only (CR 506.2)")
+        ids = event.get("attackers")
+        if not isinstance(ids, list) or len(set(map(repr, ids))) != len(ids):
+            raise IllegalAction("bad_event", "attackers: expected a list of distinct ids")
+        if self._current_combat() is not None or any(
+                o["zone"] == "battlefield" and o["combat"] is not None for o in self.objects.values()):
+            raise IllegalAction("combat_in_progress", "a combat is in progress (end_of_combat first, CR 511.3)")
+        for oid in ids:
+            obj = self.objects.get(oid) if isinstance(oid, str) else None
+            if obj is None or obj["zone"] != "battlefield" or not self.is_creature(obj) \
+                    or obj["controller"] != player:
+                raise IllegalAction("illegal_attack", f"{oid!r} is not a creature {player} controls (508.1a)")
+            keywords = self.keywords(obj)
+            if obj["tapped"]:
+                raise IllegalAction("illegal_attack", f"{oid!r} is tapped (508.1a)")
+            if obj["summoning_sick"] and "haste" not in keywords:
+                raise IllegalAction("illegal_attack", f"{oid!r} is summoning sick (302.6)")
+            if "defender" in keywords:
+                raise IllegalAction("illegal_attack", f"{oid!r} has defender (702.3b)")
+        defending = next(pid for pid in self.players if pid != player)
+
+        def perform():
+            for oid in ids:  # 508.1f, 702.20b
+                if "vigilance" not in self.keywords(self.objects[oid]):
+                    self.objects[oid]["tapped"] = True
+                    self.log.append({"kind": "tapped", "object": oid, "cause": "attack"})
+            for oid in ids:  # 508.1k
+                self.objects[oid]["combat"] = "attacking"
+            self.combat = {"attacking_player": player, "defending_player": defending, "step": "declare_attackers",
+                           "first_strikers": [], "attackers": list(ids), "blocks": {}, "blockers_declared": False}
+        return perform
+
+    def _declare_blockers(self, event):
+        """CR 509.1: the defending player declares blockers."""
+        c = self._current_combat()
+        if c is None or not c["attackers"]:
+            raise IllegalAction("no_attackers", "no attackers were declared (508.8)")
+        if c["step"] != "declare_attackers":
+            raise IllegalAction("wrong_step", "blockers are declared once, before combat damage (509.1)")
+        blocks = event.get("blocks", {})
+        if not isinstance(blocks, dict):
+            raise IllegalAction("bad_event", "blocks: expected a map of blocker id to attacker id")
+        count: dict[str, int] = {}
+        for blocker_id, attacker_id in blocks.items():
+            blocker = self.objects.get(blocker_id)
+            if blocker is None or blocker["zone"] != "battlefield" or not self.is_creature(blocker) \
+                    or blocker["controller"] != c["defending_player"] or blocker["combat"] is not None:
+                raise IllegalAction("illegal_block", f"{blocker_id!r} is not a creature the defending player controls")
+            if blocker["tapped"]:
+                raise IllegalAction("illegal_block", f"{blocker_id!r} is tapped (509.1a)")
+            if not isinstance(attacker_id, str) or attacker_id not in c["attackers"] \
+                    or not self._in_combat(attacker_id, "attacking"):
+                raise IllegalAction("illegal_block", f"{attacker_id!r} is not an attacking creature")
+            attacker = self.objects[attacker_id]
+            if "flying" in self.keywords(attacker) and not {"flying", "reach"} & set(self.keywords(blocker)):
+                raise IllegalAction("illegal_block", f"{attacker_id!r} has flying (702.9b)")
+            count[attacker_id] = count.get(attacker_id, 0) + 1
+        for attacker_id, n in count.items():
+            if n == 1 and "menace" in self.keywords(self.objects[attacker_id]):
+                raise IllegalAction("illegal_block", f"{attacker_id!r} has menace (702.111b)")
+
+        def perform():
+            for blocker_id in blocks:
+                self.objects[blocker_id]["combat"] = "blocking"
+            c["blocks"] = dict(blocks)
+            c["blockers_declared"] = True
+            c["step"] = "declare_blockers"
+        return perform
+
+    def _damage_amount(self, oid) -> int:
+        return self.power_toughness(self.objects[oid])[0] or 0
+
+    def _combat_damage(self, event):
+        """One combat damage step (CR 510; first strike 702.7b, 510.4)."""
+        c = self._current_combat()
+        if c is None or not c["attackers"]:
+            raise IllegalAction("no_attackers", "no attackers were declared (508.8)")
+        if c["step"] == "combat_damage":
+            raise IllegalAction("wrong_step", "the combat damage steps are over (510.4)")
+        return self._combat_damage_step
+
+    def _combat_damage_step(self) -> None:
+        c = self.combat
+        combatants = self._attackers_now() + self._blockers_now()
+        if c["step"] in ("declare_attackers", "declare_blockers"):
+            c["blockers_declared"] = True  # none declared: nobody blocks
+            strikers = [oid for oid in combatants if "first strike" in self.keywords(self.objects[oid])]
+            if strikers:
+                c["first_strikers"], c["step"], dealing = sorted(strikers), "first_strike_damage", strikers
+            else:
+                c["step"], dealing = "combat_damage", combatants
+        else:
+            c["step"] = "combat_damage"
+            dealing = [oid for oid in combatants if oid not in c["first_strikers"]]
+        assignments: list[tuple[str, str, int]] = []
+        decider = self._decider
+        for oid in sorted(o for o in dealing if self.objects[o]["combat"] == "attacking"):
+            amount = self._damage_amount(oid)
+            if amount <= 0:  # 510.1a
+                continue
+            if not self._is_blocked(oid):  # 510.1b
+                assignments.append((oid, c["defending_player"], amount))
+                continue
+            blockers = self._blockers_of(oid)  # none left: no damage (no trample in the pool)
+            remaining = amount
+            for i, b in enumerate(blockers):  # 510.1c: divided as the attacking player chooses
+                if i == len(blockers) - 1:
+                    n = remaining
+                elif remaining <= 0:
+                    n = 0
+                else:
+                    options = [f"{k} damage to {b}" for k in range(0, remaining + 1)]
+                    answer = decider.choose(self.objects[oid]["controller"], "damage_assignment", options)
+                    if answer not in options:
+                        raise ValueError(f"damage_assignment: {answer!r} is not one of {options}")
+                    n = int(answer.split(" ", 1)[0])
+                remaining -= n
+                if n > 0:
+                    assignments.append((oid, b, n))
+        for oid in sorted(o for o in dealing if self.objects[o]["combat"] == "blocking"):
+            attacker, amount = self._blocked_attacker(oid), self._damage_amount(oid)
+            if attacker is not None and amount > 0:  # 510.1d
+                assignments.append((oid, attacker, amount))
+        dealt: dict[str, int] = {}
+        for source, target, amount in assignments:  # 510.2: all at once
+            deathtouch = "deathtouch" in self.keywords(self.objects[source])
+            self.log.append({"kind": "damage", "source": source, "target": target, "amount": amount,
+                             "deathtouch": deathtouch, "combat": True})
+            if target in self.players:
+                self.players[target]["life"] -= amount
+            else:
+                self.objects[target]["damage"] += amount
+                self.objects[target]["deathtouched"] |= deathtouch
+            dealt[source] = dealt.get(source, 0) + amount
+        for source, amount in dealt.items():  # 702.15b: one life gain per source
+            if "lifelink" in self.keywords(self.objects[source]):
+                self._gain_life(self.objects[source]["controller"], amount)
+
+    def _end_of_combat(self, event):
+        def perform():  # 511.3
+            for obj in self.objects.values():
+                if obj["zone"] == "battlefield":
+                    obj["combat"] = None
+            self.combat = None
         return perform
 
     # ------------------------------------------------------------------ rules
@@ -599,8 +809,18 @@ class PoolGame:
                 zones["battlefield"].append(oid)
             else:
                 zones[obj["zone"]][obj["owner"]].append(oid)
-        return {"players": {pid: dict(p) for pid, p in self.players.items()}, "objects": objects,
-                "zones": zones, "log": copy.deepcopy(self.log)}
+        out = {"players": {pid: dict(p) for pid, p in self.players.items()}, "objects": objects,
+               "zones": zones, "log": copy.deepcopy(self.log)}
+        c = self._current_combat()
+        if c is not None:
+            out["combat"] = {"attacking_player": c["attacking_player"], "defending_player": c["defending_player"],
+                             "step": c["step"], "first_strikers": list(c["first_strikers"])}
+            for oid in self._attackers_now():
+                objects[oid]["blocked"] = self._is_blocked(oid)
+                objects[oid]["blocked_by"] = self._blockers_of(oid)
+            for oid in self._blockers_now():
+                objects[oid]["blocking"] = self._blocked_attacker(oid)
+        return out
 
 
 class PoolEngine:
