@@ -28,6 +28,8 @@ Log entries: ``activated`` (``object``, ``ability``, ``player``, ``cost``: ``{"m
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from harness import decisions as D
 from .abilities import (DOUBLE_COUNTERS, LOOK_AND_EXILE_TOP, NOT_MODELLED, RETURN_SMALL_CREATURE,
                         TAP_OR_UNTAP_ANOTHER, ActivatedAbility)
@@ -35,6 +37,11 @@ from .cards import mana_value
 from .errors import IllegalAction, Unsupported
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 
 def activate(game, event):
@@ -80,7 +87,7 @@ def activate(game, event):
     return perform
 
 
-class ActivatedAbilityEffects:
+class ActivatedAbilityEffects(GameBase):
     """What the non-mana activated abilities do, a mixin of :class:`reference_engine.game.Game`."""
 
     def target_options(self, obj: GameObject, ability: ActivatedAbility) -> list[str] | None:

@@ -56,6 +56,8 @@ tokens" (ids ``"<source>.treasure1"``, ``"<source>.treasure2"``); Brazen Dwarf,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 
 from harness import decisions as D
@@ -63,6 +65,11 @@ from .abilities import FLIP_A_COIN
 from .cards import TOKEN_DEFS
 from .errors import IllegalAction
 from .objects import BATTLEFIELD, GameObject, Trigger
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 COIN = (D.HEADS, D.TAILS)
 
@@ -188,7 +195,7 @@ def roll_dice(game, event):
 HANDLERS = {"flip_coins": flip_coins, "roll_dice": roll_dice}
 
 
-class ChanceRules:
+class ChanceRules(GameBase):
     """Coins and dice, a mixin of :class:`reference_engine.game.Game`."""
 
     def has_abilities(self, obj: GameObject) -> bool:

@@ -55,6 +55,8 @@ override one step (:meth:`CombatRules.attack_problem`, :meth:`CombatRules.assign
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import re
 from dataclasses import dataclass, field
 
@@ -62,6 +64,11 @@ from harness import decisions as D
 from .errors import IllegalAction, Unsupported
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 DECLARE_ATTACKERS, DECLARE_BLOCKERS = "declare_attackers", "declare_blockers"
 FIRST_STRIKE_DAMAGE, COMBAT_DAMAGE = "first_strike_damage", "combat_damage"
@@ -110,7 +117,7 @@ def _ids(value, what: str) -> list[str]:
     return value
 
 
-class CombatRules:
+class CombatRules(GameBase):
     """Combat, a mixin of :class:`reference_engine.game.Game` (see the module docstring)."""
 
     combat_state: Combat | None = None

@@ -18,11 +18,18 @@ its leaves-the-battlefield abilities are controlled by its controller as it last
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .layers import characteristics
 from .objects import GameObject
 
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
-class ControlRules:
+
+class ControlRules(GameBase):
     """The control-changing effect, a mixin of :class:`reference_engine.game.Game`."""
 
     def change_control(self, obj: GameObject, controller: str) -> None:

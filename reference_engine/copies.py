@@ -13,14 +13,21 @@ can override one of them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import replace
 
 from .cards import CardDef, CardScript
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject
 
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
-class CopyRules:
+
+class CopyRules(GameBase):
     """Copy effects and the entering of new objects."""
 
     def copy_source_values(self, obj: GameObject) -> tuple[CardDef, CardScript]:

@@ -23,6 +23,8 @@ Log entries: ``tapped`` / ``untapped`` (``object``, ``cause``: ``"cost"``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from functools import lru_cache
 
 from .abilities import ActivatedAbility, Cost, abilities_of
@@ -30,13 +32,18 @@ from .errors import IllegalAction, Unsupported
 from .layers import characteristics
 from .objects import GameObject
 
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
+
 
 @lru_cache(maxsize=None)
 def _abilities(text: str, subtypes: tuple[str, ...], kinds: tuple[str, ...]) -> tuple[ActivatedAbility, ...]:
     return abilities_of(text, subtypes, kinds)
 
 
-class CostPayment:
+class CostPayment(GameBase):
     """Abilities and their costs, a mixin of :class:`reference_engine.game.Game`."""
 
     def printed_abilities(self, obj: GameObject) -> tuple[ActivatedAbility, ...]:

@@ -8,12 +8,19 @@ can override one step (one method) and keep the rest.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from harness import decisions as D
 from .layers import characteristics
 from .objects import BATTLEFIELD
 
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
-class DestructionRules:
+
+class DestructionRules(GameBase):
     """The destruction procedure, step by step."""
 
     def destroy(self, targets, by: str, decider, cant_be_regenerated=frozenset()) -> None:

@@ -24,12 +24,19 @@ so a fork can override one sublayer and keep the rest.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .cards import CardDef, CardScript
 from .objects import BATTLEFIELD, GameObject, PTEffect
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 #: A power/toughness counter kind: "+1/+1", "-1/-1", "+1/+0", "-0/-2", ... (CR 122.1a).
 PT_COUNTER = re.compile(r"^([+-])(\d+)/([+-])(\d+)$")
@@ -75,7 +82,7 @@ class Characteristics:
         return "Aura" in self.subtypes
 
 
-class Layers:
+class Layers(GameBase):
     """The layer system, a mixin of :class:`reference_engine.game.Game`."""
 
     def copiable_values(self, obj: GameObject) -> tuple[CardDef, CardScript]:

@@ -30,6 +30,8 @@ Log entries: ``mana_produced`` (``player``, ``source``, ``ability``: the ability
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 from itertools import permutations
 
@@ -39,6 +41,11 @@ from .abilities import (ADD, ADD_ANY_COLOR, ADD_ONE_OF, ADD_LAND_YOU_CONTROL_TYP
 from .errors import Unsupported
 from .layers import characteristics
 from .objects import GameObject
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 __all__ = ["CONTAMINATION", "DOUBLE", "MULTIPLIERS", "TRIPLE", "Mana", "ManaRules", "counts", "payable"]
 
@@ -101,7 +108,7 @@ def _payable_hybrid(left: dict[str, int], hybrid: list[str], generic: int) -> bo
     return False
 
 
-class ManaRules:
+class ManaRules(GameBase):
     """Mana pools and mana abilities, a mixin of :class:`reference_engine.game.Game`."""
 
     # ----------------------------------------------------------------- pools

@@ -39,6 +39,8 @@ for a card drawn, library to hand), ``life_gained``, ``life_lost`` (``player``, 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import re
 from dataclasses import dataclass, replace
 
@@ -53,6 +55,11 @@ from .objects import BATTLEFIELD, GameObject, Trigger
 COLOR_LETTERS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 
 from .triggers import MODEL_TRIGGER  # noqa: E402  (its ability in ``Trigger.info``)
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,7 +396,7 @@ def token_definition(token) -> tuple[CardDef, CardScript]:
             CardScript(keywords=frozenset(token.keywords)))
 
 
-class ModelAbilities:
+class ModelAbilities(GameBase):
     """Abilities read from card models, a mixin of :class:`reference_engine.game.Game`."""
 
     # ------------------------------------------------------------ sources

@@ -37,10 +37,17 @@ permanent with "You have no maximum hand size" that has its abilities.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .abilities import EFFECT_NOT_IN_RULINGS, ActivatedAbility, Cost
 from .cards import CardDef
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 MONO, CONTINUOUS, POLY = "Mono", "Continuous", "Poly"
 #: The supertypes Orb of Origin grants (its last ability), in the order observed.
@@ -53,7 +60,7 @@ ORB_FIRST_ABILITY = ActivatedAbility(0, Cost(), EFFECT_NOT_IN_RULINGS,
 MAXIMUM_HAND_SIZE = 7
 
 
-class PlaytestRules:
+class PlaytestRules(GameBase):
     """Playtest supertypes, a mixin of :class:`reference_engine.game.Game` (see the module docstring)."""
 
     def orbs(self) -> list[GameObject]:

@@ -31,7 +31,7 @@ library's order unknown (``Game.shuffled_libraries``; see :mod:`.unmodelled`).
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from cards import Card, card_names
 
@@ -41,6 +41,11 @@ from .cards import SAME_NAME_MINUS, SEARCH_BASIC_LANDS_TAPPED
 from .errors import IllegalAction
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 #: Spell kinds of this module (a card script's ``spell``): Explosive Vegetation, Bile Blight.
 SPELLS = frozenset({SEARCH_BASIC_LANDS_TAPPED, SAME_NAME_MINUS})
@@ -77,7 +82,7 @@ def cast_spell(game, name: str, script, controller: str, targets: list):
     return perform
 
 
-class SearchRules:
+class SearchRules(GameBase):
     """Names (CR 201.2) and library searches, a mixin of :class:`reference_engine.game.Game`."""
 
     # ------------------------------------------------------------------ names

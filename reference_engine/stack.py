@@ -61,6 +61,8 @@ resolves, where its effect depends on it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import copy
 from dataclasses import dataclass, field
 
@@ -71,6 +73,11 @@ from .cards import MODEL_SPELL, card
 from .errors import IllegalAction, UnknownCard, Unsupported
 from .objects import BATTLEFIELD, GameObject, Trigger
 from .triggers import MODEL_TRIGGER
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 SPELL, ABILITY = "spell", "ability"
 #: Events of the turn structure: refused while the stack is not empty (CR 500.2).
@@ -122,7 +129,7 @@ class StackEntry:
                 "ability": self.ability}
 
 
-class StackRules:
+class StackRules(GameBase):
     """The stack and priority, a mixin of :class:`reference_engine.game.Game` (module docstring).
 
     Fork API: :meth:`top_of_stack` (what resolves next), :meth:`all_passed` (whether a pass

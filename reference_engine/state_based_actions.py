@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from harness import decisions as D
 from .layers import characteristics
 from .objects import BATTLEFIELD
 
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
-class StateBasedActions:
+
+class StateBasedActions(GameBase):
     """The state-based action check, a mixin of :class:`reference_engine.game.Game`."""
 
     def check_state_based_actions(self, decider) -> None:

@@ -35,9 +35,16 @@ player who controls none sacrifices nothing.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from harness import decisions as D
 from .errors import IllegalAction, Unsupported
 from .layers import characteristics
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 #: ``begin_step``'s steps -> the trigger condition of the card models' abilities
 #: (:mod:`cards.model`: "At the beginning of your upkeep" / "... your draw step").
@@ -78,7 +85,7 @@ def edict(game, event):
 HANDLERS = {"begin_step": begin_step, "edict": edict}
 
 
-class StepRules:
+class StepRules(GameBase):
     """Steps, 704.5b, edicts and 0 damage, a mixin of :class:`reference_engine.game.Game`."""
 
     # ------------------------------------------------------------ steps

@@ -24,16 +24,23 @@ legal target (CR 603.3d, 608.2b).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from harness import decisions as D
 from .cards import TOKEN_DEFS
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject, Trigger
 
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
+
 #: ``Trigger.kind`` of a triggered ability read from a card model (reference_engine.model_cards).
 MODEL_TRIGGER = "card model trigger"
 
 
-class TriggeredAbilities:
+class TriggeredAbilities(GameBase):
     """Triggered abilities, a mixin of :class:`reference_engine.game.Game`."""
 
     # ----------------------------------------------------------- triggering

@@ -36,14 +36,21 @@ override one of them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .errors import IllegalAction, Unsupported
 from .objects import BATTLEFIELD, GameObject
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
+else:
+    GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 #: The ``by`` of each event's cause (a card's effect has the card's name instead).
 EVENT_BY = {"exile": "exile effect", "return_to_hand": "return effect", "flicker": "flicker effect"}
 
 
-class ZoneRules:
+class ZoneRules(GameBase):
     """Exile, return to hand and exile-then-return, a mixin of :class:`reference_engine.game.Game`."""
 
     def exile(self, ids, by: str = EVENT_BY["exile"]) -> None:
