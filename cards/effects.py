@@ -4,6 +4,8 @@ creature. It can't be regenerated.") as :class:`cards.model.Effect` (:func:`pars
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
 
 from .model import Affected, Effect, TokenDef
 from .objects import _NOT_PERMANENTS, _counted, parse_affected
@@ -11,7 +13,7 @@ from .wording import _COLOR_WORDS, _keyword_list, _number, _signed
 
 __all__ = ["ZONE_ACTIONS", "parse_effects"]
 
-_DAMAGE = re.compile(r"^~ deals (\d+|X) damage to (.+)$")
+_DAMAGE = re.compile(r"^~ deals (\d+) damage to (.+)$")  # (X damage: not read)
 _PT = re.compile(r"^(.+?) (?:gets|get) ([+-]\d+)/([+-]\d+)(?: and (?:gains|gain) (.+?))? until end of turn$")
 _GAINS = re.compile(r"^(.+?) (?:gains|gain) (.+?) until end of turn$")
 _COUNTERS = re.compile(r"^put (a|an|one|two|three|four|five|\d+) ([+-]\d+/[+-]\d+) counters? on (.+)$")
@@ -53,122 +55,149 @@ _LOSES_AND = re.compile(r"^(target player|target opponent|each opponent|each pla
                         r"life and (you gain (?:\d+|a|one|two|three|four|five) life)$")
 
 
+def _sentence_text(sentence: str) -> str | None:
+    """A sentence without its full stop, its first letter lower case (unless it is ``~``);
+    None for an empty one."""
+    s = sentence.strip().rstrip(".")
+    if not s:
+        return None
+    return s[0].lower() + s[1:] if not s.startswith("~") else s
+
+
+def _both(first: Effect | None, second: Effect | None) -> tuple[Effect, ...] | None:
+    return (first, second) if first and second else None
+
+
 def _effects_of_sentence(sentence: str) -> tuple[Effect, ...] | None:
     """The effect(s) of one sentence: one effect, or two joined by "and" (""~ deals 2 damage
     to target creature and 2 damage to you"", ""... and you gain 2 life"")."""
     one = _one_effect(sentence)
     if one is not None:
         return (one,)
-    s = sentence.strip().rstrip(".")
-    if not s:
+    s = _sentence_text(sentence)
+    if s is None:
         return None
-    s = s[0].lower() + s[1:] if not s.startswith("~") else s
     if m := _TWO_DAMAGES.match(s):
-        first, second = _one_effect(f"~ deals {m.group(1)} damage to {m.group(2)}"), \
-            _one_effect(f"~ deals {m.group(3)} damage to {m.group(4)}")
-        return (first, second) if first and second else None
+        return _both(_one_effect(f"~ deals {m.group(1)} damage to {m.group(2)}"),
+                     _one_effect(f"~ deals {m.group(3)} damage to {m.group(4)}"))
     if m := _LOSES_AND.match(s):
-        first, second = _one_effect(f"{m.group(1)} loses {m.group(2)} life"), _one_effect(m.group(3))
-        return (first, second) if first and second else None
+        return _both(_one_effect(f"{m.group(1)} loses {m.group(2)} life"), _one_effect(m.group(3)))
     if m := _AND_YOU.match(s):
-        first, second = _one_effect(m.group(1)), _one_effect(m.group(2))
-        return (first, second) if first and second else None
+        return _both(_one_effect(m.group(1)), _one_effect(m.group(2)))
     return None
 
 
 def _one_effect(sentence: str) -> Effect | None:
-    s = sentence.strip().rstrip(".")
-    if not s:
+    """The effect of one sentence of one effect: the first template of :data:`_EFFECT_TEMPLATES`
+    that matches it reads it (None: that template can't read it)."""
+    s = _sentence_text(sentence)
+    if s is None:
         return None
-    s = s[0].lower() + s[1:] if not s.startswith("~") else s
     s = _IT_DEALS.sub(r"~ \1 ", s)  # "it deals 1 damage" in a trigger: the source is the card itself
-    m = _DAMAGE.match(s)
-    if m and m.group(1) != "X":
-        amount, who = int(m.group(1)), m.group(2)
-        if who == "each creature and each player":
-            return Effect("damage", Affected("each", "creature and player"), amount=amount)
-        affected = parse_affected(who)
-        return Effect("damage", affected, amount=amount) if affected else None
-    m = _PT.match(s)
-    if m:
-        affected = parse_affected(m.group(1))
-        keywords = _keyword_list(m.group(4)) if m.group(4) else ()
-        if affected and keywords is not None:
-            return Effect("pt", affected, power=_signed(m.group(2)), toughness=_signed(m.group(3)),
-                          keywords=keywords, until_end_of_turn=True)
-        return None
-    m = _GAINS.match(s)
-    if m:
-        affected, keywords = parse_affected(m.group(1)), _keyword_list(m.group(2))
-        if affected and keywords:
-            return Effect("gain_keywords", affected, keywords=keywords, until_end_of_turn=True)
-        return None
-    m = _COUNTERS.match(s)
-    if m:
-        affected, amount = parse_affected(m.group(3)), _number(m.group(1))
-        if affected and amount and m.group(2) in ("+1/+1", "-1/-1"):
-            return Effect("counters", affected, amount=amount, counter=m.group(2))
-        return None
-    m = _DIVIDED.match(s)
-    if m:
-        amount = int(m.group(1))
-        count = {"one or two": 2, "one, two, or three": 3}.get(m.group(2), amount)
-        affected = parse_affected("any target" if m.group(3) == "targets" else m.group(3))
-        if affected is None or affected.scope != "target" or amount < 1 or count < 1:
-            return None
-        return Effect("damage", Affected("target", affected.kind, affected.filters, min(count, amount), True),
-                      amount=amount, divided=True)
-    m = _LIFE_PER.match(s)
-    if m:
-        per = _counted(m.group(4))
-        action = "gain_life" if m.group(2).startswith("gain") else "lose_life"
-        return Effect(action, parse_affected(m.group(1)), amount=_number(m.group(3)), per=per) if per else None
-    m = _LIFE_EQUAL.match(s)
-    if m:
-        action = "gain_life" if m.group(2).startswith("gain") else "lose_life"
-        of = {"~'s": "self", "its": "it", "that creature's": "that creature"}[m.group(3)]
-        return Effect(action, parse_affected(m.group(1)), equal_to=(m.group(4), of))
-    m = _GAIN_LIFE.match(s)
-    if m:
-        return Effect("gain_life", parse_affected(m.group(1)) or Affected("you", "player"), amount=_number(m.group(2)))
-    m = _LOSE_LIFE.match(s)
-    if m:
-        return Effect("lose_life", parse_affected(m.group(1)) or Affected("you", "player"), amount=_number(m.group(2)))
-    m = _DRAW.match(s)
-    if m:
-        return Effect("draw", parse_affected(m.group(1) or "you"), amount=_number(m.group(2)))
-    m = _TOKENS.match(s)
-    if m:
-        return _tokens(m)
-    m = _TAP.match(s)
-    if m:
-        affected = parse_affected(m.group(2))
-        return Effect(m.group(1), affected) if affected and affected.scope != "each" else None
-    m = _FLICKER.match(s)
-    if m:
-        affected = parse_affected(m.group(1))
-        return Effect("flicker", affected, returns_under="you" if m.group(2) == "your" else None) \
-            if affected and affected.kind not in _NOT_PERMANENTS else None
-    m = _EXILE.match(s)
-    if m:
-        affected = parse_affected(m.group(1))
-        return Effect("exile", affected) if affected and affected.kind not in _NOT_PERMANENTS else None
-    m = _BOUNCE.match(s)
-    if m:
-        affected = parse_affected(m.group(1))
-        return Effect("return_to_hand", affected) if affected and affected.kind not in _NOT_PERMANENTS else None
-    m = _DESTROY.match(s)
-    if m:
-        affected = parse_affected(m.group(1))
-        return Effect("destroy", affected) if affected and affected.kind not in _NOT_PERMANENTS else None
-    m = _REGENERATE.match(s)
-    if m:
-        affected = parse_affected(m.group(1))
-        return Effect("regenerate", affected) if affected and affected.kind not in _NOT_PERMANENTS else None
+    for pattern, reader in _EFFECT_TEMPLATES:
+        m = pattern.match(s)
+        if m:
+            return reader(m)
     return None
 
 
-def _tokens(m: re.Match) -> Effect | None:
+def _damage(m: re.Match[str]) -> Effect | None:
+    amount, who = int(m.group(1)), m.group(2)
+    if who == "each creature and each player":
+        return Effect("damage", Affected("each", "creature and player"), amount=amount)
+    affected = parse_affected(who)
+    return Effect("damage", affected, amount=amount) if affected else None
+
+
+def _pt(m: re.Match[str]) -> Effect | None:
+    affected = parse_affected(m.group(1))
+    keywords = _keyword_list(m.group(4)) if m.group(4) else ()
+    if affected and keywords is not None:
+        return Effect("pt", affected, power=_signed(m.group(2)), toughness=_signed(m.group(3)),
+                      keywords=keywords, until_end_of_turn=True)
+    return None
+
+
+def _gains(m: re.Match[str]) -> Effect | None:
+    affected, keywords = parse_affected(m.group(1)), _keyword_list(m.group(2))
+    if affected and keywords:
+        return Effect("gain_keywords", affected, keywords=keywords, until_end_of_turn=True)
+    return None
+
+
+def _counters(m: re.Match[str]) -> Effect | None:
+    affected, amount = parse_affected(m.group(3)), _number(m.group(1))
+    if affected and amount and m.group(2) in ("+1/+1", "-1/-1"):
+        return Effect("counters", affected, amount=amount, counter=m.group(2))
+    return None
+
+
+def _divided(m: re.Match[str]) -> Effect | None:
+    amount = int(m.group(1))
+    count = {"one or two": 2, "one, two, or three": 3}.get(m.group(2), amount)
+    affected = parse_affected("any target" if m.group(3) == "targets" else m.group(3))
+    if affected is None or affected.scope != "target" or amount < 1 or count < 1:
+        return None
+    return Effect("damage", Affected("target", affected.kind, affected.filters, min(count, amount), True),
+                  amount=amount, divided=True)
+
+
+def _life_action(verb: str) -> str:
+    return "gain_life" if verb.startswith("gain") else "lose_life"
+
+
+def _life_per(m: re.Match[str]) -> Effect | None:
+    per, affected, amount = _counted(m.group(4)), parse_affected(m.group(1)), _number(m.group(3))
+    if per is None or affected is None or amount is None:
+        return None
+    return Effect(_life_action(m.group(2)), affected, amount=amount, per=per)
+
+
+def _life_equal(m: re.Match[str]) -> Effect | None:
+    of = {"~'s": "self", "its": "it", "that creature's": "that creature"}[m.group(3)]
+    affected = parse_affected(m.group(1))
+    return Effect(_life_action(m.group(2)), affected, equal_to=(m.group(4), of)) if affected else None
+
+
+def _life(action: str) -> Callable[[re.Match[str]], Effect | None]:
+    """The reader of "you gain 3 life" (``"gain_life"``) or "each opponent loses 2 life" (``"lose_life"``)."""
+    def read(m: re.Match[str]) -> Effect | None:
+        amount = _number(m.group(2))
+        return Effect(action, parse_affected(m.group(1)) or Affected("you", "player"), amount=amount) \
+            if amount is not None else None
+    return read
+
+
+def _draw(m: re.Match[str]) -> Effect | None:
+    affected, amount = parse_affected(m.group(1) or "you"), _number(m.group(2))
+    return Effect("draw", affected, amount=amount) if affected and amount is not None else None
+
+
+def _tap(m: re.Match[str]) -> Effect | None:
+    affected = parse_affected(m.group(2))
+    return Effect(m.group(1), affected) if affected and affected.scope != "each" else None
+
+
+def _a_permanent(phrase: str) -> Affected | None:
+    """The object phrase ``phrase`` if it describes permanents (no player, no "any target")."""
+    affected = parse_affected(phrase)
+    return affected if affected and affected.kind not in _NOT_PERMANENTS else None
+
+
+def _flicker(m: re.Match[str]) -> Effect | None:
+    affected = _a_permanent(m.group(1))
+    return Effect("flicker", affected, returns_under="you" if m.group(2) == "your" else None) if affected else None
+
+
+def _to_permanents(action: str) -> Callable[[re.Match[str]], Effect | None]:
+    """The reader of "<action> <permanents>" (exile, return to hand, destroy, regenerate)."""
+    def read(m: re.Match[str]) -> Effect | None:
+        affected = _a_permanent(m.group(1))
+        return Effect(action, affected) if affected else None
+    return read
+
+
+def _tokens(m: re.Match[str]) -> Effect | None:
     count = _number(m.group(1))
     colors = tuple(_COLOR_WORDS[w] for w in re.findall(r"white|blue|black|red|green", m.group(4)))
     subtypes = tuple(m.group(5).split())
@@ -178,6 +207,16 @@ def _tokens(m: re.Match) -> Effect | None:
     types = ("Artifact", "Creature") if m.group(6) else ("Creature",)
     token = TokenDef(f"{' '.join(subtypes)} Token", int(m.group(2)), int(m.group(3)), colors, types, subtypes, keywords)
     return Effect("create_tokens", Affected("you", "player"), amount=count, token=token)
+
+
+#: The effect templates in the order they are tried: a pattern, and the reader of its match.
+_EFFECT_TEMPLATES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Effect | None]], ...] = (
+    (_DAMAGE, _damage), (_PT, _pt), (_GAINS, _gains), (_COUNTERS, _counters), (_DIVIDED, _divided),
+    (_LIFE_PER, _life_per), (_LIFE_EQUAL, _life_equal), (_GAIN_LIFE, _life("gain_life")),
+    (_LOSE_LIFE, _life("lose_life")), (_DRAW, _draw), (_TOKENS, _tokens), (_TAP, _tap), (_FLICKER, _flicker),
+    (_EXILE, _to_permanents("exile")), (_BOUNCE, _to_permanents("return_to_hand")),
+    (_DESTROY, _to_permanents("destroy")), (_REGENERATE, _to_permanents("regenerate")),
+)
 
 
 _IT = re.compile(r"\b[Ii]t\b")
@@ -191,50 +230,62 @@ def parse_effects(text: str) -> tuple[Effect, ...] | None:
     sentences = [s.strip() for s in re.split(r"(?<=\.)\s+", text.strip()) if s.strip()]
     effects: list[Effect] = []
     for sentence in sentences:
-        if sentence in ("It can't be regenerated.", "They can't be regenerated."):
-            if not effects or effects[-1].action != "destroy":
-                return None
-            last = effects.pop()
-            effects.append(Effect(last.action, last.affected, cant_be_regenerated=True))
-            continue
-        if m := _ITS_CONTROLLER.match(sentence):
-            # "Destroy target land. Its controller loses 2 life.": the controller of the one
-            # object the effect before it targeted (last known information, CR 608.2h)
-            last = effects[-1] if effects else None
-            if last is None or last.affected.scope != "target" or last.affected.count != 1 or last.affected.up_to \
-                    or last.affected.kind in _NOT_PERMANENTS:
-                return None
-            action = "gain_life" if m.group(1) == "gains" else "lose_life"
-            effects.append(Effect(action, Affected("controller", "player"), amount=_number(m.group(2))))
-            continue
-        if _IT.search(sentence) and any(e.affected.scope == "target" for e in effects):
-            return None  # "Tap target creature. Put a counter on it.": "it" is the target, not the card
-        found = _effects_of_sentence(sentence)
-        if found is None:
+        if not _add_sentence(sentence, effects):
             return None
-        for effect in found:
-            if effect.equal_to is not None and effect.equal_to[1] == "it":
-                effect = _its(effect, effects)
-                if effect is None:
-                    return None
-            effects.append(effect)
     return tuple(effects) if effects else None
 
 
-def _its(effect: Effect, before: list[Effect]) -> Effect | None:
-    """"life equal to its power": "its" is the one object the effect before it targeted
-    ("Destroy target creature. You gain life equal to its toughness.", as it last existed, CR
-    608.2h), or, with no targeting effect before it, the source itself (``"self"``)."""
-    from dataclasses import replace
+def _add_sentence(sentence: str, effects: list[Effect]) -> bool:
+    """Add the effects of ``sentence`` to ``effects`` (those of the sentences before it,
+    which it may modify); False if the reader can't read it."""
+    if sentence in ("It can't be regenerated.", "They can't be regenerated."):
+        if not effects or effects[-1].action != "destroy":
+            return False
+        last = effects.pop()
+        effects.append(Effect(last.action, last.affected, cant_be_regenerated=True))
+        return True
+    if m := _ITS_CONTROLLER.match(sentence):
+        # "Destroy target land. Its controller loses 2 life.": the controller of the one
+        # object the effect before it targeted (last known information, CR 608.2h)
+        amount = _number(m.group(2))
+        if not effects or not _one_target(effects[-1]) or amount is None:
+            return False
+        action = "gain_life" if m.group(1) == "gains" else "lose_life"
+        effects.append(Effect(action, Affected("controller", "player"), amount=amount))
+        return True
+    if _IT.search(sentence) and any(e.affected.scope == "target" for e in effects):
+        return False  # "Tap target creature. Put a counter on it.": "it" is the target, not the card
+    found = _effects_of_sentence(sentence)
+    if found is None:
+        return False
+    for effect in found:
+        if effect.equal_to is not None and effect.equal_to[1] == "it":
+            resolved = _its(effect, effect.equal_to[0], effects)
+            if resolved is None:
+                return False
+            effect = resolved
+        effects.append(effect)
+    return True
 
+
+def _one_target(effect: Effect) -> bool:
+    """Whether ``effect`` targets exactly one permanent (not "up to one", not a player)."""
+    affected = effect.affected
+    return affected.scope == "target" and affected.count == 1 and not affected.up_to \
+        and affected.kind not in _NOT_PERMANENTS
+
+
+def _its(effect: Effect, characteristic: str, before: list[Effect]) -> Effect | None:
+    """"life equal to its power" (``characteristic``: ``"power"``): "its" is the one object the
+    effect before it targeted ("Destroy target creature. You gain life equal to its toughness.",
+    as it last existed, CR 608.2h), or, with no targeting effect before it, the source itself
+    (``"self"``)."""
     targeting = [e for e in before if e.affected.scope == "target"]
     if not targeting:
-        return replace(effect, equal_to=(effect.equal_to[0], "self"))
-    last = targeting[-1]
-    if len(targeting) != 1 or last.affected.count != 1 or last.affected.up_to or last.affected.kind in _NOT_PERMANENTS \
-            or last.divided:
+        return replace(effect, equal_to=(characteristic, "self"))
+    if len(targeting) != 1 or not _one_target(targeting[-1]) or targeting[-1].divided:
         return None
-    return replace(effect, equal_to=(effect.equal_to[0], "target"))
+    return replace(effect, equal_to=(characteristic, "target"))
 
 
 def _spell_template(effects: tuple[Effect, ...]) -> str:
