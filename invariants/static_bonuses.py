@@ -82,68 +82,106 @@ def _bonus(obs: dict, sources, cid: str, kind: str):
     return p, t, kws, ids
 
 
-def _check(t: Transition, kind: str, other: str):
+def _spell_or_ability_changes_pt(t: Transition) -> bool:
+    """Whether the event is a spell other than a destroy spell, or an ability whose effects change
+    P/T, keywords or counters themselves (so no bonus alone explains a change)."""
     e = t.event
-    if t.illegal is not None or e.get("type") not in _MOVING:
-        return None
     if e.get("type") == "cast":
         m = read_model(e.get("card"))
         if m is None or not m.of("spell") or any(x.action != "destroy" for a in m.of("spell") for x in a.effects):
-            return None
+            return True
     if e.get("type") == "activate":
         obj = t.before["objects"].get(e.get("object")) if isinstance(e.get("object"), str) else None
         m = read_model(obj.get("name")) if obj else None
         if m is None or any(x.action in ("pt", "gain_keywords", "counters") for a in m.of("activated")
                             for x in a.effects):
-            return None
+            return True
+    return False
+
+
+def _same_creature_on_battlefield(b: dict, a: dict) -> bool:
+    """Whether ``b`` (before) and ``a`` (after) are one creature on the battlefield throughout, under
+    the same controller with the same counters, whose own abilities are read and whose P/T is shown."""
+    if a.get("zone") != "battlefield" or b.get("zone") != "battlefield":
+        return False
+    if "Creature" not in (a.get("types") or ()) or "Creature" not in (b.get("types") or ()):
+        return False
+    if a.get("controller") != b.get("controller") or a.get("counters") != b.get("counters"):
+        return False
+    if read_model(a.get("name")) is None and _is_card(a.get("name")):
+        return False  # its own abilities may count Auras or Equipment
+    return None not in (a.get("power"), a.get("toughness"), b.get("power"), b.get("toughness"))
+
+
+def _switches(o: dict) -> int:
+    """How many P/T switching effects (layer 7d) apply to ``o``."""
+    return sum(1 for e in o.get("pt_effects") or () if isinstance(e, dict) and e.get("layer") == "7d")
+
+
+def _lowered(keywords) -> set[str]:
+    return {str(k).lower() for k in keywords or ()}
+
+
+def _check_creature(cid: str, b: dict, a: dict, mine0, mine1) -> list[str]:
+    """Messages for creature ``cid`` whose bonuses of the kind checked went from ``mine0`` to
+    ``mine1`` (the other kind's unchanged): its P/T changed by exactly the difference (CR 611.3a), and it
+    has the keywords of the bonuses applying to it now (CR 613.1f)."""
+    out = []
+    dp, dt = mine1[0] - mine0[0], mine1[1] - mine0[1]
+    if _switches(a) % 2:  # switched after the bonus applies (layer 7d after 7c, CR 613.4d)
+        dp, dt = dt, dp
+    want = (b["power"] + dp, b["toughness"] + dt)
+    if (a["power"], a["toughness"]) != want:
+        gained = sorted(s for s, _ in mine1[3] - mine0[3])
+        lost = sorted(s for s, _ in mine0[3] - mine1[3])
+        out.append(f"611.3a: {cid} is {a['power']}/{a['toughness']}, expected {want[0]}/{want[1]} "
+                   f"({b['power']}/{b['toughness']} {dp:+d}/{dt:+d}: bonuses gained from {gained}, lost from {lost})")
+    has = _lowered(a.get("keywords"))
+    missing = mine1[2] - has
+    if missing:
+        out.append(f"613.1f: {cid} lacks {sorted(missing)}, which the bonuses applying to it now give")
+    return out
+
+
+def _check_lost_keywords(cid: str, b: dict, a: dict, mine0, mine1, rest0, rest1) -> list[str]:
+    """A keyword of a bonus ``cid`` lost is gone when nothing else explains it (CR 611.3a)."""
+    has = _lowered(a.get("keywords"))
+    # its own keywords: its card's, or a token's as the effect that created it defined them (its
+    # copiable values, CR 707.2, 111.3: a Thopter token's flying)
+    printed = model_keywords(a.get("name")) | _lowered((a.get("copiable") or {}).get("keywords"))
+    explained = printed | mine0[2] | rest0[2]
+    if _lowered(b.get("keywords")) <= explained:  # no effect of unknown duration
+        gone = (mine0[2] - mine1[2] - rest1[2] - printed) & has
+        if gone:
+            return [f"611.3a: {cid} still has {sorted(gone)} from a bonus that no longer applies to it"]
+    return []
+
+
+def _check(t: Transition, kind: str, other: str):
+    e = t.event
+    if t.illegal is not None or e.get("type") not in _MOVING or _spell_or_ability_changes_pt(t):
+        return None
     if any(x.get("kind") in ("trigger", "control_changed", "counters_added", "counters_removed") for x in t.log):
         return None
     before_src, after_src = _sources(t.before), _sources(t.after)
     if before_src is None or after_src is None:
         return None
-    out, checked = [], False
+    out: list[str] = []
+    checked = False
     for cid, a in t.after["objects"].items():
         b = t.before["objects"].get(cid)
-        if b is None or a.get("zone") != "battlefield" or b.get("zone") != "battlefield":
-            continue
-        if "Creature" not in (a.get("types") or ()) or "Creature" not in (b.get("types") or ()):
-            continue
-        if a.get("controller") != b.get("controller") or a.get("counters") != b.get("counters"):
-            continue
-        if read_model(a.get("name")) is None and _is_card(a.get("name")):
-            continue  # its own abilities may count Auras or Equipment
-        if None in (a.get("power"), a.get("toughness"), b.get("power"), b.get("toughness")):
+        if b is None or not _same_creature_on_battlefield(b, a):
             continue
         mine0, mine1 = _bonus(t.before, before_src, cid, kind), _bonus(t.after, after_src, cid, kind)
         rest0, rest1 = _bonus(t.before, before_src, cid, other), _bonus(t.after, after_src, cid, other)
-        if None in (mine0, mine1, rest0, rest1) or mine0[3] == mine1[3] or rest0[3] != rest1[3]:
+        if mine0 is None or mine1 is None or rest0 is None or rest1 is None or mine0[3] == mine1[3] \
+                or rest0[3] != rest1[3]:
             continue  # nothing of this kind moved for it, or the other kind moved too
-        switches = [sum(1 for e in o.get("pt_effects") or () if isinstance(e, dict) and e.get("layer") == "7d")
-                    for o in (b, a)]
-        if switches[0] != switches[1]:
+        if _switches(b) != _switches(a):
             continue  # a switch began or ended too (layer 7d)
         checked = True
-        dp, dt = mine1[0] - mine0[0], mine1[1] - mine0[1]
-        if switches[1] % 2:  # switched after the bonus applies (layer 7d after 7c, CR 613.4d)
-            dp, dt = dt, dp
-        want = (b["power"] + dp, b["toughness"] + dt)
-        if (a["power"], a["toughness"]) != want:
-            gained = sorted(s for s, _ in mine1[3] - mine0[3])
-            lost = sorted(s for s, _ in mine0[3] - mine1[3])
-            out.append(f"611.3a: {cid} is {a['power']}/{a['toughness']}, expected {want[0]}/{want[1]} "
-                       f"({b['power']}/{b['toughness']} {dp:+d}/{dt:+d}: bonuses gained from {gained}, lost from {lost})")
-        has = {str(k).lower() for k in a.get("keywords") or ()}
-        missing = mine1[2] - has
-        if missing:
-            out.append(f"613.1f: {cid} lacks {sorted(missing)}, which the bonuses applying to it now give")
-        # its own keywords: its card's, or a token's as the effect that created it defined them (its
-        # copiable values, CR 707.2, 111.3: a Thopter token's flying)
-        printed = model_keywords(a.get("name")) | {str(k).lower() for k in (a.get("copiable") or {}).get("keywords") or ()}
-        explained = printed | mine0[2] | rest0[2]
-        if {str(k).lower() for k in b.get("keywords") or ()} <= explained:  # no effect of unknown duration
-            gone = (mine0[2] - mine1[2] - rest1[2] - printed) & has
-            if gone:
-                out.append(f"611.3a: {cid} still has {sorted(gone)} from a bonus that no longer applies to it")
+        out += _check_creature(cid, b, a, mine0, mine1)
+        out += _check_lost_keywords(cid, b, a, mine0, mine1, rest0, rest1)
     return out if checked else None
 
 
