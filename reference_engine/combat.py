@@ -410,6 +410,7 @@ class CombatRules(GameBase):
     def declare_blockers(self, blocks: dict[str, str]) -> None:
         """CR 509.1g-h: each chosen creature becomes a blocking creature, blocking its attacker."""
         state = self.combat_state
+        assert state is not None, "blockers are declared in a declared combat (validate_blocks)"
         for blocker_id in blocks:
             self.objects[blocker_id].combat = "blocking"
         state.blocks = dict(blocks)
@@ -424,6 +425,7 @@ class CombatRules(GameBase):
         """The creatures that deal combat damage in the step that begins now, and moves the combat
         to that step (CR 510.4, 702.7b, 702.4b-d)."""
         state = self.combat_state
+        assert state is not None, "combat damage is dealt in a declared combat (combat_damage)"
         combatants = self.attacking_creatures() + self.blocking_creatures()
         if state.step in (DECLARE_ATTACKERS, DECLARE_BLOCKERS):
             state.blockers_declared = True  # none were declared: no creature blocks
@@ -441,6 +443,7 @@ class CombatRules(GameBase):
     def combat_damage_step(self, decider) -> None:
         """One combat damage step: assign (CR 510.1), then deal all of it at once (510.2)."""
         state = self.combat_state
+        assert state is not None, "combat damage is dealt in a declared combat (combat_damage)"
         participants = self.combat_damage_participants()
         assignments: list[tuple[GameObject, str, int]] = []
         for attacker in [o for o in participants if o.combat == "attacking"]:
@@ -458,10 +461,10 @@ class CombatRules(GameBase):
             for recipient, n in self.assign_combat_damage(attacker, amount, blockers, decider):
                 assignments.append((attacker, recipient, n))
         for blocker in [o for o in participants if o.combat == "blocking"]:
-            attacker = self.blocked_attacker(blocker.id)
+            blocked = self.blocked_attacker(blocker.id)
             amount = self.combat_damage_amount(blocker)
-            if attacker is not None and amount > 0:  # 510.1d
-                assignments.append((blocker, attacker, amount))
+            if blocked is not None and amount > 0:  # 510.1d
+                assignments.append((blocker, blocked, amount))
         self.deal_combat_damage(assignments)
 
     def assign_combat_damage(self, attacker: GameObject, amount: int, blockers: list[str], decider) -> list[tuple[str, int]]:
@@ -472,7 +475,9 @@ class CombatRules(GameBase):
         Returns ``[(recipient, n)]`` with n >= 1."""
         keywords = characteristics(self, attacker).keywords
         trample, deathtouch = "trample" in keywords, "deathtouch" in keywords
-        player = self.combat_state.defending_player
+        state = self.combat_state
+        assert state is not None, "a blocked attacker is in a declared combat"
+        player = state.defending_player
         lethal = {b: self.lethal_damage(self.objects[b], deathtouch) for b in blockers}
         to_player = 0
         if trample and amount - sum(lethal.values()) > 0:
@@ -501,7 +506,9 @@ class CombatRules(GameBase):
         answer = decider.choose(player, D.DAMAGE_ASSIGNMENT, options)
         if answer not in options:
             raise ValueError(f"decider answered {answer!r}, not one of {options}")
-        return D.assigned_damage(answer)[0]
+        assigned = D.assigned_damage(answer)
+        assert assigned is not None, "an option of damage_assignment_option reads back"
+        return assigned[0]
 
     def deal_combat_damage(self, assignments: list[tuple[GameObject, str, int]]) -> None:
         """Deal every assigned combat damage at once (CR 510.2, 120.3): damage marked on

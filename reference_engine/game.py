@@ -26,7 +26,7 @@ from .mana import ManaRules, counts
 from .model_cards import ModelAbilities, protected_from
 from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, LastKnown, Player, PTEffect, Trigger
 from .search import SearchRules
-from .stack import StackRules
+from .stack import StackEntry, StackRules
 from .playtest import PlaytestRules
 from .state_based_actions import StateBasedActions
 from .steps import StepRules
@@ -124,7 +124,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         self.effects: list[PTEffect] = []
         self.last_known: dict[str, LastKnown] = {}
         self.pending_triggers: list[Trigger] = []
-        self.stack: list[Trigger] = []
+        self.stack: list[Trigger | StackEntry] = []  # a game with the stack: entries (reference_engine.stack)
         self.log: list[dict] = []
         self.mana_pools: dict[str, list] = {}  # CR 106.4, see reference_engine.mana
         self.shuffled_libraries: set[str] = set()  # owners whose library order is no longer the board's
@@ -308,7 +308,8 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
     def can_enchant(self, aura: GameObject, target_id: str | None) -> bool:
         """Whether ``aura`` could legally be attached to ``target_id`` (CR 303.4, 702.5); not to
         a permanent with protection from a quality the Aura has (CR 702.16c)."""
-        if not self.could_enchant(self.copiable_values(aura)[1], aura.controller, aura.id, target_id):
+        if target_id is None or not self.could_enchant(self.copiable_values(aura)[1], aura.controller, aura.id,
+                                                       target_id):
             return False
         target = self.objects[target_id]
         keywords = characteristics(self, target).keywords

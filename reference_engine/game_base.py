@@ -51,7 +51,7 @@ class GameBase:
     effects: list[PTEffect]
     last_known: dict[str, LastKnown]
     pending_triggers: list[Trigger]
-    stack: list[Trigger]
+    stack: list[Trigger | StackEntry]  # triggered abilities; in a stack game, StackEntry objects
     log: list[dict]
     mana_pools: dict[str, list[Mana]]
     shuffled_libraries: set[str]

@@ -61,10 +61,9 @@ resolves, where its effect depends on it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import copy
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 from . import events as _events
 from .abilities import (DOUBLE_COUNTERS, EFFECT_NOT_IN_RULINGS, EQUIP, FLIP_A_COIN, LOOK_AND_EXILE_TOP,
@@ -75,6 +74,9 @@ from .objects import BATTLEFIELD, GameObject, Trigger
 from .triggers import MODEL_TRIGGER
 
 if TYPE_CHECKING:
+    from cards.model import Affected
+
+    from .abilities import ActivatedAbility
     from .game_base import GameBase
 else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
@@ -119,7 +121,7 @@ class StackEntry:
     trigger: str | None = None
     ability: int | None = None
     event: dict | None = None
-    payload: object = None
+    payload: Trigger | tuple[GameObject, ActivatedAbility, str] | None = None
     stamps: dict = field(default_factory=dict)
     info: dict = field(default_factory=dict)
 
@@ -178,7 +180,7 @@ class StackRules(GameBase):
 
     def top_of_stack(self) -> StackEntry:
         """The object that resolves next: the last one put on the stack (CR 405.5, 608.1)."""
-        return self.stack[-1]
+        return cast(StackEntry, self.stack[-1])  # in a stack game every object on the stack is an entry
 
     def stamp(self, oid) -> tuple | None:
         """What object ``oid`` is now: ``(zone, timestamp, times it left the battlefield)``, or
@@ -216,7 +218,7 @@ class StackRules(GameBase):
 
     def observe_stack(self) -> dict:
         """The observation's ``stack`` and ``priority`` fields (stack games only)."""
-        return {"stack": [e.to_json() for e in self.stack],
+        return {"stack": [cast(StackEntry, e).to_json() for e in self.stack],
                 "priority": {"player": self.priority_player, "passed": list(self.passed),
                              "active_player": self.active_player}}
 
@@ -228,7 +230,7 @@ class StackRules(GameBase):
         handler = _events.HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise IllegalAction("unknown_event", f"unknown event {event!r}")
-        declined = event
+        declined: dict | None = event
         if kind == "cast":
             perform = self.cast_to_stack(event)
         elif kind == "activate":
@@ -336,8 +338,8 @@ class StackRules(GameBase):
         start = len(self.stack)
         self.put_triggers_on_stack(decider)
         added, self.stack[start:] = self.stack[start:], []
-        for trigger in added:
-            self.put_on_stack(self.trigger_entry(trigger))
+        for trigger in added:  # the triggered abilities put_triggers_on_stack just put there
+            self.put_on_stack(self.trigger_entry(cast(Trigger, trigger)))
 
     def trigger_entry(self, trigger: Trigger) -> StackEntry:
         """A triggered ability as a stack object, stamped with its source, targets and the
@@ -378,14 +380,17 @@ class StackRules(GameBase):
 
     def spell_resolution(self, entry: StackEntry):
         definition, script = card(entry.card)
-        event = copy.deepcopy(entry.event)
+        event = cast(dict, copy.deepcopy(entry.event))  # a spell's entry keeps its cast event
         if script.spell == MODEL_SPELL:
             from .model_cards import assign_targets, check_effects, legal_target, targeting
 
+            model = script.model
+            assert model is not None, "a model spell's script is derived from its card model (script_from_model)"
+
             source = self.spell_source(definition, entry.controller)
-            effects = tuple(e for a in script.model.of("spell") for e in a.effects)
+            effects = tuple(e for a in model.of("spell") for e in a.effects)
             wanted = targeting(effects)
-            affected_of = {}
+            affected_of: dict[str, Affected] = {}
             rest = list(entry.targets)
             for i in wanted:  # the targets of each targeting effect, as assign_targets split them
                 count = effects[i].affected.count
@@ -400,7 +405,7 @@ class StackRules(GameBase):
             for n, i in enumerate(wanted):
                 take = rest[:effects[i].affected.count]
                 assigned[i], rest = take, rest[len(take):]
-            check_effects(self, effects, assigned, source, " ".join(a.text for a in script.model.of("spell")))
+            check_effects(self, effects, assigned, source, " ".join(a.text for a in model.of("spell")))
             token_ids = None
             if "token_ids" in event:
                 token_ids = self._revalidated(lambda: _events._new_ids(
@@ -423,7 +428,7 @@ class StackRules(GameBase):
             raise Unsupported("stack:resolution", f"{entry.id} ({entry.card}): {exc}") from None
 
     def trigger_resolution(self, entry: StackEntry):
-        trigger: Trigger = entry.payload
+        trigger = cast(Trigger, entry.payload)  # the entry of a triggered ability (resolution)
         source_stamp = entry.stamps.get(trigger.source)
         moved = not self.same_object(trigger.source, source_stamp)
         if moved and trigger.ability not in LEAVES_ABILITIES and (
@@ -459,7 +464,7 @@ class StackRules(GameBase):
         return lambda decider: self.resolve_trigger(trigger, decider)
 
     def activated_resolution(self, entry: StackEntry):
-        obj, ability, player = entry.payload
+        obj, ability, player = cast("tuple[GameObject, ActivatedAbility, str]", entry.payload)  # an activation's
         if ability.kind not in SOURCE_FREE_ABILITIES and (
                 not self.same_object(obj.id, entry.stamps.get(obj.id)) or obj.controller != entry.info.get(
                 "source_controller")):

@@ -24,7 +24,7 @@ legal target (CR 603.3d, 608.2b).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from harness import decisions as D
 from .cards import TOKEN_DEFS
@@ -89,7 +89,7 @@ class TriggeredAbilities(GameBase):
             if self.pending_triggers:
                 self.put_triggers_on_stack(decider)
                 continue
-            trigger = self.stack.pop()
+            trigger = cast(Trigger, self.stack.pop())  # a game without the stack has only triggered abilities there
             self.resolve_trigger(trigger, decider)
             self.check_state_based_actions(decider)
         self.pending_triggers = []
