@@ -7,8 +7,10 @@ is read for what happened (zone changes and their causes, damage, life gained).
 
 from __future__ import annotations
 
+from typing import cast
+
 from harness import decisions as D
-from .base import Transition, invariant
+from .base import Decision, Transition, invariant
 
 
 def _creatures_of(obs: dict, player: str) -> list[str]:
@@ -20,6 +22,63 @@ def _left(t: Transition) -> list[str]:
     """Ids of the objects on the battlefield before the event and not on it after (or gone)."""
     return [oid for oid, o in t.before["objects"].items() if o.get("zone") == "battlefield"
             and (t.after["objects"].get(oid) or {}).get("zone") != "battlefield"]
+
+
+def _sacrificed_nothing(player: str, left: list[str], sacrificed: list[str], asked: list[Decision]) -> list[str]:
+    """A player who controls no creature sacrifices nothing and is asked nothing (CR 701.17a)."""
+    out = []
+    if left or sacrificed:
+        out.append(f"701.17a: {player} controls no creature, so sacrifices nothing; {sorted(set(left) | set(sacrificed))} "
+                   f"left the battlefield")
+    if asked:
+        out.append(f"701.17a: {player} controls no creature, yet was asked {asked[0].options}")
+    return out
+
+
+def _exactly_one_sacrificed(player: str, creatures: list[str], sacrificed: list[str], out: list[str]) -> str | None:
+    """The creature the log's ``sacrifice`` causes name (None if not exactly one of ``player``'s); a
+    message in ``out`` unless they name exactly one creature ``player`` controls."""
+    chosen = [oid for oid in sacrificed if oid in creatures]
+    others = [oid for oid in sacrificed if oid not in creatures]
+    if len(chosen) != 1 or others:
+        out.append(f"701.17a: {player} sacrifices exactly one creature they control; sacrificed {sacrificed} "
+                   f"(their creatures: {creatures})")
+    return chosen[0] if chosen else None
+
+
+def _to_owners_graveyard(t: Transition, gone: str) -> list[str]:
+    """A sacrificed permanent goes to its owner's graveyard (CR 701.17a, 404.1)."""
+    after = t.after["objects"].get(gone)
+    owner = t.before["objects"][gone].get("owner")
+    if after is not None and (after.get("zone") != "graveyard" or after.get("owner") != owner):
+        return [f"701.17a: {gone}, sacrificed, goes to its owner's ({owner}) graveyard, not the "
+                f"{after.get('zone')}"]
+    return []
+
+
+def _player_chose(t: Transition, player: str, creatures: list[str], asked: list[Decision],
+                  gone: str | None) -> list[str]:
+    """The player the edict instructs chooses among exactly their creatures when they have two or more
+    (CR 701.17a); nobody else is asked."""
+    out = []
+    if len(creatures) >= 2:
+        if not asked:
+            if not D.unknown_asked(t.decisions):
+                out.append(f"701.17a: {player} controls {len(creatures)} creatures {creatures} and chooses which to "
+                           f"sacrifice: nobody was asked (decider kind edict)")
+            return out
+        d = asked[0]
+        if d.player != player:
+            out.append(f"701.17a: {d.player} was asked which creature to sacrifice; {player}, the player the "
+                       f"edict instructs, chooses")
+        if sorted(map(str, d.options)) != creatures:
+            out.append(f"701.17a: the options {sorted(d.options)} are not the creatures {player} controls "
+                       f"{creatures}")
+        if gone is not None and d.answer != gone:
+            out.append(f"701.17a: {player} chose to sacrifice {d.answer}, but {gone} was sacrificed")
+    elif asked and asked[0].player != player:
+        out.append(f"701.17a: {asked[0].player} was asked which creature {player} sacrifices")
+    return out
 
 
 @invariant("edict.player_chooses", rules=("701.17a",), requires=("edict",))
@@ -37,58 +96,29 @@ def edict_player_chooses(t: Transition):
     if t.illegal is not None or e.get("type") != "edict" or player not in t.before["players"] \
             or e.get("filter") != "creature":
         return None
+    player = cast(str, player)  # a key of players
     creatures = _creatures_of(t.before, player)
     asked = [d for d in t.decisions if d.kind == D.EDICT]
     left = _left(t)
-    sacrificed = [x.get("object") for x in t.log if x.get("kind") == "zone_change"
-                  and (x.get("cause") or {}).get("event") == "sacrifice"]
-    out = []
+    sacrificed = cast("list[str]", [x.get("object") for x in t.log if x.get("kind") == "zone_change"
+                                    and (x.get("cause") or {}).get("event") == "sacrifice"])
     if not creatures:
-        if left or sacrificed:
-            out.append(f"701.17a: {player} controls no creature, so sacrifices nothing; {sorted(set(left) | set(sacrificed))} "
-                       f"left the battlefield")
-        if asked:
-            out.append(f"701.17a: {player} controls no creature, yet was asked {asked[0].options}")
-        return out
+        return _sacrificed_nothing(player, left, sacrificed, asked)
     mine = [oid for oid in creatures if oid in left]
     if not mine:
         return [f"701.17a: {player} controls {creatures} and must sacrifice one of them; all are still on the "
                 f"battlefield"]
+    out: list[str] = []
+    gone: str | None
     if sacrificed:
-        chosen = [oid for oid in sacrificed if oid in creatures]
-        others = [oid for oid in sacrificed if oid not in creatures]
-        if len(chosen) != 1 or others:
-            out.append(f"701.17a: {player} sacrifices exactly one creature they control; sacrificed {sacrificed} "
-                       f"(their creatures: {creatures})")
-        gone = chosen[0] if chosen else None
+        gone = _exactly_one_sacrificed(player, creatures, sacrificed, out)
     elif len(mine) == 1:
         gone = mine[0]
     else:
         return None  # no sacrifice cause logged: a dies trigger or a lost bonus (704.5f) may explain the rest
     if gone is not None:
-        after = t.after["objects"].get(gone)
-        owner = t.before["objects"][gone].get("owner")
-        if after is not None and (after.get("zone") != "graveyard" or after.get("owner") != owner):
-            out.append(f"701.17a: {gone}, sacrificed, goes to its owner's ({owner}) graveyard, not the "
-                       f"{after.get('zone')}")
-    if len(creatures) >= 2:
-        if not asked:
-            if not D.unknown_asked(t.decisions):
-                out.append(f"701.17a: {player} controls {len(creatures)} creatures {creatures} and chooses which to "
-                           f"sacrifice: nobody was asked (decider kind edict)")
-        else:
-            d = asked[0]
-            if d.player != player:
-                out.append(f"701.17a: {d.player} was asked which creature to sacrifice; {player}, the player the "
-                           f"edict instructs, chooses")
-            if sorted(map(str, d.options)) != creatures:
-                out.append(f"701.17a: the options {sorted(d.options)} are not the creatures {player} controls "
-                           f"{creatures}")
-            if gone is not None and d.answer != gone:
-                out.append(f"701.17a: {player} chose to sacrifice {d.answer}, but {gone} was sacrificed")
-    elif asked and asked[0].player != player:
-        out.append(f"701.17a: {asked[0].player} was asked which creature {player} sacrifices")
-    return out
+        out += _to_owners_graveyard(t, gone)
+    return out + _player_chose(t, player, creatures, asked, gone)
 
 
 @invariant("put_onto_battlefield.enters_tapped", rules=("110.5b", "614.1c"),
