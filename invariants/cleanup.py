@@ -52,6 +52,34 @@ def _host_gone(t: Transition, host) -> bool:
     return after is None or after.get("zone") != "battlefield" or "Creature" not in (after.get("types") or ())
 
 
+def _left_by_a_state_based_action(oid: str, before: dict, logged: dict | None) -> list[str]:
+    """A permanent leaves the battlefield in the cleanup step only by a state-based action (CR 514.3a),
+    judged from the cause of its logged zone change (``logged``; nothing to judge without one)."""
+    cause = (logged or {}).get("cause")
+    if not isinstance(cause, dict):
+        return []  # no cause logged (log.zone_change_causes not claimed): nothing to judge
+    if cause.get("event") != "state_based_action" and not str(cause.get("by", "")).startswith("704."):
+        return [f"{oid} ({before['name']}) left the battlefield in the cleanup step with cause {cause}, "
+                f"not by a state-based action"]
+    return []
+
+
+#: What the cleanup step doesn't end (CR 514.2: only damage and "until end of turn" effects end).
+_STAYS = ("counters", "tapped", "attached_to", "controller", "owner")
+
+
+def _nothing_else_changed(t: Transition, oid: str, before: dict, after: dict) -> list[str]:
+    """Counters, tapped status, attachment, controller and owner of a permanent that stays stay too."""
+    out = []
+    for field in _STAYS:
+        if field == "attached_to" and after[field] is None and _host_gone(t, before[field]):
+            continue  # a state-based action unattached it: its creature died (301.5c, 704.5n)
+        if before[field] != after[field]:
+            out.append(f"{oid} ({before['name']}): {field} changed from {before[field]!r} to {after[field]!r} "
+                       f"in the cleanup step")
+    return out
+
+
 @invariant("cleanup.nothing_else_ends", rules=("514.2", "514.3a", "122.1", "400.7"), requires=("cleanup",))
 def nothing_else_ends(t: Transition):
     """The cleanup step ends nothing else: counters, tapped status, attachments, controllers,
@@ -65,19 +93,9 @@ def nothing_else_ends(t: Transition):
             continue
         after = t.after["objects"].get(oid)
         if after is None or after["zone"] != "battlefield":
-            cause = (left.get(oid) or {}).get("cause")
-            if not isinstance(cause, dict):
-                continue  # no cause logged (log.zone_change_causes not claimed): nothing to judge
-            if cause.get("event") != "state_based_action" and not str(cause.get("by", "")).startswith("704."):
-                out.append(f"{oid} ({before['name']}) left the battlefield in the cleanup step with cause {cause}, "
-                           f"not by a state-based action")
-            continue
-        for field in ("counters", "tapped", "attached_to", "controller", "owner"):
-            if field == "attached_to" and after[field] is None and _host_gone(t, before[field]):
-                continue  # a state-based action unattached it: its creature died (301.5c, 704.5n)
-            if before[field] != after[field]:
-                out.append(f"{oid} ({before['name']}): {field} changed from {before[field]!r} to {after[field]!r} "
-                           f"in the cleanup step")
+            out += _left_by_a_state_based_action(oid, before, left.get(oid))
+        else:
+            out += _nothing_else_changed(t, oid, before, after)
     for pid, p in t.before["players"].items():
         if (t.after["players"].get(pid) or {}).get("life") != p["life"]:
             out.append(f"{pid}'s life changed in the cleanup step from {p['life']} to "

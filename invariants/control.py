@@ -11,8 +11,10 @@ CR 704.5j) follows the new controller.
 
 from __future__ import annotations
 
+from typing import cast
+
 from harness import decisions as D
-from .base import Transition, invariant
+from .base import Decision, Transition, invariant
 from .observed import cause_of, left_battlefield
 
 
@@ -65,6 +67,7 @@ def gains_control_and_nothing_else(t: Transition):
     before, after = t.before["objects"].get(oid), t.after["objects"].get(oid)
     if before is None or after is None or before["zone"] != "battlefield":
         return None
+    oid = cast(str, oid)  # a key of objects
     if after["zone"] != "battlefield":
         cause = cause_of(left_battlefield(t.log).get(oid))
         if cause is not None and cause.get("event") != "state_based_action":  # no cause logged: nothing to judge
@@ -83,6 +86,23 @@ def gains_control_and_nothing_else(t: Transition):
     return out
 
 
+def _legends_of_the_same_name(t: Transition, oid: str, gained: dict, controller) -> list[str]:
+    """The legends other than ``oid`` with its name that ``controller`` controlled before (CR 704.5j)."""
+    return [m for m, o in t.before["objects"].items() if m != oid and o["zone"] == "battlefield"
+            and o["controller"] == controller and o["name"] == gained["name"] and "Legendary" in o["supertypes"]]
+
+
+def _kept_one(t: Transition, controller, group: list[str], asked: Decision) -> list[str]:
+    """The new controller chose which legend stays; the others left the battlefield (CR 704.5j)."""
+    out = []
+    if asked.player != controller:
+        out.append(f"{asked.player} chose which legend to keep; {controller}, who controls them, must")
+    for other in group:
+        if other != asked.answer and (t.after["objects"].get(other) or {}).get("zone") == "battlefield":
+            out.append(f"{other} was not kept under the legend rule but is still on the battlefield")
+    return out
+
+
 @invariant("control.legend_rule_asks_the_new_controller", rules=("704.5j", "613.1b"),
            requires=("control_change", "legend_rule"))
 def legend_rule_asks_the_new_controller(t: Transition):
@@ -95,8 +115,8 @@ def legend_rule_asks_the_new_controller(t: Transition):
     gained = t.before["objects"].get(oid)
     if gained is None or gained["zone"] != "battlefield" or "Legendary" not in gained["supertypes"]:
         return None
-    mates = [m for m, o in t.before["objects"].items() if m != oid and o["zone"] == "battlefield"
-             and o["controller"] == controller and o["name"] == gained["name"] and "Legendary" in o["supertypes"]]
+    oid = cast(str, oid)  # a key of objects
+    mates = _legends_of_the_same_name(t, oid, gained, controller)
     if not mates:
         return None
     group = sorted([oid, *mates])
@@ -106,10 +126,4 @@ def legend_rule_asks_the_new_controller(t: Transition):
             return None
         return [f"{controller} gained control of legend {oid} and controls {mates} of the same name, but was not "
                 f"asked which to keep"]
-    out = []
-    if asked[0].player != controller:
-        out.append(f"{asked[0].player} chose which legend to keep; {controller}, who controls them, must")
-    for other in group:
-        if other != asked[0].answer and (t.after["objects"].get(other) or {}).get("zone") == "battlefield":
-            out.append(f"{other} was not kept under the legend rule but is still on the battlefield")
-    return out
+    return _kept_one(t, controller, group, asked[0])
