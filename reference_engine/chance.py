@@ -56,7 +56,7 @@ tokens" (ids ``"<source>.treasure1"``, ``"<source>.treasure2"``); Brazen Dwarf,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, cast
 
 from dataclasses import dataclass
 
@@ -67,6 +67,7 @@ from .errors import IllegalAction
 from .objects import BATTLEFIELD, GameObject, Trigger
 
 if TYPE_CHECKING:
+    from .cards import CardScript
     from .game_base import GameBase
 else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
@@ -104,8 +105,8 @@ class Replacement:
 
     label: str
     optional: bool
-    applies: object
-    apply: object
+    applies: Callable[[ChanceEvent], bool]
+    apply: Callable[[ChanceEvent], ChanceEvent]
 
 
 #: The replacement effects of the card scripts' ``chance_replacements``, by name.
@@ -203,7 +204,7 @@ class ChanceRules(GameBase):
         abilities, CR 613.1f, overrides it)."""
         return True
 
-    def chance_sources(self, player: str) -> list[tuple[GameObject, object]]:
+    def chance_sources(self, player: str) -> list[tuple[GameObject, CardScript]]:
         """(permanent, its script) for each permanent ``player`` controls that has its
         abilities, in timestamp order; copies have the abilities they copy (CR 707.2)."""
         return [(o, self.copiable_values(o)[1]) for o in self.battlefield()
@@ -239,6 +240,7 @@ class ChanceRules(GameBase):
         replaced = [before for before, r in chain if r.apply(before).kind != before.kind]
         if event.kind == "flip" and call is None and any(before.kind == "roll" for before in replaced):
             call = decider.choose(player, D.COIN_CALL, list(COIN))  # see the module docstring
+        seen: str | list[int] | list[int | None] | None  # what the original effect sees (a flip's result, a roll's)
         if event.kind == "flip":
             seen, entries = self.flip(player, event, call, instruction, decider)
         else:
@@ -246,13 +248,14 @@ class ChanceRules(GameBase):
         happened = list(entries)
         for before in reversed(replaced):
             if before.kind == "flip":  # replaced by a d20 roll (Pokey's second ability)
-                seen = d20_as_coin(seen[0]) if seen else None
+                rolled = cast("list[int]", seen)  # the d20 roll that replaced it
+                seen = d20_as_coin(rolled[0]) if rolled else None
                 entries.insert(0, {"kind": "coin_flip", "player": player, "instruction": instruction,
                                    "result": seen, "call": own_call,
                                    "won": (seen == own_call) if own_call and seen else None,
                                    "ignored": False, "replaced": "die_roll"})
             else:  # a d20 roll replaced by a flip (Pokey's third ability)
-                seen = [coin_as_d20(seen)]
+                seen = [coin_as_d20(cast("str | None", seen))]  # the flip that replaced it
                 entries.insert(0, {"kind": "die_roll", "player": player, "instruction": instruction, "sides": 20,
                                    "natural": None, "result": seen[0], "ignored": False, "replaced": "coin_flip"})
         self.log.extend(entries)

@@ -200,14 +200,14 @@ class ManaRules(GameBase):
         type produces nothing (CR 106.5).
         """
         produced = self.mana_ability_output(obj, ability, player, decider)
-        mana, applied = dict(produced), []
+        mana, applied = dict(produced), list[str]()
         if sum(produced.values()) and cost.tap:
             mana, applied = self.replace_mana_production(obj, player, produced, decider)
         self.add_mana(player, mana, obj.id)
         self.log.append({"kind": "mana_produced", "player": player, "source": obj.id, "ability": ability.index,
                          "tapped_for_mana": cost.tap, "produced": _nonzero(produced), "mana": _nonzero(mana),
                          "replacements": applied})
-        if cost.tap and sum(mana.values()):
+        if cost.tap and sum(mana.values()) != 0:
             self.tapped_for_mana_triggers(obj, player, mana, decider)
 
     def mana_ability_output(self, obj: GameObject, ability: ActivatedAbility, player: str, decider) -> dict[str, int]:
@@ -274,6 +274,7 @@ class ManaRules(GameBase):
         kind = self.mana_replacement_of(source)
         if kind == CONTAMINATION:
             return {"B": 1}
+        assert kind is not None, "a source of mana_replacements has a replacement effect"
         return {t: n * MULTIPLIERS[kind] for t, n in mana.items()}
 
     def replace_mana_production(self, obj: GameObject, player: str, mana: dict[str, int],
@@ -298,7 +299,7 @@ class ManaRules(GameBase):
             return types
         sources = self.mana_replacements(obj, obj.controller)
         found: set[str] = set()
-        kinds = sorted({self.mana_replacement_of(s) for s in sources})
+        kinds = sorted({kind for s in sources if (kind := self.mana_replacement_of(s)) is not None})
         for order in permutations(kinds):
             for t in types:
                 mana = {t: 1}

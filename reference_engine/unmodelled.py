@@ -20,7 +20,7 @@ from .abilities import LOOK_AND_EXILE_TOP, UNEARTH
 from .cards import card
 from .errors import UnknownCard, Unsupported
 from .layers import characteristics
-from .objects import BATTLEFIELD
+from .objects import BATTLEFIELD, GameObject
 
 PROTECTION_FROM_MULTICOLORED = "protection from multicolored"
 
@@ -42,7 +42,7 @@ class Gap:
 
 
 # ------------------------------------------------------------------ helpers
-def _object(game, oid):
+def _object(game, oid) -> GameObject | None:
     obj = game.objects.get(oid) if isinstance(oid, str) else None
     return obj if obj is not None and obj.zone == BATTLEFIELD else None
 
@@ -52,7 +52,7 @@ def _enchanted_by(game, creature, card: str) -> list:
     return [a for a in game.attached_to(creature.id) if game.copiable_values(a)[0].name == card]
 
 
-def _becomes(event: dict, status: str, game) -> object | None:
+def _becomes(event: dict, status: str, game) -> GameObject | None:
     """The creature a ``set_combat`` event gives ``status`` to, if it doesn't have it yet."""
     if event.get("type") != "set_combat" or event.get("status") != status:
         return None
