@@ -11,6 +11,7 @@ can't judge could explain a difference.
 from __future__ import annotations
 
 from collections import Counter
+from typing import cast
 
 from .base import Transition, invariant
 from .templates import damage_entries, keywords_of, matches, read_model, replaced, triggers_logged
@@ -46,6 +47,73 @@ def division_problem(effect, targets, division) -> str | None:
     return None
 
 
+def _divided_effect(t: Transition):
+    """The one effect of the cast spell when it is a modelled divided damage spell with no other effect."""
+    m = read_model(t.event.get("card"))
+    if m is None:
+        return None
+    effects = [x for a in m.of("spell") for x in a.effects]
+    divided = [x for x in effects if x.divided]
+    if len(divided) != 1 or len(effects) != 1:
+        return None
+    return divided[0]
+
+
+def _announced_division_problem(effect, targets: list, division) -> str | None:
+    """Why the announced targets and division are illegal (CR 601.2d, a target named twice 115.3), or None."""
+    problem = division_problem(effect, targets, division)
+    if problem is None and len(set(map(repr, targets))) != len(targets):
+        problem = "the same target twice"
+    return problem
+
+
+def _any_protected(t: Transition, targets: list) -> bool:
+    """Whether a target has protection (its damage may be prevented, CR 702.16e)."""
+    for w in targets:
+        obj = t.before["objects"].get(w)
+        if obj is not None and any(k.startswith("protection") for k in keywords_of(obj)):
+            return True
+    return False
+
+
+def _dealt_by_the_spell(t: Transition) -> Counter:
+    """``{recipient: damage}`` the log shows from sources that are not permanents before (the spell)."""
+    permanents = set(t.before["objects"])
+    dealt: Counter = Counter()
+    for d in damage_entries(t):
+        if d.get("source") not in permanents:
+            dealt[d.get("target")] += d["amount"]
+    return dealt
+
+
+def _dealt_as_divided(card, targets: list, division: list, dealt: Counter) -> list[str]:
+    """Each target is dealt its announced amount and nothing else is dealt damage (CR 601.2d)."""
+    out = []
+    for w, n in zip(targets, division):
+        if dealt.get(w, 0) != n:
+            out.append(f"601.2d: {card} divides {division} among {targets}: {w} is dealt {n}; the log shows "
+                       f"{dealt.get(w, 0)}")
+    extra = set(dealt) - set(targets)
+    if extra:
+        out.append(f"601.2d: {card} dealt damage to {sorted(extra)}, none of its targets {targets}")
+    return out
+
+
+def _damage_marked(t: Transition, targets: list, division: list) -> list[str]:
+    """Each target permanent still on the battlefield has its amount more damage marked (CR 120.3e),
+    unless a replacement effect applied to it."""
+    out = []
+    saved = replaced(t)
+    for w, n in zip(targets, division):
+        before, after = t.before["objects"].get(w), t.after["objects"].get(w)
+        if before is None or after is None or after.get("zone") != "battlefield" or w in saved:
+            continue
+        if after.get("damage") != before.get("damage", 0) + n:
+            out.append(f"120.3e: {w} has {after.get('damage')} damage marked after {t.event.get('card')} dealt it {n} (it "
+                       f"had {before.get('damage', 0)})")
+    return out
+
+
 @invariant("templates.divided_damage", rules=("601.2d", "120.3", "115.3"), requires=("damage", "cards:divided damage"))
 def divided_damage(t: Transition):
     """A modelled "~ deals N damage divided as you choose among one, two, or three targets" spell deals each
@@ -55,18 +123,11 @@ def divided_damage(t: Transition):
     e = t.event
     if e.get("type") != "cast":
         return None
-    m = read_model(e.get("card"))
-    if m is None:
+    effect = _divided_effect(t)
+    if effect is None:
         return None
-    effects = [x for a in m.of("spell") for x in a.effects]
-    divided = [x for x in effects if x.divided]
-    if len(divided) != 1 or len(effects) != 1:
-        return None
-    effect = divided[0]
     targets = e.get("targets") or []
-    problem = division_problem(effect, targets, e.get("division"))
-    if problem is None and len(set(map(repr, targets))) != len(targets):
-        problem = "the same target twice"
+    problem = _announced_division_problem(effect, targets, e.get("division"))
     if problem is not None:
         return [] if t.illegal is not None else [f"601.2d: {e.get('card')} divides {effect.amount} damage among 1 to "
                                                   f"{effect.affected.count} targets, each at least 1: {problem}; the "
@@ -74,32 +135,10 @@ def divided_damage(t: Transition):
     if t.illegal is not None:
         return None  # an illegal target (kind, hexproof, ...): the template invariants of targets judge it
     division = e.get("division") or [effect.amount]
-    for w in targets:
-        obj = t.before["objects"].get(w)
-        if obj is not None and any(k.startswith("protection") for k in keywords_of(obj)):
-            return None  # its damage may be prevented (702.16e)
-    permanents = set(t.before["objects"])
-    dealt: Counter = Counter()
-    for d in damage_entries(t):
-        if d.get("source") not in permanents:
-            dealt[d.get("target")] += d["amount"]
-    out = []
-    for w, n in zip(targets, division):
-        if dealt.get(w, 0) != n:
-            out.append(f"601.2d: {e.get('card')} divides {division} among {targets}: {w} is dealt {n}; the log shows "
-                       f"{dealt.get(w, 0)}")
-    extra = set(dealt) - set(targets)
-    if extra:
-        out.append(f"601.2d: {e.get('card')} dealt damage to {sorted(extra)}, none of its targets {targets}")
-    saved = replaced(t)
-    for w, n in zip(targets, division):
-        before, after = t.before["objects"].get(w), t.after["objects"].get(w)
-        if before is None or after is None or after.get("zone") != "battlefield" or w in saved:
-            continue
-        if after.get("damage") != before.get("damage", 0) + n:
-            out.append(f"120.3e: {w} has {after.get('damage')} damage marked after {e.get('card')} dealt it {n} (it "
-                       f"had {before.get('damage', 0)})")
-    return out
+    if _any_protected(t, targets):
+        return None  # its damage may be prevented (702.16e)
+    out = _dealt_as_divided(e.get("card"), targets, division, _dealt_by_the_spell(t))
+    return out + _damage_marked(t, targets, division)
 
 
 # --------------------------------------------------------------------------- life from the game
@@ -137,28 +176,39 @@ def amount_on(before: dict, effects, i: int, controller: str, targets: list) -> 
     return effect.amount
 
 
-@invariant("templates.life_from_the_game", rules=("608.2h", "119.3", "107.1b"), requires=("cards:life from the game",))
-def life_from_the_game(t: Transition):
-    """A modelled spell whose life amount comes from the game changes life by that amount as it resolves
-    (CR 608.2h): "you gain 2 life for each creature you control" counts them; "Destroy target creature.
-    You gain life equal to its toughness." reads the creature as it last existed (a negative number is
-    0, 107.1b).
+#: The players a life effect's Affected scope names: ``(scope, kind) -> players(caster, targets taken,
+#: players)``; a kind of None matches any.
+_LIFE_RECIPIENTS = {
+    ("you", None): lambda caster, take, players: [caster],
+    ("target", None): lambda caster, take, players: [w for w in take if w in players],
+    ("each", "player"): lambda caster, take, players: list(players),
+    ("each", "opponent"): lambda caster, take, players: [p for p in players if p != caster],
+}
 
-    Only for spells whose other effects don't change the count (a destroy of the one target, a pump of
-    it: those aren't counted here) and when no trigger, lifelink or other damage is in the log."""
-    m = _spell_model(t)
-    if m is None:
-        return None
-    effects = [x for a in m.of("spell") for x in a.effects]
+
+def _life_recipients(affected, caster: str, take: list, players: dict) -> list | None:
+    """Who a life effect's ``affected`` names (CR 119.3), or None for a scope not judged here."""
+    pick = _LIFE_RECIPIENTS.get((affected.scope, None)) or _LIFE_RECIPIENTS.get((affected.scope, affected.kind))
+    return pick(caster, take, players) if pick is not None else None
+
+
+def _life_from_the_game_applies(t: Transition, effects: list) -> bool:
+    """Whether the spell reads a life amount from the game and nothing else could change life or the count:
+    its other effects only destroy or pump (a destroy not with a count), no trigger or damage logged."""
     lives = [i for i, x in enumerate(effects) if x.action in ("gain_life", "lose_life")]
     if not any(effects[i].per is not None or effects[i].equal_to is not None for i in lives):
-        return None
+        return False
     if any(x.action not in ("gain_life", "lose_life", "destroy", "pt") for x in effects):
-        return None
+        return False
     if triggers_logged(t) or damage_entries(t):
-        return None
-    if any(effects[i].per is not None for i in lives) and any(x.action == "destroy" for x in effects):
-        return None  # the destroy changes what is counted
+        return False
+    # the destroy changes what is counted
+    return not (any(effects[i].per is not None for i in lives) and any(x.action == "destroy" for x in effects))
+
+
+def _expected_life(t: Transition, effects: list) -> dict | None:
+    """``{player: life}`` after the spell's life effects, each amount read from the board before (CR 608.2h),
+    or None when an amount or a recipient can't be told."""
     caster, targets = t.event["controller"], list(t.event.get("targets") or [])
     expected = {pid: p["life"] for pid, p in t.before["players"].items()}
     n_targets = 0
@@ -173,16 +223,32 @@ def life_from_the_game(t: Transition):
         amount = amount_on(t.before, effects, i, caster, targets)
         if amount is None:
             return None
-        if x.affected.scope == "you":
-            who = [caster]
-        elif x.affected.scope == "target":
-            who = [w for w in take if w in expected]
-        elif x.affected.scope == "each" and x.affected.kind in ("player", "opponent"):
-            who = [p for p in expected if x.affected.kind == "player" or p != caster]
-        else:
+        who = _life_recipients(x.affected, caster, take, expected)
+        if who is None:
             return None
         for w in who:
             expected[w] += amount if x.action == "gain_life" else -amount
+    return expected
+
+
+@invariant("templates.life_from_the_game", rules=("608.2h", "119.3", "107.1b"), requires=("cards:life from the game",))
+def life_from_the_game(t: Transition):
+    """A modelled spell whose life amount comes from the game changes life by that amount as it resolves
+    (CR 608.2h): "you gain 2 life for each creature you control" counts them; "Destroy target creature.
+    You gain life equal to its toughness." reads the creature as it last existed (a negative number is
+    0, 107.1b).
+
+    Only for spells whose other effects don't change the count (a destroy of the one target, a pump of
+    it: those aren't counted here) and when no trigger, lifelink or other damage is in the log."""
+    m = _spell_model(t)
+    if m is None:
+        return None
+    effects = [x for a in m.of("spell") for x in a.effects]
+    if not _life_from_the_game_applies(t, effects):
+        return None
+    expected = _expected_life(t, effects)
+    if expected is None:
+        return None
     return [f"608.2h: {pid} has {t.after['players'][pid]['life']} life after {t.event.get('card')}; the amount it reads "
             f"from the game gives {life} (before {t.before['players'][pid]['life']})"
             for pid, life in expected.items() if t.after["players"].get(pid, {}).get("life") != life]
@@ -218,6 +284,31 @@ def watches(watcher: dict, watcher_id: str, dying: dict, dying_id: str, watched)
     return True
 
 
+def _creatures_died(t: Transition) -> list[str] | None:
+    """The creatures put into a graveyard from the battlefield during the event (CR 700.4), in log order;
+    None when one was not on the battlefield before it (it entered during the event)."""
+    died: list[str] = []
+    for x in t.log:
+        if x.get("kind") == "zone_change" and x.get("from") == "battlefield" and x.get("to") == "graveyard":
+            o = t.before["objects"].get(x.get("object"))
+            if o is None or o.get("zone") != "battlefield":
+                return None  # entered during the event
+            if "Creature" in (o.get("types") or ()):
+                died.append(x["object"])
+    return died
+
+
+def _expected_triggers(t: Transition, found: dict[str, list], died: list[str]) -> Counter[str]:
+    """How many times each watcher's abilities trigger: once per creature that died and it watches (603.10a)."""
+    expected: Counter[str] = Counter()
+    for w, abilities in found.items():
+        for a in abilities:
+            for d in died:
+                if watches(t.before["objects"][w], w, t.before["objects"][d], d, a.affected):
+                    expected[w] += 1
+    return expected
+
+
 @invariant("templates.creature_dies_triggers", rules=("603.2", "603.10a", "700.4"),
            requires=("triggers", "cards:creature dies trigger"))
 def creature_dies_triggers(t: Transition):
@@ -236,27 +327,19 @@ def creature_dies_triggers(t: Transition):
     if any(x.get("kind") == "control_changed" or (x.get("kind") == "zone_change" and x.get("to") == "battlefield")
            for x in t.log):
         return None  # control changed, or something entered (it may watch what dies after it entered)
-    died = []
-    for x in t.log:
-        if x.get("kind") == "zone_change" and x.get("from") == "battlefield" and x.get("to") == "graveyard":
-            o = t.before["objects"].get(x.get("object"))
-            if o is None or o.get("zone") != "battlefield":
-                return None  # entered during the event
-            if "Creature" in (o.get("types") or ()):
-                died.append(x.get("object"))
+    died = _creatures_died(t)
+    if died is None:
+        return None
     left_at = {x.get("object"): n for n, x in enumerate(t.log) if x.get("kind") == "zone_change"
                and x.get("from") == "battlefield"}
     if any(w in left_at for w in found):
         # a watcher left: it sees the creatures leaving with it, not those dying after it; the log's order
         # can't always tell which left together, so not applicable
         return None
-    expected = Counter()
-    for w, abilities in found.items():
-        for a in abilities:
-            for d in died:
-                if watches(t.before["objects"][w], w, t.before["objects"][d], d, a.affected):
-                    expected[w] += 1
-    seen = Counter(x.get("source") for x in t.log if x.get("kind") == "trigger" and x.get("ability") == "a creature dies")
+    expected = _expected_triggers(t, found, died)
+    # a trigger entry's source is a string (harness.wire.log_kinds)
+    seen = Counter(cast(str, x.get("source")) for x in t.log
+                   if x.get("kind") == "trigger" and x.get("ability") == "a creature dies")
     out = []
     for w in set(expected) | set(seen):
         if expected.get(w, 0) != seen.get(w, 0):
