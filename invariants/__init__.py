@@ -8,7 +8,7 @@ from . import (  # noqa: F401
     playtest, regeneration, state_based_actions, triggers, zones, umbra_armor, zone_changes,
 )
 from . import spell_effects, static_bonuses, templates  # noqa: F401  the card model's templates, checked
-from . import combat  # noqa: F401  declared attackers and blockers, combat damage (capability combat)
+from . import combat, combat_damage, combat_removal  # noqa: F401  declarations, damage, removal (capability combat)
 from . import actions, game_amounts, steps  # noqa: F401  steps, edicts, 0 damage, put tapped; amounts from the game
 from . import stack  # noqa: F401  the stack and priority (capability stack)
 from .base import (
