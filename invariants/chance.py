@@ -16,9 +16,10 @@ Origin ruling), so it is not counted then.
 from __future__ import annotations
 
 from collections import Counter
+from typing import cast
 
 from harness import decisions as D
-from .base import Transition, invariant
+from .base import Decision, Transition, invariant
 
 CHANCE = frozenset({"chance"})
 THUMB, PIXIE, POKEY = "Krark's Thumb", "Pixie Guide", "Pokey, the Scallywagg"
@@ -119,6 +120,38 @@ def through_the_decider(t: Transition):
     return out
 
 
+def _instructions_of_each(players: list, groups: dict[tuple, list[dict]], expected: list[int]) -> list[str]:
+    """Each instructed player's instructions are ``expected`` (CR 705.2, 706.1)."""
+    out = []
+    for player in players:
+        mine = sorted(i for p, i in groups if p == player)
+        if mine != expected:
+            out.append(f"{player}'s instructions {mine} in the log; expected {expected}"
+                       + (f" (each of {players} flips or rolls)" if len(players) > 1 else ""))
+    return out
+
+
+def _replacement_chain(i, entries: list[dict], first: str) -> list[str]:
+    """One instruction's entries: the flips and rolls replaced, alternating in kind from ``first``, then
+    what actually happened, of one kind (CR 614.6); a flip replaced by Pokey is a d20 roll."""
+    out = []
+    replaced = [e for e in entries if e.get("replaced") is not None]
+    actual = happened(entries)
+    if entries[:len(replaced)] != replaced:
+        out.append(f"instruction {i}: replaced flips or rolls must come before what happened: {entries}")
+    want = first
+    for e in replaced:
+        other = "die_roll" if want == "coin_flip" else "coin_flip"
+        if e["kind"] != want or e["replaced"] != other:
+            out.append(f"instruction {i}: expected a {want} replaced by a {other}, got {e}")
+        want = other
+    if not actual or any(e["kind"] != want for e in actual):
+        out.append(f"instruction {i}: what happened must be {want} entries, got {actual}")
+    if want == "die_roll" and replaced and any(e.get("sides") != 20 for e in actual):
+        out.append(f"instruction {i}: a flip replaced by Pokey is replaced by a d20 roll, got {actual}")
+    return out
+
+
 @invariant("chance.instructions_carried_out", rules=("705.1", "706.1", "614.6"), requires=CHANCE)
 def instructions_carried_out(t: Transition):
     """An instruction to flip N coins is N flips (instructions 1..N); to roll dice, one roll (instruction 1).
@@ -141,28 +174,49 @@ def instructions_carried_out(t: Transition):
     if any(p.get("lost") for p in t.after["players"].values()) and not groups:
         return None
     expected = list(range(1, t.event.get("count", 0) + 1)) if kind == "flip_coins" else [1]
-    out = []
-    for player in players:
-        mine = sorted(i for p, i in groups if p == player)
-        if mine != expected:
-            out.append(f"{player}'s instructions {mine} in the log; expected {expected}"
-                       + (f" (each of {players} flips or rolls)" if len(players) > 1 else ""))
+    out = _instructions_of_each(players, groups, expected)
     first = "coin_flip" if kind == "flip_coins" else "die_roll"
     for (_, i), entries in groups.items():
-        replaced = [e for e in entries if e.get("replaced") is not None]
-        actual = happened(entries)
-        if entries[:len(replaced)] != replaced:
-            out.append(f"instruction {i}: replaced flips or rolls must come before what happened: {entries}")
-        want = first
-        for e in replaced:
-            other = "die_roll" if want == "coin_flip" else "coin_flip"
-            if e["kind"] != want or e["replaced"] != other:
-                out.append(f"instruction {i}: expected a {want} replaced by a {other}, got {e}")
-            want = other
-        if not actual or any(e["kind"] != want for e in actual):
-            out.append(f"instruction {i}: what happened must be {want} entries, got {actual}")
-        if want == "die_roll" and replaced and any(e.get("sides") != 20 for e in actual):
-            out.append(f"instruction {i}: a flip replaced by Pokey is replaced by a d20 roll, got {actual}")
+        out += _replacement_chain(i, entries, first)
+    return out
+
+
+def _coin_won(e: dict) -> list[str]:
+    """A coin is won exactly when its call matches its result (CR 705.2); an ignored one by nobody (706.6)."""
+    if e.get("ignored"):
+        return [f"ignored coin {e} was won or lost: it never happened (CR 706.6)"] if e.get("won") is not None else []
+    call = e.get("call")
+    want = None if call is None or e.get("result") is None else e.get("result") == call
+    return [f"coin {e}: call {call!r}, result {e.get('result')!r}, so won must be {want}"] if e.get("won") != want else []
+
+
+def _instruction_call(t: Transition, flipper, i, original: dict, made: Counter) -> list[str]:
+    """The instructed flip ``original`` has a call exactly when the effect has a winner (``calls``), the
+    flipper's, as asked (decider kind coin_call); uses up the call asked in ``made``."""
+    out = []
+    if t.event.get("calls") and original.get("call") not in COIN_SIDES:
+        out.append(f"instruction {i}: the effect has a winner, so {t.event.get('player')} calls; "
+                   f"the log shows call {original.get('call')!r}")
+    if not t.event.get("calls") and original.get("call") is not None:
+        out.append(f"instruction {i}: the effect cares only about heads or tails, yet the call is "
+                   f"{original.get('call')!r}")
+    if original.get("call") in COIN_SIDES:
+        if made[(flipper, original["call"])] <= 0 and not D.unknown_asked(t.decisions):
+            out.append(f"instruction {i}: call {original['call']!r} was not asked of {flipper}, who flips "
+                       f"(decider kind coin_call)")
+        made[(flipper, original["call"])] -= 1
+    return out
+
+
+def _calls_asked(t: Transition, calls: list[Decision]) -> list[str]:
+    """Each instructed flip's call (:func:`_instruction_call`), a replaced one's as the original effect sees it."""
+    out = []
+    made = Counter((d.player, d.answer) for d in calls)
+    for (flipper, i), entries in instructions(t.log).items():
+        kept = [e for e in entries if not e.get("ignored")]
+        original = kept[0] if kept else entries[0]  # the instructed flip, replaced or not
+        if original["kind"] == "coin_flip":
+            out += _instruction_call(t, flipper, i, original, made)
     return out
 
 
@@ -183,38 +237,47 @@ def calls_and_wins(t: Transition):
         if t.event.get("player") is not None and d.player not in flippers:
             out.append(f"{d.player} called a coin {' or '.join(map(str, flippers))} flips")
     for e in chance_entries(t.log):
-        if e["kind"] != "coin_flip":
-            continue
-        if e.get("ignored"):
-            if e.get("won") is not None:
-                out.append(f"ignored coin {e} was won or lost: it never happened (CR 706.6)")
-            continue
-        call = e.get("call")
-        want = None if call is None or e.get("result") is None else e.get("result") == call
-        if e.get("won") != want:
-            out.append(f"coin {e}: call {call!r}, result {e.get('result')!r}, so won must be {want}")
+        if e["kind"] == "coin_flip":
+            out += _coin_won(e)
     if t.event.get("type") == "flip_coins":
-        made = Counter((d.player, d.answer) for d in calls)
-        for (flipper, i), entries in instructions(t.log).items():
-            kept = [e for e in entries if not e.get("ignored")]
-            original = kept[0] if kept else entries[0]  # the instructed flip, replaced or not
-            if original["kind"] != "coin_flip":
-                continue
-            if t.event.get("calls") and original.get("call") not in COIN_SIDES:
-                out.append(f"instruction {i}: the effect has a winner, so {t.event.get('player')} calls; "
-                           f"the log shows call {original.get('call')!r}")
-            if not t.event.get("calls") and original.get("call") is not None:
-                out.append(f"instruction {i}: the effect cares only about heads or tails, yet the call is "
-                           f"{original.get('call')!r}")
-            if original.get("call") in COIN_SIDES:
-                if made[(flipper, original["call"])] <= 0 and not D.unknown_asked(t.decisions):
-                    out.append(f"instruction {i}: call {original['call']!r} was not asked of {flipper}, who flips "
-                               f"(decider kind coin_call)")
-                made[(flipper, original["call"])] -= 1
+        out += _calls_asked(t, calls)
     return out
 
 
 COIN_SIDES = (D.HEADS, D.TAILS)
+
+
+def _kept_coin(t: Transition, player, i, coins: list[dict], kept: list[tuple]) -> list[str]:
+    """Of two coins showing different results, the one ``player`` chose to keep (decider kind
+    ``coin_kept``, the next answer in ``kept``) is kept (Krark's Thumb: "ignore one")."""
+    asked, chosen = kept.pop(0) if kept else (None, None)
+    keep = next(c for c in coins if not c.get("ignored"))
+    if chosen is None:
+        if not D.unknown_asked(t.decisions):  # else asked under a kind the table does not know
+            return [f"{player} was not asked which coin to keep (instruction {i})"]
+    elif asked != player:
+        return [f"{asked} was asked which of {player}'s coins to keep (instruction {i}); the Thumb's "
+                f"controller, who flips, chooses"]
+    elif keep["result"] != chosen:
+        return [f"{player} chose to keep {chosen}, but the coin kept shows {keep['result']}"]
+    return []
+
+
+def _thumb_coins(t: Transition, player, i, coins: list[dict], kept: list[tuple]) -> list[str]:
+    """One instruction's coins actually flipped by ``player``: one, not ignored, without a Krark's Thumb;
+    two, one ignored, with one (CR 614.1a, 706.6)."""
+    thumbs = controlled(t, player, THUMB)
+    if not thumbs:
+        if len(coins) != 1 or coins[0].get("ignored"):
+            return [f"{player} controls no Krark's Thumb but flipped {len(coins)} coin(s) for instruction {i}, "
+                    f"{sum(bool(c.get('ignored')) for c in coins)} ignored"]
+        return []
+    if len(coins) != 2 or sum(bool(c.get("ignored")) for c in coins) != 1:
+        return [f"{player} controls Krark's Thumb {thumbs[0]}: instruction {i} must be two coins, one ignored; "
+                f"got {[(c.get('result'), c.get('ignored')) for c in coins]}"]
+    if coins[0]["result"] != coins[1]["result"]:
+        return _kept_coin(t, player, i, coins, kept)
+    return []
 
 
 @invariant("chance.krarks_thumb", rules=("614.1a", "706.6"), requires=CHANCE)
@@ -234,29 +297,33 @@ def krarks_thumb(t: Transition):
     kept = [(d.player, d.answer) for d in t.decisions if d.kind == D.COIN_KEPT]
     for (player, i), entries in instructions(t.log).items():
         coins = [e for e in happened(entries) if e["kind"] == "coin_flip"]
-        if not coins:
-            continue
-        thumbs = controlled(t, player, THUMB)
-        if not thumbs:
-            if len(coins) != 1 or coins[0].get("ignored"):
-                out.append(f"{player} controls no Krark's Thumb but flipped {len(coins)} coin(s) for instruction {i}, "
-                           f"{sum(bool(c.get('ignored')) for c in coins)} ignored")
-            continue
-        if len(coins) != 2 or sum(bool(c.get("ignored")) for c in coins) != 1:
-            out.append(f"{player} controls Krark's Thumb {thumbs[0]}: instruction {i} must be two coins, one ignored; "
-                       f"got {[(c.get('result'), c.get('ignored')) for c in coins]}")
-            continue
-        if coins[0]["result"] != coins[1]["result"]:
-            asked, chosen = kept.pop(0) if kept else (None, None)
-            keep = next(c for c in coins if not c.get("ignored"))
-            if chosen is None:
-                if not D.unknown_asked(t.decisions):  # else asked under a kind the table does not know
-                    out.append(f"{player} was not asked which coin to keep (instruction {i})")
-            elif asked != player:
-                out.append(f"{asked} was asked which of {player}'s coins to keep (instruction {i}); the Thumb's "
-                           f"controller, who flips, chooses")
-            elif keep["result"] != chosen:
-                out.append(f"{player} chose to keep {chosen}, but the coin kept shows {keep['result']}")
+        if coins:
+            out += _thumb_coins(t, player, i, coins, kept)
+    return out
+
+
+def _instructed_dice(t: Transition, entries: list[dict]) -> tuple[int, int]:
+    """How many dice of how many sides an instruction rolls: one d20 where it replaced a flip (Pokey
+    ruling), else the event's ``count`` and ``sides`` (required for ``roll_dice`` by the schema)."""
+    if any(e.get("replaced") for e in entries) or t.event.get("type") != "roll_dice":
+        return 1, 20
+    return cast(int, t.event.get("count")), cast(int, t.event.get("sides"))
+
+
+def _pixie_roll(player, i, dice: list[dict], count: int, sides: int, k: int) -> list[str]:
+    """A roll of ``count`` d``sides`` by a player controlling ``k`` Pixie Guides: ``count + k`` dice,
+    the ``k`` lowest ignored (CR 614.1a, 706.6)."""
+    out = []
+    ignored = [e for e in dice if e.get("ignored")]
+    kept = [e for e in dice if not e.get("ignored")]
+    if len(dice) != count + k or len(ignored) != k:
+        out.append(f"{player} controls {k} Pixie Guide(s): instruction {i} to roll {count} d{sides} must roll "
+                   f"{count + k} and ignore {k}; rolled {len(dice)}, ignored {len(ignored)}")
+    elif ignored and kept and max(e["natural"] for e in ignored) > min(e["natural"] for e in kept):
+        out.append(f"instruction {i}: ignored {[e['natural'] for e in ignored]} but kept "
+                   f"{[e['natural'] for e in kept]}: the lowest are ignored")
+    if any(e.get("sides") != sides for e in dice):
+        out.append(f"instruction {i}: dice must be d{sides}, got {[e.get('sides') for e in dice]}")
     return out
 
 
@@ -275,23 +342,9 @@ def pixie_guide(t: Transition):
     out = []
     for (player, i), entries in instructions(t.log).items():
         dice = [e for e in happened(entries) if e["kind"] == "die_roll"]
-        if not dice:
-            continue
-        if any(e.get("replaced") for e in entries) or t.event.get("type") != "roll_dice":
-            count, sides = 1, 20
-        else:
-            count, sides = t.event.get("count"), t.event.get("sides")
-        k = len(controlled(t, player, PIXIE))
-        ignored = [e for e in dice if e.get("ignored")]
-        kept = [e for e in dice if not e.get("ignored")]
-        if len(dice) != count + k or len(ignored) != k:
-            out.append(f"{player} controls {k} Pixie Guide(s): instruction {i} to roll {count} d{sides} must roll "
-                       f"{count + k} and ignore {k}; rolled {len(dice)}, ignored {len(ignored)}")
-        elif ignored and kept and max(e["natural"] for e in ignored) > min(e["natural"] for e in kept):
-            out.append(f"instruction {i}: ignored {[e['natural'] for e in ignored]} but kept "
-                       f"{[e['natural'] for e in kept]}: the lowest are ignored")
-        if any(e.get("sides") != sides for e in dice):
-            out.append(f"instruction {i}: dice must be d{sides}, got {[e.get('sides') for e in dice]}")
+        if dice:
+            count, sides = _instructed_dice(t, entries)
+            out += _pixie_roll(player, i, dice, count, sides, len(controlled(t, player, PIXIE)))
     return out
 
 
@@ -350,6 +403,31 @@ def _triggers(log: list[dict], ability: str) -> Counter:
     return Counter(e.get("source") for e in log if e.get("kind") == "trigger" and e.get("ability") == ability)
 
 
+def _won_and_rolled(groups: dict[tuple, list[dict]], player) -> tuple[int, int]:
+    """The coin flips ``player`` won (kept coins only, CR 706.6) and the rolls they made, however many dice."""
+    won = sum(1 for (p, _), entries in groups.items() if p == player
+              for e in happened(entries) if e["kind"] == "coin_flip" and not e.get("ignored") and e.get("won"))
+    rolls = sum(1 for (p, _), entries in groups.items() if p == player
+                and any(e["kind"] == "die_roll" for e in happened(entries)))
+    return won, rolls
+
+
+def _watchers_triggered(t: Transition, player, groups: dict[tuple, list[dict]], scoundrels: Counter,
+                        dwarves: Counter) -> list[str]:
+    """``player``'s Tavern Scoundrels trigger once per coin flip won, Brazen Dwarves once per roll (CR 603.2)."""
+    out = []
+    won, rolls = _won_and_rolled(groups, player)
+    for oid in controlled(t, player, SCOUNDREL):
+        if scoundrels.get(oid, 0) != won:
+            out.append(f"{player} won {won} coin flip(s): Tavern Scoundrel {oid} must trigger {won} time(s), "
+                       f"triggered {scoundrels.get(oid, 0)}")
+    for oid in controlled(t, player, DWARF):
+        if dwarves.get(oid, 0) != rolls:
+            out.append(f"{player} rolled dice {rolls} time(s): Brazen Dwarf {oid} must trigger {rolls} time(s), "
+                       f"triggered {dwarves.get(oid, 0)}")
+    return out
+
+
 @invariant("chance.ignored_never_happened", rules=("603.2", "706.6", "614.6"),
            rulings=(POKEY_SEES_ROLL, POKEY_SEES_FLIP), requires=CHANCE | {"triggers"})
 def ignored_never_happened(t: Transition):
@@ -368,22 +446,40 @@ def ignored_never_happened(t: Transition):
     groups = instructions(t.log)
     players = {p for p, _ in groups}
     for player in players:
-        won = sum(1 for (p, _), entries in groups.items() if p == player
-                  for e in happened(entries) if e["kind"] == "coin_flip" and not e.get("ignored") and e.get("won"))
-        rolls = sum(1 for (p, _), entries in groups.items() if p == player
-                    and any(e["kind"] == "die_roll" for e in happened(entries)))
-        for oid in controlled(t, player, SCOUNDREL):
-            if scoundrels.get(oid, 0) != won:
-                out.append(f"{player} won {won} coin flip(s): Tavern Scoundrel {oid} must trigger {won} time(s), "
-                           f"triggered {scoundrels.get(oid, 0)}")
-        for oid in controlled(t, player, DWARF):
-            if dwarves.get(oid, 0) != rolls:
-                out.append(f"{player} rolled dice {rolls} time(s): Brazen Dwarf {oid} must trigger {rolls} time(s), "
-                           f"triggered {dwarves.get(oid, 0)}")
+        out += _watchers_triggered(t, player, groups, scoundrels, dwarves)
     for source in set(scoundrels) | set(dwarves):
         o = t.before["objects"].get(source)
         if o is None or o["zone"] != "battlefield" or o["controller"] not in players or not has_abilities(o):
             out.append(f"{source} triggered on a coin flip or die roll of no player controlling it")
+    return out
+
+
+def _treasures_created(t: Transition) -> list[str]:
+    """Each Tavern Scoundrel trigger creates two Treasure tokens (CR 111.10a)."""
+    out = []
+    created = Counter(((e.get("cause") or {}).get("by")) for e in t.log if e.get("kind") == "zone_change"
+                      and (e.get("cause") or {}).get("event") == "create_token")
+    for source, n in _triggers(t.log, "win a coin flip").items():
+        treasures = [e["object"] for e in t.log if e.get("kind") == "zone_change"
+                     and (e.get("cause") or {}).get("by") == source
+                     and (t.after["objects"].get(e["object"]) or {}).get("name") == "Treasure Token"]
+        if created.get(source, 0) != 2 * n or len(treasures) != 2 * n:
+            out.append(f"Tavern Scoundrel {source} triggered {n} time(s): {2 * n} Treasure tokens, got {treasures}")
+    return out
+
+
+def _dwarf_damage(t: Transition) -> list[str]:
+    """Each Brazen Dwarf trigger deals 1 damage to each opponent of its controller (CR 120.3)."""
+    out = []
+    for source, n in _triggers(t.log, "roll one or more dice").items():
+        controller = (t.before["objects"].get(source) or {}).get("controller")
+        for opponent in t.before["players"]:
+            if opponent == controller:
+                continue
+            dealt = sum(e.get("amount", 0) for e in t.log if e.get("kind") == "damage" and e.get("source") == source
+                        and e.get("target") == opponent)
+            if dealt != n:
+                out.append(f"Brazen Dwarf {source} triggered {n} time(s): {n} damage to {opponent}, dealt {dealt}")
     return out
 
 
@@ -395,22 +491,4 @@ def trigger_effects(t: Transition):
     """
     if not _applies(t) or any(p.get("lost") for p in t.after["players"].values()):
         return None
-    out = []
-    created = Counter(((e.get("cause") or {}).get("by")) for e in t.log if e.get("kind") == "zone_change"
-                      and (e.get("cause") or {}).get("event") == "create_token")
-    for source, n in _triggers(t.log, "win a coin flip").items():
-        treasures = [e["object"] for e in t.log if e.get("kind") == "zone_change"
-                     and (e.get("cause") or {}).get("by") == source
-                     and (t.after["objects"].get(e["object"]) or {}).get("name") == "Treasure Token"]
-        if created.get(source, 0) != 2 * n or len(treasures) != 2 * n:
-            out.append(f"Tavern Scoundrel {source} triggered {n} time(s): {2 * n} Treasure tokens, got {treasures}")
-    for source, n in _triggers(t.log, "roll one or more dice").items():
-        controller = (t.before["objects"].get(source) or {}).get("controller")
-        for opponent in t.before["players"]:
-            if opponent == controller:
-                continue
-            dealt = sum(e.get("amount", 0) for e in t.log if e.get("kind") == "damage" and e.get("source") == source
-                        and e.get("target") == opponent)
-            if dealt != n:
-                out.append(f"Brazen Dwarf {source} triggered {n} time(s): {n} damage to {opponent}, dealt {dealt}")
-    return out
+    return _treasures_created(t) + _dwarf_damage(t)

@@ -16,6 +16,7 @@ in :mod:`invariants.static_bonuses`.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any, Callable, cast
 
 import cards
 from cards.model import Affected, CardModel
@@ -79,46 +80,58 @@ _COLORS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 _TYPE_KINDS = {"creature": "Creature", "artifact": "Artifact", "enchantment": "Enchantment", "land": "Land"}
 
 
+def _kind_matches(types, kind: str) -> bool:
+    """Whether a permanent of card types ``types`` is a ``kind`` object (:mod:`cards.model`)."""
+    if kind in _TYPE_KINDS:
+        return _TYPE_KINDS[kind] in types
+    if kind in ("any", "creature or player"):
+        return "Creature" in types or (kind != "creature or player" and "Planeswalker" in types)
+    return kind == "permanent"
+
+
+#: The filters judged from the permanent alone (and the effect's controller): filter -> (obj, types, controller) -> ok.
+_FILTERS: dict[str, Callable[[dict, Any, str], bool]] = {
+    "you control": lambda obj, types, controller: obj.get("controller") == controller,
+    "opponent controls": lambda obj, types, controller: obj.get("controller") != controller,
+    "nonartifact": lambda obj, types, controller: "Artifact" not in types,
+    "nonland": lambda obj, types, controller: "Land" not in types,
+    "artifact": lambda obj, types, controller: "Artifact" in types,
+    "tapped": lambda obj, types, controller: bool(obj.get("tapped")),
+    "untapped": lambda obj, types, controller: not obj.get("tapped"),
+    "nonlegendary": lambda obj, types, controller: "Legendary" not in (obj.get("supertypes") or ()),
+    "attacking": lambda obj, types, controller: obj.get("combat") == "attacking",
+    "blocking": lambda obj, types, controller: obj.get("combat") == "blocking",
+    "attacking or blocking": lambda obj, types, controller: obj.get("combat") in ("attacking", "blocking"),
+}
+
+
+def _filter_holds(obj: dict, f: str, types, controller: str, oid: str | None, source_id: str | None) -> bool | None:
+    """Whether ``obj`` (id ``oid``) passes filter ``f`` of an effect of ``source_id``; None when it can't be told."""
+    judged = _FILTERS.get(f)
+    if judged is not None:
+        return judged(obj, types, controller)
+    if f == "other":
+        return None if source_id is None else source_id != oid
+    if f.startswith("non-"):
+        return f[4:] not in (obj.get("subtypes") or ())
+    if f.startswith("non") and f[3:] in _COLORS:
+        return _COLORS[f[3:]] not in (obj.get("colors") or ())
+    if f in _COLORS:
+        return _COLORS[f] in (obj.get("colors") or ())
+    return None  # flying / without flying: keywords an effect may grant; can't tell
+
+
 def matches(obj: dict, kind: str, filters, controller: str, oid: str | None = None,
             source_id: str | None = None) -> bool | None:
     """Whether the permanent ``obj`` is a ``kind`` object with ``filters`` (:mod:`cards.model`)
     for an effect controlled by ``controller`` (None: a filter this function can't judge)."""
     types = obj.get("types") or ()
-    if kind in _TYPE_KINDS:
-        if _TYPE_KINDS[kind] not in types:
-            return False
-    elif kind in ("any", "creature or player"):
-        if "Creature" not in types and (kind == "creature or player" or "Planeswalker" not in types):
-            return False
-    elif kind != "permanent":
+    if not _kind_matches(types, kind):
         return False
     for f in filters:
-        if f in ("you control", "opponent controls"):
-            ok = (obj.get("controller") == controller) == (f == "you control")
-        elif f == "other":
-            if source_id is None:
-                return None
-            ok = source_id != oid
-        elif f.startswith("non-"):
-            ok = f[4:] not in (obj.get("subtypes") or ())
-        elif f.startswith("non") and f[3:] in _COLORS:
-            ok = _COLORS[f[3:]] not in (obj.get("colors") or ())
-        elif f in _COLORS:
-            ok = _COLORS[f] in (obj.get("colors") or ())
-        elif f in ("nonartifact", "nonland"):
-            ok = _TYPE_KINDS[f[3:]] not in types
-        elif f == "artifact":
-            ok = "Artifact" in types
-        elif f in ("tapped", "untapped"):
-            ok = bool(obj.get("tapped")) == (f == "tapped")
-        elif f == "nonlegendary":
-            ok = "Legendary" not in (obj.get("supertypes") or ())
-        elif f in ("attacking", "blocking"):
-            ok = obj.get("combat") == f
-        elif f == "attacking or blocking":
-            ok = obj.get("combat") in ("attacking", "blocking")
-        else:
-            return None  # flying / without flying: keywords an effect may grant; can't tell
+        ok = _filter_holds(obj, f, types, controller, oid, source_id)
+        if ok is None:
+            return None
         if not ok:
             return False
     return True
@@ -136,58 +149,110 @@ def affected_players(obs: dict, affected: Affected, controller: str) -> list[str
     return None
 
 
+def _targets_taken(effect, target_effects: list, remaining: list) -> int | None:
+    """How many of the ``remaining`` targets a ``scope="target"`` effect takes: its count, or what is left
+    for the last effect with "up to"; None when too few are left or too many given."""
+    a = effect.affected
+    take = len(remaining) if (a.up_to and effect is target_effects[-1]) else a.count
+    if take > len(remaining) or take > a.count or (take < a.count and not a.up_to):
+        return None
+    return take
+
+
+def _legal_target(obs: dict, a: Affected, c, controller: str) -> bool:
+    """Whether ``c`` is a legal target of its kind for an effect affecting ``a``: a player the kind
+    allows, or a permanent on the battlefield that :func:`matches` the kind and filters."""
+    if not isinstance(c, str):
+        return False
+    if c in obs["players"]:
+        return a.kind in ("any", "creature or player", "player") or (a.kind == "opponent" and c != controller)
+    obj = obs["objects"].get(c)
+    return obj is not None and obj.get("zone") == "battlefield" and matches(obj, a.kind, a.filters,
+                                                                              controller) is True
+
+
+def _each_permanent(obs: dict, a: Affected, controller: str) -> list | None:
+    """The permanents an ``each`` effect affects; None when a filter can't be judged."""
+    found = []
+    for oid, o in obs["objects"].items():
+        if o.get("zone") != "battlefield":
+            continue
+        m = matches(o, a.kind, a.filters, controller)
+        if m is None:
+            return None
+        if m:
+            found.append(oid)
+    return found
+
+
+def _affected_untargeted(obs: dict, a: Affected, controller: str) -> list | None:
+    """The players and objects a ``you`` / ``each`` effect affects; None for another scope (such as "it")."""
+    if a.scope in ("you", "each") and (players := affected_players(obs, a, controller)) is not None:
+        found = list(players)
+        if a.kind == "creature and player":
+            found += [oid for oid, o in obs["objects"].items() if o.get("zone") == "battlefield"
+                      and "Creature" in (o.get("types") or ())]
+        return found
+    if a.scope == "each":
+        return _each_permanent(obs, a, controller)
+    return None
+
+
 def affected_of(obs: dict, effects, controller: str, targets: list) -> list[list] | None:
     """For each effect of ``effects`` (a spell's, as it resolves on ``obs``), the objects (ids)
     and players it affects; targets are given to the effects with ``scope="target"`` in
     order. None when it can't be told: a target that isn't a legal one of its kind, targets
     left over or missing, a scope such as "it", or a filter :func:`matches` can't judge."""
     remaining = list(targets)
-    objects = obs["objects"]
     out: list[list] = []
     target_effects = [e for e in effects if e.affected.scope == "target"]
     for effect in effects:
         a = effect.affected
         if a.scope == "target":
-            take = len(remaining) if (a.up_to and effect is target_effects[-1]) else a.count
-            if take > len(remaining) or take > a.count or (take < a.count and not a.up_to):
+            take = _targets_taken(effect, target_effects, remaining)
+            if take is None:
                 return None
             chosen, remaining = remaining[:take], remaining[take:]
-            for c in chosen:
-                if not isinstance(c, str):
-                    return None
-                if c in obs["players"]:
-                    if a.kind not in ("any", "creature or player", "player") and not (
-                            a.kind == "opponent" and c != controller):
-                        return None
-                    continue
-                obj = objects.get(c)
-                if obj is None or obj.get("zone") != "battlefield" or matches(obj, a.kind, a.filters,
-                                                                              controller) is not True:
-                    return None
+            if not all(_legal_target(obs, a, c, controller) for c in chosen):
+                return None
             out.append(chosen)
-        elif a.scope in ("you", "each") and (players := affected_players(obs, a, controller)) is not None:
-            found = list(players)
-            if a.kind == "creature and player":
-                found += [oid for oid, o in objects.items() if o.get("zone") == "battlefield"
-                          and "Creature" in (o.get("types") or ())]
-            out.append(found)
-        elif a.scope == "each":
-            found = []
-            for oid, o in objects.items():
-                if o.get("zone") != "battlefield":
-                    continue
-                m = matches(o, a.kind, a.filters, controller)
-                if m is None:
-                    return None
-                if m:
-                    found.append(oid)
-            out.append(found)
-        else:
+            continue
+        found = _affected_untargeted(obs, a, controller)
+        if found is None:
             return None
+        out.append(found)
     return None if remaining else out
 
 
 # --------------------------------------------------------------------------- lifelink and deathtouch
+
+
+def _life_explained_otherwise(t: Transition, objects: dict, dealt: list[dict]) -> bool:
+    """Whether a source of the damage, or the activated object, could change life otherwise: an
+    unmodelled card's ability activated, or a card whose model gains or loses life."""
+    for oid in {e["source"] for e in dealt if isinstance(e.get("source"), str)} | {t.event.get("object")}:
+        if not isinstance(oid, str) or oid not in objects:
+            continue
+        m = read_model(objects[oid].get("name"))
+        if t.event.get("type") == "activate" and m is None:
+            return True
+        if m is not None and any(e.action in ("gain_life", "lose_life") for a in m.abilities for e in a.effects):
+            return True
+    return False
+
+
+def _life_with_lifelink(t: Transition, objects: dict, dealt: list[dict], lifelinked: list[dict]) -> dict:
+    """Each player's life after ``dealt``: less the damage dealt to them, plus their lifelink sources'
+    damage (CR 120.3a, 702.15b)."""
+    expected = {pid: p["life"] for pid, p in t.before["players"].items()}
+    for e in dealt:
+        if e.get("target") in expected:
+            expected[e["target"]] -= e["amount"]
+    for e in lifelinked:
+        controller = objects[e["source"]].get("controller")
+        if controller in expected:
+            expected[controller] += e["amount"]
+    return expected
 
 
 @invariant("templates.lifelink_on_any_damage", rules=("702.15b", "120.3f", "120.3a"),
@@ -212,26 +277,10 @@ def lifelink_on_any_damage(t: Transition):
         return None
     if t.event.get("type") == "damage" and t.event.get("target") in t.before["players"]:
         return None  # damage.player_loses_life checks it
-    if triggers_logged(t):
+    if triggers_logged(t) or _life_explained_otherwise(t, objects, dealt):
         return None
-    for oid in {e["source"] for e in dealt if isinstance(e.get("source"), str)} | {t.event.get("object")}:
-        if not isinstance(oid, str) or oid not in objects:
-            continue
-        m = read_model(objects[oid].get("name"))
-        if t.event.get("type") == "activate" and m is None:
-            return None
-        if m is not None and any(e.action in ("gain_life", "lose_life") for a in m.abilities for e in a.effects):
-            return None
-    expected = {pid: p["life"] for pid, p in t.before["players"].items()}
-    for e in dealt:
-        if e.get("target") in expected:
-            expected[e["target"]] -= e["amount"]
-    for e in lifelinked:
-        controller = objects[e["source"]].get("controller")
-        if controller in expected:
-            expected[controller] += e["amount"]
     out = []
-    for pid, life in expected.items():
+    for pid, life in _life_with_lifelink(t, objects, dealt, lifelinked).items():
         after = t.after["players"].get(pid, {}).get("life")
         if after != life:
             gained = sum(e["amount"] for e in lifelinked if objects[e["source"]].get("controller") == pid)
@@ -239,6 +288,24 @@ def lifelink_on_any_damage(t: Transition):
                        f", lifelink damage of their sources {gained}, damage dealt to them "
                        f"{sum(e['amount'] for e in dealt if e.get('target') == pid)})")
     return out
+
+
+def _dealt_granted_deathtouch(t: Transition) -> dict[str, str]:
+    """The creatures dealt damage by a source whose deathtouch its card doesn't print (its keywords
+    observed before the event), each with the source; printed deathtouch is ``sba.deathtouch_damage``'s."""
+    before, after = t.before["objects"], t.after["objects"]
+    dealt: dict[str, str] = {}
+    for e in damage_entries(t):
+        source = e.get("source")
+        src = before.get(source) if isinstance(source, str) else None
+        if not isinstance(source, str) or src is None or e.get("deathtouch") is True or has_keyword(src, "deathtouch"):
+            continue  # not an object, or sba.deathtouch_damage sees it
+        if "deathtouch" not in keywords_of(src):
+            continue
+        target = after.get(e.get("target")) if isinstance(e.get("target"), str) else None
+        if target is not None and "Creature" in (target.get("types") or ()):
+            dealt[e["target"]] = source
+    return dealt
 
 
 @invariant("templates.deathtouch_from_any_source", rules=("702.2b", "704.5h", "702.12b"),
@@ -250,18 +317,8 @@ def deathtouch_from_any_source(t: Transition):
     effect applied to it. Printed deathtouch is ``sba.deathtouch_damage``'s."""
     if t.illegal is not None:
         return None
-    before, after = t.before["objects"], t.after["objects"]
-    dealt: dict[str, str] = {}
-    for e in damage_entries(t):
-        source = e.get("source")
-        src = before.get(source) if isinstance(source, str) else None
-        if src is None or e.get("deathtouch") is True or has_keyword(src, "deathtouch"):
-            continue  # not an object, or sba.deathtouch_damage sees it
-        if "deathtouch" not in keywords_of(src):
-            continue
-        target = after.get(e.get("target")) if isinstance(e.get("target"), str) else None
-        if target is not None and "Creature" in (target.get("types") or ()):
-            dealt[e["target"]] = source
+    after = t.after["objects"]
+    dealt = _dealt_granted_deathtouch(t)
     if not dealt:
         return None
     saved = replaced(t)
@@ -327,6 +384,75 @@ def _enters_abilities(t: Transition):
     return found
 
 
+def _enters_damage(t: Transition, source, effects: list) -> list[str] | None:
+    """"~ deals N damage to <target>": a damage of N from ``source`` to each target (CR 603.6a,
+    120.3); None when no such effect."""
+    out: list[str] = []
+    checked = False
+    dealt = [x for x in damage_entries(t) if x.get("source") == source]
+    for x in effects:
+        if x.action == "damage" and x.affected.scope == "target":
+            checked = True
+            hits = [d for d in dealt if d["amount"] == x.amount]
+            if len(hits) < x.affected.count and not x.affected.up_to:
+                out.append(f"603.6a: {source} ({t.event.get('card')}) entered and its ability deals {x.amount} damage "
+                           f"to {x.affected.count} target(s); the log has {[(d.get('target'), d['amount']) for d in dealt]}")
+    return out if checked else None
+
+
+def _life_after_enters_damage(t: Transition, source, controller: str) -> dict[str, int] | None:
+    """Each player's life after the damage ``source`` dealt (with its lifelink, CR 702.15b); None when
+    another source dealt damage (not this ability's to explain)."""
+    expected = {pid: p["life"] for pid, p in t.before["players"].items()}
+    lifelink = "lifelink" in keywords_of({**(t.after["objects"].get(source) or {}), "name": t.event.get("card")})
+    for d in damage_entries(t):
+        if d.get("source") != source:
+            return None
+        if d.get("target") in expected:
+            expected[d["target"]] -= d["amount"]
+        if lifelink:
+            expected[controller] += d["amount"]
+    return expected
+
+
+def _enters_life(t: Transition, source, controller: str, effects: list, others: list) -> list[str] | None:
+    """"you gain N life" / "each opponent loses N life" change those players' life (CR 119.3);
+    None when not checked (an amount read from the game, another trigger, another source's damage)."""
+    lives = [x for x in effects if x.action in ("gain_life", "lose_life")]
+    if any(x.per is not None or x.equal_to is not None for x in lives):
+        return None  # an amount read from the game (CR 608.2h): not checked here
+    if not lives or others or not all(x.affected.scope in ("you", "each") for x in lives):
+        return None
+    expected = _life_after_enters_damage(t, source, controller)
+    if expected is None:
+        return None
+    for x in lives:
+        for p in affected_players(t.before, x.affected, controller) or ():
+            expected[p] += x.amount if x.action == "gain_life" else -x.amount
+    return [f"603.6a: {pid} has {t.after['players'][pid]['life']} life after {source} "
+            f"({t.event.get('card')}) entered; its enters ability gives {life}"
+            for pid, life in expected.items() if t.after["players"][pid]["life"] != life]
+
+
+def _enters_draws(t: Transition, source, controller: str, effects: list, others: list) -> list[str] | None:
+    """"draw N cards" puts N cards from its controller's library into their hand (CR 121.1); None when
+    not checked (another trigger, zones not observed, fewer than N cards in the library)."""
+    draws = [x for x in effects if x.action == "draw"]
+    if not draws or others or not all(x.affected.scope == "you" for x in draws):
+        return None
+    n = sum(x.amount for x in draws)
+    counts = _hand_and_library(t, controller)
+    if counts is None:
+        return None
+    (hand0, lib0), (hand1, lib1) = counts
+    if lib0 < n:
+        return None
+    if (hand1 - hand0, lib0 - lib1) != (n, n):
+        return [f"121.1: {controller} draws {n} card(s) by {source}'s enters ability but their hand "
+                f"went {hand0} -> {hand1} and library {lib0} -> {lib1}"]
+    return []
+
+
 @invariant("templates.enters_trigger_effects", rules=("603.6a", "603.2", "119.3", "120.3", "121.1"),
            requires=("triggers", "cards:enters trigger"))
 def enters_trigger_effects(t: Transition):
@@ -339,58 +465,16 @@ def enters_trigger_effects(t: Transition):
     abilities = _enters_abilities(t)
     if not abilities:
         return None
-    e = t.event
-    source, controller = e.get("id"), e.get("controller")
+    source = t.event.get("id")
+    controller = cast(str, t.event.get("controller"))  # required by the event schema for cast, put_onto_battlefield
     effects = [x for a in abilities for x in a.effects]
-    out: list[str] = []
-    checked = False
-    dealt = [x for x in damage_entries(t) if x.get("source") == source]
-    for x in effects:
-        if x.action == "damage" and x.affected.scope == "target":
-            checked = True
-            hits = [d for d in dealt if d["amount"] == x.amount]
-            if len(hits) < x.affected.count and not x.affected.up_to:
-                out.append(f"603.6a: {source} ({e.get('card')}) entered and its ability deals {x.amount} damage to "
-                           f"{x.affected.count} target(s); the log has {[(d.get('target'), d['amount']) for d in dealt]}")
     others = triggers_logged(t, except_source=source)
-    lives = [x for x in effects if x.action in ("gain_life", "lose_life")]
-    if any(x.per is not None or x.equal_to is not None for x in lives):
-        lives = []  # an amount read from the game (CR 608.2h): not checked here
-    if lives and not others and all(x.affected.scope in ("you", "each") for x in lives):
-        expected = {pid: p["life"] for pid, p in t.before["players"].items()}
-        lifelink = "lifelink" in keywords_of({**(t.after["objects"].get(source) or {}), "name": e.get("card")})
-        for d in damage_entries(t):
-            if d.get("source") != source:
-                expected = None  # damage of another source: not this ability's to explain
-                break
-            if d.get("target") in expected:
-                expected[d["target"]] -= d["amount"]
-            if lifelink:
-                expected[controller] += d["amount"]
-        if expected is not None:
-            for x in lives:
-                for p in affected_players(t.before, x.affected, controller) or ():
-                    expected[p] += x.amount if x.action == "gain_life" else -x.amount
-            checked = True
-            for pid, life in expected.items():
-                if t.after["players"][pid]["life"] != life:
-                    out.append(f"603.6a: {pid} has {t.after['players'][pid]['life']} life after {source} "
-                               f"({e.get('card')}) entered; its enters ability gives {life}")
-    draws = [x for x in effects if x.action == "draw"]
-    if draws and not others and all(x.affected.scope == "you" for x in draws):
-        n = sum(x.amount for x in draws)
-        counts = _hand_and_library(t, controller)
-        if counts is not None:
-            (hand0, lib0), (hand1, lib1) = counts
-            if lib0 >= n:
-                checked = True
-                if (hand1 - hand0, lib0 - lib1) != (n, n):
-                    out.append(f"121.1: {controller} draws {n} card(s) by {source}'s enters ability but their hand "
-                               f"went {hand0} -> {hand1} and library {lib0} -> {lib1}")
-    return out if checked else None
+    checked = [found for found in (_enters_damage(t, source, effects), _enters_life(t, source, controller, effects, others),
+                                   _enters_draws(t, source, controller, effects, others)) if found is not None]
+    return [message for found in checked for message in found] if checked else None
 
 
-def _hand_and_library(t: Transition, player: str):
+def _hand_and_library(t: Transition, player: str) -> tuple[tuple[int, int], ...] | None:
     """``((hand, library) before, (hand, library) after)`` sizes of ``player``, if zones are observed."""
     sizes = []
     for obs in (t.before, t.after):
