@@ -29,6 +29,20 @@ class DefinitionError(ValueError):
 
 def record_of(definition: Any) -> dict[str, Any]:
     """The database record of one definition. Raises :class:`DefinitionError`."""
+    name = _checked_name(definition)
+    type_line = (definition.get("type_line") or "").strip()
+    supertypes, types, subtypes = _types_of(name, type_line)
+    pt = _power_and_toughness(name, definition, "Creature" in types)
+    mana_cost = definition.get("mana_cost") or ""
+    colors = [c for c in "WUBRG" if re.search(r"\{[^}]*" + c + r"[^}]*\}", mana_cost)]
+    return {"name": name, "layout": "normal", "mana_cost": mana_cost or None, "type_line": type_line,
+            "supertypes": supertypes, "types": types, "subtypes": subtypes, "colors": colors,
+            "power": pt["power"], "toughness": pt["toughness"], "keywords": [],
+            "oracle_text": definition.get("oracle_text") or "", "source": _SOURCE}
+
+
+def _checked_name(definition: Any) -> str:
+    """The name of a definition that is an object of :data:`FIELDS` whose texts are strings."""
     if not isinstance(definition, dict):
         raise DefinitionError(f"a card definition must be an object {{{', '.join(FIELDS)}}}, "
                               f"got {type(definition).__name__}")
@@ -42,7 +56,11 @@ def record_of(definition: Any) -> dict[str, Any]:
     for key in ("mana_cost", "type_line", "oracle_text"):
         if definition.get(key) is not None and not isinstance(definition[key], str):
             raise DefinitionError(f"card definition {name!r}: {key}: expected a string")
-    type_line = (definition.get("type_line") or "").strip()
+    return name
+
+
+def _types_of(name: str, type_line: str) -> tuple[list[str], list[str], list[str]]:
+    """A type line's supertypes, card types and subtypes (CR 205.1)."""
     if not type_line:
         raise DefinitionError(f"card definition {name!r}: type_line: expected e.g. 'Creature — Bear'")
     left, _, right = _split_type_line(type_line)
@@ -51,9 +69,12 @@ def record_of(definition: Any) -> dict[str, Any]:
     types = [w for w in words if w not in SUPERTYPES]
     if not types:
         raise DefinitionError(f"card definition {name!r}: type_line {type_line!r} has no card type")
-    subtypes = right.split()
-    creature = "Creature" in types
-    pt = {}
+    return supertypes, types, right.split()
+
+
+def _power_and_toughness(name: str, definition: dict[str, Any], creature: bool) -> dict[str, str | None]:
+    """``{"power": ..., "toughness": ...}`` as strings (``"*"`` stays), None for a noncreature's missing one."""
+    pt: dict[str, str | None] = {}
     for key in ("power", "toughness"):
         value = definition.get(key)
         if isinstance(value, bool) or (value is not None and not isinstance(value, (int, str))):
@@ -61,12 +82,7 @@ def record_of(definition: Any) -> dict[str, Any]:
         if creature and value is None:
             raise DefinitionError(f"card definition {name!r}: a creature needs {key}")
         pt[key] = None if value is None else str(value)
-    mana_cost = definition.get("mana_cost") or ""
-    colors = [c for c in "WUBRG" if re.search(r"\{[^}]*" + c + r"[^}]*\}", mana_cost)]
-    return {"name": name, "layout": "normal", "mana_cost": mana_cost or None, "type_line": type_line,
-            "supertypes": supertypes, "types": types, "subtypes": subtypes, "colors": colors,
-            "power": pt["power"], "toughness": pt["toughness"], "keywords": [],
-            "oracle_text": definition.get("oracle_text") or "", "source": _SOURCE}
+    return pt
 
 
 def _split_type_line(type_line: str) -> tuple[str, str, str]:

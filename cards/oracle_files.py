@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from typing import Any
 
 from .characteristics import _COMBINED_LAYOUTS, Card, _cards_of, _face_names
 
 __all__ = ["ORACLE_ENV", "OracleFileError", "read_oracle_file", "load_oracle_file", "add_records", "overlay",
            "overlay_files", "clear_overlay"]
+
+#: A file's path, as ``open`` takes it.
+OraclePath = str | os.PathLike[str]
 
 #: The environment variable naming ``--oracle`` files (``os.pathsep``-separated) a process
 #: loads at its first look-up (:func:`load_oracle_file`).
@@ -24,7 +28,7 @@ class OracleFileError(ValueError):
     """An ``--oracle`` file that can't be used: missing, unreadable, not JSON, or not of
     MTGJSON's AtomicCards shape. ``path`` is the file; the text is one line, the file first."""
 
-    def __init__(self, path, reason: str):
+    def __init__(self, path: OraclePath, reason: str):
         super().__init__(f"{path}: {reason}")
         self.path = str(path)
         self.reason = reason
@@ -48,7 +52,7 @@ def _read_environment() -> None:
             load_oracle_file(path)
 
 
-def read_oracle_file(path) -> dict[str, dict[str, Any]]:
+def read_oracle_file(path: OraclePath) -> dict[str, dict[str, Any]]:
     """The cards of an ``--oracle`` file as records of the database's shape, by name.
 
     The file is JSON of MTGJSON's AtomicCards shape, ``{"data": {"Card Name": [face, ...]}}``
@@ -87,7 +91,7 @@ _STRING_FIELDS = ("name", "faceName", "side", "layout", "manaCost", "type", "pow
 _LIST_FIELDS = ("supertypes", "types", "subtypes", "colors", "colorIndicator", "keywords")
 
 
-def _atomic_face(path, name: str, entry) -> dict[str, Any]:
+def _atomic_face(path: OraclePath, name: str, entry: object) -> dict[str, Any]:
     if not isinstance(entry, dict):
         raise OracleFileError(path, f"card {name!r}: expected a list of face objects, found {type(entry).__name__}")
     for key in _STRING_FIELDS:
@@ -109,11 +113,11 @@ def _atomic_face(path, name: str, entry) -> dict[str, Any]:
     }
 
 
-def _text_or_none(value) -> str | None:
+def _text_or_none(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def _atomic_record(path, name, entries) -> dict[str, Any]:
+def _atomic_record(path: OraclePath, name: object, entries: object) -> dict[str, Any]:
     """One card of an AtomicCards file as a database record (``source``: the file)."""
     if not isinstance(name, str) or not name:
         raise OracleFileError(path, f"card name {name!r}: expected a non-empty string")
@@ -123,36 +127,37 @@ def _atomic_record(path, name, entries) -> dict[str, Any]:
         raise OracleFileError(path, f"card {name!r}: expected a non-empty list of face objects")
     faces = [_atomic_face(path, name, entry) for entry in entries]
     layout = str(entries[0].get("layout") or "normal")
-    multi = len(entries) > 1 or any(e.get("faceName") for e in entries)
-    if multi:
+    if len(entries) > 1 or any(e.get("faceName") for e in entries):  # a multi-face card: its faces by side
         order = sorted(range(len(entries)), key=lambda i: (str(entries[i].get("side") or ""), i))
         faces = [faces[i] for i in order]
-    if not multi:
-        record = {**faces[0], "name": name}
-    elif layout in _COMBINED_LAYOUTS:
-        record = {
-            "name": name, "mana_cost": " // ".join(f["mana_cost"] or "" for f in faces),
-            "type_line": " // ".join(f["type_line"] for f in faces),
-            "supertypes": _union(f["supertypes"] for f in faces), "types": _union(f["types"] for f in faces),
-            "subtypes": _union(f["subtypes"] for f in faces), "power": None, "toughness": None,
-            "loyalty": None, "defense": None, "colors": [c for c in "WUBRG" if any(c in f["colors"] for f in faces)],
-            "color_indicator": None, "keywords": _union(f["keywords"] for f in faces),
-            "oracle_text": "\n//\n".join(f["oracle_text"] for f in faces), "faces": faces,
-        }
+        record = _combined(name, faces) if layout in _COMBINED_LAYOUTS else {**faces[0], "name": name, "faces": faces}
     else:
-        record = {**faces[0], "name": name, "faces": faces}
+        record = {**faces[0], "name": name}
     return {"name": name, "layout": layout, **{k: v for k, v in record.items() if k != "name"},
             "source": f"--oracle {path}"}
 
 
-def _union(lists) -> list[str]:
+def _combined(name: str, faces: list[dict[str, Any]]) -> dict[str, Any]:
+    """The record of a split card: both halves' characteristics combined (CR 709.4)."""
+    return {
+        "name": name, "mana_cost": " // ".join(f["mana_cost"] or "" for f in faces),
+        "type_line": " // ".join(f["type_line"] for f in faces),
+        "supertypes": _union(f["supertypes"] for f in faces), "types": _union(f["types"] for f in faces),
+        "subtypes": _union(f["subtypes"] for f in faces), "power": None, "toughness": None,
+        "loyalty": None, "defense": None, "colors": [c for c in "WUBRG" if any(c in f["colors"] for f in faces)],
+        "color_indicator": None, "keywords": _union(f["keywords"] for f in faces),
+        "oracle_text": "\n//\n".join(f["oracle_text"] for f in faces), "faces": faces,
+    }
+
+
+def _union(lists: Iterable[list[str]]) -> list[str]:
     found: list[str] = []
     for items in lists:
         found += [i for i in items if i not in found]
     return found
 
 
-def load_oracle_file(path) -> list[str]:
+def load_oracle_file(path: OraclePath) -> list[str]:
     """Add the cards of an ``--oracle`` file (:func:`read_oracle_file`) to the look-ups of
     this process: they override the database's cards of the same names (a file loaded
     later overrides one loaded before), the curated pool still wins. Returns the names of
@@ -169,7 +174,7 @@ def load_oracle_file(path) -> list[str]:
     return add_records(loaded.values())
 
 
-def add_records(records) -> list[str]:
+def add_records(records: Iterable[dict[str, Any]]) -> list[str]:
     """Add records of the database's shape (``name``, ``layout``, ``mana_cost``, ``type_line``,
     ``supertypes``, ``types``, ``subtypes``, ``power``, ``toughness``, ``loyalty``, ``colors``,
     ``keywords``, ``oracle_text``, optional ``faces``, ``source``) to the overlay the
