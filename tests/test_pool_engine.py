@@ -52,9 +52,10 @@ def test_declaration():
     info = ENGINE.info
     assert isinstance(info, EngineInfo) and info.name == "pool"
     assert len(info.cards) == 41 and "Jasmine Boreal" in info.cards and "Dragon Fodder" in info.cards
-    assert "legend_rule" in info.capabilities and "combat" in info.capabilities and "mana" not in info.capabilities
+    assert {"legend_rule", "combat", "stack"} <= info.capabilities and "mana" not in info.capabilities
     assert "legend_rule" not in BUGGY.info.capabilities  # bug 1
-    assert BUGGY.info.capabilities == info.capabilities - {"legend_rule", "combat"}  # combat: no combat bug
+    # combat and stack: no combat bug and no stack bug
+    assert BUGGY.info.capabilities == info.capabilities - {"legend_rule", "combat", "stack"}
 
 
 def test_observation_is_plain_json_with_the_required_fields():
@@ -410,7 +411,7 @@ BUG_KEYS = {
 def fuzz(tmp_path, attribute, *options, examples=100):
     """``rulesfuzz run`` on the pool engine (run from the project's folder, as the keys' file
     names are relative to it); returns (exit code, the --json report)."""
-    from harness.cli import main
+    from harness.interfaces.cli import main
 
     report = tmp_path / f"{attribute}.json"
     code = main(["run", "--engine", f"{POOL}/{attribute}.py:engine", "--max-examples", str(examples), "--seed", "0",
@@ -437,7 +438,7 @@ def test_against_the_reference_the_pool_engine_is_clean(tmp_path, capsys):
 
 def test_buggy_gives_exactly_its_five_findings_in_one_keep_going_run(tmp_path, capsys, outside_coverage,
                                                                      monkeypatch):
-    from harness.cli import main
+    from harness.interfaces.cli import main
 
     monkeypatch.chdir(ROOT)
     code, report = fuzz(tmp_path, "buggy", "--keep-going", examples=150)

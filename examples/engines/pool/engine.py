@@ -34,6 +34,22 @@ Rules implemented:
   kind ``damage_assignment``; 510.2 all at once; 702.2b deathtouch, 702.15b lifelink once per
   source), end_of_combat (511.3; cleanup ends combat too). Declined: more than two players. No
   card of the table has trample, double strike, protection or a combat restriction.
+* The stack (capability ``stack``, a board saying ``"stack": true``; CR 405, 117, 601.2, 603.3,
+  608): ``cast`` puts the spell on the stack under its ``id`` (601.2a) with its targets,
+  checked as it is cast (601.2c); its caster must hold priority (117.1) and gets it back
+  (117.3c); a sorcery only while the stack is empty (307.1). Abilities that trigger during an
+  event go on the stack after it and its state-based actions (117.5), in APNAP order from the
+  active player (603.3b; decider kind ``trigger_order`` for a player's several), as
+  ``<source id>.ability<n>``. ``pass_priority``: priority goes to the next player (117.3d);
+  when every player has passed in succession (117.4) the top object resolves (405.5, 608.1) and
+  the active player receives priority (117.3b). As it resolves a spell's targets are checked
+  again (608.2b): a target that changed zones is a new object (400.7), and one that no longer
+  meets the targeting restrictions is illegal; with all its targets illegal it doesn't resolve
+  (removed from the stack), an instant or sorcery then goes to its owner's graveyard (608.2n).
+  A triggered ability exists independently of its source (113.7a): Lone Missionary's gains its
+  controller, fixed as it triggered (603.3a), 4 life even if the Missionary has left. Any other
+  event between passes restarts the succession (117.4); cleanup and the combat events are
+  refused while the stack isn't empty (500.2) and give the active player priority (117.3a).
 
 ``engine`` is the correct engine; ``buggy.py`` beside it has five planted bugs.
 """
@@ -68,8 +84,13 @@ CAPABILITIES = frozenset({
     "destroy", "damage", "deathtouch", "indestructible", "sacrifice", "legend_rule",
     "pt_until_end_of_turn", "cleanup", "counters", "tokens", "triggers", "log.zone_change_causes",
     "sba.life_total", "sba.token_zone", "sba.zero_toughness", "sba.lethal_damage", "sba.deathtouch_damage",
-    "sba.unattached_aura", "sba.counter_annihilation", "combat",
+    "sba.unattached_aura", "sba.counter_annihilation", "combat", "stack",
 })
+#: Events of the turn structure: refused while the stack is not empty (CR 500.2); priority then
+#: goes to the active player (117.3a).
+TURN_EVENTS = frozenset({"cleanup", "declare_attackers", "declare_blockers", "combat_damage", "end_of_combat"})
+#: Refusal reasons of a spell's targeting (CR 601.2c): as it resolves they make a target illegal (608.2b).
+TARGET_REASONS = frozenset({"illegal_target", "not_on_battlefield"})
 ZONES = ("battlefield", "library", "hand", "graveyard", "exile")
 _PT_KIND = re.compile(r"^([+-]\d+)/([+-]\d+)$")
 
@@ -91,6 +112,13 @@ class PoolGame:
         # the declared combat (capability combat): {"attacking_player", "defending_player", "step",
         # "first_strikers", "attackers", "blocks" {blocker: attacker}, "blockers_declared"}, or None
         self.combat: dict | None = None
+        # the stack (capability stack, a board saying "stack": true): entries bottom to top, each
+        # {"id", "kind", "card", "source", "controller", "targets", "trigger", "ability"} plus private
+        # keys starting with "_"; priority {"player", "passed", "active_player"}; every stack id used
+        self.stack_game = False
+        self.stack: list[dict] = []
+        self.priority: dict = {}
+        self.stack_ids: set[str] = set()
         if not isinstance(board, dict) or not isinstance(board.get("players"), list) or not board["players"]:
             raise ValueError("board.players: expected a non-empty list")
         for i, spec in enumerate(board["players"]):
@@ -108,6 +136,11 @@ class PoolGame:
             host = obj["attached_to"]
             if host is not None and (host not in self.objects or host == oid):
                 raise ValueError(f"board object {oid}: attached_to {host!r} is not another object of the board")
+        self.stack_game = board.get("stack", False)
+        if not isinstance(self.stack_game, bool):
+            raise ValueError(f"board.stack: expected true or false, got {self.stack_game!r}")
+        first = next(iter(self.players))  # CR 102.1, 117.3a: the board's first player is the active player
+        self.priority = {"player": first, "passed": [], "active_player": first}
 
     def _add(self, spec, where: str) -> None:
         if not isinstance(spec, dict):
@@ -227,23 +260,41 @@ class PoolGame:
             "attach": self._attach_event, "modify_pt": self._modify_pt, "add_counters": self._add_counters,
             "cleanup": self._cleanup, "declare_attackers": self._declare_attackers,
             "declare_blockers": self._declare_blockers, "combat_damage": self._combat_damage,
-            "end_of_combat": self._end_of_combat,
+            "end_of_combat": self._end_of_combat, "pass_priority": self._pass_priority,
         }.get(kind)
         if handler is None:
             raise Unsupported(f"event:{kind}", "pool doesn't model this event")
-        saved = copy.deepcopy((self.players, self.objects, self.effects, self.used_ids, self.timestamp, self.log,
-                               self.combat))
+        if self.stack_game and kind == "cast":
+            handler = self._cast_to_stack
+        if self.stack_game and kind in TURN_EVENTS and self.stack:
+            raise IllegalAction("stack_not_empty", f"{kind}: the stack is not empty (CR 500.2)")
+        saved = copy.deepcopy(self._state())
         try:
             self._decider = decider
             perform = handler(event)  # validates before anything changes
             self.log = []
             self.triggers: list[dict] = []
             perform()
+            if self.stack_game and kind in TURN_EVENTS:
+                self.priority["player"] = self.priority["active_player"]  # CR 117.3a
+            if self.stack_game and kind != "pass_priority":
+                self.priority["passed"] = []  # an event between passes: no succession (CR 117.4)
             self._state_based_actions(decider)
-            self._resolve_triggers(decider)
+            if self.stack_game:
+                self._put_triggers_on_stack(decider)  # CR 117.5, 603.3b
+            else:
+                self._resolve_triggers(decider)
         except (IllegalAction, Unsupported):
-            self.players, self.objects, self.effects, self.used_ids, self.timestamp, self.log, self.combat = saved
+            self._restore(saved)
             raise
+
+    def _state(self) -> tuple:
+        return (self.players, self.objects, self.effects, self.used_ids, self.timestamp, self.log, self.combat,
+                self.stack, self.priority, self.stack_ids)
+
+    def _restore(self, saved: tuple) -> None:
+        (self.players, self.objects, self.effects, self.used_ids, self.timestamp, self.log, self.combat,
+         self.stack, self.priority, self.stack_ids) = saved
 
     def _player(self, pid) -> str:
         if not isinstance(pid, str) or pid not in self.players:
@@ -589,6 +640,162 @@ class PoolGame:
             self.combat = None
         return perform
 
+    # ------------------------------------------------------------------ the stack (CR 405, 117, 601.2, 608)
+    def _stamp(self, target):
+        """What ``target`` is now: a player (None), or an object's zone and the sequence number it got
+        as it entered that zone (a zone change makes it a new object, CR 400.7)."""
+        if target in self.players:
+            return None
+        obj = self.objects.get(target)
+        return None if obj is None else (obj["zone"], obj["seq"])
+
+    def _same_object(self, target, stamp) -> bool:
+        if target in self.players:
+            return not self.players[target]["lost"]
+        return stamp is not None and self._stamp(target) == stamp
+
+    def _cast_to_stack(self, event):
+        """CR 601.2: a cast in a stack game puts the spell on the stack; it resolves later."""
+        oid = event.get("id")
+        if not isinstance(oid, str) or not oid or oid in self.used_ids or oid in self.players \
+                or oid in self.stack_ids or oid in (event.get("token_ids") or ()):
+            raise IllegalAction("bad_event", f"id={oid!r}: a spell on the stack needs a new, unused id (CR 405.1)")
+        self._cast(event)  # the card and its targets, checked as it is cast (601.2c); nothing happens yet
+        name, controller = event["card"], event["controller"]
+        if controller != self.priority["player"]:
+            raise IllegalAction("no_priority", f"{controller} doesn't hold priority, "
+                                               f"{self.priority['player']} does (CR 117.1)")
+        if "Instant" not in CARDS[name]["types"] and self.stack:
+            raise IllegalAction("sorcery_timing", f"{name} only while the stack is empty (CR 307.1)")
+        targets = list(event.get("targets", []))
+
+        def perform():
+            self._push({"id": oid, "kind": "spell", "card": name, "source": None, "controller": controller,
+                        "targets": targets, "trigger": None, "ability": None, "_event": copy.deepcopy(event),
+                        "_stamps": {t: self._stamp(t) for t in targets}})
+            self.used_ids.add(oid)
+            self.priority["player"] = controller  # CR 117.3c
+        return perform
+
+    def _push(self, entry: dict) -> None:
+        """CR 405.2: on top of the stack."""
+        self.stack.append(entry)
+        self.stack_ids.add(entry["id"])
+        self.log.append({"kind": "put_on_stack", "object": entry["id"], "stack_kind": entry["kind"],
+                         "controller": entry["controller"], "targets": list(entry["targets"])})
+
+    def _ability_id(self, source: str) -> str:
+        n = 1
+        while f"{source}.ability{n}" in self.stack_ids or f"{source}.ability{n}" in self.used_ids:
+            n += 1
+        return f"{source}.ability{n}"
+
+    def _apnap(self) -> list[str]:
+        """CR 101.4: the active player, then the others in turn order (the board's order)."""
+        players = list(self.players)
+        i = players.index(self.priority["active_player"])
+        return players[i:] + players[:i]
+
+    def _put_triggers_on_stack(self, decider) -> None:
+        """CR 117.5, 603.3b: the abilities that triggered go on the stack, the active player's first,
+        each player putting their own in the order they choose (decider kind ``trigger_order``)."""
+        waiting, self.triggers = self.triggers, []
+        if any(p["lost"] for p in self.players.values()):
+            return  # the game is over (CR 104.2a)
+        for player in self._apnap():
+            mine = [t for t in waiting if t["controller"] == player]
+            while mine:
+                trigger = mine[0]
+                if len(mine) > 1:
+                    options = [f"{t['ability']}:{t['source']}" for t in mine]
+                    answer = decider.choose(player, "trigger_order", options)
+                    if answer not in options:
+                        raise ValueError(f"trigger_order: the decider answered {answer!r}, not one of {options}")
+                    trigger = mine[options.index(answer)]
+                mine.remove(trigger)
+                self._push({"id": self._ability_id(trigger["source"]), "kind": "ability", "card": None,
+                            "source": trigger["source"], "controller": player, "targets": [],
+                            "trigger": trigger["ability"], "ability": None, "_trigger": dict(trigger)})
+
+    def _pass_priority(self, event):
+        """CR 117.3d, 117.4: the player holding priority passes; after every player has, in succession,
+        the top object of the stack resolves (405.5, 608.1)."""
+        player = event.get("player")
+        if not isinstance(player, str) or player not in self.players:
+            raise IllegalAction("bad_event", f"player={player!r} is not a player")
+        if not self.stack_game:
+            raise IllegalAction("no_stack", "this game has no stack: spells resolve as they are cast")
+        if not self.stack:
+            raise IllegalAction("empty_stack", "the stack is empty: nothing to pass priority over")
+        if player != self.priority["player"]:
+            raise IllegalAction("no_priority", f"{player} doesn't hold priority, {self.priority['player']} does "
+                                               f"(CR 117.3d)")
+        live = {p for p, state in self.players.items() if not state["lost"]}
+        if not live <= set(self.priority["passed"]) | {player}:
+            def pass_on():
+                players = list(self.players)
+                self.priority["passed"].append(player)
+                self.priority["player"] = players[(players.index(player) + 1) % len(players)]  # CR 117.3d
+            return pass_on
+        entry = self.stack[-1]
+        plan = self._resolution(entry)  # worked out before anything changes; None: it doesn't resolve
+
+        def resolve():
+            self.stack.pop()
+            if plan is None:  # CR 608.2b
+                self.log.append({"kind": "removed_from_stack", "object": entry["id"], "reason": "all targets illegal"})
+                if entry["kind"] == "spell":
+                    self._spell_to_graveyard(entry, "608.2b")
+            else:
+                self.log.append({"kind": "resolved", "object": entry["id"]})
+                plan()
+                if entry["kind"] == "spell":
+                    self._spell_to_graveyard(entry, "608.2n")  # the last step of its resolution
+            self.priority.update(player=self.priority["active_player"], passed=[])  # CR 117.3b
+        return resolve
+
+    def _resolution(self, entry: dict):
+        """What resolving ``entry`` does, or None when all its targets are illegal (CR 608.2b)."""
+        if entry["kind"] == "ability":  # Lone Missionary's: no target, independent of its source (113.7a)
+            trigger = entry["_trigger"]
+
+            def gain():
+                if not self.players[trigger["controller"]]["lost"]:
+                    self._gain_life(trigger["controller"], trigger["life"])
+            return gain
+        event, targets = entry["_event"], entry["targets"]
+        legal = [t for t in targets if self._same_object(t, entry["_stamps"].get(t)) and self._legal_target(event, t)]
+        if targets and not legal:
+            return None
+        try:
+            return self._cast({**event, "targets": legal})  # the illegal targets it doesn't affect (608.2b)
+        except IllegalAction as exc:  # e.g. a token id used meanwhile: not a question of targets
+            raise Unsupported("stack:resolution", f"{entry['id']} ({entry['card']}) can't resolve as cast: "
+                                                  f"{exc}") from None
+
+    def _legal_target(self, event: dict, target) -> bool:
+        """Whether ``target`` still meets the spell's targeting restrictions (CR 608.2b, 115.1)."""
+        try:
+            self._cast({**event, "targets": [target]})
+        except IllegalAction as exc:
+            if exc.reason in TARGET_REASONS:
+                return False
+            raise
+        return True
+
+    def _spell_to_graveyard(self, entry: dict, rule: str) -> None:
+        """CR 608.2n, 608.2b: the spell's card goes to its owner's (its caster's) graveyard."""
+        self.timestamp += 1
+        name, owner = entry["card"], entry["controller"]
+        self.objects[entry["id"]] = {
+            "id": entry["id"], "name": name, "proto": CARDS[name], "zone": "graveyard", "owner": owner,
+            "controller": owner, "token": False, "damage": 0, "counters": {}, "attached_to": None, "combat": None,
+            "deathtouched": False, "timestamp": self.timestamp, "seq": self.timestamp, "tapped": False,
+            "summoning_sick": False,
+        }
+        self.log.append({"kind": "zone_change", "object": entry["id"], "from": "stack", "to": "graveyard",
+                         "cause": {"event": "resolution", "rule": rule}})
+
     # ------------------------------------------------------------------ rules
     def _enter(self, oid: str, name: str, controller: str, host: str | None) -> None:
         """CR 110.1, 302.6: a card from outside the game enters under ``controller`` (its owner)."""
@@ -605,7 +812,8 @@ class PoolGame:
                          "cause": {"event": "put_onto_battlefield"}})
         if card["ability"] and card["ability"][0] == "etb_gain_life":  # CR 603.2, 603.6a
             self.log.append({"kind": "trigger", "source": oid, "ability": "enters", "controller": controller})
-            self.triggers.append({"source": oid, "controller": controller, "life": card["ability"][1]})
+            self.triggers.append({"source": oid, "controller": controller, "ability": "enters",
+                                  "life": card["ability"][1]})
 
     def _create_tokens(self, spell: str, controller: str, ids: list[str], token: str) -> None:
         """CR 111.2-111.4: tokens created under ``controller``, who owns them, summoning sick."""
@@ -820,6 +1028,9 @@ class PoolGame:
                 objects[oid]["blocked_by"] = self._blockers_of(oid)
             for oid in self._blockers_now():
                 objects[oid]["blocking"] = self._blocked_attacker(oid)
+        if self.stack_game:
+            out["stack"] = [{k: v for k, v in e.items() if not k.startswith("_")} for e in self.stack]
+            out["priority"] = copy.deepcopy(self.priority)
         return out
 
 
