@@ -34,6 +34,50 @@ def umbra_auras(obs: dict, oid: str) -> list[str]:
     ]
 
 
+def _destroyed_by_a_spell(before: dict, event: dict) -> dict[str, dict]:
+    """Creatures a cast destroy spell (701.7a), Wrath of God or damage spell (704.5g/h) would destroy."""
+    objs = before["objects"]
+    found: dict[str, dict] = {}
+    name = event.get("card")
+    targets = event.get("targets") or []
+    if name in destroy_spells() and len(targets) == 1 and on_battlefield(before, targets[0]):
+        target = objs[targets[0]]
+        if is_creature(target) and destroy_spells()[name] not in target["colors"]:
+            found[targets[0]] = {"by": name, "rules": ["701.7a"], "cant_be_regenerated": False, "amount": 0}
+    elif name == "Wrath of God" and not targets:
+        for oid, obj in objs.items():
+            if obj["zone"] == "battlefield" and is_creature(obj):
+                found[oid] = {"by": name, "rules": ["701.7a"], "cant_be_regenerated": True, "amount": 0}
+    elif name in damage_spells() and len(targets) == 1:
+        found.update(_lethal(before, targets[0], damage_spells()[name], False))
+    return found
+
+
+def _destroyed_by_an_effect(before: dict, event: dict) -> dict[str, dict]:
+    """Creatures the ``destroy`` event (distinct targets, all on the battlefield) would destroy (701.7a)."""
+    objs = before["objects"]
+    found: dict[str, dict] = {}
+    targets = event.get("targets") or []
+    if targets and len(set(targets)) == len(targets) and all(on_battlefield(before, t) for t in targets):
+        for t in targets:
+            if is_creature(objs[t]):
+                found[t] = {"by": "destroy effect", "rules": ["701.7a"],
+                            "cant_be_regenerated": bool(event.get("cant_be_regenerated")), "amount": 0}
+    return found
+
+
+def _destroyed_by_damage(before: dict, event: dict) -> dict[str, dict]:
+    """The creature a ``damage`` event from a permanent would destroy (704.5g lethal damage, 704.5h deathtouch)."""
+    source, amount = event.get("source"), event.get("amount")
+    if on_battlefield(before, source) and isinstance(amount, int) and amount >= 1:
+        return _lethal(before, event.get("target"), amount, has_keyword(before["objects"][source], "deathtouch"))
+    return {}
+
+
+#: The event types that can destroy, each with what it would destroy.
+_DESTROYERS = {"cast": _destroyed_by_a_spell, "destroy": _destroyed_by_an_effect, "damage": _destroyed_by_damage}
+
+
 def would_be_destroyed(before: dict, event: dict) -> dict[str, dict]:
     """Creatures ``event`` would destroy, predicted from ``before``.
 
@@ -44,33 +88,8 @@ def would_be_destroyed(before: dict, event: dict) -> dict[str, dict]:
     creatures are included (the caller decides); illegal events predict nothing.
     """
     kind = event.get("type")
-    objs = before["objects"]
-    found: dict[str, dict] = {}
-    if kind == "cast":
-        name = event.get("card")
-        targets = event.get("targets") or []
-        if name in destroy_spells() and len(targets) == 1 and on_battlefield(before, targets[0]):
-            target = objs[targets[0]]
-            if is_creature(target) and destroy_spells()[name] not in target["colors"]:
-                found[targets[0]] = {"by": name, "rules": ["701.7a"], "cant_be_regenerated": False, "amount": 0}
-        elif name == "Wrath of God" and not targets:
-            for oid, obj in objs.items():
-                if obj["zone"] == "battlefield" and is_creature(obj):
-                    found[oid] = {"by": name, "rules": ["701.7a"], "cant_be_regenerated": True, "amount": 0}
-        elif name in damage_spells() and len(targets) == 1:
-            found.update(_lethal(before, targets[0], damage_spells()[name], False))
-    elif kind == "destroy":
-        targets = event.get("targets") or []
-        if targets and len(set(targets)) == len(targets) and all(on_battlefield(before, t) for t in targets):
-            for t in targets:
-                if is_creature(objs[t]):
-                    found[t] = {"by": "destroy effect", "rules": ["701.7a"],
-                                "cant_be_regenerated": bool(event.get("cant_be_regenerated")), "amount": 0}
-    elif kind == "damage":
-        source, amount = event.get("source"), event.get("amount")
-        if on_battlefield(before, source) and isinstance(amount, int) and amount >= 1:
-            found.update(_lethal(before, event.get("target"), amount, has_keyword(objs[source], "deathtouch")))
-    return found
+    predict = _DESTROYERS.get(kind) if isinstance(kind, str) else None
+    return predict(before, event) if predict is not None else {}
 
 
 def _lethal(before, target, amount, deathtouch) -> dict[str, dict]:
@@ -131,7 +150,7 @@ def cause_of(entry: dict | None) -> dict | None:
     return cause if isinstance(cause, dict) else None
 
 
-def controller_as_it_last_existed(t, oid: str) -> str | None:
+def controller_as_it_last_existed(t, oid: str | None) -> str | None:
     """The controller of ``oid`` at the end of ``t``'s event or as it last existed on the
     battlefield: as before the event, unless the event gave control of it to another player
     (``change_control``, CR 613.1b). None if it wasn't in the game before."""

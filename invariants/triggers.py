@@ -10,6 +10,7 @@ existed (CR 603.3a, 111.2).
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from harness import decisions as D
 from .base import Transition, invariant
@@ -47,7 +48,8 @@ def _died(t: Transition) -> list[str]:
         oid = e.get("object")
         before = t.before["objects"].get(oid) if isinstance(oid, str) else None
         if (e.get("kind") == "zone_change" and e.get("from") == "battlefield" and e.get("to") == "graveyard"
-                and before is not None and before["zone"] == "battlefield" and "Creature" in before["types"]):
+                and isinstance(oid, str) and before is not None and before["zone"] == "battlefield"
+                and "Creature" in before["types"]):
             out.append(oid)
     return out
 
@@ -117,7 +119,8 @@ def controller_is_the_sources(t: Transition):
             continue
         for label in d.options:
             source = D.source_of(label)
-            owners = {e.get("controller") for e in triggers if e.get("source") == source}
+            # a trigger entry's controller is a string (harness.wire.log_kinds)
+            owners = {cast(str, e.get("controller")) for e in triggers if e.get("source") == source}
             if owners and d.player not in owners:
                 out.append(f"{d.player} ordered the ability {label} controlled by {sorted(owners)}")
     return out
