@@ -37,6 +37,14 @@ modal card gives its front face's card (the characteristics it has outside the
 battlefield and stack, CR 712.8a), that of a split card the whole card with both halves'
 characteristics combined (CR 709.4). :func:`pool`, :func:`names`, :func:`records`,
 :func:`card_names` and :func:`to_json` are the curated pool only.
+
+**Where things are.** Every name above is imported from ``cards``; they live in its modules:
+``cards.characteristics`` (:class:`Card`, :func:`mana_value`), ``cards.oracle_db`` (the card
+database), ``cards.oracle_files`` (``--oracle`` files and the overlay they fill), this module
+(the pool and the look-ups). The reader of Oracle text is ``cards.reader`` (with
+``cards.abilities``, ``cards.effects``, ``cards.objects``, ``cards.wording``), its output
+``cards.model``; ``cards.definitions`` reads an engine's card definitions, ``cards.stats``
+counts what the reader models.
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@ creature") and the 2018-2020 one of the Oracle database ("enters the battlefield
 
 Entry points: :func:`read` (one card), :func:`model` (by name), :func:`parse_effects`
 (an effect sentence such as ``"~ deals 3 damage to any target."``).
+
+Its parts: :mod:`cards.abilities` reads a line (keyword lines, static, triggered and
+activated abilities, a spell's effect), :mod:`cards.effects` an effect sentence,
+:mod:`cards.objects` an object phrase ("target nonblack creature"), and :mod:`cards.wording`
+holds the words they know (keywords, numbers, nouns, creature types) and :func:`normalise`.
 """
 
 from __future__ import annotations
