@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 import cards as card_data
 from harness.protocol import ALL_NAMES
@@ -67,7 +68,7 @@ def has_all_names(obj: dict) -> bool:
     return isinstance(name, str) and name in _with_all_names()
 
 
-def names_of(obj: dict) -> frozenset[str]:
+def names_of(obj: dict) -> frozenset[str | None]:
     """The names the object has (CR 201.2): every card name of the pool (never a token's)
     for an object with all names, else its name."""
     return card_data.card_names() if has_all_names(obj) else frozenset({obj.get("name")})
@@ -102,29 +103,50 @@ def _activated_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if re.match(r"^[^\"(]+?: \S", line)]
 
 
+def _searched_by_a_spell(event: dict, objs: dict) -> list[Search]:
+    """A cast spell whose text begins "Search your library for ..." (Explosive Vegetation)."""
+    card = card_of(event.get("card"))
+    if card is not None and _SEARCH_SENTENCE.match(card.oracle_text):
+        return [Search(cast(str, event.get("controller")), card.name, _destination(card.oracle_text))]
+    return []
+
+
+def _searched_by_an_ability(event: dict, objs: dict) -> list[Search]:
+    """An activated ability "...: Search your library for ..." of a permanent (Sakura-Tribe Elder), its index
+    counted after the intrinsic mana abilities of its basic land types (CR 305.6)."""
+    obj = objs.get(event.get("object")) if isinstance(event.get("object"), str) else None
+    card = card_of(obj.get("name")) if obj and obj.get("zone") == "battlefield" else None
+    if obj is None or card is None:
+        return []
+    index = event.get("ability")
+    lines = _activated_lines(card.oracle_text)
+    if isinstance(index, int) and not isinstance(index, bool):
+        index -= sum(1 for t in card.subtypes if t in BASIC_LAND_TYPES)
+    if isinstance(index, int) and 0 <= index < len(lines) and ": Search your library" in lines[index]:
+        return [Search(obj["controller"], card.name, _destination(lines[index]))]
+    return []
+
+
+def _searched_when_it_enters(event: dict, objs: dict) -> list[Search]:
+    """A card (or a copy of one) put onto the battlefield whose "When ... enters, you may search your
+    library" triggers (Goblin Engineer)."""
+    copied = objs.get(event.get("copy_of")) if isinstance(event.get("copy_of"), str) else None
+    card = card_of(copied.get("name") if copied else event.get("card"))
+    if card is not None and _ENTERS_SEARCH.search(card.oracle_text):
+        return [Search(cast(str, event.get("controller")), card.name, _destination(card.oracle_text))]
+    return []
+
+
+#: The events that may search a library, each with how its card says so.
+_SEARCHERS = {"cast": _searched_by_a_spell, "activate": _searched_by_an_ability,
+              "put_onto_battlefield": _searched_when_it_enters}
+
+
 def searches(t: Transition) -> list[Search]:
     """The library searches ``t.event`` performs, read from card data (see the module docstring)."""
-    event, objs = t.event, t.before.get("objects", {})
-    kind = event.get("type")
-    if kind == "cast":
-        card = card_of(event.get("card"))
-        if card is not None and _SEARCH_SENTENCE.match(card.oracle_text):
-            return [Search(event.get("controller"), card.name, _destination(card.oracle_text))]
-    elif kind == "activate":
-        obj = objs.get(event.get("object")) if isinstance(event.get("object"), str) else None
-        card = card_of(obj.get("name")) if obj and obj.get("zone") == "battlefield" else None
-        index = event.get("ability")
-        lines = _activated_lines(card.oracle_text) if card is not None else []
-        if isinstance(index, int) and not isinstance(index, bool):
-            index -= sum(1 for t in card.subtypes if t in BASIC_LAND_TYPES) if card is not None else 0
-        if isinstance(index, int) and 0 <= index < len(lines) and ": Search your library" in lines[index]:
-            return [Search(obj["controller"], card.name, _destination(lines[index]))]
-    elif kind == "put_onto_battlefield":
-        copied = objs.get(event.get("copy_of")) if isinstance(event.get("copy_of"), str) else None
-        card = card_of(copied.get("name") if copied else event.get("card"))
-        if card is not None and _ENTERS_SEARCH.search(card.oracle_text):
-            return [Search(event.get("controller"), card.name, _destination(card.oracle_text))]
-    return []
+    kind = t.event.get("type")
+    find = _SEARCHERS.get(kind) if isinstance(kind, str) else None
+    return find(t.event, t.before.get("objects", {})) if find is not None else []
 
 
 def _impostors_in_library(obs: dict, player: str) -> list[str]:
@@ -209,7 +231,7 @@ def same_name_check(t: Transition):
     targets = event.get("targets") or []
     if match is None or t.illegal is not None or len(targets) != 1:
         return None
-    before, after = t.before["objects"], t.after["objects"]
+    before = t.before["objects"]
     target = before.get(targets[0]) if isinstance(targets[0], str) else None
     if target is None or target.get("zone") != "battlefield" or "Creature" not in target.get("types", ()):
         return None
@@ -218,22 +240,27 @@ def same_name_check(t: Transition):
     for oid, o in sorted(before.items()):
         if o.get("zone") != "battlefield" or "Creature" not in o.get("types", ()):
             continue
-        affected = oid == targets[0] or same_name(o, target)
-        now = after.get(oid)
-        why = ("is the target" if oid == targets[0] else
-               f"shares a name with {targets[0]} ({target.get('name')})" if affected else
-               f"shares no name with {targets[0]} ({target.get('name')})")
-        if now is None or now.get("zone") != "battlefield":
-            if not affected:
-                messages.append(f"{oid} ({o.get('name')}) {why} but left the battlefield")
-            continue
-        if _attached(t.before, oid) != _attached(t.after, oid) or o.get("counters") != now.get("counters"):
-            continue  # umbra armor destroyed an Aura, counters changed: its P/T changed for other reasons too
-        expected = (o["power"] + dp, o["toughness"] + dt) if affected else (o["power"], o["toughness"])
-        if (now.get("power"), now.get("toughness")) != expected:
-            messages.append(f"{oid} ({o.get('name')}) {why}: expected {expected[0]}/{expected[1]}, observed "
-                            f"{now.get('power')}/{now.get('toughness')}")
+        messages += _blighted(t, oid, o, targets[0], target, dp, dt)
     return messages
+
+
+def _blighted(t: Transition, oid: str, o: dict, target_id: str, target: dict, dp: int, dt: int) -> list[str]:
+    """Creature ``oid`` (``o`` before the event) got -N/-N if it is the target or shares a name with it
+    (CR 201.2a), else is unchanged and still on the battlefield."""
+    affected = oid == target_id or same_name(o, target)
+    now = t.after["objects"].get(oid)
+    why = ("is the target" if oid == target_id else
+           f"shares a name with {target_id} ({target.get('name')})" if affected else
+           f"shares no name with {target_id} ({target.get('name')})")
+    if now is None or now.get("zone") != "battlefield":
+        return [] if affected else [f"{oid} ({o.get('name')}) {why} but left the battlefield"]
+    if _attached(t.before, oid) != _attached(t.after, oid) or o.get("counters") != now.get("counters"):
+        return []  # umbra armor destroyed an Aura, counters changed: its P/T changed for other reasons too
+    expected = (o["power"] + dp, o["toughness"] + dt) if affected else (o["power"], o["toughness"])
+    if (now.get("power"), now.get("toughness")) != expected:
+        return [f"{oid} ({o.get('name')}) {why}: expected {expected[0]}/{expected[1]}, observed "
+                f"{now.get('power')}/{now.get('toughness')}"]
+    return []
 
 
 def _attached(obs: dict, oid: str) -> list[str]:
@@ -280,6 +307,22 @@ def impostor_may_be_found(t: Transition):
     return messages
 
 
+def _went_on(search: Search, oid, name, now: dict) -> list[str]:
+    """The card found (``now`` after the event) went where the search puts it: into the graveyard, or onto
+    the battlefield tapped under the searcher's control."""
+    if search.destination == "graveyard":
+        if now.get("zone") != "graveyard":
+            return [f"{search.by}: {oid} ({name}) was found and goes into the graveyard, "
+                    + (f"observed in the {now['zone']}" if now.get("zone") else "but is no longer observed")]
+    elif now.get("zone") != "battlefield" or now.get("tapped") is not True \
+            or now.get("controller") != search.player:
+        return [f"{search.by}: {oid} ({name}) was found and enters the battlefield tapped under "
+                f"{search.player}'s control, "
+                + (f"observed zone {now.get('zone')}, tapped {now.get('tapped')}, controller "
+                   f"{now.get('controller')}" if now else "but is no longer observed")]
+    return []
+
+
 @invariant("search.found_card_goes_on", rules=("201.2",), rulings=(SEARCH,), requires=LIBRARY_SEARCH)
 def found_card_goes_on(t: Transition):
     """The search goes on with each card found, an Omnipresent Impostor in place of another
@@ -299,16 +342,7 @@ def found_card_goes_on(t: Transition):
     for oid in answers:
         now = after.get(oid) or {}
         name = now.get("name") or (t.before["objects"].get(oid) or {}).get("name") if isinstance(oid, str) else None
-        if search.destination == "graveyard":
-            if now.get("zone") != "graveyard":
-                messages.append(f"{search.by}: {oid} ({name}) was found and goes into the graveyard, "
-                                + (f"observed in the {now['zone']}" if now.get("zone") else "but is no longer observed"))
-        elif now.get("zone") != "battlefield" or now.get("tapped") is not True \
-                or now.get("controller") != search.player:
-            messages.append(f"{search.by}: {oid} ({name}) was found and enters the battlefield tapped under "
-                            f"{search.player}'s control, "
-                            + (f"observed zone {now.get('zone')}, tapped {now.get('tapped')}, controller "
-                               f"{now.get('controller')}" if now else "but is no longer observed"))
+        messages += _went_on(search, oid, name, now)
     for oid in _impostors_in_library(t.before, search.player):
         if oid not in answers and (after.get(oid) or {}).get("zone") != "library":
             messages.append(f"{search.by}: {oid} (Omnipresent Impostor) was not found but left the library")
