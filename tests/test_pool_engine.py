@@ -527,13 +527,189 @@ def test_combat_attack_restrictions_menace_and_damage_assignment():
     assert obs["objects"]["x"]["damage"] == 3 and obs["objects"]["y"]["damage"] == 0
 
 
-def test_combat_events_and_invariants_are_generated_in_a_short_run(tmp_path, capsys):
+def test_combat_and_stack_events_and_invariants_are_generated_in_a_short_run(tmp_path, capsys):
+    """One short run per mode (invariants only, then --against the reference) generates the combat
+    and stack events, the engine accepts them, and the combat and stack invariants apply."""
     for options in ((), ("--against", "reference")):
         code, report = fuzz(tmp_path, "engine", *options, examples=80)
         assert (code, report["findings"]) == (0, []), options
-        events = report["stats"]["events"]
-        for kind in ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat"):
+        events, refused = report["stats"]["events"], report["stats"]["refused_events"]
+        for kind in ("declare_attackers", "declare_blockers", "combat_damage", "end_of_combat", "pass_priority"):
             assert events.get(kind, 0) > 0, (options, kind)
+        # passes accepted (most of them: a pass out of turn or over an empty stack is refused on purpose)
+        assert events["pass_priority"] - sum(refused.get("pass_priority", {}).values()) > events["pass_priority"] / 2
         checked = report["stats"]["invariants"]
-        for name in COMBAT_INVARIANTS:
+        for name in COMBAT_INVARIANTS + STACK_INVARIANTS:
             assert checked[name]["applicable"] > 0, (options, name)
+        exercised = report["rule_coverage"]["rules"]["exercised"]
+        for rule in ("117.3c", "117.3d", "117.4", "405.5", "601.2a", "608.2b", "608.2n"):
+            assert exercised.get(rule, 0) > 0, (options, rule)
+
+
+# ------------------------------------------------------------------ the stack (capability stack, CR 405, 117, 608)
+STACK_INVARIANTS = ("stack.resolves_only_when_all_pass", "stack.last_in_first_out",
+                    "stack.cast_puts_the_spell_on_the_stack", "stack.spell_leaves_to_its_zone",
+                    "stack.illegal_targets_no_effect")
+
+
+def stack_board(*objects, life=20):
+    return {**board(*objects, life=life), "stack": True}
+
+
+def _pass(player):
+    return {"type": "pass_priority", "player": player}
+
+
+def _ids(game):
+    return [e["id"] for e in game.observe()["stack"]]
+
+
+def test_stack_a_response_resolves_first_and_the_first_spell_loses_its_target():
+    # P1 casts Titanic Growth (+4/+4) at its Savannah Lions (2/1); P2 responds with Searing Spear at
+    # the Lions. The last spell put on the stack resolves first (CR 405.5): 3 damage to a 2/1, which
+    # dies (704.5g); Titanic Growth's only target is gone: it doesn't resolve (608.2b) and goes to
+    # P1's graveyard; the Spear to P2's (608.2n).
+    game = play(ENGINE, stack_board(obj("l", "Savannah Lions")), cast("Titanic Growth", "P1", "l", id="g"))
+    obs = game.observe()
+    assert obs["stack"] == [{"id": "g", "kind": "spell", "card": "Titanic Growth", "source": None,
+                             "controller": "P1", "targets": ["l"], "trigger": None, "ability": None}]
+    assert obs["priority"] == {"player": "P1", "passed": [], "active_player": "P1"}  # 117.3c
+    assert "g" not in obs["objects"] and obs["objects"]["l"]["power"] == 2  # it waits on the stack (117.4)
+    assert obs["log"] == [{"kind": "put_on_stack", "object": "g", "stack_kind": "spell", "controller": "P1",
+                           "targets": ["l"]}]
+    with pytest.raises(IllegalAction) as refused:  # P2 doesn't hold priority yet (117.1)
+        game.apply(cast("Searing Spear", "P2", "l", id="s"), Decider())
+    assert refused.value.reason == "no_priority"
+    game.apply(_pass("P1"), Decider())  # 117.3d: priority to P2
+    assert game.observe()["priority"] == {"player": "P2", "passed": ["P1"], "active_player": "P1"}
+    game.apply(cast("Searing Spear", "P2", "l", id="s"), Decider())
+    assert _ids(game) == ["g", "s"] and game.observe()["priority"]["passed"] == []  # a new succession (117.4)
+    game.apply(_pass("P2"), Decider())
+    game.apply(_pass("P1"), Decider())  # both passed in succession: the Spear resolves
+    obs = game.observe()
+    assert _ids(game) == ["g"] and obs["priority"] == {"player": "P1", "passed": [], "active_player": "P1"}
+    assert obs["log"] == [
+        {"kind": "resolved", "object": "s"},
+        {"kind": "damage", "source": "Searing Spear", "target": "l", "amount": 3, "deathtouch": False},
+        {"kind": "zone_change", "object": "s", "from": "stack", "to": "graveyard",
+         "cause": {"event": "resolution", "rule": "608.2n"}},
+        {"kind": "zone_change", "object": "l", "from": "battlefield", "to": "graveyard",
+         "cause": {"event": "destroy", "by": "704.5g"}}]
+    assert obs["zones"]["graveyard"]["P2"] == ["s"] and obs["objects"]["s"]["owner"] == "P2"
+    game.apply(_pass("P1"), Decider())
+    game.apply(_pass("P2"), Decider())
+    obs = game.observe()
+    assert obs["stack"] == [] and obs["log"] == [
+        {"kind": "removed_from_stack", "object": "g", "reason": "all targets illegal"},
+        {"kind": "zone_change", "object": "g", "from": "stack", "to": "graveyard",
+         "cause": {"event": "resolution", "rule": "608.2b"}}]
+    assert sorted(obs["zones"]["graveyard"]["P1"]) == ["g", "l"]
+    with pytest.raises(IllegalAction) as refused:  # nothing to pass over (ending a step is pass_step's)
+        game.apply(_pass("P1"), Decider())
+    assert refused.value.reason == "empty_stack"
+
+
+def test_stack_lone_missionarys_trigger_waits_on_the_stack_above_a_spell():
+    # P1 casts Searing Spear at P2; then Lone Missionary enters under P2: its ability triggers, and
+    # after the event goes on the stack (117.5), above the Spear, controlled by P2 (603.3a). It
+    # resolves first (405.5): P2 gains 4 (24), then the Spear deals 3 (21). A triggered ability
+    # exists independently of its source (113.7a): destroyed before it resolves, the Missionary
+    # still has P2 gain 4.
+    for destroyed in (False, True):
+        game = play(ENGINE, stack_board(), cast("Searing Spear", "P1", "P2", id="s"),
+                    _pob("m", "Lone Missionary", "P2"))
+        obs = game.observe()
+        assert obs["stack"][-1] == {"id": "m.ability1", "kind": "ability", "card": None, "source": "m",
+                                    "controller": "P2", "targets": [], "trigger": "enters", "ability": None}
+        assert _ids(game) == ["s", "m.ability1"] and obs["players"]["P2"]["life"] == 20
+        assert [e["kind"] for e in obs["log"]] == ["zone_change", "trigger", "put_on_stack"]
+        assert obs["priority"] == {"player": "P1", "passed": [], "active_player": "P1"}
+        if destroyed:
+            game.apply({"type": "destroy", "targets": ["m"], "cant_be_regenerated": False}, Decider())
+            assert game.observe()["objects"]["m"]["zone"] == "graveyard" and _ids(game) == ["s", "m.ability1"]
+        game.apply(_pass("P1"), Decider())
+        game.apply(_pass("P2"), Decider())
+        obs = game.observe()
+        assert obs["log"] == [{"kind": "resolved", "object": "m.ability1"},
+                              {"kind": "life_gained", "player": "P2", "amount": 4}]
+        assert obs["players"]["P2"]["life"] == 24 and _ids(game) == ["s"]
+        game.apply(_pass("P1"), Decider())
+        game.apply(_pass("P2"), Decider())
+        assert game.observe()["players"]["P2"]["life"] == 21 and _ids(game) == []
+
+
+def test_stack_triggers_go_on_in_apnap_order():
+    # CR 603.3b: abilities that triggered at once go on the stack the active player's first, each
+    # player ordering their own (decider kind trigger_order), so the nonactive player's resolve
+    # first. (No event of the pool's cards triggers two at once: the engine's step is driven here.)
+    game = ENGINE.new_game(stack_board())
+    game.log, game.triggers = [], [{"source": "b", "controller": "P2", "ability": "enters", "life": 4},
+                                   {"source": "a1", "controller": "P1", "ability": "enters", "life": 4},
+                                   {"source": "a2", "controller": "P1", "ability": "enters", "life": 4}]
+    decider = Decider("enters:a2")
+    game._put_triggers_on_stack(decider)
+    assert decider.asked == [("P1", "trigger_order", ["enters:a1", "enters:a2"])]
+    assert _ids(game) == ["a2.ability1", "a1.ability1", "b.ability1"]
+
+
+def test_stack_passes_refusals_and_the_turn_structure():
+    game = play(ENGINE, stack_board(obj("h", "Hill Giant"), obj("o", "Gray Ogre", "P2")),
+                cast("Lightning Strike", "P1", "o", id="z"))
+    for event, reason in (
+            (cast("Pyroclasm", "P1", id="p"), "sorcery_timing"),  # 307.1: only with the stack empty
+            (cast("Searing Spear", "P1", "o", id="z"), "bad_event"),  # a used id (405.1)
+            (cast("Searing Spear", "P1", "o"), "bad_event"),  # no id in a stack game
+            (_pass("P2"), "no_priority"),  # 117.3d: P1 holds priority
+            ({"type": "cleanup"}, "stack_not_empty"),  # 500.2
+            (_attack("P1", "h"), "stack_not_empty")):
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(event, Decider())
+        assert refused.value.reason == reason, event
+    game.apply(_pass("P1"), Decider())
+    game.apply({"type": "damage", "source": "h", "target": "P2", "amount": 1}, Decider())  # not a pass
+    assert game.observe()["priority"] == {"player": "P2", "passed": [], "active_player": "P1"}  # 117.4
+    game.apply(_pass("P2"), Decider())  # no succession of both yet: nothing resolves
+    assert _ids(game) == ["z"] and game.observe()["priority"]["passed"] == ["P2"]
+    game.apply(_pass("P1"), Decider())
+    obs = game.observe()
+    assert _ids(game) == [] and obs["objects"]["o"]["zone"] == "graveyard" and obs["players"]["P2"]["life"] == 19
+    game.apply(_attack("P1", "h"), Decider())  # the stack is empty: combat goes on
+    assert game.observe()["priority"] == {"player": "P1", "passed": [], "active_player": "P1"}  # 117.3a
+    with pytest.raises(IllegalAction) as refused:
+        play(ENGINE, board(obj("h", "Hill Giant")), _pass("P1"))
+    assert refused.value.reason == "no_stack"
+    # Without the stack a cast still resolves at once
+    assert objects(play(ENGINE, board(obj("o", "Gray Ogre")), cast("Lightning Strike", "P1", "o")))["o"]["zone"] \
+        == "graveyard"
+
+
+STACK_SWEEP = [
+    (stack_board(obj("l", "Savannah Lions")),
+     [cast("Titanic Growth", "P1", "l", id="g"), _pass("P1"), cast("Searing Spear", "P2", "l", id="s"), _pass("P2"),
+      _pass("P1"), _pass("P1"), _pass("P2")]),
+    (stack_board(obj("o", "Hill Giant", "P2")),
+     [cast("Terror", "P1", "o", id="t"), {"type": "sacrifice", "object": "o"}, _pass("P2"), _pass("P1"),
+      _pass("P2"), _pob("m", "Lone Missionary", "P2"), _pass("P1"), _pass("P2"), cast("Pyroclasm", "P1", id="p"),
+      _pass("P1"), _pass("P2")]),
+]
+
+
+def test_the_stack_invariants_hold_on_the_hand_written_stack_scenarios():
+    from invariants import REGISTRY, Transition
+
+    assert _violations(ENGINE, ENGINE.info.capabilities, STACK_SWEEP) == []
+    applied = dict.fromkeys(STACK_INVARIANTS, 0)  # and each applies (returns findings, none, not None)
+    for the_board, events in STACK_SWEEP:
+        game = ENGINE.new_game(the_board)
+        before = game.observe()
+        for event in events:
+            illegal = None
+            try:
+                game.apply(event, Decider())
+            except IllegalAction as exc:
+                illegal = exc.reason
+            after = game.observe()
+            for name in STACK_INVARIANTS:
+                applied[name] += REGISTRY[name].check(Transition(before, event, after, illegal, [])) is not None
+            before = after
+    assert all(applied.values()), applied
