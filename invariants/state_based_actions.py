@@ -85,6 +85,28 @@ def lethal_damage(t: Transition):
             if 0 < o["toughness"] <= o["damage"] and not has_keyword(o, "indestructible")]
 
 
+def _has_deathtouch(entry: dict, before: dict, after: dict) -> bool:
+    """Whether a damage entry's source has deathtouch: the entry says so, or the source permanent's
+    card data (as it is after the event, or before it when it is gone)."""
+    source = entry.get("source")
+    source_obj = (after.get(source) or before.get(source)) if isinstance(source, str) else None
+    return entry.get("deathtouch") is True or (source_obj is not None and has_keyword(source_obj, "deathtouch"))
+
+
+def _dealt_deathtouch_damage(t: Transition) -> dict[str, str | None]:
+    """``{creature: source}`` for each creature the log shows dealt a nonzero amount (702.2b) of damage by a
+    deathtouch source."""
+    before, after = t.before["objects"], t.after["objects"]
+    dealt: dict[str, str | None] = {}
+    for entry in t.log:
+        if entry.get("kind") != "damage" or not isinstance(entry.get("amount"), int) or entry["amount"] <= 0:
+            continue
+        target = after.get(entry.get("target")) if isinstance(entry.get("target"), str) else None
+        if _has_deathtouch(entry, before, after) and target is not None and "Creature" in (target.get("types") or ()):
+            dealt[entry["target"]] = entry.get("source")
+    return dealt
+
+
 @invariant("sba.deathtouch_damage", rules=("704.3", "704.5h", "702.2b", "702.12b"),
            requires=("sba.deathtouch_damage",), family="generic")
 def deathtouch_damage(t: Transition):
@@ -99,24 +121,13 @@ def deathtouch_damage(t: Transition):
     """
     if t.illegal is not None:
         return None
-    before, after = t.before["objects"], t.after["objects"]
-    dealt: dict[str, str] = {}
-    for entry in t.log:
-        if entry.get("kind") != "damage" or not isinstance(entry.get("amount"), int) or entry["amount"] <= 0:
-            continue
-        source = entry.get("source")
-        source_obj = (after.get(source) or before.get(source)) if isinstance(source, str) else None
-        deathtouch = entry.get("deathtouch") is True or (source_obj is not None and has_keyword(source_obj,
-                                                                                                 "deathtouch"))
-        target = after.get(entry.get("target")) if isinstance(entry.get("target"), str) else None
-        if deathtouch and target is not None and "Creature" in (target.get("types") or ()):
-            dealt[entry["target"]] = source
+    dealt = _dealt_deathtouch_damage(t)
     if not dealt:
         return None
     replaced = {e.get("affected") for e in t.log if e.get("kind") == "replacement"}
     out = []
     for oid, source in dealt.items():
-        o = after[oid]
+        o = t.after["objects"][oid]
         if o["zone"] == "battlefield" and o["damage"] > 0 and (o["toughness"] or 0) > 0 \
                 and not has_keyword(o, "indestructible") and oid not in replaced:
             out.append(f"704.5h: creature {oid} was dealt damage by deathtouch source {source} and is still on the "
