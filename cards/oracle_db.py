@@ -14,7 +14,7 @@ from .characteristics import Card, _cards_of, _face_names
 __all__ = ["CardDatabase", "database"]
 
 
-class CardDatabase(Mapping):
+class CardDatabase(Mapping[str, Card]):
     """The card database (``cards/data/oracle.jsonl.gz``): every card by name, a read-only
     mapping of name to :class:`Card`. Only the names are indexed when it is first used
     (the file's lines start with the name); a card's record is parsed when asked for, and
@@ -52,12 +52,13 @@ class CardDatabase(Mapping):
     def __len__(self) -> int:
         return len(self._lines)
 
-    def __contains__(self, name) -> bool:
+    def __contains__(self, name: object) -> bool:
         return name in self._lines
 
     def record(self, name: str) -> dict[str, Any]:
         """The raw record of the card named ``name`` (a new dict). Raises KeyError."""
-        return json.loads(self._lines[name])
+        record: dict[str, Any] = json.loads(self._lines[name])
+        return record
 
     def face_names(self) -> frozenset[str]:
         """The names of the faces of its multi-face cards that are not a card's name."""

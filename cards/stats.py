@@ -31,12 +31,12 @@ def models() -> Iterator[CardModel]:
             yield model(name)
 
 
-def stats() -> tuple[int, int, Counter]:
+def stats() -> tuple[int, int, Counter[str]]:
     """``(modelled, total, templates)``: how many of the cards of :func:`models` are
     modelled, how many there are, and for each template name how many cards use it (a
     card counts once per template; a curated card counts as ``"hand-written"``)."""
     modelled = total = 0
-    templates: Counter = Counter()
+    templates: Counter[str] = Counter()
     for found in models():
         total += 1
         if found.modelled:
