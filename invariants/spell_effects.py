@@ -35,7 +35,7 @@ def _resolved(t: Transition):
     if any(x.divided for x in effects):
         return None  # the damage each target gets is the caster's division: templates.divided_damage
     caster = e.get("controller")
-    if caster not in t.before["players"]:
+    if caster not in t.before["players"] or not isinstance(caster, str):
         return None
     targets = e.get("targets") or []
     if not isinstance(targets, list):
@@ -114,7 +114,7 @@ def spell_deals_damage(t: Transition):
                 return None
             expected[w] = expected.get(w, 0) + effect.amount
     permanents = set(t.before["objects"])
-    dealt: dict[str, int] = {}
+    dealt: dict[str | None, int] = {}  # recipient (None: an entry without a target) -> damage
     for d in damage_entries(t):
         if d.get("source") not in permanents:
             dealt[d.get("target")] = dealt.get(d.get("target"), 0) + d["amount"]
@@ -244,6 +244,15 @@ def spell_puts_counters(t: Transition):
     return out if checked else None
 
 
+def _drawn(resolved) -> dict[str, int]:
+    """The cards each player the spell's "draw" effects affect draws."""
+    draws: dict[str, int] = {}
+    for x, who in _of(resolved, "draw"):
+        for p in who:
+            draws[p] = draws.get(p, 0) + x.amount
+    return draws
+
+
 @invariant("templates.spell_draws", rules=("121.1", "121.2"), requires=("library", "cards:draw spell"))
 def spell_draws(t: Transition):
     """A player a modelled "Draw N cards" spell affects puts the top N cards of their library into
@@ -252,20 +261,16 @@ def spell_draws(t: Transition):
     resolved = _resolved(t)
     if resolved is None:
         return None
-    effects, affected, _ = resolved
-    draws: dict[str, int] = {}
-    for x, who in zip(effects, affected):
-        if x.action == "draw":
-            for p in who:
-                draws[p] = draws.get(p, 0) + x.amount
+    draws = _drawn(resolved)
     if not draws or triggers_logged(t):
+        return None
+    zones_before, zones_after = t.before.get("zones"), t.after.get("zones")
+    if not isinstance(zones_before, dict) or not isinstance(zones_after, dict):
         return None
     out, checked = [], False
     for p, n in draws.items():
-        zones = [obs.get("zones") for obs in (t.before, t.after)]
-        if not all(isinstance(z, dict) for z in zones):
-            return None
-        (h0, l0), (h1, l1) = [[list((z.get(k) or {}).get(p) or []) for k in ("hand", "library")] for z in zones]
+        (h0, l0), (h1, l1) = [[list((z.get(k) or {}).get(p) or []) for k in ("hand", "library")]
+                              for z in (zones_before, zones_after)]
         if len(l0) < n:
             continue
         checked = True
@@ -274,6 +279,33 @@ def spell_draws(t: Transition):
             out.append(f"121.1: {p} draws {n} card(s) by {t.event.get('card')} but their hand went {len(h0)} -> "
                        f"{len(h1)} and library {len(l0)} -> {len(l1)}")
     return out if checked else None
+
+
+def _new_objects(t: Transition) -> list:
+    """The objects the event created: new after it, or logged as coming from nowhere and gone again."""
+    created = [oid for oid in t.after["objects"] if oid not in t.before["objects"]]
+    created += [e.get("object") for e in t.log if e.get("kind") == "zone_change" and e.get("from") is None
+                and e.get("object") not in t.after["objects"] and e.get("object") not in t.before["objects"]]
+    return list(dict.fromkeys(created))
+
+
+def _token_problems(oid, obj: dict, token, caster: str) -> list[str]:
+    """How the token ``obj`` differs from the characteristics the effect defines (CR 111.3), under its
+    caster's control and ownership (111.2)."""
+    out = []
+    got = (obj.get("token"), obj.get("controller"), obj.get("owner"), sorted(obj.get("colors") or ()),
+           sorted(obj.get("types") or ()), sorted(obj.get("subtypes") or ()))
+    exp = (True, caster, caster, sorted(token.colors), sorted(token.types), sorted(token.subtypes))
+    if got != exp:
+        out.append(f"111.3: {oid} is (token, controller, owner, colors, types, subtypes) {got}; expected {exp}")
+    base = obj.get("copiable")
+    if isinstance(base, dict) and (base.get("power"), base.get("toughness")) != (token.power, token.toughness):
+        out.append(f"111.3: {oid}'s copiable P/T is {base.get('power')}/{base.get('toughness')}; the effect "
+                   f"defines {token.power}/{token.toughness}")
+    missing = set(token.keywords) - {str(k).lower() for k in obj.get("keywords") or ()}
+    if missing:
+        out.append(f"111.3: {oid} lacks {sorted(missing)}")
+    return out
 
 
 @invariant("templates.spell_creates_tokens", rules=("111.1", "111.2", "111.3", "111.4"), requires=("tokens",))
@@ -289,10 +321,7 @@ def spell_creates_tokens(t: Transition):
     makes = [x for x in effects if x.action == "create_tokens" and x.token is not None]
     if not makes or len(makes) != len([x for x in effects if x.action == "create_tokens"]):
         return None
-    created = [oid for oid in t.after["objects"] if oid not in t.before["objects"]]
-    created += [e.get("object") for e in t.log if e.get("kind") == "zone_change" and e.get("from") is None
-                and e.get("object") not in t.after["objects"] and e.get("object") not in t.before["objects"]]
-    created = list(dict.fromkeys(created))
+    created = _new_objects(t)
     want = sum(x.amount for x in makes)
     out = []
     if len(created) != want:
@@ -305,19 +334,8 @@ def spell_creates_tokens(t: Transition):
         token = defs.get(obj.get("name"))
         if token is None:
             out.append(f"111.4: {oid} is named {obj.get('name')!r}; the tokens are {sorted(defs)}")
-            continue
-        got = (obj.get("token"), obj.get("controller"), obj.get("owner"), sorted(obj.get("colors") or ()),
-               sorted(obj.get("types") or ()), sorted(obj.get("subtypes") or ()))
-        exp = (True, caster, caster, sorted(token.colors), sorted(token.types), sorted(token.subtypes))
-        if got != exp:
-            out.append(f"111.3: {oid} is (token, controller, owner, colors, types, subtypes) {got}; expected {exp}")
-        base = obj.get("copiable")
-        if isinstance(base, dict) and (base.get("power"), base.get("toughness")) != (token.power, token.toughness):
-            out.append(f"111.3: {oid}'s copiable P/T is {base.get('power')}/{base.get('toughness')}; the effect "
-                       f"defines {token.power}/{token.toughness}")
-        missing = set(token.keywords) - {str(k).lower() for k in obj.get("keywords") or ()}
-        if missing:
-            out.append(f"111.3: {oid} lacks {sorted(missing)}")
+        else:
+            out += _token_problems(oid, obj, token, caster)
     return out
 
 
@@ -328,6 +346,21 @@ def _permanent_card(name):
     except (KeyError, TypeError, ValueError, LookupError):
         return None
     return card if card.types and not {"Instant", "Sorcery"} & set(card.types) else None
+
+
+def _entered_problems(t: Transition, oid: str, obj: dict, card, caster) -> list[str]:
+    """The permanent ``obj`` a cast of ``card`` put onto the battlefield is under its caster's control
+    (CR 608.3a), summoning sick if a creature (302.6), attached to its target if an Aura (608.3c)."""
+    out = []
+    if obj.get("controller") != caster:
+        out.append(f"608.3a: {oid} ({card.name}) entered under {obj.get('controller')}'s control; {caster} cast it")
+    if "Creature" in (obj.get("types") or ()) and obj.get("summoning_sick") is False:
+        out.append(f"302.6: creature {oid} ({card.name}) just entered the battlefield and is not summoning sick")
+    targets = t.event.get("targets") or []
+    if "Aura" in card.subtypes and len(targets) == 1 and obj.get("attached_to") != targets[0]:
+        out.append(f"608.3c: Aura {oid} ({card.name}) targeted {targets[0]} but is attached to "
+                   f"{obj.get('attached_to')}")
+    return out
 
 
 @invariant("spells.permanent_spell_enters", rules=("608.3", "608.3a", "608.3c", "303.4a", "302.6", "110.2"),
@@ -350,24 +383,14 @@ def permanent_spell_enters(t: Transition):
     if card is None or caster not in t.before["players"] or e["id"] in t.before["objects"]:
         return None
     oid, obj = e["id"], t.after["objects"].get(e["id"])
-    left = any(x.get("kind") == "zone_change" and x.get("object") == oid and x.get("from") == "battlefield"
-               for x in t.log)
-    if obj is None or obj.get("zone") != "battlefield":
-        if left:
-            return []
-        where = "no object" if obj is None else f"in the {obj.get('zone')}"
-        return [f"608.3a: {card.name} was cast by {caster} and resolved, but {oid} is {where}, not on the "
-                f"battlefield"]
-    out = []
-    if obj.get("controller") != caster:
-        out.append(f"608.3a: {oid} ({card.name}) entered under {obj.get('controller')}'s control; {caster} cast it")
-    if "Creature" in (obj.get("types") or ()) and obj.get("summoning_sick") is False:
-        out.append(f"302.6: creature {oid} ({card.name}) just entered the battlefield and is not summoning sick")
-    targets = e.get("targets") or []
-    if "Aura" in card.subtypes and len(targets) == 1 and obj.get("attached_to") != targets[0]:
-        out.append(f"608.3c: Aura {oid} ({card.name}) targeted {targets[0]} but is attached to "
-                   f"{obj.get('attached_to')}")
-    return out
+    if obj is not None and obj.get("zone") == "battlefield":
+        return _entered_problems(t, oid, obj, card, caster)
+    if any(x.get("kind") == "zone_change" and x.get("object") == oid and x.get("from") == "battlefield"
+           for x in t.log):
+        return []  # it entered and left again during the event
+    where = "no object" if obj is None else f"in the {obj.get('zone')}"
+    return [f"608.3a: {card.name} was cast by {caster} and resolved, but {oid} is {where}, not on the "
+            f"battlefield"]
 
 
 __all__ = ["permanent_spell_enters", "spell_destroys", "spell_deals_damage", "spell_changes_life", "spell_pt_until_end_of_turn",

@@ -129,12 +129,12 @@ def resolves_only_when_all_pass(t: Transition):
 def last_in_first_out(t: Transition):
     """The object that leaves the stack is the last one put on it, one at a time; the others stay
     in order (the stack resolves last in, first out)."""
-    if t.illegal is not None or _stack(t.before) is None or _stack(t.after) is None:
+    before, after = _stack(t.before), _stack(t.after)
+    if t.illegal is not None or before is None or after is None:
         return None
     left = _left(t)
     if not left:
         return None
-    before, after = _stack(t.before), _stack(t.after)
     out = []
     if len(left) > 1 or left[0] is not before[-1]:
         out.append(f"{[e.get('id') for e in left]} left the stack {_ids(before)} (bottom to top); only the top "
@@ -150,9 +150,10 @@ def cast_puts_the_spell_on_the_stack(t: Transition):
     """A spell cast in a game with the stack goes on top of the stack with the targets it was cast
     with, controlled by its caster, who then holds priority; it does nothing yet (its card is not
     among the objects)."""
-    if t.illegal is not None or t.event.get("type") != "cast" or _stack(t.after) is None:
+    after = _stack(t.after)
+    if t.illegal is not None or t.event.get("type") != "cast" or after is None:
         return None
-    before, after = _ids(_stack(t.before) or []), _stack(t.after)
+    before = _ids(_stack(t.before) or [])
     oid, caster = t.event.get("id"), t.event.get("controller")
     new = [e for e in after if isinstance(e, dict) and e.get("id") not in before]
     out = []
@@ -214,26 +215,23 @@ def _types(name) -> set:
     return set(card.types) if card is not None else set()
 
 
-@invariant("stack.illegal_targets_no_effect", rules=("608.2b", "400.7", "608.2n"), requires=STACK)
-def illegal_targets_no_effect(t: Transition):
-    """A spell or triggered ability whose targets are all gone from the battlefield (or players who
-    lost) when every player passes doesn't resolve: no player and no object changes, and a spell
-    goes to its owner's graveyard."""
-    if t.illegal is not None or not completes_passes(t) or not _stack(t.before):
-        return None
-    top = _stack(t.before)[-1]
-    targets = top.get("targets") or []
-    if not targets or (top.get("kind") != "spell" and top.get("trigger") is None):
-        return None  # activated abilities may target cards in graveyards (Order of Whiteclay)
-    before = t.before["objects"]
-    players = t.before["players"]
+def _a_target_is_legal(t: Transition, targets: list) -> bool:
+    """Whether a target is still legal as the object resolves: a player still in the game, or a
+    permanent still on the battlefield (CR 608.2b, 400.7)."""
+    before, players = t.before["objects"], t.before["players"]
     for target in targets:
         if target in players:
             if not players[target].get("lost"):
-                return None
+                return True
         elif target in before and before[target].get("zone") == "battlefield":
-            return None
+            return True
+    return False
+
+
+def _changed_anyway(t: Transition, top: dict, targets: list) -> list[str]:
+    """What changed although ``top`` doesn't resolve: players, an object, objects that appeared (CR 608.2b)."""
     out = []
+    before, players = t.before["objects"], t.before["players"]
     if t.after["players"] != players:
         changed = [p for p in players if t.after["players"].get(p) != players[p]]
         out.append(f"{top.get('id')} ({top.get('card') or top.get('source')}) had no legal target left "
@@ -249,6 +247,23 @@ def illegal_targets_no_effect(t: Transition):
     return out
 
 
+@invariant("stack.illegal_targets_no_effect", rules=("608.2b", "400.7", "608.2n"), requires=STACK)
+def illegal_targets_no_effect(t: Transition):
+    """A spell or triggered ability whose targets are all gone from the battlefield (or players who
+    lost) when every player passes doesn't resolve: no player and no object changes, and a spell
+    goes to its owner's graveyard."""
+    stack = _stack(t.before)
+    if t.illegal is not None or not completes_passes(t) or not stack:
+        return None
+    top = stack[-1]
+    targets = top.get("targets") or []
+    if not targets or (top.get("kind") != "spell" and top.get("trigger") is None):
+        return None  # activated abilities may target cards in graveyards (Order of Whiteclay)
+    if _a_target_is_legal(t, targets):
+        return None
+    return _changed_anyway(t, top, targets)
+
+
 def _apnap(obs: dict) -> list:
     players = list(obs.get("players") or {})
     active = _priority(obs).get("active_player")
@@ -262,10 +277,11 @@ def _apnap(obs: dict) -> list:
 def triggers_in_apnap_order(t: Transition):
     """Triggered abilities put on the stack at the same time go in APNAP order: all of the active
     player's first, then the next player's (so the nonactive player's resolve first)."""
-    if t.illegal is not None or _stack(t.after) is None:
+    after = _stack(t.after)
+    if t.illegal is not None or after is None:
         return None
     before = set(_ids(_stack(t.before) or []))
-    new = [e for e in _stack(t.after) if isinstance(e, dict) and e.get("id") not in before
+    new = [e for e in after if isinstance(e, dict) and e.get("id") not in before
            and e.get("trigger") is not None]
     if len({e.get("controller") for e in new}) < 2:
         return None
@@ -275,6 +291,28 @@ def triggers_in_apnap_order(t: Transition):
         return [f"triggered abilities put on the stack at once, bottom to top: "
                 f"{[(e.get('id'), e.get('controller')) for e in new]}; in APNAP order {order} each player's go on "
                 f"the stack after the previous player's (CR 603.3b)"]
+    return []
+
+
+def _tokens_made_by(log: list, source) -> list:
+    """The tokens ``source``'s ability created (``zone_change`` entries from nowhere, caused by ``create_token``)."""
+    return [x["object"] for x in log if x.get("kind") == "zone_change" and x.get("from") is None
+            and isinstance(x.get("cause"), dict) and x["cause"].get("event") == "create_token"
+            and x["cause"].get("by") == source]
+
+
+def _penumbra_copy(t: Transition, e: dict, source: dict, match: re.Match) -> list[str]:
+    """The resolved ability ``e`` of ``source`` made one token, of the exception's colour (CR 707.9b)."""
+    made = _tokens_made_by(t.log, e.get("source"))
+    if len(made) != 1:
+        return [f"{e.get('source')}'s ability ({source.get('name')}) resolved and made {len(made)} token(s) "
+                f"{made}: it makes one copy of the creature it enchanted, as it last existed on the "
+                f"battlefield if it has left (CR 603.10a, 608.2h; ruling)"]
+    token = t.after["objects"].get(made[0])
+    color = _COLOR_LETTER.get(match["color"])
+    if token is not None and token.get("zone") == "battlefield" and color and token.get("colors") != [color]:
+        return [f"{made[0]}, the copy {e.get('source')} made, is {token.get('colors')}: the exception makes it "
+                f"{match['color']} (CR 707.9b)"]
     return []
 
 
@@ -295,23 +333,48 @@ def penumbra_copies_as_it_last_existed(t: Transition):
         if e.get("trigger") != "put into a graveyard" or source is None or e.get("id") not in resolved:
             continue
         match = _COPY_ENCHANTED.search(card_text(source.get("name")))
-        if match is None:
-            continue
-        applicable = True
-        made = [x["object"] for x in t.log if x.get("kind") == "zone_change" and x.get("from") is None
-                and isinstance(x.get("cause"), dict) and x["cause"].get("event") == "create_token"
-                and x["cause"].get("by") == e.get("source")]
-        if len(made) != 1:
-            out.append(f"{e.get('source')}'s ability ({source.get('name')}) resolved and made {len(made)} token(s) "
-                       f"{made}: it makes one copy of the creature it enchanted, as it last existed on the "
-                       f"battlefield if it has left (CR 603.10a, 608.2h; ruling)")
-            continue
-        token = t.after["objects"].get(made[0])
-        color = _COLOR_LETTER.get(match["color"])
-        if token is not None and token.get("zone") == "battlefield" and color and token.get("colors") != [color]:
-            out.append(f"{made[0]}, the copy {e.get('source')} made, is {token.get('colors')}: the exception makes it "
-                       f"{match['color']} (CR 707.9b)")
+        if match is not None:
+            applicable = True
+            out += _penumbra_copy(t, e, source, match)
     return out if applicable else None
+
+
+def _counters_as_it_last_existed(was: dict, log: list, source) -> int:
+    """The +1/+1 counters of ``source`` as it last existed on the battlefield (CR 603.10a): those it
+    had before the step and those put on it during the step it died."""
+    return (was.get("counters") or {}).get("+1/+1", 0) + sum(
+        x.get("amount", 0) for x in log if x.get("kind") == "counters_added" and x.get("object") == source
+        and x.get("counter") == "+1/+1")
+
+
+def _dies_abilities_put(before: dict, stack: list, log: list, expected: dict[str, tuple[str, int]]) -> None:
+    """Adds to ``expected`` the "create a token for each +1/+1 counter" dies abilities the step put on
+    the stack, each with its source and the counters it had as it last existed."""
+    for e in stack:
+        sid, source = e.get("id"), e.get("source")
+        if sid in expected or e.get("trigger") != "dies" or sid in _ids(_stack(before) or []):
+            continue
+        was = before["objects"].get(source)
+        if was is None or was.get("zone") != "battlefield" or not _TOKENS_PER_COUNTER.search(
+                card_text(was.get("name"))):
+            continue
+        expected[sid] = (source, _counters_as_it_last_existed(was, log, source))
+
+
+def _tokens_per_counter_resolved(step: int, log: list, expected: dict[str, tuple[str, int]]) -> list[str]:
+    """The abilities of ``expected`` that resolved in the step (removed from it) made as many tokens as
+    their source had counters (CR 608.2h)."""
+    out = []
+    resolved = {x.get("object") for x in log if x.get("kind") == "resolved"}
+    for sid in list(expected):
+        if sid in resolved:
+            source, count = expected.pop(sid)
+            made = _tokens_made_by(log, source)
+            if len(made) != count:
+                out.append(f"step {step}: {source}'s dies ability {sid} resolved and made {len(made)} token(s); "
+                           f"{source} had {count} +1/+1 counter(s) as it last existed on the battlefield "
+                           f"(CR 603.10a, 608.2h)")
+    return out
 
 
 @invariant("stack.tokens_per_counter_as_it_last_existed", rules=("603.10a", "608.2h", "700.4"), requires=STACK
@@ -326,32 +389,12 @@ def tokens_per_counter_as_it_last_existed(run: ScenarioRun):
     out = []
     for i, event in enumerate(run.events):
         before, after = observations[i], observations[i + 1] if i + 1 < len(observations) else None
-        if not isinstance(after, dict) or "replay failed" in after or _stack(after) is None:
+        stack = _stack(after)
+        if not isinstance(after, dict) or "replay failed" in after or stack is None:
             break
         log = after.get("log") or []
         if any(p.get("lost") for p in after["players"].values()):
             break
-        for e in _stack(after):
-            sid, source = e.get("id"), e.get("source")
-            if sid in expected or e.get("trigger") != "dies" or sid in _ids(_stack(before) or []):
-                continue
-            was = before["objects"].get(source)
-            if was is None or was.get("zone") != "battlefield" or not _TOKENS_PER_COUNTER.search(
-                    card_text(was.get("name"))):
-                continue
-            count = (was.get("counters") or {}).get("+1/+1", 0) + sum(
-                x.get("amount", 0) for x in log if x.get("kind") == "counters_added" and x.get("object") == source
-                and x.get("counter") == "+1/+1")
-            expected[sid] = (source, count)
-        resolved = {x.get("object") for x in log if x.get("kind") == "resolved"}
-        for sid in list(expected):
-            if sid in resolved:
-                source, count = expected.pop(sid)
-                made = [x["object"] for x in log if x.get("kind") == "zone_change" and x.get("from") is None
-                        and isinstance(x.get("cause"), dict) and x["cause"].get("event") == "create_token"
-                        and x["cause"].get("by") == source]
-                if len(made) != count:
-                    out.append(f"step {i + 1}: {source}'s dies ability {sid} resolved and made {len(made)} token(s); "
-                               f"{source} had {count} +1/+1 counter(s) as it last existed on the battlefield "
-                               f"(CR 603.10a, 608.2h)")
+        _dies_abilities_put(before, stack, log, expected)
+        out += _tokens_per_counter_resolved(i + 1, log, expected)
     return out

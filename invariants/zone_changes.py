@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any, Callable, cast
 
 import cards
 from cards import reader
@@ -73,7 +74,7 @@ def moves(t: Transition) -> list[Move]:
     if kind in DESTINATION:
         oid = e.get("object")
         before = objects.get(oid) if isinstance(oid, str) else None
-        if before is None or before.get("zone") != "battlefield":
+        if not isinstance(oid, str) or before is None or before.get("zone") != "battlefield":
             return []
         new_id = e.get("id") if kind == "flicker" and isinstance(e.get("id"), str) else None
         return [Move(kind, oid, before, new_id, before.get("owner") if kind == "flicker" else None),
@@ -89,41 +90,63 @@ def _logged_moves(t: Transition, known: set) -> list[Move]:
     before. Only *what* moved is read from the log; what must follow is the rules'."""
     found: list[Move] = []
     for e in t.log:
-        cause = e.get("cause") if isinstance(e.get("cause"), dict) else {}
+        raw_cause = e.get("cause")
+        cause: dict = raw_cause if isinstance(raw_cause, dict) else {}
         oid = e.get("object")
         if e.get("kind") != "zone_change" or e.get("from") != "battlefield" or cause.get("event") not in DESTINATION \
                 or oid in known or any(m.oid == oid for m in found):
             continue
         before = t.before["objects"].get(oid)
-        if before is None or before.get("zone") != "battlefield":
+        if before is None or before.get("zone") != "battlefield" or not isinstance(oid, str):
             continue
         kind = cause["event"]
-        under = None
-        if kind == "flicker":
-            model = read_model(cause.get("by"))
-            flickers = [x for a in (model.abilities if model else ()) for x in a.effects if x.action == "flicker"]
-            if flickers and all(getattr(x, "returns_under", None) is None for x in flickers):
-                under = before.get("owner")  # "under its owner's control" (CR 610.3c)
+        under = _logged_flicker_returns_under(cause, before) if kind == "flicker" else None
         found.append(Move(kind, oid, before, _returned_as(t, oid) if kind == "flicker" else None, under))
     return found
 
 
+def _logged_flicker_returns_under(cause: dict, before: dict) -> str | None:
+    """Who controls a card an ability flickered on its return: its owner when every flicker of the
+    causing card's model returns it "under its owner's control" (CR 610.3c), else None (not known)."""
+    model = read_model(cause.get("by"))
+    flickers = [x for a in (model.abilities if model else ()) for x in a.effects if x.action == "flicker"]
+    if flickers and all(getattr(x, "returns_under", None) is None for x in flickers):
+        return before.get("owner")  # "under its owner's control" (CR 610.3c)
+    return None
+
+
+def _cast_affected(t: Transition, effects: list) -> tuple[str, list[list]] | None:
+    """The caster of the cast spell and what each of its ``effects`` affects (:func:`affected_of`), or
+    None when it can't be told (a caster who is no player, targets that are no list)."""
+    e = t.event
+    caster = e.get("controller")
+    if caster not in t.before["players"] or not isinstance(caster, str) or not isinstance(e.get("targets", []), list):
+        return None
+    affected = affected_of(t.before, effects, caster, e.get("targets") or [])
+    return None if affected is None else (caster, affected)
+
+
+def _returns_under(effect, caster: str, before: dict) -> str | None:
+    """Who controls a card a spell's effect moved on its return: for a flicker its owner (CR 610.3c)
+    or, "under your control", the caster; None for a move that doesn't return."""
+    if effect.action != "flicker":
+        return None
+    return caster if getattr(effect, "returns_under", None) == "you" else before.get("owner")
+
+
 def _cast_moves(t: Transition) -> list[Move]:
     """Moves of a cast spell of a modelled card, worked out from its model and its targets."""
-    e = t.event
     objects = t.before["objects"]
-    model = read_model(e.get("card"))
+    model = read_model(t.event.get("card"))
     if model is None or not model.of("spell"):
         return []
     effects = [x for a in model.of("spell") for x in a.effects]
     if not any(x.action in DESTINATION for x in effects):
         return []
-    caster = e.get("controller")
-    if caster not in t.before["players"] or not isinstance(e.get("targets", []), list):
+    cast_affected = _cast_affected(t, effects)
+    if cast_affected is None:
         return []
-    affected = affected_of(t.before, effects, caster, e.get("targets") or [])
-    if affected is None:
-        return []
+    caster, affected = cast_affected
     found: list[Move] = []
     for effect, who in zip(effects, affected):
         if effect.action not in DESTINATION:
@@ -132,11 +155,8 @@ def _cast_moves(t: Transition) -> list[Move]:
             before = objects.get(oid)
             if before is None or before.get("zone") != "battlefield" or any(m.oid == oid for m in found):
                 continue
-            under = None
-            if effect.action == "flicker":
-                under = caster if getattr(effect, "returns_under", None) == "you" else before.get("owner")
             found.append(Move(effect.action, oid, before, _returned_as(t, oid) if effect.action == "flicker"
-                              else None, under))
+                              else None, _returns_under(effect, caster, before)))
     return found
 
 
@@ -266,6 +286,33 @@ def _returned(t: Transition) -> list[tuple[Move, dict]]:
 
 _ENTERS_TAPPED = re.compile(r"(?:^|\n)~ enters tapped\.")
 
+#: What a returned object may have only when an ability of the event gave it (the log's entries of
+#: those kinds about it): field, log kinds, how the kept value is described.
+_GIVEN_BY_AN_ABILITY: tuple[tuple[str, tuple[str, ...], Callable[[Any], str]], ...] = (
+    ("counters", ("counters_added",), lambda v: f"counters {v}"),
+    ("damage", ("damage",), lambda v: f"damage {v}"),
+    ("regeneration_shields", ("regeneration_shield",), lambda v: f"{v} regeneration shield(s)"),
+)
+
+
+def _kept_of_the_old(t: Transition, new_id: str, new: dict) -> list[str]:
+    """What the new object ``new_id`` has of the old permanent (CR 400.7, 506.4, 613.7d): counters,
+    damage, shields, tapping no ability of the event gave it, combat status, attachment, "until end
+    of turn" effects."""
+    kept = [describe(new[field]) for field, kinds, describe in _GIVEN_BY_AN_ABILITY
+            if new.get(field) and not _by_trigger(t, new_id, kinds)]
+    if new.get("combat"):
+        kept.append(f"combat status {new['combat']!r} (506.4)")
+    if new.get("attached_to") is not None:
+        kept.append(f"attached to {new['attached_to']}")
+    text = reader.normalise(card_text(new.get("name")), new.get("name") or "")
+    if new.get("tapped") and not _ENTERS_TAPPED.search(text) and not _by_trigger(t, new_id, ("tapped",)):
+        kept.append("tapped")
+    if any(e.get("until_end_of_turn") for e in new.get("pt_effects") or ()) \
+            and not any(e.get("kind") == "trigger" for e in t.log):
+        kept.append(f"until-end-of-turn effects {[e for e in new['pt_effects'] if e.get('until_end_of_turn')]}")
+    return kept
+
 
 @invariant("zones.returned_object_remembers_nothing", rules=("400.7", "506.4", "701.15a", "613.7d"),
            requires=_REQUIRES)
@@ -279,23 +326,7 @@ def returned_object_remembers_nothing(t: Transition):
         return None
     out = []
     for m, new in found:
-        kept = []
-        if new.get("counters") and not _by_trigger(t, m.new_id, ("counters_added",)):
-            kept.append(f"counters {new['counters']}")
-        if new.get("damage") and not _by_trigger(t, m.new_id, ("damage",)):
-            kept.append(f"damage {new['damage']}")
-        if new.get("regeneration_shields") and not _by_trigger(t, m.new_id, ("regeneration_shield",)):
-            kept.append(f"{new['regeneration_shields']} regeneration shield(s)")
-        if new.get("combat"):
-            kept.append(f"combat status {new['combat']!r} (506.4)")
-        if new.get("attached_to") is not None:
-            kept.append(f"attached to {new['attached_to']}")
-        text = reader.normalise(card_text(new.get("name")), new.get("name") or "")
-        if new.get("tapped") and not _ENTERS_TAPPED.search(text) and not _by_trigger(t, m.new_id, ("tapped",)):
-            kept.append("tapped")
-        if any(e.get("until_end_of_turn") for e in new.get("pt_effects") or ()) \
-                and not any(e.get("kind") == "trigger" for e in t.log):
-            kept.append(f"until-end-of-turn effects {[e for e in new['pt_effects'] if e.get('until_end_of_turn')]}")
+        kept = _kept_of_the_old(t, cast(str, m.new_id), new)  # a returned move's new_id is never None
         if kept:
             out.append(f"400.7: {_name(m)} returned as {m.new_id} with {', '.join(kept)} of the permanent it was")
     return out
@@ -346,8 +377,11 @@ def _attachments(t: Transition, m: Move) -> list[tuple[str, dict, str]]:
 
 def _subtypes(obj: dict) -> tuple[str, ...]:
     """Subtypes from the card data (a token whose name is no card: as observed)."""
+    name = obj.get("name")
+    if not isinstance(name, str):
+        return tuple(obj.get("subtypes") or ())
     try:
-        return tuple(cards.card(obj.get("name")).subtypes)
+        return tuple(cards.card(name).subtypes)
     except (cards.UnknownCardName, TypeError):
         return tuple(obj.get("subtypes") or ())
 
