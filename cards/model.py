@@ -44,6 +44,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .shapes import CardModelJSON
+
 __all__ = ["ACTIONS", "TEMPLATES", "Affected", "Effect", "TokenDef", "Ability", "CardModel"]
 
 #: What an effect does.
@@ -284,7 +286,7 @@ class CardModel:
         """Its abilities of ``kind`` (``"spell"``, ``"static"``, ``"triggered"``, ...)."""
         return tuple(a for a in self.abilities if a.kind == kind)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> CardModelJSON:
         """The model as plain JSON (``rulesfuzz cards --json NAME``)."""
         return {"name": self.name, "modelled": self.modelled, "hand_written": self.hand_written,
                 "templates": list(self.templates), "abilities": [_clean(asdict(a)) for a in self.abilities],
