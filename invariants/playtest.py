@@ -31,7 +31,8 @@ from .views import per_observation
 PLAYTEST = frozenset({"playtest_supertypes"})
 ORB, VESSEL, SWORD = "Orb of Origin", "Thought Vessel", "Sword of the Meek"
 MONO, CONTINUOUS, POLY = "Mono", "Continuous", "Poly"
-_MONO_CONTINUOUS, _NONE = frozenset({MONO, CONTINUOUS}), frozenset()
+_MONO_CONTINUOUS: frozenset[str] = frozenset({MONO, CONTINUOUS})
+_NONE: frozenset[str] = frozenset()
 #: CR 402.2: "Each player's maximum hand size is normally seven cards."
 HAND_SIZE = 7
 
@@ -152,6 +153,13 @@ def mono_additional_tap(t: Transition):
                 f"as already tapped: mono adds one {{T}}, never a second one"]
     if t.illegal is not None:
         return []
+    return _mono_cost_paid(t, oid, o, ability)
+
+
+def _mono_cost_paid(t: Transition, oid: str, o: dict, ability) -> list[str]:
+    """An accepted activation of mono ``oid``'s ability: its cost has {T} (the additional one, Orb
+    ruling), the permanent was tapped once to pay it (CR 602.2b) and is tapped after, unless the
+    ability untaps it."""
     out = []
     entry = _activated_entry(t, oid)
     if entry is not None and not (entry.get("cost") or {}).get("tap"):
@@ -194,6 +202,41 @@ def poly_first_ability(t: Transition):
 
 
 # ---------------------------------------------------------------- continuous
+def _continuous_activation(t: Transition) -> list[str]:
+    """An activation of a continuous permanent's ability is refused while it is tapped (it has no
+    abilities) and accepted while it is untapped (Orb ruling)."""
+    found = _activation(t)
+    if found is None:
+        return []
+    out = []
+    oid, o, ability = found
+    if no_abilities(t.before, oid) and t.illegal is None:
+        out.append(f"{oid} ({o['name']}) is tapped and continuous, so it has no abilities, yet its ability "
+                   f"{t.event.get('ability')} was activated")
+    if CONTINUOUS in granted(t.before, oid) and not o["tapped"] and ability is not None \
+            and t.illegal == "no_such_ability":
+        out.append(f"{oid} ({o['name']}) is continuous but untapped: it has its ability "
+                   f"{t.event.get('ability')}, yet the activation was refused as no such ability")
+    return out
+
+
+def _sword_bonus(after: dict, oid: str, o: dict) -> list[str]:
+    """Sword of the Meek's "Equipped creature gets +1/+2" (layer 7c, CR 613.4c) is among its host's
+    ``pt_effects`` exactly while the continuous Sword is untapped (when they are observed)."""
+    host = after["objects"].get(o.get("attached_to") or "")
+    if host is None or "pt_effects" not in host:
+        return []
+    out = []
+    bonus = [e for e in host["pt_effects"] if e.get("source") == oid]
+    if o["tapped"] and bonus:
+        out.append(f"{oid} (Sword of the Meek) is tapped and continuous, yet {o['attached_to']} still has "
+                   f"its bonus {bonus}")
+    if not o["tapped"] and [(e.get("power"), e.get("toughness")) for e in bonus] != [(1, 2)]:
+        out.append(f"{oid} (Sword of the Meek) is untapped: {o['attached_to']} should get +1/+2 from it "
+                   f"(layer 7c), its effects from it are {bonus}")
+    return out
+
+
 @invariant("playtest.continuous_no_abilities", rules=("613.1f", "602.2", "613.4c"),
            rulings=(CONTINUOUS_RULING, EXAMPLES), requires=PLAYTEST)
 def continuous_no_abilities(t: Transition):
@@ -202,17 +245,7 @@ def continuous_no_abilities(t: Transition):
     Meek's "Equipped creature gets +1/+2" applies only while the Sword has its abilities."""
     if not (_orbs(t.before) or _orbs(t.after)):
         return None
-    out = []
-    found = _activation(t)
-    if found is not None:
-        oid, o, ability = found
-        if no_abilities(t.before, oid) and t.illegal is None:
-            out.append(f"{oid} ({o['name']}) is tapped and continuous, so it has no abilities, yet its ability "
-                       f"{t.event.get('ability')} was activated")
-        if CONTINUOUS in granted(t.before, oid) and not o["tapped"] and ability is not None \
-                and t.illegal == "no_such_ability":
-            out.append(f"{oid} ({o['name']}) is continuous but untapped: it has its ability "
-                       f"{t.event.get('ability')}, yet the activation was refused as no such ability")
+    out = _continuous_activation(t)
     after = t.after
     for oid, o in _battlefield(after):
         if CONTINUOUS not in granted(after, oid):
@@ -220,16 +253,7 @@ def continuous_no_abilities(t: Transition):
         if o["tapped"] and o.get("keywords"):
             out.append(f"{oid} ({o['name']}) is tapped and continuous, yet has keywords {o['keywords']}")
         if o["name"] == SWORD:
-            host = after["objects"].get(o.get("attached_to") or "")
-            if host is None or "pt_effects" not in host:
-                continue
-            bonus = [e for e in host["pt_effects"] if e.get("source") == oid]
-            if o["tapped"] and bonus:
-                out.append(f"{oid} (Sword of the Meek) is tapped and continuous, yet {o['attached_to']} still has "
-                           f"its bonus {bonus}")
-            if not o["tapped"] and [(e.get("power"), e.get("toughness")) for e in bonus] != [(1, 2)]:
-                out.append(f"{oid} (Sword of the Meek) is untapped: {o['attached_to']} should get +1/+2 from it "
-                           f"(layer 7c), its effects from it are {bonus}")
+            out += _sword_bonus(after, oid, o)
     return out
 
 
@@ -256,6 +280,27 @@ def max_hand_size(t: Transition):
     return out
 
 
+def _equip_attaches(t: Transition) -> list[str]:
+    """An accepted, resolved equip of Sword of the Meek targets a creature its controller controls
+    (CR 702.6a) and attaches the Sword to it while both are on the battlefield (701.3b)."""
+    found = _activation(t)
+    if found is None or found[1]["name"] != SWORD or t.event.get("ability") != 0 or t.illegal is not None:
+        return []
+    after = t.after
+    oid, o, _ = found
+    resolved = next((e for e in t.log if e.get("kind") == "ability_resolved" and e.get("object") == oid), None)
+    target = (resolved or {}).get("targets") or [None]
+    now = after["objects"].get(oid)
+    host = t.before["objects"].get(target[0] or "")
+    if resolved is None or host is None or now is None or now["zone"] != "battlefield":
+        return []
+    if host["controller"] != o["controller"] or "Creature" not in host["types"]:
+        return [f"equip targeted {target[0]}, not a creature {o['controller']} controls (CR 702.6a)"]
+    if now.get("attached_to") != target[0] and after["objects"].get(target[0], {}).get("zone") == "battlefield":
+        return [f"{oid} equipped {target[0]} but is attached to {now.get('attached_to')!r}"]
+    return []
+
+
 # ---------------------------------------------------------------- Equipment
 @invariant("playtest.equipment", rules=("301.5c", "702.6a", "704.5n", "701.3b"), rulings=(EXAMPLES,),
            requires=PLAYTEST | {"tap_untap_costs"})
@@ -272,17 +317,4 @@ def equipment(t: Transition):
             if host is None or host["zone"] != "battlefield" or "Creature" not in host["types"]:
                 out.append(f"Equipment {oid} is attached to {o['attached_to']!r}, not a creature on the battlefield "
                            "(CR 704.5n)")
-    found = _activation(t)
-    if found is not None and found[1]["name"] == SWORD and t.event.get("ability") == 0 and t.illegal is None:
-        oid, o, _ = found
-        resolved = next((e for e in t.log if e.get("kind") == "ability_resolved" and e.get("object") == oid), None)
-        target = (resolved or {}).get("targets") or [None]
-        now = after["objects"].get(oid)
-        host = t.before["objects"].get(target[0] or "")
-        if resolved is not None and host is not None and now is not None and now["zone"] == "battlefield":
-            if host["controller"] != o["controller"] or "Creature" not in host["types"]:
-                out.append(f"equip targeted {target[0]}, not a creature {o['controller']} controls (CR 702.6a)")
-            elif now.get("attached_to") != target[0] and after["objects"].get(target[0], {}).get("zone") == \
-                    "battlefield":
-                out.append(f"{oid} equipped {target[0]} but is attached to {now.get('attached_to')!r}")
-    return out
+    return out + _equip_attaches(t)
