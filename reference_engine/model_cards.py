@@ -39,22 +39,22 @@ for a card drawn, library to hand), ``life_gained``, ``life_lost`` (``player``, 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-import re
-from dataclasses import dataclass, replace
-
-from cards.model import Ability, Affected, Effect
+from cards.model import Ability, Effect
 
 from harness import decisions as D
 from .cards import CardDef, CardScript
-from .errors import IllegalAction, Unsupported
+from .errors import Unsupported
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject, Trigger
-
-COLOR_LETTERS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
-
-from .triggers import MODEL_TRIGGER  # noqa: E402  (its ability in ``Trigger.info``)
+# What effects target and affect, and the checks before they resolve; re-exported from here, where
+# the engine and the forks have imported them from (reference_engine.model_targets).
+from .model_targets import (COLOR_LETTERS, Source, assign_targets, check_effects, deal_damage,  # noqa: F401
+                            divide_damage, each_affected, legal_target, object_matches, protected_from,
+                            protections, targeting, token_definition)
+from .triggers import MODEL_TRIGGER  # its ability in ``Trigger.info``
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -63,337 +63,23 @@ else:
 
 
 @dataclass(frozen=True, slots=True)
-class Source:
-    """What an effect comes from: ``label`` (the spell's name or the permanent's id, as logged),
-    ``name`` (its name, for causes ``by``), ``obj`` (the permanent's id, None for a spell),
-    ``controller``, and the ``colors``, ``types`` and ``keywords`` it has (or last had)."""
+class Affecting:
+    """What one effect affects as it resolves: ``affected`` (ids of objects and players, in
+    order), the ``objects`` among them still on the battlefield and the ``players``."""
 
-    label: str
-    name: str
-    obj: str | None
-    controller: str
-    colors: tuple[str, ...] = ()
-    types: tuple[str, ...] = ()
-    keywords: frozenset[str] = frozenset()
-    #: Its power and toughness now (or as it last existed); None for a spell or a noncreature.
-    power: int | None = None
-    toughness: int | None = None
-    #: For a creature dies trigger: (power, toughness) of the creature that died, as it last
-    #: existed (CR 603.10a), the "that creature" of its effects.
-    that_creature: tuple | None = None
+    affected: list[str]
+    objects: list[str]
+    players: list[str]
 
 
-# ---------------------------------------------------------------- protection, filters
-def protections(keywords) -> list[str]:
-    """The qualities of a permanent's protection abilities ("red", "artifacts", ...; CR 702.16a)."""
-    return [k[len("protection from "):] for k in keywords if k.startswith("protection from ")]
-
-
-def protected_from(keywords, colors, types) -> bool:
-    """Whether an object with ``keywords`` has protection from a source with ``colors`` and
-    ``types`` (CR 702.16a)."""
-    for quality in protections(keywords):
-        if quality in COLOR_LETTERS and COLOR_LETTERS[quality] in colors:
-            return True
-        if (quality == "artifacts" and "Artifact" in types) or (quality == "creatures" and "Creature" in types):
-            return True
-        if quality == "everything" or (quality == "multicolored" and len(colors) > 1) \
-                or (quality == "monocolored" and len(colors) == 1):
-            return True
-    return False
-
-
-def _has_subtype(ch, subtype: str) -> bool:
-    """A subtype check; a changeling creature has every creature type (CR 702.73a)."""
-    return subtype in ch.subtypes or ("changeling" in ch.keywords and ch.is_creature)
-
-
-_PT_FILTER = re.compile(r"^(power|toughness) (\d+) or (less|greater)$")
-_KINDS = {"creature": "Creature", "artifact": "Artifact", "enchantment": "Enchantment", "land": "Land"}
-
-
-def object_matches(game, obj: GameObject, kind: str, filters, controller: str, source_id: str | None) -> bool:
-    """Whether permanent ``obj`` is a ``kind`` with ``filters`` (cards.model) for an effect that
-    ``controller`` controls from ``source_id``. Raises Unsupported for a filter not modelled."""
-    if obj.zone != BATTLEFIELD:
-        return False
-    ch = characteristics(game, obj)
-    union = [k.strip() for k in kind.replace(", or ", ", ").replace(" or ", ", ").split(", ")]
-    if kind in _KINDS:
-        if _KINDS[kind] not in ch.types:
-            return False
-    elif len(union) > 1 and all(k in _KINDS for k in union):  # "artifact or enchantment"
-        if not any(_KINDS[k] in ch.types for k in union):
-            return False
-    elif kind not in ("permanent", "any", "creature or player", "creature and player"):
-        return False
-    elif kind != "permanent" and not ch.is_creature:
-        if "Planeswalker" in ch.types:
-            raise Unsupported("ability:planeswalker", f"{obj.id!r} is a planeswalker (damage to it is not modelled)")
-        return False
-    for f in filters:
-        if not _filter(game, obj, ch, f, controller, source_id):
-            return False
-    return True
-
-
-def _filter(game, obj, ch, f: str, controller: str, source_id) -> bool:
-    if f in COLOR_LETTERS:
-        return COLOR_LETTERS[f] in ch.colors
-    if f.startswith("non") and f[3:] in COLOR_LETTERS:
-        return COLOR_LETTERS[f[3:]] not in ch.colors
-    if f in ("artifact", "nonartifact", "nonland", "nonlegendary"):
-        has = {"artifact": "Artifact" in ch.types, "nonartifact": "Artifact" not in ch.types,
-               "nonland": "Land" not in ch.types, "nonlegendary": "Legendary" not in ch.supertypes}
-        return has[f]
-    if f == "you control":
-        return obj.controller == controller
-    if f == "opponent controls":
-        return obj.controller != controller
-    if f == "other":
-        return obj.id != source_id
-    if f in ("tapped", "untapped"):
-        return obj.tapped == (f == "tapped")
-    if f == "flying":
-        return "flying" in ch.keywords
-    if f == "without flying":
-        return "flying" not in ch.keywords
-    if f in ("attacking", "blocking"):
-        return obj.combat == f
-    if f == "attacking or blocking":
-        return obj.combat in ("attacking", "blocking")
-    if f.startswith("non-"):
-        return not _has_subtype(ch, f[4:])
-    m = _PT_FILTER.match(f)
-    if m:  # "power 2 or less" (CR 208: its power now)
-        value = ch.power if m.group(1) == "power" else ch.toughness
-        if value is None:
-            return False
-        return value <= int(m.group(2)) if m.group(3) == "less" else value >= int(m.group(2))
-    if f[:1].isupper() and f.isalpha():  # a creature type: "Zombie"
-        return _has_subtype(ch, f)
-    union = [k.strip() for k in f.replace(", or ", ", ").replace(" or ", ", ").split(", ")]
-    if len(union) > 1 and all(k in _KINDS for k in union):  # "target creature or enchantment" (kind permanent)
-        return any(_KINDS[k] in ch.types for k in union)
-    raise Unsupported("ability:filter", f"the filter {f!r} is not modelled")
-
-
-def legal_target(game, affected: Affected, target, source: Source) -> bool:
-    """Whether ``target`` (an object id or a player id) is a legal target of an effect
-    affecting ``affected`` from ``source`` (CR 115, 601.2c): the right kind and filters, on
-    the battlefield, not hexproof against ``source``'s controller (CR 702.11b), not shroud
-    (702.18a), no protection from ``source``'s quality (702.16b)."""
-    if not isinstance(target, str):
-        return False
-    if target in game.players:
-        if affected.kind in ("player", "any", "creature or player"):
-            return not game.players[target].lost
-        if affected.kind == "opponent":
-            return target != source.controller
-        return False
-    obj = game.objects.get(target)
-    if obj is None or obj.zone != BATTLEFIELD or affected.kind in ("player", "opponent"):
-        return False
-    if not object_matches(game, obj, affected.kind, affected.filters, source.controller, source.obj):
-        return False
-    keywords = characteristics(game, obj).keywords
-    if "shroud" in keywords or ("hexproof" in keywords and obj.controller != source.controller):
-        return False
-    return not protected_from(keywords, source.colors, source.types)
-
-
-def each_affected(game, affected: Affected, source: Source) -> list[str]:
-    """The objects and players an "each"/"all" effect affects, ids in timestamp order then
-    players in turn order (CR 101.4: players of the board's order)."""
-    kind = affected.kind
-    found: list[str] = []
-    if kind not in ("player", "opponent"):
-        objects_kind = "creature" if kind == "creature and player" else kind
-        found = [o.id for o in game.battlefield()
-                 if object_matches(game, o, objects_kind, affected.filters, source.controller, source.obj)]
-    if kind in ("player", "creature and player"):
-        found += [p for p in game.players if not game.players[p].lost]
-    elif kind == "opponent":
-        found += [p for p in game.players if p != source.controller and not game.players[p].lost]
-    return found
-
-
-def _ambiguous_self(ability_text: str, effects) -> bool:
-    """"it" after a targeting effect names the target, not the source: the reader reads both
-    as the source (``scope "self"``), so the engine can't tell."""
-    text = ability_text.replace("~", "")
-    return any(e.affected.scope == "target" for e in effects) and any(e.affected.scope == "self" for e in effects) \
-        and (" it " in f" {text} " or "It " in text or " it." in text)
-
-
-# ---------------------------------------------------------------- targets
-def targeting(effects) -> list[int]:
-    """Indices of the effects that target."""
-    return [i for i, e in enumerate(effects) if e.affected.scope == "target"]
-
-
-def assign_targets(game, effects, targets: list, source: Source) -> dict[int, list]:
-    """The event's ``targets`` split among the targeting effects, in order, each checked; raises
-    IllegalAction (``"illegal_target"``) for a wrong number or an illegal target."""
-    wanted = targeting(effects)
-    assigned: dict[int, list] = {}
-    rest = list(targets)
-    for n, i in enumerate(wanted):
-        affected = effects[i].affected
-        last = n == len(wanted) - 1
-        if affected.up_to and last:
-            take = rest[:affected.count]
-            if len(rest) > affected.count:
-                raise IllegalAction("illegal_target", f"{source.name} takes up to {affected.count} target(s) "
-                                                      f"for {effects[i].action}, got {len(rest)}")
-        else:
-            if len(rest) < affected.count:
-                raise IllegalAction("illegal_target", f"{source.name} takes {affected.count} target(s) for "
-                                                      f"{effects[i].action}, got {len(rest)}")
-            take = rest[:affected.count]
-        rest = rest[len(take):]
-        if len(set(map(repr, take))) != len(take):
-            raise IllegalAction("illegal_target", f"{source.name}: the same target twice for one 'target' (CR 115.3)")
-        for t in take:
-            if not isinstance(t, str) or (t not in game.players and t not in game.objects):
-                raise IllegalAction("no_such_object", f"target {t!r} is not an object or a player in the game")
-            obj = game.objects.get(t)
-            if obj is not None and obj.zone != BATTLEFIELD:
-                raise IllegalAction("not_on_battlefield", f"target {t!r} is in the {obj.zone}, not on the battlefield")
-            if not legal_target(game, affected, t, source):
-                raise IllegalAction("illegal_target", f"{source.name} can't target {t!r} "
-                                                      f"({affected.kind} {' '.join(affected.filters)})".rstrip())
-        assigned[i] = take
-    if rest:
-        raise IllegalAction("illegal_target", f"{source.name} takes {len(targets) - len(rest)} target(s), "
-                                              f"got {len(targets)}")
-    return assigned
-
-
-def check_effects(game, effects, assigned: dict[int, list], source: Source, ability_text: str) -> None:
-    """Raise Unsupported where the engine can't be right for these effects now (module
-    docstring). Changes nothing."""
-    if _ambiguous_self(ability_text, effects):
-        raise Unsupported("ability:it", f"{source.name}: {ability_text!r} ('it' may be its target)")
-    for i, effect in enumerate(effects):
-        if effect.affected.scope == "controller":
-            raise Unsupported("ability:its controller", f"{source.name}: {ability_text!r}")
-        if effect.affected.scope == "self" and source.obj is None:
-            raise Unsupported("ability:self", f"{source.name}: a spell's effect on itself ({ability_text!r})")
-        if effect.action == "damage":
-            recipients = assigned.get(i) if effect.affected.scope == "target" else \
-                each_affected(game, effect.affected, source) if effect.affected.scope == "each" else []
-            for r in recipients or ():
-                obj = game.objects.get(r)
-                if obj is None:
-                    continue
-                ch = characteristics(game, obj)
-                if not ch.is_creature:
-                    raise Unsupported("ability:planeswalker", f"damage to {r!r}, not a creature, is not modelled")
-                if protected_from(ch.keywords, source.colors, source.types):
-                    raise Unsupported("ability:protection", f"{r!r}'s protection would prevent damage from "
-                                                            f"{source.name} (CR 702.16e)")
-        if effect.action == "draw":
-            for player in _players(game, effect.affected, assigned.get(i), source):
-                _check_draw(game, player, effect.amount)
-        if effect.action == "create_tokens" and effect.token is not None and effect.token.keywords:
-            pass
-        if effect.action == "flicker":  # a return that needs a choice (an Aura, a Clone) is declined
-            from .zones import check_returnable
-
-            scope = effect.affected.scope
-            ids = assigned.get(i, []) if scope == "target" else each_affected(game, effect.affected, source) \
-                if scope == "each" else [source.obj] if scope == "self" and source.obj else []
-            for oid in ids:
-                obj = game.objects.get(oid)
-                if obj is not None:
-                    check_returnable(game, obj)
-
-
-def _check_draw(game, player: str, amount: int) -> None:
-    library = [o for o in game.objects.values() if o.zone == "library" and o.owner == player]
-    if len(library) < amount:
-        raise Unsupported("rule:draw from an empty library", f"{player} would draw {amount} card(s) from a library "
-                                                             f"of {len(library)} (CR 704.5b is not modelled)")
-    if player in game.shuffled_libraries:
-        raise Unsupported("ability:shuffle", f"{player}'s library was shuffled: its top card is unknown")
-
-
-def _players(game, affected: Affected, targets, source: Source) -> list[str]:
-    if affected.scope == "you":
-        return [source.controller]
-    if affected.scope == "target":
-        return [t for t in targets or () if t in game.players]
-    if affected.scope == "each":
-        return [p for p in each_affected(game, affected, source) if p in game.players]
-    return []
-
-
-def divide_damage(effects, assigned: dict[int, list], event: dict, name: str):
-    """"~ deals N damage divided as you choose among one, two, or three targets" (CR 601.2d): the
-    caster announces the division as the spell is cast, the event's ``division`` (one amount per
-    target of that effect, in the order of ``targets``, each at least 1, adding up to N; optional
-    with one target). Returns the effects with the divided one split into one effect per target
-    with its share, and the targets re-assigned; IllegalAction for a missing or wrong division, no
-    target, or a division of a spell that divides nothing."""
-    division = event.get("division")
-    divided = [i for i, e in enumerate(effects) if e.divided]
-    if not divided:
-        if division is not None:
-            raise IllegalAction("bad_event", f"division: {name} divides nothing")
-        return effects, assigned
-    i = divided[0]
-    effect, chosen = effects[i], assigned.get(i, [])
-    if not chosen:
-        raise IllegalAction("illegal_target", f"{name} divides its damage among at least one target (CR 601.2d)")
-    if division is None and len(chosen) == 1:
-        division = [effect.amount]
-    if not isinstance(division, list) or len(division) != len(chosen) or not all(
-            isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in division) \
-            or sum(division) != effect.amount:
-        raise IllegalAction("bad_event", f"division: {name} divides {effect.amount} damage among {len(chosen)} "
-                                         f"target(s), each at least 1 (CR 601.2d); got {division!r}")
-    one = replace(effect.affected, count=1, up_to=False)
-    split = [replace(effect, affected=one, amount=n, divided=False) for n in division]
-    new_effects = list(effects[:i]) + split + list(effects[i + 1:])
-    new_assigned = {}
-    for j, targets in assigned.items():
-        if j < i:
-            new_assigned[j] = targets
-        elif j > i:
-            new_assigned[j + len(split) - 1] = targets
-    for k, t in enumerate(chosen):
-        new_assigned[i + k] = [t]
-    return tuple(new_effects), new_assigned
-
-
-# ---------------------------------------------------------------- resolving
-def deal_damage(game, label: str, keywords, controller: str | None, target: str, amount: int) -> None:
-    """Deal ``amount`` damage from a source logged as ``label`` with ``keywords`` (CR 120.3):
-    marked on a creature, lost as life by a player; deathtouch (702.2) and lifelink (702.15b:
-    its controller gains that much life) from the source's keywords."""
-    deathtouch, lifelink = "deathtouch" in keywords, "lifelink" in keywords
-    game.log.append({"kind": "damage", "source": label, "target": target, "amount": amount,
-                     "deathtouch": deathtouch})
-    if target in game.players:
-        game.players[target].life -= amount
-    else:
-        obj = game.objects[target]
-        obj.damage += amount
-        if deathtouch:
-            obj.deathtouch_damage = True
-    if lifelink and controller is not None:
-        game.players[controller].life += amount
-        game.log.append({"kind": "life_gained", "player": controller, "amount": amount})
-
-
-def token_definition(token) -> tuple[CardDef, CardScript]:
-    """The characteristics a :class:`cards.model.TokenDef` defines (CR 111.3, 111.4)."""
-    text = ", ".join(k.capitalize() for k in token.keywords)
-    return (CardDef(token.name, "", (), tuple(token.types), tuple(token.subtypes), tuple(token.colors),
-                    token.power, token.toughness, text[:1].upper() + text[1:] if text else "",
-                    frozenset(token.keywords)),
-            CardScript(keywords=frozenset(token.keywords)))
+#: The method of :class:`ModelAbilities` that performs each action of ``cards.model.ACTIONS``.
+EFFECT_ACTIONS = {
+    "destroy": "effect_destroy", "damage": "effect_damage", "pt": "effect_pt_or_keywords",
+    "gain_keywords": "effect_pt_or_keywords", "counters": "effect_counters", "gain_life": "effect_gain_life",
+    "lose_life": "effect_lose_life", "draw": "effect_draw", "create_tokens": "effect_create_tokens",
+    "tap": "effect_tap_or_untap", "untap": "effect_tap_or_untap", "regenerate": "effect_regenerate",
+    "exile": "effect_exile", "return_to_hand": "effect_return_to_hand", "flicker": "effect_flicker",
+}
 
 
 class ModelAbilities(GameBase):
@@ -499,66 +185,85 @@ class ModelAbilities(GameBase):
 
     def perform_model_effect(self, effect: Effect, affected: list[str], source: Source, decider, cause: str,
                              new_ids: list) -> None:
-        """One effect on the objects and players ``affected``."""
-        action = effect.action
+        """One effect on the objects and players ``affected``: the method of :data:`EFFECT_ACTIONS`
+        for its action, given the objects on the battlefield and the players among them."""
         objects = [a for a in affected if a in self.objects and self.objects[a].zone == BATTLEFIELD]
         players = [a for a in affected if a in self.players]
-        if action == "destroy":
-            self.destroy(objects, source.name, decider,
-                         cant_be_regenerated=frozenset(objects) if effect.cant_be_regenerated else frozenset())
-        elif action == "damage":
-            for target in affected:
-                if target in self.players or target in objects:
-                    deal_damage(self, source.label, source.keywords, source.controller, target, effect.amount)
-        elif action in ("pt", "gain_keywords"):
-            creatures = [o for o in objects if characteristics(self, self.objects[o]).is_creature
-                         or action == "gain_keywords"]
-            if creatures and action == "pt":
-                self.add_effect(creatures, "7c", effect.power, effect.toughness, source=source.label)
-            if creatures and effect.keywords:
-                self.add_keyword_effect(creatures, effect.keywords, source.label)
-        elif action == "counters":
-            for oid in objects:
-                obj = self.objects[oid]
-                obj.counters[effect.counter] = obj.counters.get(effect.counter, 0) + effect.amount
-                self.log.append({"kind": "counters_added", "object": oid, "counter": effect.counter,
-                                 "amount": effect.amount})
-        elif action == "gain_life":
-            for p in players if effect.amount else ():  # gaining 0 life is no life gain event (CR 119.9)
-                self.players[p].life += effect.amount
-                self.log.append({"kind": "life_gained", "player": p, "amount": effect.amount})
-        elif action == "lose_life":
-            for p in players if effect.amount else ():
-                self.players[p].life -= effect.amount
-                self.log.append({"kind": "life_lost", "player": p, "amount": effect.amount})
-        elif action == "draw":
-            for p in players:
-                self.draw_cards(p, effect.amount, source.name)
-        elif action == "create_tokens":
-            definition, script = token_definition(effect.token)
-            for p in players:
-                for n in range(1, effect.amount + 1):
-                    oid = new_ids.pop(0) if new_ids else self.new_token_id(f"{source.label}.token{n}")
-                    self.create_token(oid, definition, script, p, source.label)
-        elif action in ("tap", "untap"):
-            for oid in objects:
-                self.set_tapped(self.objects[oid], action == "tap", "effect")
-        elif action == "regenerate":
-            for oid in objects:
-                self.objects[oid].regeneration_shields += 1
-                self.log.append({"kind": "regeneration_shield", "object": oid})
-        elif action == "exile":  # CR 701.11a: all at once (reference_engine.zones)
-            self.exile(objects, source.name)
-        elif action == "return_to_hand":  # CR 400.3
-            self.return_to_hand(objects, source.name)
-        elif action == "flicker":  # CR 610.3c, 400.7: a new object, "<old id>.returned"
-            for oid in objects:
-                obj = self.objects.get(oid)
-                if obj is not None and obj.zone == BATTLEFIELD:
-                    under = source.controller if effect.returns_under == "you" else None
-                    self.flicker(obj, self.returned_id(oid), source.name, controller=under)
-        else:  # pragma: no cover - every action of cards.model.ACTIONS is handled
-            raise Unsupported("ability:action", f"action {action!r}")
+        method = EFFECT_ACTIONS.get(effect.action)
+        if method is None:  # pragma: no cover - every action of cards.model.ACTIONS is handled
+            raise Unsupported("ability:action", f"action {effect.action!r}")
+        getattr(self, method)(effect, Affecting(affected, objects, players), source, decider, new_ids)
+
+    def effect_destroy(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        self.destroy(on.objects, source.name, decider,
+                     cant_be_regenerated=frozenset(on.objects) if effect.cant_be_regenerated else frozenset())
+
+    def effect_damage(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        for target in on.affected:
+            if target in self.players or target in on.objects:
+                deal_damage(self, source.label, source.keywords, source.controller, target, effect.amount)
+
+    def effect_pt_or_keywords(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        """"+N/+M until end of turn" (layer 7c, creatures only) and "gains <keywords>" (layer 6)."""
+        action = effect.action
+        creatures = [o for o in on.objects if characteristics(self, self.objects[o]).is_creature
+                     or action == "gain_keywords"]
+        if creatures and action == "pt":
+            self.add_effect(creatures, "7c", effect.power, effect.toughness, source=source.label)
+        if creatures and effect.keywords:
+            self.add_keyword_effect(creatures, effect.keywords, source.label)
+
+    def effect_counters(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        kind = effect.counter
+        for oid in on.objects:
+            assert kind is not None, "the reader gives a counters effect its counter kind"
+            obj = self.objects[oid]
+            obj.counters[kind] = obj.counters.get(kind, 0) + effect.amount
+            self.log.append({"kind": "counters_added", "object": oid, "counter": kind, "amount": effect.amount})
+
+    def effect_gain_life(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        for p in on.players if effect.amount else ():  # gaining 0 life is no life gain event (CR 119.9)
+            self.players[p].life += effect.amount
+            self.log.append({"kind": "life_gained", "player": p, "amount": effect.amount})
+
+    def effect_lose_life(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        for p in on.players if effect.amount else ():
+            self.players[p].life -= effect.amount
+            self.log.append({"kind": "life_lost", "player": p, "amount": effect.amount})
+
+    def effect_draw(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        for p in on.players:
+            self.draw_cards(p, effect.amount, source.name)
+
+    def effect_create_tokens(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        definition, script = token_definition(effect.token)
+        for p in on.players:
+            for n in range(1, effect.amount + 1):
+                oid = new_ids.pop(0) if new_ids else self.new_token_id(f"{source.label}.token{n}")
+                self.create_token(oid, definition, script, p, source.label)
+
+    def effect_tap_or_untap(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        for oid in on.objects:
+            self.set_tapped(self.objects[oid], effect.action == "tap", "effect")
+
+    def effect_regenerate(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        for oid in on.objects:
+            self.objects[oid].regeneration_shields += 1
+            self.log.append({"kind": "regeneration_shield", "object": oid})
+
+    def effect_exile(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        self.exile(on.objects, source.name)  # CR 701.11a: all at once (reference_engine.zones)
+
+    def effect_return_to_hand(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        self.return_to_hand(on.objects, source.name)  # CR 400.3
+
+    def effect_flicker(self, effect: Effect, on: Affecting, source: Source, decider, new_ids: list) -> None:
+        """CR 610.3c, 400.7: each returns as a new object, "<old id>.returned"."""
+        for oid in on.objects:
+            obj = self.objects.get(oid)
+            if obj is not None and obj.zone == BATTLEFIELD:
+                under = source.controller if effect.returns_under == "you" else None
+                self.flicker(obj, self.returned_id(oid), source.name, controller=under)
 
     def add_keyword_effect(self, affected, keywords, source: str | None) -> None:
         """"... gain(s) <keywords> until end of turn": a layer 6 effect (CR 613.1f), one
@@ -588,8 +293,10 @@ class ModelAbilities(GameBase):
         """Validate a ``cast`` of a spell read from its card model; return ``perform(decider)``."""
         targets = event.get("targets", [])
         source = self.spell_source(definition, controller)
-        effects = tuple(e for a in script.model.of("spell") for e in a.effects)
-        text = " ".join(a.text for a in script.model.of("spell"))
+        model = script.model
+        assert model is not None, "a model spell's script is derived from its card model (script_from_model)"
+        effects = tuple(e for a in model.of("spell") for e in a.effects)
+        text = " ".join(a.text for a in model.of("spell"))
         assigned = assign_targets(self, effects, targets, source)
         effects, assigned = divide_damage(effects, assigned, event, definition.name)
         check_effects(self, effects, assigned, source, text)
@@ -660,8 +367,9 @@ class ModelAbilities(GameBase):
     # ------------------------------------------------------------ activated abilities
     def model_ability(self, obj: GameObject, ability) -> Ability:
         """The model ability an activated ability of ``obj`` is (by its index among the written ones)."""
-        script = self.copiable_values(obj)[1]
-        read = [a for a in script.model.abilities
+        model = self.copiable_values(obj)[1].model
+        assert model is not None, "a MODEL_EFFECT ability is one of a card model's"
+        read = [a for a in model.abilities
                 if (a.kind in ("mana", "activated") and not a.text.startswith("("))
                 or (a.kind == "keyword" and a.keyword == "equip")]
         offset = len(self.printed_abilities(obj)) - len(read)  # a basic land type's abilities come first

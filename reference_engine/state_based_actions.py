@@ -63,56 +63,73 @@ def check_state_based_actions(game, decider) -> None:
     +1/+1 counter and makes a Thopter; only the permanents that stay lose their pairs.
     """
     while True:
-        performed = False
-        for player in game.players.values():
-            if player.life <= 0 and not player.lost:
-                player.lost = True
-                game.log.append({"kind": "player_lost", "player": player.id, "rule": "704.5a"})
-                performed = True
-        if game.lose_for_empty_library():  # 704.5b (reference_engine.steps)
-            performed = True
-        if game.unattach_equipment():  # 704.5n: the Equipment stays on the battlefield
-            performed = True
-        gone = [o.id for o in game.objects.values() if o.token and o.zone != BATTLEFIELD]
-        for oid in gone:
-            game.cease_to_exist(oid)
-            performed = True
+        performed = _player_and_object_actions(game)
         battlefield = game.battlefield()
         with game.unchanging():
             to_graveyard, to_destroy, legends = _permanent_actions(game, battlefield)
         annihilating = [o for o in battlefield if o.counters.get("+1/+1") and o.counters.get("-1/-1")]
         for obj in battlefield:
             obj.deathtouch_damage = False
-        for (controller, _name), ids in legends.items():
-            # Every legend counts, even one already leaving by 704.5f: all applicable
-            # state-based actions happen at once (CR 704.3).
-            if len(ids) > 1:
-                keep = game.legend_rule_keep(controller, ids, decider)
-                for oid in ids:
-                    if oid != keep:
-                        to_graveyard.setdefault(oid, "704.5j")
+        _legend_rule(game, legends, to_graveyard, decider)
         if not (to_graveyard or to_destroy or annihilating):
             if performed:
                 continue
             return
-        # One simultaneous event (CR 704.3): replacement effects on destruction first,
-        # then every object leaves together, as it last existed: with the counters it had
-        # when the check began (CR 603.10a, 608.2h), since the 704.5q removal of +1/+1
-        # and -1/-1 pairs happens at the same time, not before. Pairs are removed from the
-        # permanents that stay.
-        by_rule: dict[str, list[str]] = {}
-        for oid, rule in to_graveyard.items():
-            by_rule.setdefault(rule, []).append(oid)
-        with game.simultaneous():
-            for rule in ("704.5g", "704.5h"):
-                ids = [oid for oid, r in to_destroy.items() if r == rule]
-                if ids:
-                    game.destroy(ids, rule, decider)
-            for rule, ids in by_rule.items():
-                game.move_to_graveyard(ids, {"event": "state_based_action", "rule": rule})
-        for obj in annihilating:
-            if obj.zone == BATTLEFIELD:
-                game.annihilate_counters(obj)
+        _perform_permanent_actions(game, to_graveyard, to_destroy, annihilating, decider)
+
+
+def _player_and_object_actions(game) -> bool:
+    """704.5a (a player at 0 or less life loses), 704.5b, 704.5n, 704.5d (a token off the
+    battlefield ceases to exist); whether any was performed."""
+    performed = False
+    for player in game.players.values():
+        if player.life <= 0 and not player.lost:
+            player.lost = True
+            game.log.append({"kind": "player_lost", "player": player.id, "rule": "704.5a"})
+            performed = True
+    if game.lose_for_empty_library():  # 704.5b (reference_engine.steps)
+        performed = True
+    if game.unattach_equipment():  # 704.5n: the Equipment stays on the battlefield
+        performed = True
+    gone = [o.id for o in game.objects.values() if o.token and o.zone != BATTLEFIELD]
+    for oid in gone:
+        game.cease_to_exist(oid)
+        performed = True
+    return performed
+
+
+def _legend_rule(game, legends: dict[tuple[str, str], list[str]], to_graveyard: dict[str, str], decider) -> None:
+    """704.5j: of two or more legendary permanents with the same name, their controller keeps one."""
+    for (controller, _name), ids in legends.items():
+        # Every legend counts, even one already leaving by 704.5f: all applicable
+        # state-based actions happen at once (CR 704.3).
+        if len(ids) > 1:
+            keep = game.legend_rule_keep(controller, ids, decider)
+            for oid in ids:
+                if oid != keep:
+                    to_graveyard.setdefault(oid, "704.5j")
+
+
+def _perform_permanent_actions(game, to_graveyard: dict[str, str], to_destroy: dict[str, str], annihilating: list,
+                               decider) -> None:
+    # One simultaneous event (CR 704.3): replacement effects on destruction first,
+    # then every object leaves together, as it last existed: with the counters it had
+    # when the check began (CR 603.10a, 608.2h), since the 704.5q removal of +1/+1
+    # and -1/-1 pairs happens at the same time, not before. Pairs are removed from the
+    # permanents that stay.
+    by_rule: dict[str, list[str]] = {}
+    for oid, rule in to_graveyard.items():
+        by_rule.setdefault(rule, []).append(oid)
+    with game.simultaneous():
+        for rule in ("704.5g", "704.5h"):
+            ids = [oid for oid, r in to_destroy.items() if r == rule]
+            if ids:
+                game.destroy(ids, rule, decider)
+        for rule, ids in by_rule.items():
+            game.move_to_graveyard(ids, {"event": "state_based_action", "rule": rule})
+    for obj in annihilating:
+        if obj.zone == BATTLEFIELD:
+            game.annihilate_counters(obj)
 
 
 def _permanent_actions(game, battlefield) -> tuple[dict, dict, dict]:
@@ -130,6 +147,7 @@ def _permanent_actions(game, battlefield) -> tuple[dict, dict, dict]:
     for obj in battlefield:
         ch = characteristics(game, obj)
         if ch.is_creature:
+            assert ch.toughness is not None, "a creature has a toughness (CR 208.1)"
             if ch.toughness <= 0:
                 to_graveyard[obj.id] = "704.5f"
             elif "indestructible" not in ch.keywords:
