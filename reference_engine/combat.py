@@ -353,16 +353,7 @@ class CombatRules(GameBase):
             raise IllegalAction("bad_event", f"blocks: expected a map of blocker id to attacker id, got {blocks!r}")
         defending = state.defending_player
         for blocker_id, attacker_id in blocks.items():
-            blocker = self.objects.get(blocker_id)
-            if blocker is None or blocker.zone != BATTLEFIELD:
-                raise IllegalAction("illegal_block", f"{blocker_id!r} is not a permanent on the battlefield")
-            attacker = self._in_combat(attacker_id, "attacking")
-            if attacker is None or attacker_id not in state.attackers:
-                raise IllegalAction("illegal_block", f"{blocker_id!r} blocks {attacker_id!r}, which is not an attacking "
-                                                     f"creature (CR 509.1a)")
-            problem = self.block_problem(blocker, attacker, defending)
-            if problem:
-                raise IllegalAction("illegal_block", f"{blocker_id!r} ({blocker.card.name}) {problem}")
+            self._check_block(state, blocker_id, attacker_id)
         for attacker_id in set(blocks.values()):
             count = sum(1 for a in blocks.values() if a == attacker_id)
             if count == 1 and "menace" in characteristics(self, self.objects[attacker_id]).keywords:
@@ -377,6 +368,20 @@ class CombatRules(GameBase):
             raise Unsupported("ability:combat requirement", f"{required.card.name} blocks each combat if able "
                                                             f"(CR 509.1c, not modelled)")
         return dict(blocks)
+
+    def _check_block(self, state: Combat, blocker_id: str, attacker_id: str) -> None:
+        """One block of a ``declare_blockers`` event: a permanent blocking an attacking creature
+        it may block (CR 509.1a, :meth:`block_problem`); IllegalAction otherwise."""
+        blocker = self.objects.get(blocker_id)
+        if blocker is None or blocker.zone != BATTLEFIELD:
+            raise IllegalAction("illegal_block", f"{blocker_id!r} is not a permanent on the battlefield")
+        attacker = self._in_combat(attacker_id, "attacking")
+        if attacker is None or attacker_id not in state.attackers:
+            raise IllegalAction("illegal_block", f"{blocker_id!r} blocks {attacker_id!r}, which is not an attacking "
+                                                 f"creature (CR 509.1a)")
+        problem = self.block_problem(blocker, attacker, state.defending_player)
+        if problem:
+            raise IllegalAction("illegal_block", f"{blocker_id!r} ({blocker.card.name}) {problem}")
 
     def validate_combat_damage(self) -> None:
         """A combat damage step can happen now (CR 508.8, 510.4); IllegalAction or Unsupported otherwise."""
@@ -560,49 +565,6 @@ class CombatRules(GameBase):
             objects[obj.id]["blocking"] = self.blocked_attacker(obj.id)
 
 
-# ---------------------------------------------------------------------- event handlers
-def declare_attackers(game, event):
-    """``{"type": "declare_attackers", "player": P, "attackers": [ID...]}`` (CR 508.1)."""
-    player = event.get("player")
-    attackers = game.validate_attackers(player, event.get("attackers"))
-    return lambda decider: game.declare_attackers(player, attackers)
-
-
-def declare_blockers(game, event):
-    """``{"type": "declare_blockers", "blocks": {BLOCKER: ATTACKER}}`` (CR 509.1)."""
-    blocks = game.validate_blocks(event.get("blocks", {}))
-    return lambda decider: game.declare_blockers(blocks)
-
-
-def combat_damage(game, event):
-    """``{"type": "combat_damage"}``: one combat damage step (CR 510)."""
-    game.validate_combat_damage()
-    return game.combat_damage_step
-
-
-def end_of_combat(game, event):
-    """``{"type": "end_of_combat"}`` (CR 511.3)."""
-    return lambda decider: game.end_combat()
-
-
-HANDLERS = {"declare_attackers": declare_attackers, "declare_blockers": declare_blockers,
-            "combat_damage": combat_damage, "end_of_combat": end_of_combat}
-
-
-def extend(handlers: dict) -> None:
-    """Add the combat events to ``handlers`` (``reference_engine.events.HANDLERS``), and refine
-    ``set_combat`` for a declared combat: while one is in progress it may only remove a creature
-    from combat (CR 506.4)."""
-    handlers.update(HANDLERS)
-    set_combat = handlers["set_combat"]
-
-    def set_combat_in_combat(game, event):
-        obj = game.objects.get(event.get("object")) if isinstance(event.get("object"), str) else None
-        status = event.get("status")
-        if obj is not None and obj.zone == BATTLEFIELD and status is not None and status != obj.combat \
-                and game.current_combat() is not None:
-            raise IllegalAction("combat_in_progress", f"attackers were declared: {obj.id!r} becomes {status} only "
-                                                      f"by declare_attackers or declare_blockers (CR 508, 509)")
-        return set_combat(game, event)
-
-    handlers["set_combat"] = set_combat_in_combat
+# The combat events' handlers (reference_engine.combat_events), here where they were first.
+from .combat_events import (HANDLERS, combat_damage, declare_attackers, declare_blockers,  # noqa: E402,F401
+                            end_of_combat, extend)

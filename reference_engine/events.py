@@ -7,7 +7,7 @@ anything, or returns ``perform(decider)``. The event vocabulary is documented in
 
 from __future__ import annotations
 
-from . import activation, chance, combat, search, turn, zones
+from . import activation, chance, combat_events, search, turn, zones
 from .cards import MODEL_SPELL, TOKEN_DEFS, card
 from .errors import IllegalAction, UnknownCard, Unsupported
 from .model_cards import deal_damage, protected_from
@@ -102,48 +102,72 @@ def cast(game, event):
     expected = 0 if kind in ("destroy_all_creatures", "soldier_tokens") else 1
     if len(targets) != expected:
         raise IllegalAction("illegal_target", f"{name} takes {expected} target(s), got {len(targets)}")
-    if kind == "damage":
-        target = targets[0]
-        if not _is_player(game, target):
-            _creature(game, {"target": target}, "target")
-
-        def perform(decider):
-            _deal_damage(game, name, None, target, script.spell_amount)
-
-        return perform
-    if kind == "soldier_tokens":
-        ids = _new_ids(game, event, "token_ids", script.spell_amount)
-
-        def perform(decider):
-            soldier, soldier_script = TOKEN_DEFS["Soldier"]
-            for oid in ids:
-                game.create_token(oid, soldier, soldier_script, controller, name)
-
-        return perform
-    if kind == "destroy_all_creatures":
-        def perform(decider):
-            ids = [o.id for o in game.battlefield() if characteristics(game, o).is_creature]
-            game.destroy(ids, name, decider, cant_be_regenerated=frozenset(ids))
-
-        return perform
+    if kind in _UNTARGETED_OR_ANY:
+        return _UNTARGETED_OR_ANY[kind](game, event, name, script, controller, targets)
     obj = _creature(game, {"target": targets[0]}, "target")
     if kind == "destroy_nonblack" and "B" in characteristics(game, obj).colors:
         raise IllegalAction("illegal_target", f"{name} can't target black creature {obj.id!r}")
-    if kind == "pump":
-        def perform(decider):
-            game.add_effect(obj.id, "7c", script.spell_amount, script.spell_amount, source=name)
+    return _TARGETING_A_CREATURE.get(kind, _cast_destroy)(game, event, name, script, controller, obj)
 
-        return perform
-    if kind == "token_copy":
-        if obj.controller != controller:
-            raise IllegalAction("illegal_target", f"{name} targets a creature you control; {obj.id!r} is "
-                                                  f"controlled by {obj.controller}")
-        token_id = _new_ids(game, event, "token_ids", 1)[0]
 
-        def perform(decider):
-            game.create_token_copy(token_id, obj.id, controller, name)
+def _cast_damage(game, event, name, script, controller, targets):
+    """Shock, Lightning Bolt: damage to any target (a player or a creature)."""
+    target = targets[0]
+    if not _is_player(game, target):
+        _creature(game, {"target": target}, "target")
 
-        return perform
+    def perform(decider):
+        _deal_damage(game, name, None, target, script.spell_amount)
+
+    return perform
+
+
+def _cast_soldier_tokens(game, event, name, script, controller, targets):
+    """Raise the Alarm: two 1/1 white Soldier creature tokens (CR 111.3)."""
+    ids = _new_ids(game, event, "token_ids", script.spell_amount)
+
+    def perform(decider):
+        soldier, soldier_script = TOKEN_DEFS["Soldier"]
+        for oid in ids:
+            game.create_token(oid, soldier, soldier_script, controller, name)
+
+    return perform
+
+
+def _cast_destroy_all_creatures(game, event, name, script, controller, targets):
+    """Wrath of God: destroy all creatures; they can't be regenerated."""
+    def perform(decider):
+        ids = [o.id for o in game.battlefield() if characteristics(game, o).is_creature]
+        game.destroy(ids, name, decider, cant_be_regenerated=frozenset(ids))
+
+    return perform
+
+
+def _cast_pump(game, event, name, script, controller, obj):
+    """Giant Growth: +3/+3 until end of turn (layer 7c)."""
+    def perform(decider):
+        game.add_effect(obj.id, "7c", script.spell_amount, script.spell_amount, source=name)
+
+    return perform
+
+
+def _cast_token_copy(game, event, name, script, controller, obj):
+    """Cackling Counterpart: a token that's a copy of a creature the caster controls (CR 707.2)."""
+    if obj.controller != controller:
+        raise IllegalAction("illegal_target", f"{name} targets a creature you control; {obj.id!r} is "
+                                              f"controlled by {obj.controller}")
+    token_id = _new_ids(game, event, "token_ids", 1)[0]
+
+    def perform(decider):
+        game.create_token_copy(token_id, obj.id, controller, name)
+
+    return perform
+
+
+def _cast_destroy(game, event, name, script, controller, obj):
+    """Murder, Doom Blade, Breathe Your Last (1 life per colour of the destroyed creature, last
+    known information, CR 608.2h)."""
+    kind = script.spell
 
     def perform(decider):
         colors = len(characteristics(game, obj).colors)  # last known information
@@ -153,6 +177,13 @@ def cast(game, event):
             game.log.append({"kind": "life_gained", "player": controller, "amount": colors})
 
     return perform
+
+
+#: The curated spells by kind (a script's ``spell``): with no target or any target ...
+_UNTARGETED_OR_ANY = {"damage": _cast_damage, "soldier_tokens": _cast_soldier_tokens,
+                      "destroy_all_creatures": _cast_destroy_all_creatures}
+#: ... and with a creature as their target (any other kind destroys it: _cast_destroy).
+_TARGETING_A_CREATURE = {"pump": _cast_pump, "token_copy": _cast_token_copy}
 
 
 def damage(game, event):
@@ -343,22 +374,7 @@ def put_onto_battlefield(game, event):
     controller = event.get("controller")
     if not _is_player(game, controller):
         raise IllegalAction("bad_event", f"controller={controller!r} is not a player")
-    attach_to = event.get("attach_to")
-    is_aura = "Aura" in definition.subtypes
-    is_equipment = "Equipment" in definition.subtypes and script.model is not None
-    if is_aura:
-        if script.enchant == "player":
-            raise Unsupported("ability:enchant player", f"{definition.name} enchants a player (not modelled)")
-        target = _permanent(game, {"attach_to": attach_to}, "attach_to")
-        if not game.could_enchant(script, controller, oid, target.id) \
-                or _protected_from(game, target, definition):
-            raise IllegalAction("illegal_attachment", f"{definition.name} can't enchant {target.id!r}")
-    elif is_equipment and attach_to is not None:  # CR 301.5c: it enters attached to a creature
-        target = _creature(game, {"attach_to": attach_to}, "attach_to")
-        if _protected_from(game, target, definition):
-            raise IllegalAction("illegal_attachment", f"{definition.name} can't equip {target.id!r} (CR 702.16c)")
-    elif attach_to is not None:
-        raise IllegalAction("illegal_attachment", f"{definition.name} is not an Aura")
+    attach_to = _entering_attached_to(game, event, definition, script, controller, oid)
     x = 0
     if "x" in event:
         if not definition.x_in_cost:
@@ -369,15 +385,10 @@ def put_onto_battlefield(game, event):
         raise IllegalAction("bad_event", f"tapped: expected true or false, got {tapped!r}")
     copy_of = event.get("copy_of")
     if copy_of is not None:
-        if script.enters_as_copy is None:
-            raise IllegalAction("bad_event", f"copy_of: {definition.name} can't enter as a copy")
-        original = _creature(game, event, "copy_of")
-        if script.enters_as_copy == "creature you control" and original.controller != controller:
-            raise IllegalAction("illegal_choice", f"{definition.name} copies a creature you control; "
-                                                  f"{original.id!r} is controlled by {original.controller}")
+        _check_copy_of(game, event, definition, script, controller)
 
     def perform(decider):
-        entering = {"attach_to": attach_to if is_aura or is_equipment else None, "spell_x": x}
+        entering = {"attach_to": attach_to, "spell_x": x}
         if tapped:
             entering["tapped"] = True
         if copy_of is not None:
@@ -386,6 +397,41 @@ def put_onto_battlefield(game, event):
         game.new_object(oid, definition.name, controller, **entering)
 
     return perform
+
+
+def _entering_attached_to(game, event, definition, script, controller: str, oid: str) -> str | None:
+    """What a permanent put onto the battlefield enters attached to: an Aura to a legal
+    ``attach_to`` (CR 303.4i), an Equipment of the card database to a creature if it says so
+    (CR 301.5c), anything else to nothing (an ``attach_to`` is refused)."""
+    attach_to = event.get("attach_to")
+    if "Aura" in definition.subtypes:
+        if script.enchant == "player":
+            raise Unsupported("ability:enchant player", f"{definition.name} enchants a player (not modelled)")
+        target = _permanent(game, {"attach_to": attach_to}, "attach_to")
+        if not game.could_enchant(script, controller, oid, target.id) \
+                or _protected_from(game, target, definition):
+            raise IllegalAction("illegal_attachment", f"{definition.name} can't enchant {target.id!r}")
+        return attach_to
+    if "Equipment" in definition.subtypes and script.model is not None:
+        if attach_to is not None:  # CR 301.5c: it enters attached to a creature
+            target = _creature(game, {"attach_to": attach_to}, "attach_to")
+            if _protected_from(game, target, definition):
+                raise IllegalAction("illegal_attachment", f"{definition.name} can't equip {target.id!r} "
+                                                          f"(CR 702.16c)")
+        return attach_to
+    if attach_to is not None:
+        raise IllegalAction("illegal_attachment", f"{definition.name} is not an Aura")
+    return None
+
+
+def _check_copy_of(game, event, definition, script, controller: str) -> None:
+    """``copy_of``: Clone copies any creature, Mirror Image one its controller controls (CR 707.5)."""
+    if script.enters_as_copy is None:
+        raise IllegalAction("bad_event", f"copy_of: {definition.name} can't enter as a copy")
+    original = _creature(game, event, "copy_of")
+    if script.enters_as_copy == "creature you control" and original.controller != controller:
+        raise IllegalAction("illegal_choice", f"{definition.name} copies a creature you control; "
+                                              f"{original.id!r} is controlled by {original.controller}")
 
 
 def attach(game, event):
@@ -530,7 +576,7 @@ HANDLERS = {
     "begin_turn": turn.begin_turn,
 }
 HANDLERS.update(chance.HANDLERS)  # flip_coins, roll_dice
-combat.extend(HANDLERS)  # declare_attackers, declare_blockers, combat_damage, end_of_combat; set_combat in combat
+combat_events.extend(HANDLERS)  # declare_attackers, declare_blockers, combat_damage, end_of_combat; set_combat in combat
 from . import steps  # noqa: E402
 
 HANDLERS.update(steps.HANDLERS)  # begin_step, edict
