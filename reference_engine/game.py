@@ -13,7 +13,7 @@ from operator import attrgetter
 
 from . import events, unmodelled
 from .activation import ActivatedAbilityEffects
-from .cards import card, mana_value, token_definition
+from .cards import CardDef, CardScript, card, mana_value, token_definition
 from .chance import ChanceRules
 from .combat import CombatRules
 from .control import ControlRules
@@ -143,92 +143,110 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         if not isinstance(players, list) or not players:
             raise BadBoard("board.players: expected a non-empty list")
         for i, spec in enumerate(players):
-            where = f"board.players[{i}]"
-            if not isinstance(spec, dict) or not isinstance(spec.get("id"), str):
-                raise BadBoard(f"{where}: expected an object with a string 'id'")
-            life = spec.get("life", 20)
-            if not isinstance(life, int) or isinstance(life, bool):
-                raise BadBoard(f"{where}.life: expected an integer, got {life!r}")
-            if spec["id"] in self.players:
-                raise BadBoard(f"{where}.id: duplicate player id {spec['id']!r}")
-            self.players[spec["id"]] = Player(spec["id"], life)
+            self._build_player(f"board.players[{i}]", spec)
         objects = board.get("objects", [])
         if not isinstance(objects, list):
             raise BadBoard("board.objects: expected a list")
         attachments = []
         for i, spec in enumerate(objects):
             where = f"board.objects[{i}]"
-            if not isinstance(spec, dict):
-                raise BadBoard(f"{where}: expected an object")
-            oid = spec.get("id")
-            if not isinstance(oid, str) or not oid:
-                raise BadBoard(f"{where}.id: expected a non-empty string")
-            if oid in self.objects:
-                raise BadBoard(f"{where}.id: duplicate object id {oid!r}")
-            if oid in self.players:
-                raise BadBoard(f"{where}.id: {oid!r} is already a player id (event targets name either)")
-            try:
-                definition, script = card(spec.get("card"))
-            except (UnknownCard, TypeError) as exc:
-                # A board token may also be a token an effect of the pool defines (CR 111.3).
-                defined = token_definition(spec.get("card")) if spec.get("token") is True else None
-                if defined is None:
-                    raise BadBoard(f"{where}.card: {exc}") from None
-                definition, script = defined
-            owner = spec.get("owner")
-            if owner not in self.players:
-                raise BadBoard(f"{where}.owner: {owner!r} is not a player")
-            controller = spec.get("controller", owner)
-            if controller not in self.players:
-                raise BadBoard(f"{where}.controller: {controller!r} is not a player")
-            zone = spec.get("zone", BATTLEFIELD)
-            if zone not in ZONES:
-                raise BadBoard(f"{where}.zone: {zone!r} is not one of {list(ZONES)}")
-            if zone != BATTLEFIELD and controller != owner:
-                raise BadBoard(f"{where}.controller: only permanents have a controller other than their owner")
-            if zone == BATTLEFIELD and set(definition.types) & {"Instant", "Sorcery"}:
-                raise BadBoard(f"{where}: {definition.name} is not a permanent card and can't be on the battlefield")
-            obj = GameObject(oid, definition, script, owner, controller, zone, self._tick())
-            obj.token = self._flag(spec, "token", where)
-            obj.tapped = self._flag(spec, "tapped", where)
-            obj.summoning_sick = self._flag(spec, "summoning_sick", where)
-            obj.damage = self._count(spec, "damage", where)
-            obj.regeneration_shields = self._count(spec, "regeneration_shields", where)
-            counters = spec.get("counters", {})
-            if not isinstance(counters, dict) or not all(
-                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                for k, v in counters.items()
-            ):
-                raise BadBoard(f"{where}.counters: expected a map of counter kind to a non-negative integer")
-            obj.counters = {k: v for k, v in counters.items() if v}
-            combat = spec.get("combat")
-            if combat not in COMBAT_STATUSES:
-                raise BadBoard(f"{where}.combat: expected one of {list(COMBAT_STATUSES)}, got {combat!r}")
-            obj.combat = combat
-            if "Creature" not in definition.types and (obj.damage or obj.combat):
-                raise BadBoard(f"{where}: only creatures can have damage marked or be in combat (CR 120.3, 506.4)")
-            if zone != BATTLEFIELD and (obj.tapped or obj.damage or obj.combat or obj.regeneration_shields):
-                raise BadBoard(f"{where}: only permanents can be tapped, damaged, in combat or shielded")
+            obj = self._build_object(where, spec)
             if spec.get("attached_to") is not None:
                 attachments.append((where, obj, spec["attached_to"]))
-            self.objects[oid] = obj
+            self.objects[obj.id] = obj
         for where, obj, target in attachments:
-            equipment = "Equipment" in obj.card.subtypes
-            if obj.zone != BATTLEFIELD or ("Aura" not in obj.card.subtypes and not equipment):
-                raise BadBoard(f"{where}.attached_to: only an Aura or an Equipment on the battlefield can be attached")
-            if target not in self.objects:
-                raise BadBoard(f"{where}.attached_to: no object {target!r} on the board")
-            if equipment:
-                host = self.objects[target]
-                if host.zone != BATTLEFIELD or "Creature" not in host.card.types:
-                    raise BadBoard(f"{where}.attached_to: an Equipment equips a creature on the battlefield "
-                                   f"(CR 301.5c), not {target!r}")
-            elif not self.can_enchant(obj, target):
-                raise BadBoard(f"{where}.attached_to: {obj.card.name} can't enchant {target!r}")
-            obj.attached_to = target
+            self._build_attachment(where, obj, target)
         for obj in self.objects.values():
             if obj.zone == BATTLEFIELD and "Aura" in obj.card.subtypes and obj.attached_to is None:
                 raise BadBoard(f"board: Aura {obj.id!r} on the battlefield is not attached to anything")
+
+    def _build_player(self, where: str, spec) -> None:
+        if not isinstance(spec, dict) or not isinstance(spec.get("id"), str):
+            raise BadBoard(f"{where}: expected an object with a string 'id'")
+        life = spec.get("life", 20)
+        if not isinstance(life, int) or isinstance(life, bool):
+            raise BadBoard(f"{where}.life: expected an integer, got {life!r}")
+        if spec["id"] in self.players:
+            raise BadBoard(f"{where}.id: duplicate player id {spec['id']!r}")
+        self.players[spec["id"]] = Player(spec["id"], life)
+
+    def _build_object(self, where: str, spec) -> GameObject:
+        """The object a board's ``objects`` entry describes (not yet attached nor in ``objects``)."""
+        if not isinstance(spec, dict):
+            raise BadBoard(f"{where}: expected an object")
+        oid = spec.get("id")
+        if not isinstance(oid, str) or not oid:
+            raise BadBoard(f"{where}.id: expected a non-empty string")
+        if oid in self.objects:
+            raise BadBoard(f"{where}.id: duplicate object id {oid!r}")
+        if oid in self.players:
+            raise BadBoard(f"{where}.id: {oid!r} is already a player id (event targets name either)")
+        definition, script = self._board_card(where, spec)
+        owner = spec.get("owner")
+        if owner not in self.players:
+            raise BadBoard(f"{where}.owner: {owner!r} is not a player")
+        controller = spec.get("controller", owner)
+        if controller not in self.players:
+            raise BadBoard(f"{where}.controller: {controller!r} is not a player")
+        zone = spec.get("zone", BATTLEFIELD)
+        if zone not in ZONES:
+            raise BadBoard(f"{where}.zone: {zone!r} is not one of {list(ZONES)}")
+        if zone != BATTLEFIELD and controller != owner:
+            raise BadBoard(f"{where}.controller: only permanents have a controller other than their owner")
+        if zone == BATTLEFIELD and set(definition.types) & {"Instant", "Sorcery"}:
+            raise BadBoard(f"{where}: {definition.name} is not a permanent card and can't be on the battlefield")
+        obj = GameObject(oid, definition, script, owner, controller, zone, self._tick())
+        self._build_status(where, spec, obj)
+        return obj
+
+    @staticmethod
+    def _board_card(where: str, spec: dict) -> tuple[CardDef, CardScript]:
+        try:
+            return card(spec.get("card"))
+        except (UnknownCard, TypeError) as exc:
+            # A board token may also be a token an effect of the pool defines (CR 111.3).
+            defined = token_definition(spec.get("card")) if spec.get("token") is True else None
+            if defined is None:
+                raise BadBoard(f"{where}.card: {exc}") from None
+            return defined
+
+    def _build_status(self, where: str, spec: dict, obj: GameObject) -> None:
+        """The board object's status: token, tapped, summoning sick, damage, shields, counters, combat."""
+        obj.token = self._flag(spec, "token", where)
+        obj.tapped = self._flag(spec, "tapped", where)
+        obj.summoning_sick = self._flag(spec, "summoning_sick", where)
+        obj.damage = self._count(spec, "damage", where)
+        obj.regeneration_shields = self._count(spec, "regeneration_shields", where)
+        counters = spec.get("counters", {})
+        if not isinstance(counters, dict) or not all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0
+            for k, v in counters.items()
+        ):
+            raise BadBoard(f"{where}.counters: expected a map of counter kind to a non-negative integer")
+        obj.counters = {k: v for k, v in counters.items() if v}
+        combat = spec.get("combat")
+        if combat not in COMBAT_STATUSES:
+            raise BadBoard(f"{where}.combat: expected one of {list(COMBAT_STATUSES)}, got {combat!r}")
+        obj.combat = combat
+        if "Creature" not in obj.card.types and (obj.damage or obj.combat):
+            raise BadBoard(f"{where}: only creatures can have damage marked or be in combat (CR 120.3, 506.4)")
+        if obj.zone != BATTLEFIELD and (obj.tapped or obj.damage or obj.combat or obj.regeneration_shields):
+            raise BadBoard(f"{where}: only permanents can be tapped, damaged, in combat or shielded")
+
+    def _build_attachment(self, where: str, obj: GameObject, target) -> None:
+        equipment = "Equipment" in obj.card.subtypes
+        if obj.zone != BATTLEFIELD or ("Aura" not in obj.card.subtypes and not equipment):
+            raise BadBoard(f"{where}.attached_to: only an Aura or an Equipment on the battlefield can be attached")
+        if target not in self.objects:
+            raise BadBoard(f"{where}.attached_to: no object {target!r} on the board")
+        if equipment:
+            host = self.objects[target]
+            if host.zone != BATTLEFIELD or "Creature" not in host.card.types:
+                raise BadBoard(f"{where}.attached_to: an Equipment equips a creature on the battlefield "
+                               f"(CR 301.5c), not {target!r}")
+        elif not self.can_enchant(obj, target):
+            raise BadBoard(f"{where}.attached_to: {obj.card.name} can't enchant {target!r}")
+        obj.attached_to = target
 
     @staticmethod
     def _flag(spec, key, where) -> bool:
