@@ -187,7 +187,9 @@ def _coin_won(e: dict) -> list[str]:
         return [f"ignored coin {e} was won or lost: it never happened (CR 706.6)"] if e.get("won") is not None else []
     call = e.get("call")
     want = None if call is None or e.get("result") is None else e.get("result") == call
-    return [f"coin {e}: call {call!r}, result {e.get('result')!r}, so won must be {want}"] if e.get("won") != want else []
+    if e.get("won") != want:
+        return [f"coin {e}: call {call!r}, result {e.get('result')!r}, so won must be {want}"]
+    return []
 
 
 def _instruction_call(t: Transition, flipper, i, original: dict, made: Counter) -> list[str]:

@@ -24,7 +24,6 @@ from functools import lru_cache
 
 import cards
 from cards import reader
-from harness import decisions as D
 
 from .base import Transition, invariant
 from .card_abilities import card_text

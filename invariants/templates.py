@@ -395,8 +395,9 @@ def _enters_damage(t: Transition, source, effects: list) -> list[str] | None:
             checked = True
             hits = [d for d in dealt if d["amount"] == x.amount]
             if len(hits) < x.affected.count and not x.affected.up_to:
+                logged = [(d.get('target'), d['amount']) for d in dealt]
                 out.append(f"603.6a: {source} ({t.event.get('card')}) entered and its ability deals {x.amount} damage "
-                           f"to {x.affected.count} target(s); the log has {[(d.get('target'), d['amount']) for d in dealt]}")
+                           f"to {x.affected.count} target(s); the log has {logged}")
     return out if checked else None
 
 
@@ -469,8 +470,9 @@ def enters_trigger_effects(t: Transition):
     controller = cast(str, t.event.get("controller"))  # required by the event schema for cast, put_onto_battlefield
     effects = [x for a in abilities for x in a.effects]
     others = triggers_logged(t, except_source=source)
-    checked = [found for found in (_enters_damage(t, source, effects), _enters_life(t, source, controller, effects, others),
-                                   _enters_draws(t, source, controller, effects, others)) if found is not None]
+    parts = (_enters_damage(t, source, effects), _enters_life(t, source, controller, effects, others),
+             _enters_draws(t, source, controller, effects, others))
+    checked = [found for found in parts if found is not None]
     return [message for found in checked for message in found] if checked else None
 
 
