@@ -67,6 +67,7 @@ from .objects import BATTLEFIELD, GameObject
 
 if TYPE_CHECKING:
     from .game_base import GameBase
+    from .shapes import ObservedCombat
 else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
@@ -554,9 +555,10 @@ class CombatRules(GameBase):
         state = self.current_combat()
         if state is None:
             return
-        observation["combat"] = {"attacking_player": state.attacking_player,
-                                 "defending_player": state.defending_player, "step": state.step,
-                                 "first_strikers": list(state.first_strikers)}
+        combat: ObservedCombat = {"attacking_player": state.attacking_player,
+                                  "defending_player": state.defending_player, "step": state.step,
+                                  "first_strikers": list(state.first_strikers)}
+        observation["combat"] = combat
         objects = observation["objects"]
         for obj in self.attacking_creatures():
             objects[obj.id]["blocked"] = self.is_blocked(obj.id)

@@ -25,7 +25,7 @@ resolution order where several mixins define it, ``Game``'s own first); their bo
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Literal
 
 from .zones import EVENT_BY  # the default ``by`` of exile, return_to_hand, flicker
 
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .mana import Mana
     from .model_cards import Source
     from .objects import GameObject, LastKnown, Player, PTEffect, Trigger
+    from .shapes import ObservedStack
     from .stack import StackEntry
 
 
@@ -66,7 +67,7 @@ class GameBase:
     passed: list[str]
     departures: dict[str, int]
     stack_ids: set[str]
-    _deferring: dict | bool  # the event whose abilities wait to go on the stack, or False
+    _deferring: dict | Literal[False]  # the activate event whose ability goes on the stack, or False
     resolving: StackEntry | None
     _activation_source: Source | None  # the activated ability's source as it was activated
     # ---- combat (CombatRules)
@@ -130,7 +131,7 @@ class GameBase:
     def top_of_stack(self) -> StackEntry:
         raise NotImplementedError
 
-    def observe_stack(self) -> dict:
+    def observe_stack(self) -> ObservedStack:
         raise NotImplementedError
 
     def apply_with_stack(self, event: dict, decider) -> None:

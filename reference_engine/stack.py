@@ -78,6 +78,7 @@ if TYPE_CHECKING:
 
     from .abilities import ActivatedAbility
     from .game_base import GameBase
+    from .shapes import ObservedStack, ObservedStackObject
 else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
@@ -125,7 +126,7 @@ class StackEntry:
     stamps: dict = field(default_factory=dict)
     info: dict = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> ObservedStackObject:
         return {"id": self.id, "kind": self.kind, "card": self.card, "source": self.source,
                 "controller": self.controller, "targets": list(self.targets), "trigger": self.trigger,
                 "ability": self.ability}
@@ -216,7 +217,7 @@ class StackRules(GameBase):
             n += 1
         return f"{source}.ability{n}"
 
-    def observe_stack(self) -> dict:
+    def observe_stack(self) -> ObservedStack:
         """The observation's ``stack`` and ``priority`` fields (stack games only)."""
         return {"stack": [cast(StackEntry, e).to_json() for e in self.stack],
                 "priority": {"player": self.priority_player, "passed": list(self.passed),
