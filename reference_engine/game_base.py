@@ -4,7 +4,7 @@ The engine's rules are mixins (``StackRules``, ``CombatRules``, ``Layers``, ...)
 ``Game``; each uses the game's state and the others' methods through ``self``. For mypy each
 mixin derives from :class:`GameBase`, which declares that state (the attributes ``Game`` and
 the mixins set) and every method one mixin (or a module-level function taking ``game``) uses of
-another; at run time the mixins derive from ``object`` and this module is never imported::
+another; at run time the mixins derive from ``object`` and the engine never imports this module::
 
     if TYPE_CHECKING:
         from .game_base import GameBase
@@ -17,6 +17,8 @@ which mypy resolves in the class's own bases; with a protocol as ``self`` it res
 protocol's bodiless member and refuses the call (``safe-super``). With a declared base the call
 type-checks against the declaration here, and every mixin's definition is checked as an override
 of it (same parameters, compatible types), so this file can't drift from the engine silently.
+(tests/test_game_base.py checks the same at run time.) A base also spares every mixin method
+an explicit ``self`` annotation, and mixins' own methods keep ``self`` as the mixin.
 
 The declarations copy the signatures of the implementations (the one last in ``Game``'s method
 resolution order where several mixins define it, ``Game``'s own first); their bodies never run.
