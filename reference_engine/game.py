@@ -28,6 +28,7 @@ from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, LastKnown,
 from .search import SearchRules
 from .stack import StackEntry, StackRules
 from .playtest import PlaytestRules
+from .shapes import ObservedCopiable, ObservedPTEffect
 from .state_based_actions import StateBasedActions
 from .steps import StepRules
 from .triggers import TriggeredAbilities
@@ -529,7 +530,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         return observation
 
 
-    def observe_copiable(self, obj: GameObject) -> dict:
+    def observe_copiable(self, obj: GameObject) -> ObservedCopiable:
         """The creature's copiable values (CR 707.2, 613.2c) as plain data (rules text
         left out: the name, or the token's defining effect, determines it)."""
         definition, script = self.copiable_values(obj)
@@ -540,7 +541,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
             "keywords": sorted(script.keywords), "power": definition.power, "toughness": definition.toughness,
         }
 
-    def observe_pt_effects(self, obj: GameObject, ch) -> list[dict]:
+    def observe_pt_effects(self, obj: GameObject, ch) -> list[ObservedPTEffect]:
         """The continuous effects on the object's power and toughness, in timestamp order (CR 613.7)."""
         if obj.zone != BATTLEFIELD or ch.power is None:
             return []
