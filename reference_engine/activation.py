@@ -44,7 +44,7 @@ else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 
-def activate(game, event):
+def activate(game: GameBase, event):
     """Validate an ``activate`` event; return ``perform(decider)``. See the module docstring."""
     oid = event.get("object")
     obj = game.objects.get(oid) if isinstance(oid, str) else None

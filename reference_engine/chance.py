@@ -139,7 +139,7 @@ def coin_as_d20(result: str | None) -> int | None:
     return 20 if result == "heads" else 1 if result == "tails" else None
 
 
-def _player(game, event) -> str:
+def _player(game: GameBase, event) -> str:
     player = event.get("player")
     if not isinstance(player, str) or player not in game.players:
         raise IllegalAction("bad_event", f"player={player!r} is not a player")
@@ -153,7 +153,7 @@ def _positive(event, key) -> int:
     return value
 
 
-def _players(game, event, player: str) -> list[str]:
+def _players(game: GameBase, event, player: str) -> list[str]:
     """The ``players`` who each flip or roll (capability ``chance.players``): distinct players,
     ``player`` first; ``[player]`` without it."""
     players = event.get("players")
@@ -166,7 +166,7 @@ def _players(game, event, player: str) -> list[str]:
     return players
 
 
-def flip_coins(game, event):
+def flip_coins(game: GameBase, event):
     """``{"type": "flip_coins", "player": P, "count": N, "calls": bool}``: an effect
     instructs P to flip N >= 1 coins, one at a time (CR 705). With ``calls`` P calls
     each one and wins it if the call matches (CR 705.2); without, nobody wins or loses. With
@@ -181,7 +181,7 @@ def flip_coins(game, event):
     return lambda decider: game.instruct_players(players, ChanceEvent("flip"), count, calls, decider)
 
 
-def roll_dice(game, event):
+def roll_dice(game: GameBase, event):
     """``{"type": "roll_dice", "player": P, "count": N, "sides": K}``: an effect instructs
     P to roll N >= 1 K-sided dice (K >= 1, CR 706.1a), one roll of N dice. With ``"players":
     [P, Q, ...]`` (capability ``chance.players``) each of them rolls, in that order."""

@@ -4,30 +4,35 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .errors import IllegalAction
 from .objects import BATTLEFIELD
 
+if TYPE_CHECKING:
+    from .game_base import GameBase
 
-def declare_attackers(game, event):
+
+def declare_attackers(game: GameBase, event):
     """``{"type": "declare_attackers", "player": P, "attackers": [ID...]}`` (CR 508.1)."""
     player = event.get("player")
     attackers = game.validate_attackers(player, event.get("attackers"))
     return lambda decider: game.declare_attackers(player, attackers)
 
 
-def declare_blockers(game, event):
+def declare_blockers(game: GameBase, event):
     """``{"type": "declare_blockers", "blocks": {BLOCKER: ATTACKER}}`` (CR 509.1)."""
     blocks = game.validate_blocks(event.get("blocks", {}))
     return lambda decider: game.declare_blockers(blocks)
 
 
-def combat_damage(game, event):
+def combat_damage(game: GameBase, event):
     """``{"type": "combat_damage"}``: one combat damage step (CR 510)."""
     game.validate_combat_damage()
     return game.combat_damage_step
 
 
-def end_of_combat(game, event):
+def end_of_combat(game: GameBase, event):
     """``{"type": "end_of_combat"}`` (CR 511.3)."""
     return lambda decider: game.end_combat()
 

@@ -7,6 +7,8 @@ anything, or returns ``perform(decider)``. The event vocabulary is documented in
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import activation, chance, combat_events, search, turn, zones
 from .cards import MODEL_SPELL, TOKEN_DEFS, card
 from .errors import IllegalAction, UnknownCard, Unsupported
@@ -14,13 +16,16 @@ from .model_cards import deal_damage, protected_from
 from .layers import characteristics, counter_pt
 from .objects import BATTLEFIELD, COMBAT_STATUSES
 
+if TYPE_CHECKING:
+    from .game_base import GameBase
 
-def _is_player(game, value) -> bool:
+
+def _is_player(game: GameBase, value) -> bool:
     """Whether ``value`` names a player (ids are strings; anything else is not a player)."""
     return isinstance(value, str) and value in game.players
 
 
-def _permanent(game, event, key):
+def _permanent(game: GameBase, event, key):
     oid = event.get(key)
     obj = game.objects.get(oid) if isinstance(oid, str) else None
     if obj is None:
@@ -30,14 +35,14 @@ def _permanent(game, event, key):
     return obj
 
 
-def _creature(game, event, key):
+def _creature(game: GameBase, event, key):
     obj = _permanent(game, event, key)
     if not characteristics(game, obj).is_creature:
         raise IllegalAction("illegal_target", f"{key}={obj.id!r} ({obj.card.name}) is not a creature")
     return obj
 
 
-def _new_ids(game, event, key, count):
+def _new_ids(game: GameBase, event, key, count):
     """``event[key]``: a list of ``count`` distinct ids never used in this game."""
     ids = event.get(key)
     if not isinstance(ids, list) or len(ids) != count or not all(isinstance(i, str) and i for i in ids) \
@@ -57,7 +62,7 @@ def _int(event, key, low=None):
     return value
 
 
-def _deal_damage(game, source_name, source_obj, target, amount):
+def _deal_damage(game: GameBase, source_name, source_obj, target, amount):
     """Deal ``amount`` damage (CR 120.3): marked on creatures, lost as life by players;
     deathtouch and lifelink (CR 702.15b: on any damage) from the source permanent's keywords."""
     keywords = characteristics(game, source_obj).keywords if source_obj is not None else frozenset()
@@ -65,7 +70,7 @@ def _deal_damage(game, source_name, source_obj, target, amount):
                 target, amount)
 
 
-def cast(game, event):
+def cast(game: GameBase, event):
     """``{"type": "cast", "card": NAME, "controller": P, "targets": [...]}``.
 
     An instant or sorcery resolves at once (the stack and mana are not modelled):
@@ -110,7 +115,7 @@ def cast(game, event):
     return _TARGETING_A_CREATURE.get(kind, _cast_destroy)(game, event, name, script, controller, obj)
 
 
-def _cast_damage(game, event, name, script, controller, targets):
+def _cast_damage(game: GameBase, event, name, script, controller, targets):
     """Shock, Lightning Bolt: damage to any target (a player or a creature)."""
     target = targets[0]
     if not _is_player(game, target):
@@ -122,7 +127,7 @@ def _cast_damage(game, event, name, script, controller, targets):
     return perform
 
 
-def _cast_soldier_tokens(game, event, name, script, controller, targets):
+def _cast_soldier_tokens(game: GameBase, event, name, script, controller, targets):
     """Raise the Alarm: two 1/1 white Soldier creature tokens (CR 111.3)."""
     ids = _new_ids(game, event, "token_ids", script.spell_amount)
 
@@ -134,7 +139,7 @@ def _cast_soldier_tokens(game, event, name, script, controller, targets):
     return perform
 
 
-def _cast_destroy_all_creatures(game, event, name, script, controller, targets):
+def _cast_destroy_all_creatures(game: GameBase, event, name, script, controller, targets):
     """Wrath of God: destroy all creatures; they can't be regenerated."""
     def perform(decider):
         ids = [o.id for o in game.battlefield() if characteristics(game, o).is_creature]
@@ -143,7 +148,7 @@ def _cast_destroy_all_creatures(game, event, name, script, controller, targets):
     return perform
 
 
-def _cast_pump(game, event, name, script, controller, obj):
+def _cast_pump(game: GameBase, event, name, script, controller, obj):
     """Giant Growth: +3/+3 until end of turn (layer 7c)."""
     def perform(decider):
         game.add_effect(obj.id, "7c", script.spell_amount, script.spell_amount, source=name)
@@ -151,7 +156,7 @@ def _cast_pump(game, event, name, script, controller, obj):
     return perform
 
 
-def _cast_token_copy(game, event, name, script, controller, obj):
+def _cast_token_copy(game: GameBase, event, name, script, controller, obj):
     """Cackling Counterpart: a token that's a copy of a creature the caster controls (CR 707.2)."""
     if obj.controller != controller:
         raise IllegalAction("illegal_target", f"{name} targets a creature you control; {obj.id!r} is "
@@ -164,7 +169,7 @@ def _cast_token_copy(game, event, name, script, controller, obj):
     return perform
 
 
-def _cast_destroy(game, event, name, script, controller, obj):
+def _cast_destroy(game: GameBase, event, name, script, controller, obj):
     """Murder, Doom Blade, Breathe Your Last (1 life per colour of the destroyed creature, last
     known information, CR 608.2h)."""
     kind = script.spell
@@ -186,7 +191,7 @@ _UNTARGETED_OR_ANY = {"damage": _cast_damage, "soldier_tokens": _cast_soldier_to
 _TARGETING_A_CREATURE = {"pump": _cast_pump, "token_copy": _cast_token_copy}
 
 
-def damage(game, event):
+def damage(game: GameBase, event):
     """``{"type": "damage", "source": ID, "target": ID or P, "amount": N}``.
 
     A permanent deals N >= 1 damage, e.g. in a fight; deathtouch and lifelink come
@@ -203,7 +208,7 @@ def damage(game, event):
     return lambda decider: _deal_damage(game, source.id, source, target, amount)
 
 
-def destroy_event(game, event):
+def destroy_event(game: GameBase, event):
     """``{"type": "destroy", "targets": [ID...], "cant_be_regenerated": bool}``.
 
     An effect destroys every target at the same time (CR 701.7), e.g. "destroy
@@ -219,13 +224,13 @@ def destroy_event(game, event):
     return lambda decider: game.destroy(targets, "destroy effect", decider, no_regen)
 
 
-def sacrifice(game, event):
+def sacrifice(game: GameBase, event):
     """``{"type": "sacrifice", "object": ID}``: its controller sacrifices it (CR 701.17a)."""
     obj = _permanent(game, event, "object")
     return lambda decider: game.sacrifice(obj)
 
 
-def modify_pt(game, event):
+def modify_pt(game: GameBase, event):
     """``{"type": "modify_pt", "object": ID, "power": N, "toughness": N}``.
 
     The creature gets +N/+N (or -N/-N) until end of turn: layer 7c (CR 613.4c).
@@ -235,7 +240,7 @@ def modify_pt(game, event):
     return lambda decider: game.add_effect(obj.id, "7c", power, toughness, source="modify_pt")
 
 
-def set_base_pt(game, event):
+def set_base_pt(game: GameBase, event):
     """``{"type": "set_base_pt", "object": ID, "power": N, "toughness": N}`` (N >= 0).
 
     "Target creature has base power and toughness N/N until end of turn": layer 7b
@@ -247,7 +252,7 @@ def set_base_pt(game, event):
     return lambda decider: game.add_effect(obj.id, "7b", power, toughness, source="set_base_pt")
 
 
-def switch_pt(game, event):
+def switch_pt(game: GameBase, event):
     """``{"type": "switch_pt", "object": ID}``: "switch target creature's power and
     toughness until end of turn", layer 7d (CR 613.4d), after all counters and modifying
     effects whatever their timestamps."""
@@ -255,7 +260,7 @@ def switch_pt(game, event):
     return lambda decider: game.add_effect(obj.id, "7d", 0, 0, source="switch_pt")
 
 
-def create_effect(game, event):
+def create_effect(game: GameBase, event):
     """``{"type": "create_effect", "affects": "creatures_you_control", "controller": P,
     "power": N, "toughness": N}``: an anthem until end of turn, "creatures you control get
     +N/+N until end of turn" (layer 7c, CR 613.4c). It affects the creatures P controls
@@ -277,7 +282,7 @@ def create_effect(game, event):
     return perform
 
 
-def add_counters(game, event):
+def add_counters(game: GameBase, event):
     """``{"type": "add_counters", "object": ID, "kind": "+1/+1" | "-1/-1" | "+1/+0" | ..., "amount": N}``.
 
     Put N >= 1 power/toughness counters of that kind on a permanent (CR 122.1a; layer 7c,
@@ -297,7 +302,7 @@ def add_counters(game, event):
     return perform
 
 
-def cast_permanent(game, event, definition, script):
+def cast_permanent(game: GameBase, event, definition, script):
     """``{"type": "cast", "card": NAME, "controller": P, "targets": [ID] (an Aura) or [], "id": NEW_ID}``:
     a permanent spell resolves at once (the stack isn't modelled).
 
@@ -347,7 +352,7 @@ def cast_permanent(game, event, definition, script):
     return perform
 
 
-def put_onto_battlefield(game, event):
+def put_onto_battlefield(game: GameBase, event):
     """``{"type": "put_onto_battlefield", "id": NEW_ID, "card": NAME, "controller": P,
     "attach_to": ID?, "copy_of": ID?, "x": N?}``.
 
@@ -399,7 +404,7 @@ def put_onto_battlefield(game, event):
     return perform
 
 
-def _entering_attached_to(game, event, definition, script, controller: str, oid: str) -> str | None:
+def _entering_attached_to(game: GameBase, event, definition, script, controller: str, oid: str) -> str | None:
     """What a permanent put onto the battlefield enters attached to: an Aura to a legal
     ``attach_to`` (CR 303.4i), an Equipment of the card database to a creature if it says so
     (CR 301.5c), anything else to nothing (an ``attach_to`` is refused)."""
@@ -424,7 +429,7 @@ def _entering_attached_to(game, event, definition, script, controller: str, oid:
     return None
 
 
-def _check_copy_of(game, event, definition, script, controller: str) -> None:
+def _check_copy_of(game: GameBase, event, definition, script, controller: str) -> None:
     """``copy_of``: Clone copies any creature, Mirror Image one its controller controls (CR 707.5)."""
     if script.enters_as_copy is None:
         raise IllegalAction("bad_event", f"copy_of: {definition.name} can't enter as a copy")
@@ -434,7 +439,7 @@ def _check_copy_of(game, event, definition, script, controller: str) -> None:
                                               f"{original.id!r} is controlled by {original.controller}")
 
 
-def attach(game, event):
+def attach(game: GameBase, event):
     """``{"type": "attach", "aura": ID, "to": ID}``: move an Aura (Felidar Umbra's ability).
 
     The Aura gets a new timestamp (CR 613.7e); an illegal attachment is refused and the
@@ -458,7 +463,7 @@ def attach(game, event):
     return lambda decider: game.attach_aura(aura, target)
 
 
-def _protected_from(game, target, attachment) -> bool:
+def _protected_from(game: GameBase, target, attachment) -> bool:
     """Whether ``target`` has protection from ``attachment`` (an object or a card definition):
     it can't be enchanted or equipped by it (CR 702.16c)."""
     keywords = characteristics(game, target).keywords
@@ -468,7 +473,7 @@ def _protected_from(game, target, attachment) -> bool:
     return protected_from(keywords, ch.colors, ch.types)
 
 
-def activate_regeneration(game, event):
+def activate_regeneration(game: GameBase, event):
     """``{"type": "activate_regeneration", "object": ID}``: "Regenerate this" resolves.
 
     Creates a regeneration shield for this turn (CR 701.15a). Mana is not modelled.
@@ -484,7 +489,7 @@ def activate_regeneration(game, event):
     return perform
 
 
-def set_combat(game, event):
+def set_combat(game: GameBase, event):
     """``{"type": "set_combat", "object": ID, "status": "attacking" | "blocking" | null}``.
 
     Combat status as a flag (combat itself is not modelled) so that effects that remove
@@ -503,7 +508,7 @@ def set_combat(game, event):
     return perform
 
 
-def _decline_combat(game, obj, status) -> None:
+def _decline_combat(game: GameBase, obj, status) -> None:
     """Combat is a status here, not declared attackers and blockers (CR 508, 509): where a
     card model's combat ability would matter, decline. A creature that can't block is made
     to block, one with (or attached to a permanent with) a combat restriction or a combat
@@ -526,7 +531,7 @@ def _decline_combat(game, obj, status) -> None:
         raise Unsupported("ability:combat", "an attacking creature's combat ability would matter")
 
 
-def cleanup(game, event):
+def cleanup(game: GameBase, event):
     """``{"type": "cleanup"}``: the cleanup step (CR 514.2).
 
     All damage is removed from permanents and "until end of turn" and "this turn"
@@ -544,7 +549,7 @@ def cleanup(game, event):
     return perform
 
 
-def change_control(game, event):
+def change_control(game: GameBase, event):
     """``{"type": "change_control", "object": ID, "controller": P}``: "P gains control of target
     permanent", a resolved effect with no duration (layer 2, CR 613.1b), e.g. Agent of
     Treachery's enters ability. See :mod:`reference_engine.control`."""

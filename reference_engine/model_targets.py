@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from cards.model import Affected
 
@@ -21,6 +21,9 @@ from .cards import CardDef, CardScript
 from .errors import IllegalAction, Unsupported
 from .layers import Characteristics, characteristics
 from .objects import BATTLEFIELD, GameObject
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
 
 COLOR_LETTERS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 
@@ -75,7 +78,7 @@ _PT_FILTER = re.compile(r"^(power|toughness) (\d+) or (less|greater)$")
 _KINDS = {"creature": "Creature", "artifact": "Artifact", "enchantment": "Enchantment", "land": "Land"}
 
 
-def object_matches(game, obj: GameObject, kind: str, filters, controller: str, source_id: str | None) -> bool:
+def object_matches(game: GameBase, obj: GameObject, kind: str, filters, controller: str, source_id: str | None) -> bool:
     """Whether permanent ``obj`` is a ``kind`` with ``filters`` (cards.model) for an effect that
     ``controller`` controls from ``source_id``. Raises Unsupported for a filter not modelled."""
     if obj.zone != BATTLEFIELD:
@@ -124,7 +127,7 @@ _FILTERS: dict[str, Callable[[GameObject, Characteristics, str, str | None], boo
 }
 
 
-def _filter(game, obj: GameObject, ch: Characteristics, f: str, controller: str, source_id: str | None) -> bool:
+def _filter(game: GameBase, obj: GameObject, ch: Characteristics, f: str, controller: str, source_id: str | None) -> bool:
     test = _FILTERS.get(f)
     if test is not None:
         return test(obj, ch, controller, source_id)
@@ -149,7 +152,7 @@ def _written_filter(ch: Characteristics, f: str) -> bool:
     raise Unsupported("ability:filter", f"the filter {f!r} is not modelled")
 
 
-def legal_target(game, affected: Affected, target, source: Source) -> bool:
+def legal_target(game: GameBase, affected: Affected, target, source: Source) -> bool:
     """Whether ``target`` (an object id or a player id) is a legal target of an effect
     affecting ``affected`` from ``source`` (CR 115, 601.2c): the right kind and filters, on
     the battlefield, not hexproof against ``source``'s controller (CR 702.11b), not shroud
@@ -173,7 +176,7 @@ def legal_target(game, affected: Affected, target, source: Source) -> bool:
     return not protected_from(keywords, source.colors, source.types)
 
 
-def each_affected(game, affected: Affected, source: Source) -> list[str]:
+def each_affected(game: GameBase, affected: Affected, source: Source) -> list[str]:
     """The objects and players an "each"/"all" effect affects, ids in timestamp order then
     players in turn order (CR 101.4: players of the board's order)."""
     kind = affected.kind
@@ -203,7 +206,7 @@ def targeting(effects) -> list[int]:
     return [i for i, e in enumerate(effects) if e.affected.scope == "target"]
 
 
-def assign_targets(game, effects, targets: list, source: Source) -> dict[int, list]:
+def assign_targets(game: GameBase, effects, targets: list, source: Source) -> dict[int, list]:
     """The event's ``targets`` split among the targeting effects, in order, each checked; raises
     IllegalAction (``"illegal_target"``) for a wrong number or an illegal target."""
     wanted = targeting(effects)
@@ -241,7 +244,7 @@ def assign_targets(game, effects, targets: list, source: Source) -> dict[int, li
     return assigned
 
 
-def check_effects(game, effects, assigned: dict[int, list], source: Source, ability_text: str) -> None:
+def check_effects(game: GameBase, effects, assigned: dict[int, list], source: Source, ability_text: str) -> None:
     """Raise Unsupported where the engine can't be right for these effects now (module
     docstring). Changes nothing."""
     if _ambiguous_self(ability_text, effects):
@@ -260,7 +263,7 @@ def check_effects(game, effects, assigned: dict[int, list], source: Source, abil
             _check_flicker(game, effect, assigned.get(i, []), source)
 
 
-def _check_damage(game, effect, targets: list | None, source: Source) -> None:
+def _check_damage(game: GameBase, effect, targets: list | None, source: Source) -> None:
     """Damage to a permanent that isn't a creature (a planeswalker) or that a protection would
     prevent (CR 702.16e) is declined."""
     recipients = targets if effect.affected.scope == "target" else \
@@ -277,7 +280,7 @@ def _check_damage(game, effect, targets: list | None, source: Source) -> None:
                                                     f"{source.name} (CR 702.16e)")
 
 
-def _check_flicker(game, effect, targets: list, source: Source) -> None:
+def _check_flicker(game: GameBase, effect, targets: list, source: Source) -> None:
     from .zones import check_returnable
 
     scope = effect.affected.scope
@@ -289,7 +292,7 @@ def _check_flicker(game, effect, targets: list, source: Source) -> None:
             check_returnable(game, obj)
 
 
-def _check_draw(game, player: str, amount: int) -> None:
+def _check_draw(game: GameBase, player: str, amount: int) -> None:
     library = [o for o in game.objects.values() if o.zone == "library" and o.owner == player]
     if len(library) < amount:
         raise Unsupported("rule:draw from an empty library", f"{player} would draw {amount} card(s) from a library "
@@ -298,7 +301,7 @@ def _check_draw(game, player: str, amount: int) -> None:
         raise Unsupported("ability:shuffle", f"{player}'s library was shuffled: its top card is unknown")
 
 
-def _players(game, affected: Affected, targets, source: Source) -> list[str]:
+def _players(game: GameBase, affected: Affected, targets, source: Source) -> list[str]:
     if affected.scope == "you":
         return [source.controller]
     if affected.scope == "target":
@@ -347,7 +350,7 @@ def divide_damage(effects, assigned: dict[int, list], event: dict, name: str):
 
 
 # ---------------------------------------------------------------- resolving
-def deal_damage(game, label: str, keywords, controller: str | None, target: str, amount: int) -> None:
+def deal_damage(game: GameBase, label: str, keywords, controller: str | None, target: str, amount: int) -> None:
     """Deal ``amount`` damage from a source logged as ``label`` with ``keywords`` (CR 120.3):
     marked on a creature, lost as life by a player; deathtouch (702.2) and lifelink (702.15b:
     its controller gains that much life) from the source's keywords."""

@@ -56,7 +56,7 @@ def basic_land_card(card: Card) -> bool:
     return "Basic" in card.supertypes and "Land" in card.types
 
 
-def cast_spell(game, name: str, script, controller: str, targets: list):
+def cast_spell(game: GameBase, name: str, script, controller: str, targets: list):
     """Validate a cast of a spell of this module; return ``perform(decider)``.
 
     Explosive Vegetation takes no target; Bile Blight one creature on the battlefield.

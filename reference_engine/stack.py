@@ -535,7 +535,7 @@ class StackRules(GameBase):
                          "cause": {"event": "resolution", "rule": rule}})
 
 
-def pass_priority(game, event):
+def pass_priority(game: GameBase, event):
     """``{"type": "pass_priority", "player": P}``: P passes priority (module docstring)."""
     player = event.get("player")
     if not isinstance(player, str) or player not in game.players:

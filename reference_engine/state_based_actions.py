@@ -44,7 +44,7 @@ class StateBasedActions(GameBase):
         return keep
 
 
-def check_state_based_actions(game, decider) -> None:
+def check_state_based_actions(game: GameBase, decider) -> None:
     """Perform state-based actions until none apply (CR 704.3).
 
     Each check finds every applicable action, then performs them all as one event:
@@ -78,7 +78,7 @@ def check_state_based_actions(game, decider) -> None:
         _perform_permanent_actions(game, to_graveyard, to_destroy, annihilating, decider)
 
 
-def _player_and_object_actions(game) -> bool:
+def _player_and_object_actions(game: GameBase) -> bool:
     """704.5a (a player at 0 or less life loses), 704.5b, 704.5n, 704.5d (a token off the
     battlefield ceases to exist); whether any was performed."""
     performed = False
@@ -98,7 +98,7 @@ def _player_and_object_actions(game) -> bool:
     return performed
 
 
-def _legend_rule(game, legends: dict[tuple[str, str], list[str]], to_graveyard: dict[str, str], decider) -> None:
+def _legend_rule(game: GameBase, legends: dict[tuple[str, str], list[str]], to_graveyard: dict[str, str], decider) -> None:
     """704.5j: of two or more legendary permanents with the same name, their controller keeps one."""
     for (controller, _name), ids in legends.items():
         # Every legend counts, even one already leaving by 704.5f: all applicable
@@ -110,7 +110,7 @@ def _legend_rule(game, legends: dict[tuple[str, str], list[str]], to_graveyard: 
                     to_graveyard.setdefault(oid, "704.5j")
 
 
-def _perform_permanent_actions(game, to_graveyard: dict[str, str], to_destroy: dict[str, str], annihilating: list,
+def _perform_permanent_actions(game: GameBase, to_graveyard: dict[str, str], to_destroy: dict[str, str], annihilating: list,
                                decider) -> None:
     # One simultaneous event (CR 704.3): replacement effects on destruction first,
     # then every object leaves together, as it last existed: with the counters it had
@@ -132,7 +132,7 @@ def _perform_permanent_actions(game, to_graveyard: dict[str, str], to_destroy: d
             game.annihilate_counters(obj)
 
 
-def _permanent_actions(game, battlefield) -> tuple[dict, dict, dict]:
+def _permanent_actions(game: GameBase, battlefield) -> tuple[dict, dict, dict]:
     """The state-based actions that apply to permanents now, found without changing anything.
 
     Returns ``(to_graveyard, to_destroy, legends)``: ids put into the graveyard by rule

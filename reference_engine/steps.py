@@ -55,14 +55,14 @@ DRAW_STEP = "draw step"
 EDICT_FILTERS = ("creature",)
 
 
-def _player(game, event) -> str:
+def _player(game: GameBase, event) -> str:
     player = event.get("player")
     if not isinstance(player, str) or player not in game.players:
         raise IllegalAction("bad_event", f"player={player!r} is not a player")
     return player
 
 
-def begin_step(game, event):
+def begin_step(game: GameBase, event):
     """Validate a ``begin_step`` event; return ``perform(decider)`` (module docstring)."""
     player = _player(game, event)
     step = event.get("step")
@@ -72,7 +72,7 @@ def begin_step(game, event):
     return lambda decider: game.begin_step(player, step, decider)
 
 
-def edict(game, event):
+def edict(game: GameBase, event):
     """Validate an ``edict`` event; return ``perform(decider)`` (module docstring)."""
     player = _player(game, event)
     kind = event.get("filter")

@@ -14,15 +14,20 @@ Steps and phases are not modelled one by one; these two events stand for their e
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .errors import IllegalAction
 
+if TYPE_CHECKING:
+    from .game_base import GameBase
 
-def pass_step(game, event):
+
+def pass_step(game: GameBase, event):
     """Validate a ``pass_step`` event; return ``perform(decider)``."""
     return lambda decider: game.empty_mana_pools()
 
 
-def begin_turn(game, event):
+def begin_turn(game: GameBase, event):
     """Validate a ``begin_turn`` event; return ``perform(decider)``."""
     player = event.get("player")
     if not isinstance(player, str) or player not in game.players:

@@ -14,13 +14,16 @@ before it is performed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .abilities import LOOK_AND_EXILE_TOP, UNEARTH
 from .cards import card
 from .errors import UnknownCard, Unsupported
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject
+
+if TYPE_CHECKING:
+    from .game_base import GameBase
 
 PROTECTION_FROM_MULTICOLORED = "protection from multicolored"
 
@@ -38,16 +41,16 @@ class Gap:
     ability: str
     reason: str
     when: str
-    check: Callable[[object, dict], bool] | None = None
+    check: Callable[[GameBase, dict], bool] | None = None
 
 
 # ------------------------------------------------------------------ helpers
-def _object(game, oid) -> GameObject | None:
+def _object(game: GameBase, oid) -> GameObject | None:
     obj = game.objects.get(oid) if isinstance(oid, str) else None
     return obj if obj is not None and obj.zone == BATTLEFIELD else None
 
 
-def _enchanted_by(game, creature, card: str) -> list:
+def _enchanted_by(game: GameBase, creature, card: str) -> list:
     """The Auras named ``card`` (by their copiable values) attached to ``creature``."""
     return [a for a in game.attached_to(creature.id) if game.copiable_values(a)[0].name == card]
 
@@ -60,7 +63,7 @@ def _becomes(event: dict, status: str, game) -> GameObject | None:
     return obj if obj is not None and obj.combat != status else None
 
 
-def _attacks_enchanted_by(card: str) -> Callable[[object, dict], bool]:
+def _attacks_enchanted_by(card: str) -> Callable[[GameBase, dict], bool]:
     """A creature enchanted by ``card`` attacks (a "whenever this creature attacks" ability it grants)."""
     def check(game, event) -> bool:
         creature = _becomes(event, "attacking", game)
@@ -68,7 +71,7 @@ def _attacks_enchanted_by(card: str) -> Callable[[object, dict], bool]:
     return check
 
 
-def _snake_umbra(game, event) -> bool:
+def _snake_umbra(game: GameBase, event) -> bool:
     """A creature enchanted by Snake Umbra deals damage to an opponent of its controller."""
     if event.get("type") != "damage":
         return False
@@ -77,7 +80,7 @@ def _snake_umbra(game, event) -> bool:
             and bool(_enchanted_by(game, source, "Snake Umbra")))
 
 
-def _indrik_umbra(game, event) -> bool:
+def _indrik_umbra(game: GameBase, event) -> bool:
     """Combat status changes while a creature enchanted by Indrik Umbra attacks or is made to attack
     (then which creatures must block it would matter)."""
     if event.get("type") != "set_combat":
@@ -88,7 +91,7 @@ def _indrik_umbra(game, event) -> bool:
     return any(o.combat == "attacking" and _enchanted_by(game, o, "Indrik Umbra") for o in game.battlefield())
 
 
-def _dog_umbra(game, event) -> bool:
+def _dog_umbra(game: GameBase, event) -> bool:
     """A creature enchanted by a Dog Umbra that another player controls is made to attack or block."""
     if event.get("type") != "set_combat" or event.get("status") not in ("attacking", "blocking"):
         return False
@@ -97,7 +100,7 @@ def _dog_umbra(game, event) -> bool:
                                         for a in _enchanted_by(game, creature, "Dog Umbra"))
 
 
-def _protected(game, oid) -> bool:
+def _protected(game: GameBase, oid) -> bool:
     obj = _object(game, oid)
     return obj is not None and PROTECTION_FROM_MULTICOLORED in game.copiable_values(obj)[0].keywords
 
@@ -109,7 +112,7 @@ def _multicolored_card(name) -> bool:
         return False
 
 
-def _stonecoil_serpent(game, event) -> bool:
+def _stonecoil_serpent(game: GameBase, event) -> bool:
     """Protection from multicolored would matter (CR 702.16): a multicolored source deals it
     damage (prevented), a multicolored spell targets it, or a multicolored Aura would
     become attached to it."""
@@ -129,7 +132,7 @@ def _stonecoil_serpent(game, event) -> bool:
     return False
 
 
-def _hydroid_krasis(game, event) -> bool:
+def _hydroid_krasis(game: GameBase, event) -> bool:
     """Hydroid Krasis put onto the battlefield as a spell cast with X >= 2: its cast trigger would
     gain half X life and draw half X cards (rounded down: nothing for X < 2)."""
     x = event.get("x")
@@ -137,7 +140,7 @@ def _hydroid_krasis(game, event) -> bool:
             and isinstance(x, int) and x >= 2)
 
 
-def _islandwalk(game, event) -> bool:
+def _islandwalk(game: GameBase, event) -> bool:
     """A creature is made to block while an attacking creature with islandwalk (CR 702.14)
     attacks and the blocker's controller controls an Island: which creatures could block
     it would matter."""
@@ -150,7 +153,7 @@ def _islandwalk(game, event) -> bool:
                            for o in game.battlefield())
 
 
-def _activation(game, event):
+def _activation(game: GameBase, event):
     """(object, ability) an ``activate`` event names, whatever zone the object is in, or None."""
     oid, index = event.get("object"), event.get("ability")
     obj = game.objects.get(oid) if event.get("type") == "activate" and isinstance(oid, str) else None
@@ -160,7 +163,7 @@ def _activation(game, event):
     return (obj, abilities[index]) if index < len(abilities) else None
 
 
-def _top_after_shuffle(game, event) -> bool:
+def _top_after_shuffle(game: GameBase, event) -> bool:
     """Puresight Merrow looks at the top card of a library a search shuffled (Goblin Engineer,
     Sakura-Tribe Elder, Explosive Vegetation):
     which card is on top is no longer the board's order (CR 701.24a)."""
@@ -169,18 +172,18 @@ def _top_after_shuffle(game, event) -> bool:
             and found[0].controller in game.shuffled_libraries)
 
 
-def _unearth(game, event) -> bool:
+def _unearth(game: GameBase, event) -> bool:
     """Fatestitcher's unearth is activated from its graveyard (CR 702.84a)."""
     found = _activation(game, event)
     return found is not None and found[0].zone == "graveyard" and found[1].kind == UNEARTH
 
 
-def _sword_in_graveyard(game, event) -> bool:
+def _sword_in_graveyard(game: GameBase, event) -> bool:
     """A Sword of the Meek is in a graveyard: its "return ... then attach" trigger may matter."""
     return any(o.zone == "graveyard" and o.card.name == "Sword of the Meek" for o in game.objects.values())
 
 
-def _treasure_activated(game, event) -> bool:
+def _treasure_activated(game: GameBase, event) -> bool:
     """A Treasure token's "{T}, Sacrifice this artifact: Add one mana of any color." is
     activated (CR 111.10a); a Treasure that has no abilities now (a tapped continuous one)
     has nothing to activate, and the activation is refused instead."""
@@ -189,7 +192,7 @@ def _treasure_activated(game, event) -> bool:
             and bool(game.activated_abilities(found[0])))
 
 
-def _contamination_upkeep(game, event) -> bool:
+def _contamination_upkeep(game: GameBase, event) -> bool:
     """The upkeep of a player who controls a Contamination begins (its upkeep ability would trigger)."""
     return (event.get("type") == "begin_step" and event.get("step") == "upkeep"
             and any(o.controller == event.get("player") and game.copiable_values(o)[0].name == "Contamination"
@@ -260,7 +263,7 @@ GAPS: tuple[Gap, ...] = (
 )
 
 
-def decline_if_unmodelled(game, event: dict) -> None:
+def decline_if_unmodelled(game: GameBase, event: dict) -> None:
     """Raise :class:`Unsupported` if performing ``event`` now would need an ability the engine
     does not model (a :class:`Gap` with a check). Changes nothing."""
     for gap in GAPS:
@@ -270,7 +273,7 @@ def decline_if_unmodelled(game, event: dict) -> None:
         raise Unsupported("ability:protection", "protection would prevent the damage (CR 702.16e is not modelled)")
 
 
-def _protection_prevents(game, event) -> bool:
+def _protection_prevents(game: GameBase, event) -> bool:
     """A ``damage`` event from a source that the target has protection from (the card
     database's protection abilities, CR 702.16e: the damage would be prevented)."""
     from .model_cards import protected_from

@@ -129,7 +129,7 @@ class ZoneRules(GameBase):
 
 
 # ---------------------------------------------------------------- event handlers
-def _on_battlefield(game, event) -> GameObject:
+def _on_battlefield(game: GameBase, event) -> GameObject:
     oid = event.get("object")
     obj = game.objects.get(oid) if isinstance(oid, str) else None
     if obj is None:
@@ -139,19 +139,19 @@ def _on_battlefield(game, event) -> GameObject:
     return obj
 
 
-def exile_event(game, event):
+def exile_event(game: GameBase, event):
     """``{"type": "exile", "object": ID}``: an effect exiles the permanent (CR 701.11a)."""
     obj = _on_battlefield(game, event)
     return lambda decider: game.exile([obj.id])
 
 
-def return_to_hand_event(game, event):
+def return_to_hand_event(game: GameBase, event):
     """``{"type": "return_to_hand", "object": ID}``: an effect returns the permanent to its owner's hand."""
     obj = _on_battlefield(game, event)
     return lambda decider: game.return_to_hand([obj.id])
 
 
-def flicker_event(game, event):
+def flicker_event(game: GameBase, event):
     """``{"type": "flicker", "object": ID, "id": NEW_ID}``: exile it, then return it to the battlefield
     under its owner's control as the new object ``NEW_ID`` (CR 400.7, 610.3c).
 
@@ -167,7 +167,7 @@ def flicker_event(game, event):
     return lambda decider: game.flicker(obj, new_id)
 
 
-def check_returnable(game, obj: GameObject) -> None:
+def check_returnable(game: GameBase, obj: GameObject) -> None:
     """Raise Unsupported when ``obj`` returning to the battlefield would need a choice the engine
     doesn't model (an Aura's object to enchant, CR 303.4f; a Clone's copy, 707.5). A token never
     returns (111.8): nothing to decline."""
