@@ -124,7 +124,9 @@ def activation_on_battlefield(event: dict, before: dict) -> tuple[str, dict, Abi
     if event.get("type") != "activate":
         return None
     oid = event.get("object")
-    o = before["objects"].get(oid) if isinstance(oid, str) else None
+    if not isinstance(oid, str):
+        return None
+    o = before["objects"].get(oid)
     if o is None or o["zone"] != "battlefield":
         return None
     return oid, o, ability_of(before, oid, event.get("ability"))
@@ -208,7 +210,7 @@ def could_produce(obs: dict) -> dict[str, frozenset[str]]:
     """The types each permanent could produce (CR 106.7), by id: the least fixed point of
     "what its mana abilities would add, after replacement effects in any order"."""
     perms = battlefield(obs)
-    known = {oid: frozenset() for oid, _ in perms}
+    known: dict[str, frozenset[str]] = {oid: frozenset() for oid, _ in perms}
     changed = True
     while changed:
         changed = False

@@ -8,6 +8,8 @@ cause regeneration shields to not be applied.
 
 from __future__ import annotations
 
+from typing import cast
+
 from .base import Transition, invariant
 from .observed import would_be_destroyed
 
@@ -17,7 +19,8 @@ def _regenerated(t: Transition) -> dict[str, int]:
     out: dict[str, int] = {}
     for e in t.log:
         if e.get("kind") == "replacement" and e.get("effect") == "regeneration":
-            out[e.get("affected")] = out.get(e.get("affected"), 0) + 1
+            affected = cast(str, e.get("affected"))  # a replacement entry's is a string (harness.wire.log_kinds)
+            out[affected] = out.get(affected, 0) + 1
     return out
 
 

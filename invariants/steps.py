@@ -10,6 +10,7 @@ read only for what happened (``trigger`` entries, ``zone_change`` entries).
 from __future__ import annotations
 
 from collections import Counter
+from typing import cast
 
 import cards
 
@@ -85,9 +86,11 @@ def step_triggers(t: Transition):
     if expected is None:
         return None
     other = next(v for k, v in STEP_TRIGGERS.items() if k != step)
-    right = Counter(e.get("source") for e in t.log if e.get("kind") == "trigger"
+    # a trigger entry's source is a string (harness.wire.log_kinds)
+    right = Counter(cast(str, e.get("source")) for e in t.log if e.get("kind") == "trigger"
                     and e.get("ability") == STEP_TRIGGERS[step])
-    wrong = Counter(e.get("source") for e in t.log if e.get("kind") == "trigger" and e.get("ability") == other)
+    wrong = Counter(cast(str, e.get("source")) for e in t.log
+                    if e.get("kind") == "trigger" and e.get("ability") == other)
     out = []
     for oid, abilities in expected.items():
         if right.get(oid, 0) != len(abilities):
@@ -111,6 +114,29 @@ def step_triggers(t: Transition):
     return out
 
 
+def _hands_and_libraries(t: Transition, p: str) -> tuple[list, list, list, list] | None:
+    """``p``'s hand and library before, then after the event; None when a zone isn't observed."""
+    hand0, lib0 = _zones(t.before, "hand", p), _zones(t.before, "library", p)
+    hand1, lib1 = _zones(t.after, "hand", p), _zones(t.after, "library", p)
+    if hand0 is None or lib0 is None or hand1 is None or lib1 is None:
+        return None
+    return hand0, lib0, hand1, lib1
+
+
+def _drew(p: str, player: str, step: str, hand0: list, lib0: list, hand1: list, lib1: list) -> list[str]:
+    """``p`` drew one card of their library in their draw step (CR 504.1), none otherwise (503.1, 704.5b)."""
+    drawn = [c for c in hand1 if c not in hand0 and c in lib0]
+    want = 1 if p == player and step == "draw" and lib0 else 0
+    if len(drawn) != want or len(lib0) - len(lib1) != want:
+        what = f"{player}'s draw step: {player} draws a card (CR 504.1)" if want else (
+            f"{player}'s {step}: nobody draws" if step == "upkeep" else
+            f"{player}'s draw step: only {player} draws" if p != player else
+            f"{player}'s library is empty: nothing is drawn (704.5b)")
+        return [f"{what}; {p}'s library went {len(lib0)} -> {len(lib1)} card(s) and {len(drawn)} of its "
+                f"cards went to {p}'s hand ({drawn})"]
+    return []
+
+
 @invariant("steps.draw_step_draws", rules=("504.1", "121.1", "503.1"), requires=("steps",))
 def draw_step_draws(t: Transition):
     """In P's draw step P draws one card (CR 504.1): one card of P's library goes to P's hand; in the
@@ -128,20 +154,11 @@ def draw_step_draws(t: Transition):
         return None
     out, checked = [], False
     for p in t.before["players"]:
-        hand0, lib0 = _zones(t.before, "hand", p), _zones(t.before, "library", p)
-        hand1, lib1 = _zones(t.after, "hand", p), _zones(t.after, "library", p)
-        if None in (hand0, lib0, hand1, lib1):
+        zones = _hands_and_libraries(t, p)
+        if zones is None:
             return None
-        drawn = [c for c in hand1 if c not in hand0 and c in lib0]
-        want = 1 if p == player and step == "draw" and lib0 else 0
         checked = True
-        if len(drawn) != want or len(lib0) - len(lib1) != want:
-            what = f"{player}'s draw step: {player} draws a card (CR 504.1)" if want else (
-                f"{player}'s {step}: nobody draws" if step == "upkeep" else
-                f"{player}'s draw step: only {player} draws" if p != player else
-                f"{player}'s library is empty: nothing is drawn (704.5b)")
-            out.append(f"{what}; {p}'s library went {len(lib0)} -> {len(lib1)} card(s) and {len(drawn)} of its "
-                       f"cards went to {p}'s hand ({drawn})")
+        out += _drew(p, player, step, *zones)
     return out if checked else None
 
 

@@ -478,7 +478,8 @@ def only_auras_that_have_it(t: Transition):
     for entry in used:
         aura, host = entry.get("source"), entry.get("affected")
         before = t.before["objects"].get(aura) if isinstance(aura, str) else None
-        if before is None or before["zone"] != "battlefield" or before["attached_to"] != host:
+        if not isinstance(aura, str) or before is None or before["zone"] != "battlefield" \
+                or before["attached_to"] != host:
             continue  # entered or moved during the event: nothing to judge from the board before it
         if not has_umbra_armor(t.before, aura):
             out.append(f"umbra armor of {aura} ({before['name']}, controlled by {before['controller']}) replaced the "

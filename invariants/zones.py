@@ -42,7 +42,9 @@ def sacrificed_goes_to_its_owners_graveyard(t: Transition):
     if t.illegal is not None or t.event.get("type") != "sacrifice":
         return None
     oid = t.event.get("object")
-    before = t.before["objects"].get(oid) if isinstance(oid, str) else None
+    if not isinstance(oid, str):
+        return None
+    before = t.before["objects"].get(oid)
     if before is None or before["zone"] != "battlefield":
         return None
     problem = _in_owners_graveyard(t, oid, before["owner"])
