@@ -21,10 +21,11 @@ from .copies import CopyRules
 from .costs import CostPayment
 from .destruction import DestructionRules
 from .errors import BadBoard, IllegalAction, UnknownCard
-from .layers import Layers, characteristics
+from .layers import Layers, characteristics, state_cache
 from .mana import ManaRules, counts
 from .model_cards import ModelAbilities, protected_from
-from .objects import BATTLEFIELD, COMBAT_STATUSES, ZONES, GameObject, LastKnown, Player, PTEffect, Trigger
+from .objects import (BATTLEFIELD, COMBAT_STATUSES, VERSION, ZONES, GameObject, LastKnown, Player, PTEffect,
+                      TrackedDict, TrackedList, Trigger)
 from .search import SearchRules
 from .stack import StackEntry, StackRules
 from .playtest import PlaytestRules
@@ -36,6 +37,14 @@ from .zones import ZoneRules
 
 _OBJECT_FIELDS = attrgetter(*GameObject.__slots__)
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
+#: The game's containers whose changes in place change the state version (Game.__setattr__).
+_TRACKED_CONTAINERS: dict[str, type] = {"objects": TrackedDict, "players": TrackedDict, "effects": TrackedList}
+#: The game's attributes that characteristics never read: rebinding them leaves the state version
+#: as it is. The caches, the log, the clock (the timestamps it gives are set on objects and effects,
+#: which count), the triggers waiting and the stack's list (its objects are in ``objects``), the
+#: zone changes deferred to one event.
+_UNTRACKED_ATTRIBUTES = frozenset({"_cache", "_cache_version", "_kept_cache", "_anthem_guard", "log", "_clock",
+                                   "pending_triggers", "stack", "_deferred"})
 
 ENGINE_NAME = "rulesfuzz-reference"
 ENGINE_VERSION = "0.2.0"
@@ -131,10 +140,23 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         self.shuffled_libraries: set[str] = set()  # owners whose library order is no longer the board's
         self._clock = 0
         self._deferred: list | None = None
-        self._cache: dict | None = None
-        self._kept_cache: tuple | None = None  # (state_stamp(), cache) of the last unchanging() block
+        self._cache: dict | None = None  # what is computed from the state at _cache_version (layers.state_cache)
+        self._cache_version = -1
+        self._kept_cache: tuple | None = None  # no longer used (the cache is kept by state version)
         self._build(board)
         self.init_stack(board)  # the board's "stack" flag (reference_engine.stack)
+
+    def __setattr__(self, name: str, value) -> None:
+        """Rebinding the game's state increments the state version (``objects.VERSION``);
+        ``objects`` and ``players`` become :class:`TrackedDict`, ``effects`` a
+        :class:`TrackedList`, so their changes in place count too. The caches and the log
+        (never read by characteristics) don't count."""
+        wrap = _TRACKED_CONTAINERS.get(name)
+        if wrap is not None and type(value) is not wrap:
+            value = wrap(value)
+        object.__setattr__(self, name, value)
+        if name not in _UNTRACKED_ATTRIBUTES:
+            VERSION[0] += 1
 
     # ----------------------------------------------------------------- set-up
     def _build(self, board: dict) -> None:
@@ -274,20 +296,16 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
 
     def attached_to(self, oid: str) -> list[GameObject]:
         """Permanents attached to ``oid`` (CR 301.5, 303.4b), in timestamp order."""
-        cache = self._cache
-        if cache is not None:
-            index = cache.get("attached")
-            if index is None:
-                index = cache["attached"] = {}
-                for o in self.objects.values():
-                    if o.attached_to is not None and o.zone == BATTLEFIELD:
-                        index.setdefault(o.attached_to, []).append(o)
-                for found in index.values():
-                    found.sort(key=lambda o: o.timestamp)
-            return list(index.get(oid, ()))
-        found = [o for o in self.objects.values() if o.attached_to == oid and o.zone == BATTLEFIELD]
-        found.sort(key=lambda o: o.timestamp)
-        return found
+        cache = state_cache(self)
+        index = cache.get("attached")
+        if index is None:
+            index = cache["attached"] = {}
+            for o in self.objects.values():
+                if o.attached_to is not None and o.zone == BATTLEFIELD:
+                    index.setdefault(o.attached_to, []).append(o)
+            for found in index.values():
+                found.sort(key=lambda o: o.timestamp)
+        return list(index.get(oid, ()))
 
     def state_stamp(self) -> tuple:
         """Every value of the game's state that characteristics (CR 613) can read, as a
@@ -301,24 +319,10 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
     @contextmanager
     def unchanging(self):
         """A block during which the game state does not change (observing it, looking for
-        state-based actions): computed characteristics and attachments are remembered.
-
-        Once per state: what a block computed is kept with the block's
-        :meth:`state_stamp`, and the next block reuses it when the stamp is equal (an
-        observation right after the last state-based action check, several observations
-        of the same state); any change to the state starts afresh. Only a speed-up; no
-        rules meaning."""
-        outer = self._cache is None
-        if outer:
-            stamp = self.state_stamp()
-            kept = self._kept_cache
-            self._cache = kept[1] if kept is not None and kept[0] == stamp else {"characteristics": {}}
-            self._kept_cache = (stamp, self._cache)
-        try:
-            yield
-        finally:
-            if outer:
-                self._cache = None
+        state-based actions). Kept for forks: what is computed from the state is now
+        remembered as long as the state version stays the same, in or out of such a block
+        (:func:`reference_engine.layers.state_cache`)."""
+        yield
 
     def effects_on(self, oid: str, sublayer: str) -> list[PTEffect]:
         """Resolved power/toughness effects on ``oid`` in ``sublayer``, in timestamp order."""
@@ -545,7 +549,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         """The continuous effects on the object's power and toughness, in timestamp order (CR 613.7)."""
         if obj.zone != BATTLEFIELD or ch.power is None:
             return []
-        effects = (self._cache or {}).get("pt_effects", {}).get(obj.id)
+        effects = state_cache(self).get("pt_effects", {}).get(obj.id)
         if effects is None:
             effects = self.pt_effects(obj)
         return [

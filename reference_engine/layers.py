@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .cards import CardDef, CardScript
-from .objects import BATTLEFIELD, GameObject, PTEffect
+from .objects import BATTLEFIELD, VERSION, GameObject, PTEffect
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -124,8 +124,8 @@ class Layers(GameBase):
     def anthems(self) -> list[tuple[GameObject, object]]:
         """The anthems on the battlefield: (source, its ``cards.model.Ability``), static abilities
         "Creatures you control get +1/+1" of permanents with a card model (CR 604.2, 611.3a)."""
-        cache = getattr(self, "_cache", None)
-        if cache is not None and "anthems" in cache:
+        cache = state_cache(self)
+        if "anthems" in cache:
             return cache["anthems"]
         found = []
         for source in self.battlefield():
@@ -135,8 +135,7 @@ class Layers(GameBase):
             for ability in model.of("static"):
                 if ability.static == "bonus" and ability.affected is not None and ability.affected.scope == "each":
                     found.append((source, ability))
-        if cache is not None:
-            cache["anthems"] = found
+        cache["anthems"] = found
         return found
 
     def anthem_effects(self, obj: GameObject) -> list[PTEffect]:
@@ -166,21 +165,15 @@ class Layers(GameBase):
             return False
         guard.add(obj.id)
         try:
-            cache = getattr(self, "_cache", None)
-            if cache is not None:
-                cache["characteristics"].pop(obj.id, None)
+            state_cache(self)["characteristics"].pop(obj.id, None)
             return object_matches(self, obj, affected.kind, affected.filters, source.controller, source.id)
         finally:
             guard.discard(obj.id)
-            cache = getattr(self, "_cache", None)
-            if cache is not None:
-                cache["characteristics"].pop(obj.id, None)
+            state_cache(self)["characteristics"].pop(obj.id, None)  # computed without anthems: not kept
 
     def resolved_effects_on(self, oid: str) -> list[PTEffect]:
         """The effects of resolved spells and abilities on ``oid`` (CR 611.2), oldest first."""
-        cache = getattr(self, "_cache", None)
-        if cache is None:
-            return [e for e in self.effects if e.affected == oid]
+        cache = state_cache(self)
         index = cache.get("effects")
         if index is None:
             index = cache["effects"] = {}
@@ -241,13 +234,26 @@ def characteristics(game, obj: GameObject) -> Characteristics:
     the effect that created the token); continuous effects from the battlefield only
     apply to permanents in this engine's card pool.
     """
-    cache = getattr(game, "_cache", None)
-    if cache is not None:
-        known = cache["characteristics"].get(obj.id)
-        if known is None:
-            known = cache["characteristics"][obj.id] = _characteristics(game, obj)
-        return known
-    return _characteristics(game, obj)
+    computed = state_cache(game)["characteristics"]
+    known = computed.get(obj.id)
+    if known is None:
+        known = computed[obj.id] = _characteristics(game, obj)
+    return known
+
+
+def state_cache(game) -> dict:
+    """What has been computed from ``game``'s state as it is now (characteristics by object id
+    under ``"characteristics"``; attachments, anthems, resolved effects by object, power and
+    toughness effects): a dict kept while the state version (:data:`reference_engine.objects.VERSION`)
+    stays the same, a new empty one once anything changed. Every change to the state changes
+    the version (objects, counters, players, effects, the game's attributes), so each object's
+    characteristics are computed once per state; the layer system reads the whole battlefield
+    (CR 613), so any change starts afresh. Only a speed-up; no rules meaning."""
+    version = VERSION[0]
+    if getattr(game, "_cache_version", None) != version:
+        game._cache = {"characteristics": {}}
+        game._cache_version = version
+    return game._cache
 
 
 @lru_cache(maxsize=512)
@@ -260,6 +266,7 @@ def _own_characteristics(card: CardDef, script: CardScript) -> Characteristics:
 
 
 def _characteristics(game, obj: GameObject) -> Characteristics:
+    cache = state_cache(game)  # the state's, taken before computing (a change meanwhile discards it)
     card, script = game.copiable_values(obj)
     if obj.zone != BATTLEFIELD:
         return _own_characteristics(card, script)
@@ -293,9 +300,7 @@ def _characteristics(game, obj: GameObject) -> Characteristics:
     power, toughness = card.power, card.toughness
     if power is not None:
         effects = game.pt_effects(obj, attached)
-        cache = getattr(game, "_cache", None)
-        if cache is not None:
-            cache.setdefault("pt_effects", {})[obj.id] = effects
+        cache.setdefault("pt_effects", {})[obj.id] = effects
         power, toughness = game.apply_pt_layers(power, toughness, effects, obj.counters)
     return Characteristics(
         card.name, supertypes, card.types, card.subtypes, card.colors,

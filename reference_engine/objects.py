@@ -11,6 +11,129 @@ BATTLEFIELD = "battlefield"
 ZONES = ("library", "hand", "battlefield", "graveyard", "exile")
 COMBAT_STATUSES = (None, "attacking", "blocking")
 
+#: The version of the game state: every change to it increments ``VERSION[0]``: setting a field
+#: of a :class:`GameObject`, :class:`Player` or :class:`PTEffect` to another value, changing a
+#: :class:`TrackedDict` (an object's counters, a game's objects and players) or a
+#: :class:`TrackedList` (a game's effects) in place, rebinding a game's state
+#: (``reference_engine.game.Game.__setattr__``). What is computed from the state alone
+#: (characteristics, CR 613) is kept while the version stays the same
+#: (:func:`reference_engine.layers.state_cache`). One counter for every game: a change to one
+#: game only makes the others compute again. No rules meaning.
+VERSION = [0]
+
+
+_UNSET = object()
+
+
+class TrackedDict(dict):
+    """A dict whose changes in place increment :data:`VERSION` (reads are a dict's)."""
+
+    __slots__ = ()
+
+    def __setitem__(self, key, value):
+        dict.__setitem__(self, key, value)
+        VERSION[0] += 1
+
+    def __delitem__(self, key):
+        dict.__delitem__(self, key)
+        VERSION[0] += 1
+
+    def __or__(self, other):  # a new dict, not tracked (not a game's state)
+        return dict.__or__(self, other)
+
+    def __ior__(self, other):
+        dict.update(self, other)
+        VERSION[0] += 1
+        return self
+
+    def pop(self, *args):
+        VERSION[0] += 1
+        return dict.pop(self, *args)
+
+    def popitem(self):
+        VERSION[0] += 1
+        return dict.popitem(self)
+
+    def setdefault(self, key, default=None):
+        VERSION[0] += 1
+        return dict.setdefault(self, key, default)
+
+    def update(self, *args, **kwargs):
+        dict.update(self, *args, **kwargs)
+        VERSION[0] += 1
+
+    def clear(self):
+        dict.clear(self)
+        VERSION[0] += 1
+
+
+class TrackedList(list):
+    """A list whose changes in place increment :data:`VERSION` (reads are a list's)."""
+
+    __slots__ = ()
+
+    def __setitem__(self, index, value):
+        list.__setitem__(self, index, value)
+        VERSION[0] += 1
+
+    def __delitem__(self, index):
+        list.__delitem__(self, index)
+        VERSION[0] += 1
+
+    def __add__(self, other):  # a new list, not tracked (not a game's state)
+        return list.__add__(self, other)
+
+    def __iadd__(self, other):
+        list.extend(self, other)
+        VERSION[0] += 1
+        return self
+
+    def __mul__(self, n):  # a new list, not tracked
+        return list.__mul__(self, n)
+
+    def __imul__(self, n):
+        list.__imul__(self, n)
+        VERSION[0] += 1
+        return self
+
+    def append(self, item):
+        list.append(self, item)
+        VERSION[0] += 1
+
+    def extend(self, items):
+        list.extend(self, items)
+        VERSION[0] += 1
+
+    def insert(self, index, item):
+        list.insert(self, index, item)
+        VERSION[0] += 1
+
+    def remove(self, item):
+        list.remove(self, item)
+        VERSION[0] += 1
+
+    def pop(self, *args):
+        VERSION[0] += 1
+        return list.pop(self, *args)
+
+    def clear(self):
+        list.clear(self)
+        VERSION[0] += 1
+
+    def sort(self, *args, **kwargs):
+        list.sort(self, *args, **kwargs)
+        VERSION[0] += 1
+
+    def reverse(self):
+        list.reverse(self)
+        VERSION[0] += 1
+
+
+def _tracked_setattr(self, name: str, value) -> None:
+    """``__setattr__`` of the state's dataclasses: set the field, increment :data:`VERSION`."""
+    object.__setattr__(self, name, value)
+    VERSION[0] += 1
+
 
 @dataclass(slots=True)
 class GameObject:
@@ -52,6 +175,46 @@ class GameObject:
     copy_of: str | None = None
     spell_x: int = 0
 
+    def __init__(self, id: str, card: CardDef, script: CardScript, owner: str, controller: str, zone: str,
+                 timestamp: int, token: bool = False, tapped: bool = False, summoning_sick: bool = False,
+                 damage: int = 0, deathtouch_damage: bool = False, counters: dict[str, int] | None = None,
+                 attached_to: str | None = None, combat: str | None = None, regeneration_shields: int = 0,
+                 copy_effect: tuple[CardDef, CardScript] | None = None, copy_of: str | None = None,
+                 spell_x: int = 0):
+        # A new object changes no game's state until it is put into one (its objects, a
+        # TrackedDict): its fields are set without incrementing VERSION.
+        set_field = object.__setattr__
+        set_field(self, "id", id)
+        set_field(self, "card", card)
+        set_field(self, "script", script)
+        set_field(self, "owner", owner)
+        set_field(self, "controller", controller)
+        set_field(self, "zone", zone)
+        set_field(self, "timestamp", timestamp)
+        set_field(self, "token", token)
+        set_field(self, "tapped", tapped)
+        set_field(self, "summoning_sick", summoning_sick)
+        set_field(self, "damage", damage)
+        set_field(self, "deathtouch_damage", deathtouch_damage)
+        set_field(self, "counters", TrackedDict(counters or ()))
+        set_field(self, "attached_to", attached_to)
+        set_field(self, "combat", combat)
+        set_field(self, "regeneration_shields", regeneration_shields)
+        set_field(self, "copy_effect", copy_effect)
+        set_field(self, "copy_of", copy_of)
+        set_field(self, "spell_x", spell_x)
+
+    def __setattr__(self, name: str, value) -> None:
+        """Set a field; unless it is the value the field has already, increment :data:`VERSION`.
+        Counters become a :class:`TrackedDict`."""
+        if name == "counters":
+            if type(value) is not TrackedDict:
+                value = TrackedDict(value)
+        elif getattr(self, name, _UNSET) is value:  # the same value: nothing changes
+            return
+        object.__setattr__(self, name, value)
+        VERSION[0] += 1
+
     def reset_for_zone_change(self) -> None:
         """CR 400.7: the object in the new zone remembers nothing of the old one."""
         self.tapped = False
@@ -75,6 +238,8 @@ class Player:
     life: int = 20
     lost: bool = False
 
+    __setattr__ = _tracked_setattr
+
 
 @dataclass(slots=True)
 class PTEffect:
@@ -96,6 +261,23 @@ class PTEffect:
     until_end_of_turn: bool = True
     source: str | None = None
     keywords: tuple[str, ...] = ()
+
+    __setattr__ = _tracked_setattr
+
+    def __init__(self, affected: str, sublayer: str, power: int, toughness: int, timestamp: int,
+                 until_end_of_turn: bool = True, source: str | None = None, keywords: tuple[str, ...] = ()):
+        # A new effect changes no game's state until it is added to one (a TrackedList), and
+        # pt_effects builds them while computing characteristics: its fields are set without
+        # incrementing VERSION.
+        set_field = object.__setattr__
+        set_field(self, "affected", affected)
+        set_field(self, "sublayer", sublayer)
+        set_field(self, "power", power)
+        set_field(self, "toughness", toughness)
+        set_field(self, "timestamp", timestamp)
+        set_field(self, "until_end_of_turn", until_end_of_turn)
+        set_field(self, "source", source)
+        set_field(self, "keywords", keywords)
 
 
 @dataclass(slots=True)

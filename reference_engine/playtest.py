@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 
 from .abilities import EFFECT_NOT_IN_RULINGS, ActivatedAbility, Cost
 from .cards import CardDef
-from .layers import characteristics
+from .layers import characteristics, state_cache
 from .objects import BATTLEFIELD, GameObject
 
 if TYPE_CHECKING:
@@ -65,12 +65,10 @@ class PlaytestRules(GameBase):
 
     def orbs(self) -> list[GameObject]:
         """Permanents whose last ability grants mono and continuous (Orb of Origin), by copiable values."""
-        cache = getattr(self, "_cache", None)
-        if cache is not None and "orbs" in cache:
+        cache = state_cache(self)
+        if "orbs" in cache:
             return cache["orbs"]
-        found = [o for o in self.battlefield() if self.copiable_values(o)[1].grants_playtest_supertypes]
-        if cache is not None:
-            cache["orbs"] = found
+        found = cache["orbs"] = [o for o in self.battlefield() if self.copiable_values(o)[1].grants_playtest_supertypes]
         return found
 
     def granted_supertypes(self, obj: GameObject, card: CardDef) -> tuple[str, ...]:
