@@ -60,7 +60,8 @@ class GameBase:
     shuffled_libraries: set[str]
     _clock: int
     _deferred: list[tuple[list[str], dict]] | None
-    _cache: dict | None
+    _cache: dict | None  # what is computed from the state at _cache_version (layers.state_cache)
+    _cache_version: int
     _kept_cache: tuple | None
     # ---- state of the stack and priority (StackRules.init_stack)
     stack_game: bool
