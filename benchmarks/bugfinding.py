@@ -1,6 +1,6 @@
 """The bug-finding benchmark: does the harness find every planted bug, and how fast?
 
-Runs ``harness.runner.run`` against every mutant of ``tests/mutants`` (forks of the
+Runs ``harness.running.runner.run`` against every mutant of ``tests/mutants`` (forks of the
 reference engine with one realistic rules bug each) with several fixed seeds and a budget
 of examples per run (deterministic: the same seeds and budget find the same bugs on any
 machine, at any load), in two modes:
@@ -23,7 +23,7 @@ are those of the first failing example.
 It also runs the clean reference engine, in both modes, with ``--reference-examples``
 examples per seed: any violation there is a false positive; and once more (seed 0,
 invariant-only, the same number of examples) under coverage.py, to report the reference
-engine's line and branch coverage that budget reaches (``harness.engine_coverage``).
+engine's line and branch coverage that budget reaches (``harness.connection.engine_coverage``).
 
 Results go to a table on stdout and a JSON file (``--json``, default
 ``benchmarks/results/bugfinding.json``). The last line is always::
@@ -77,7 +77,7 @@ TARGET_MEDIAN_EXAMPLES = 100
 def _timed_recorder():
     """A Recorder subclass that notes when the first failure was seen (before shrinking):
     ``first_failure`` is ``(perf_counter, process_time)`` at that moment."""
-    from harness.machine import Recorder
+    from harness.running.machine import Recorder
 
     class TimedRecorder(Recorder):
         first_failure = None
@@ -95,7 +95,7 @@ def run_one(task: dict) -> dict:
     ``mode``, ``seed`` and ``budget`` (examples). Returns a plain dict (JSON-ready)."""
     import hypothesis.internal.conjecture.engine as hypothesis_engine
 
-    import harness.runner as runner
+    import harness.running.runner as runner
     from harness.adapters.reference import ReferenceAdapter
 
     _preload()
@@ -153,11 +153,11 @@ def run_one(task: dict) -> dict:
 
 def _slots(budget: int, seed: int, workers: int) -> list[tuple[int, int]]:
     """The ``(examples, seed)`` of each slot of a run of ``budget`` examples and ``seed`` with
-    ``rulesfuzz run --workers N`` (``harness.workers.slots``; one slot, the run itself, for 1).
+    ``rulesfuzz run --workers N`` (``harness.running.workers.slots``; one slot, the run itself, for 1).
     What ``--workers N`` finds depends on its slots only, not on the processes they run in,
     so running them one after another here gives its findings; a slot's examples to failure
     count the examples of the slots before it."""
-    from harness.workers import slots
+    from harness.running.workers import slots
 
     return [(slot.examples, slot.seed) for slot in slots(budget, seed, workers)]
 
@@ -184,8 +184,8 @@ def reference_coverage(examples: int, seed: int = 0) -> dict:
     import tempfile
 
     from harness.adapters.reference import ReferenceAdapter
-    from harness.engine_coverage import EngineCoverage
-    from harness.runner import run
+    from harness.connection.engine_coverage import EngineCoverage
+    from harness.running.runner import run
 
     engine = ReferenceAdapter()
     with tempfile.TemporaryDirectory() as tmp:

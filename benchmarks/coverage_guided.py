@@ -5,7 +5,7 @@ database: unguided (the default), unguided in the guided run's chunks of example
 (``chunk=GUIDED_CHUNK``: Hypothesis runs of that many examples, which alone changes how
 long examples are), and ``coverage_guided``. It prints per kind (CR rules, rulings,
 cards) the steps on the least exercised quarter
-(:func:`harness.rule_coverage.least_exercised`) and how many names were never exercised,
+(:func:`harness.reporting.rule_coverage.least_exercised`) and how many names were never exercised,
 then the totals over seeds and the ratios of guided to each unguided mode. The last
 line is::
 
@@ -34,10 +34,10 @@ ENGINES = {"reference": "reference", "tiny": str(ROOT / "examples" / "engines" /
 
 
 def main(argv=None) -> int:
-    from harness.guidance import GUIDED_CHUNK
-    from harness.loading import load_engine
-    from harness.rule_coverage import least_exercised
-    from harness.runner import run
+    from harness.generation.guidance import GUIDED_CHUNK
+    from harness.connection.loading import load_engine
+    from harness.reporting.rule_coverage import least_exercised
+    from harness.running.runner import run
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", action="append", choices=sorted(ENGINES), help="default: reference and tiny")

@@ -7,7 +7,7 @@ that other load on the machine disturbs them less; wall-clock rates are in the J
     Hypothesis's engine, one with ``--explore``) are replayed on fresh games of the
     reference engine, timing only ``new_game``, ``apply`` and ``observe`` (no Hypothesis,
     no invariants);
-(b) harness steps per second: ``harness.runner.run`` on the reference engine with every
+(b) harness steps per second: ``harness.running.runner.run`` on the reference engine with every
     invariant (step and scenario scope), no example database;
 (c) steps per second of a bare Hypothesis ``RuleBasedStateMachine`` with the same rules
     (the harness's own rules and strategies) and trivial bodies: a stub engine whose
@@ -31,7 +31,7 @@ that other load on the machine disturbs them less; wall-clock rates are in the J
     worker's (a step that costs more CPU with N processes running is the machine's).
 
 (b) is measured twice: with Hypothesis's engine driving the examples (``rulesfuzz run``)
-and with ``--explore`` (the rules on plain random draws, :mod:`harness.explore`). (a),
+and with ``--explore`` (the rules on plain random draws, :mod:`harness.running.explore`). (a),
 (b) and (c) are measured in turns, ``--repeat`` times, so that other load on the machine
 hits all alike. The headline is the **engine ratio** R: harness steps per second with
 ``--explore`` over raw engine events per second on scenarios of ``--explore`` runs, one
@@ -81,15 +81,15 @@ from hypothesis import HealthCheck, Phase, Verbosity, settings  # noqa: E402
 from hypothesis import seed as hypothesis_seed  # noqa: E402
 from hypothesis.stateful import get_state_machine_test  # noqa: E402
 
-import harness.machine as machine_module  # noqa: E402
-from harness import collector  # noqa: E402
+import harness.running.machine as machine_module  # noqa: E402
+from harness.running import collector  # noqa: E402
 from harness.adapters.reference import ReferenceAdapter  # noqa: E402
-from harness.decider import ReplayDecider  # noqa: E402
-from harness.execution import Stats  # noqa: E402
-from harness.machine import Recorder, make_machine  # noqa: E402
+from harness.running.decider import ReplayDecider  # noqa: E402
+from harness.running.execution import Stats  # noqa: E402
+from harness.running.machine import Recorder, make_machine  # noqa: E402
 from harness.protocol import EngineInfo, IllegalAction  # noqa: E402
-from harness.runner import run  # noqa: E402
-from harness.workers import run_workers  # noqa: E402
+from harness.running.runner import run  # noqa: E402
+from harness.running.workers import run_workers  # noqa: E402
 
 from benchmarks.options import positive_int  # noqa: E402
 
@@ -118,7 +118,7 @@ def record_scenarios(examples: int, seed: int, explore: bool = False) -> list[di
 
 def engine_events_per_second(scenarios: list[dict], repeat: int) -> dict:
     """Replay ``scenarios`` on the reference engine (new_game + apply + observe only), with the
-    garbage collector as a run sets it (:mod:`harness.collector`), so the engine's rate is its
+    garbage collector as a run sets it (:mod:`harness.running.collector`), so the engine's rate is its
     best under the same settings as the harness's."""
     engine = ReferenceAdapter()
     events = sum(len(s["steps"]) for s in scenarios)
@@ -214,7 +214,7 @@ NODE = f"exec:node {ROOT / 'examples' / 'engines' / 'node' / 'engine.js'}"
 
 def wall_steps_per_second(spec: str, examples: int, seed: int, isolate: bool = False) -> dict:
     """One harness run of the engine ``spec``: steps per wall-clock second (start-up excluded)."""
-    from harness.loading import load_engine
+    from harness.connection.loading import load_engine
 
     engine = load_engine(spec, isolate=isolate)
     try:
@@ -402,7 +402,7 @@ def _cpu_seconds(workers: int) -> float:
 
 def engine_steps_per_second(spec: str, examples: int, seed: int, explore: bool = False) -> dict:
     """(b) for any engine ``spec``: one harness run, every invariant, --keep-going, no shrinking."""
-    from harness.loading import load_engine
+    from harness.connection.loading import load_engine
 
     engine = load_engine(spec)
     try:

@@ -56,10 +56,10 @@ def load_tiny():
 
 
 def fuzz(engine, *, examples: int, seed: int, against: bool, keep_going: bool, oracle_only: bool = False):
-    """One run of ``harness.runner.run`` (``oracle_only``: the differential invariant alone);
+    """One run of ``harness.running.runner.run`` (``oracle_only``: the differential invariant alone);
     returns ``(RunResult, wall seconds)``."""
     from harness.adapters.reference import ReferenceAdapter
-    from harness.runner import run
+    from harness.running.runner import run
 
     started = time.perf_counter()
     result = run(engine, max_examples=examples, seed=seed, database=None,

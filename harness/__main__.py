@@ -1,5 +1,5 @@
 import sys
 
-from harness.console import main
+from harness.interfaces.console import main
 
 sys.exit(main())

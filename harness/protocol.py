@@ -20,7 +20,7 @@ through ``decider``, a :class:`Decider`. An engine that calls :mod:`random` can'
 fuzzed reproducibly.
 
 What each part means is **docs/reference.md**, generated from the code that enforces it
-(``python3 -m harness.contract --write``; ``rulesfuzz reference`` prints it), each fact in one
+(``python3 -m harness.interfaces.contract --write``; ``rulesfuzz reference`` prints it), each fact in one
 place:
 
 * boards, events and observations: ``harness/schema/{board,event,observation}.schema.json``
@@ -28,7 +28,7 @@ place:
   property), with the ``TypedDict`` shapes below;
 * capabilities: :data:`CAPABILITIES` (summary, CR rules, board features, events, details),
   joined with the invariants each unlocks (``invariants.REGISTRY``);
-* log entries and zone-change causes: :mod:`harness.log_kinds` (checked on every observation);
+* log entries and zone-change causes: :mod:`harness.wire.log_kinds` (checked on every observation);
 * decision kinds and their options: :mod:`harness.decisions` (listed in :class:`Decider`);
 * what a differential run normalises: :data:`invariants.differential.CONVENTIONS`;
 * the wire protocol: docs/protocol.md, :data:`ENGINE_METHODS`, :data:`HARNESS_METHODS`,
@@ -317,11 +317,11 @@ class EngineInfo:
     text isn't all read is listed by ``rulesfuzz plan`` with the sentences not read, and
     never generated. What declared cards imply (a legend: the legend rule; deathtouch:
     704.5h; an Aura or Equipment: boards with it attached) needs no capability claim
-    (:func:`harness.plan.implied_capabilities`).
+    (:func:`harness.generation.plan.implied_capabilities`).
 
     ``counter_kinds`` (with capability ``counters``): the power/toughness counter kinds it
     models, e.g. ``{"+1/+1", "-1/-1"}``; None: every kind of
-    ``harness.strategies.COUNTER_KINDS``.
+    ``harness.generation.strategies.COUNTER_KINDS``.
     """
 
     name: str
@@ -395,7 +395,7 @@ class Capability:
     ids and orders an engine must follow). The invariants a capability unlocks are not
     listed here: each invariant names the capabilities it requires
     (``invariants.REGISTRY``), and ``rulesfuzz plan`` and docs/reference.md
-    (:mod:`harness.contract`) join the two.
+    (:mod:`harness.interfaces.contract`) join the two.
     """
 
     name: str
@@ -410,10 +410,10 @@ def _table(*rows: Capability) -> dict[str, Capability]:
     return {row.name: row for row in rows}
 
 
-# What some capabilities mean beyond their summary (Capability.details; rendered by harness.contract).
+# What some capabilities mean beyond their summary (Capability.details; rendered by harness.interfaces.contract).
 _TOKENS = (
     "A board token (`\"token\": true`) has the characteristics of the card it names (CR 111.11), or names a "
-    "token an effect defines (`harness.vocabulary.DEFINED_TOKENS`): `Mask` (Estrid, the Masked: a white Aura "
+    "token an effect defines (`harness.wire.vocabulary.DEFINED_TOKENS`): `Mask` (Estrid, the Masked: a white Aura "
     "enchantment token with enchant permanent and umbra armor), `Thopter Token` (Hangarback Walker), `Soldier Token` "
     "(Raise the Alarm). A token that leaves the battlefield ceases to exist (CR 111.7, 704.5d): logged as a "
     "`zone_change` to null after the one that took it off the battlefield.")
@@ -618,7 +618,7 @@ CAPABILITIES: dict[str, Capability] = _table(
 # --------------------------------------------------------------------------- wire protocol
 # The same protocol spoken to an engine in another process: JSON-RPC 2.0, one message per
 # line on the child's stdin/stdout (docs/protocol.md; schemas in harness/schema/). The
-# client is harness.rpc, the server for in-process engines harness.serve.
+# client is harness.connection.rpc, the server for in-process engines harness.serve.
 
 #: The version of the wire protocol, sent in ``initialize`` and answered back.
 PROTOCOL_VERSION = 1

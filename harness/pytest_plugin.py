@@ -8,7 +8,7 @@ that CI needs: ``--rulesfuzz-engine`` (``--engine``), ``--rulesfuzz-against``,
 (repeatable). With ``--rulesfuzz-profile NAME``
 (or whenever the item runs) the settings of ``[tool.rulesfuzz]`` of the nearest
 ``pyproject.toml`` and of that profile fill in what the command line doesn't give
-(:mod:`harness.config`), so ``pytest --rulesfuzz-profile gate`` is the CI gate; the settings
+(:mod:`harness.interfaces.config`), so ``pytest --rulesfuzz-profile gate`` is the CI gate; the settings
 ``steps``, ``step-timeout``, ``invariant``, ``isolate``, ``explore`` and ``coverage-guided``
 apply to the item's run as to ``rulesfuzz run`` (:data:`SETTINGS`), and ``oracle`` (files of
 cards, ``rulesfuzz run --oracle``) is loaded into the pytest process as it starts.
@@ -93,8 +93,8 @@ def _resolve(config) -> dict | None:
         return None
     import argparse
 
-    from harness.cli import build_parser
-    from harness.config import ConfigError, load_settings
+    from harness.interfaces.cli import build_parser
+    from harness.interfaces.config import ConfigError, load_settings
 
     run_parser = next(a for a in build_parser()._actions
                       if isinstance(a, argparse._SubParsersAction)).choices["run"]
@@ -119,11 +119,11 @@ def pytest_configure(config):
     options = config._rulesfuzz = _resolve(config)
     if options is None:
         return
-    from harness import baseline as baseline_file
-    from harness.runner import database_from
-    from harness.run_options import OptionError, check_replay_dir
+    from harness.reporting import baseline as baseline_file
+    from harness.running.runner import database_from
+    from harness.interfaces.run_options import OptionError, check_replay_dir
 
-    from harness.cli import skipped_invariants_problem
+    from harness.interfaces.cli import skipped_invariants_problem
 
     from invariants import REGISTRY
 
@@ -204,10 +204,10 @@ def _share_database_with_hypofuzz(spec, database) -> None:
 
 
 def _selected_invariants(engine, against, invariant_names, skip_invariants):
-    """``(step invariants, scenario invariants)`` checked on ``engine``, as :func:`harness.runner.run` selects them."""
+    """``(step invariants, scenario invariants)`` checked on ``engine``, as :func:`harness.running.runner.run` selects them."""
     import invariants as registry
 
-    from harness.plan import effective_capabilities
+    from harness.generation.plan import effective_capabilities
 
     capabilities = set(effective_capabilities(engine.info)) | ({"differential"} if against is not None else set())
     skipped = {registry.REGISTRY[name].name for name in skip_invariants or ()}
@@ -216,15 +216,15 @@ def _selected_invariants(engine, against, invariant_names, skip_invariants):
 
 
 def run_digest(engine, against) -> bytes:
-    """What :func:`harness.runner.run` mixes into its database key for ``engine`` (and differential mode)."""
-    from harness.runner import safe_name
+    """What :func:`harness.running.runner.run` mixes into its database key for ``engine`` (and differential mode)."""
+    from harness.running.runner import safe_name
 
     return (safe_name(engine.info.name) + ("+differential" if against is not None else "")).encode()
 
 
 def hypofuzz_test(engine, *, database, against=None, invariant_names=None, skip_invariants=(),
                   steps_per_example: int = 20, step_timeout: float | None = 10.0, replay_dir=None):
-    """The Hypothesis test HypoFuzz drives for ``engine``: the state machine :func:`harness.runner.run`
+    """The Hypothesis test HypoFuzz drives for ``engine``: the state machine :func:`harness.running.runner.run`
     runs, with its invariants, steps and step timeout, under settings whose database is
     ``database`` (HypoFuzz's). Each failure's smallest scenario so far is kept in
     ``replay_dir`` as ``<engine>-<key>-pending.json`` (a replay file for ``rulesfuzz replay``)."""
@@ -232,10 +232,10 @@ def hypofuzz_test(engine, *, database, against=None, invariant_names=None, skip_
 
     from hypothesis import HealthCheck, Verbosity, settings
 
-    from harness import hypothesis_shim
-    from harness.execution import Stats
-    from harness.machine import make_machine
-    from harness.recording import Recorder
+    from harness.generation import hypothesis_shim
+    from harness.running.execution import Stats
+    from harness.running.machine import make_machine
+    from harness.running.recording import Recorder
 
     step, scenario = _selected_invariants(engine, against, invariant_names, skip_invariants)
     recorder = Recorder(Path(replay_dir) if replay_dir else None, engine, 0, None)
@@ -250,8 +250,8 @@ def hypofuzz_test(engine, *, database, against=None, invariant_names=None, skip_
 def adopt_hypofuzz_failures(database, nodeid: str, digest: bytes) -> int:
     """Copy the failures HypoFuzz saved for the plugin's item ``nodeid`` in ``database`` (under its
     key: Hypothesis's key of the state-machine test with the node id mixed in) to the key of
-    :func:`harness.runner.run` with ``digest``, which replays saved failures first. Returns how many."""
-    from harness import hypothesis_shim
+    :func:`harness.running.runner.run` with ``digest``, which replays saved failures first. Returns how many."""
+    from harness.generation import hypothesis_shim
 
     theirs, ours = hypothesis_shim.state_machine_key(nodeid.encode()), hypothesis_shim.state_machine_key(digest)
     mine = set(database.fetch(ours))
@@ -274,7 +274,7 @@ class RulesfuzzItem(pytest.Item):
         self.add_marker(MARKER)
 
     def _engine(self, spec: str, isolate: bool = False):
-        from harness.loading import EngineLoadError, load_engine
+        from harness.connection.loading import EngineLoadError, load_engine
 
         try:
             return load_engine(spec, step_timeout=self.config._rulesfuzz["step_timeout"], isolate=isolate)
@@ -282,8 +282,8 @@ class RulesfuzzItem(pytest.Item):
             raise RulesfuzzFailure(f"rulesfuzz: error: {exc}") from None
 
     def runtest(self):
-        from harness import report
-        from harness.runner import database_from, run
+        from harness.reporting import report
+        from harness.running.runner import database_from, run
 
         option = self.config._rulesfuzz.__getitem__
         engine = self._engine(self.spec, option("isolate"))
@@ -338,7 +338,7 @@ class RulesfuzzCollector(pytest.Collector):
             return
         from hypothesis import settings
 
-        from harness.loading import EngineLoadError, load_engine
+        from harness.connection.loading import EngineLoadError, load_engine
 
         option = self.config._rulesfuzz.__getitem__
         try:

@@ -17,7 +17,7 @@ import sys
 import traceback
 from typing import Any, BinaryIO
 
-from .loading import EngineLoadError, load_engine
+from harness.connection.loading import EngineLoadError, load_engine
 from .protocol import ERROR_CODES, PROTOCOL_VERSION, EngineInfo, IllegalAction, Unsupported
 
 

@@ -107,7 +107,7 @@ CONVENTIONS: tuple[Convention, ...] = (
                "already attached to (`illegal_attachment`).", ("701.3b",)),
     Convention("a decision's options", True, "the reference engine is given the engine's answer to the question "
                "with the same player, kind and options, the options compared as a set, whatever their order "
-               "(`harness.decider.same_options`). A question only the reference asks is answered by the run's "
+               "(`harness.running.decider.same_options`). A question only the reference asks is answered by the run's "
                "decider and recorded after the engine's, labelled `\"asked_by\": \"reference\"` (reports say \"asked "
                "of the reference engine only\"); invariants see only the engine's own. The reference lists umbra "
                "Auras in timestamp order, then `regeneration`.", ("616.1", "603.3b")),

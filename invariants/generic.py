@@ -7,7 +7,7 @@ CR 104.3 aside), the shape and JSON round-trip of observations.
 
 from __future__ import annotations
 
-from harness.log_kinds import log_problems
+from harness.wire.log_kinds import log_problems
 
 from .base import ScenarioRun, Transition, invariant
 
@@ -101,7 +101,7 @@ def _observation_problems(obs, objects: dict | None = None) -> list[str]:
                            f"got {type(value).__name__}")
         if isinstance(obj.get("damage"), int) and obj["damage"] < 0:
             out.append(f"objects[{oid!r}].damage = {obj['damage']} is negative (CR 120.3)")
-    out.extend(log_problems(obs["log"]))  # every entry of a kind, with fields and a cause, of harness.log_kinds
+    out.extend(log_problems(obs["log"]))  # every entry of a kind, with fields and a cause, of harness.wire.log_kinds
     return out
 
 
@@ -123,7 +123,7 @@ def engine_does_not_raise(t: Transition):
 @invariant("generic.observation_shape", rules=("109.3", "120.3"), family="generic")
 def observation_shape(t: Transition):
     """The observation has the protocol's shape: fields present, of the right types, damage >= 0, every
-    log entry of a known kind with its fields and a known cause (:mod:`harness.log_kinds`).
+    log entry of a known kind with its fields and a known cause (:mod:`harness.wire.log_kinds`).
 
     Checked on change only (:func:`observation_problems`; the log always)."""
     return observation_problems(t.after, t.before)

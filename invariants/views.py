@@ -43,5 +43,5 @@ def per_observation(function: Callable[[dict], V]) -> Callable[[dict], V]:
 
 
 def forget() -> None:
-    """Drop every view (called at each step of a :class:`harness.execution.Session`)."""
+    """Drop every view (called at each step of a :class:`harness.running.execution.Session`)."""
     _memo.clear()

@@ -52,7 +52,7 @@ def every_child_process_is_reaped():
     import gc
     import time
 
-    gc.collect()  # engines no test holds any more close their processes (harness.rpc's finalizers)
+    gc.collect()  # engines no test holds any more close their processes (harness.connection.rpc's finalizers)
     left: dict[int, str] = {}
     for _ in range(50):
         left = {pid: what for pid, what in child_processes().items()

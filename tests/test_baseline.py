@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from harness.cli import main
+from harness.interfaces.cli import main
 
 from .conftest import FORKS, ROOT
 

@@ -109,7 +109,7 @@ def test_bugfinding_with_workers_finds_what_rulesfuzz_run_with_workers_finds(tmp
     run = next(r for r in report["runs"] if r["engine"] == "umbra_taps_creature" and r["mode"] == "invariant-only")
     assert run["detected"] and run["workers"] == 2 and 1 <= run["examples_to_failure"] <= run["examples"] <= 100
     assert bugfinding._slots(100, 0, 2)[0] != (100, 0)  # not the run of one process
-    from harness.cli import main
+    from harness.interfaces.cli import main
 
     assert main(["run", "--engine", MUTANTS["umbra_taps_creature"].spec, "--workers", "2", "--max-examples", "100",
                  "--seed", "0", "--database", "none", "--quiet", "--replay-dir", str(tmp_path / "replays"),

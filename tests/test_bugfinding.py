@@ -18,8 +18,8 @@ import ast
 import pytest
 
 from harness.adapters.reference import ReferenceAdapter
-from harness.loading import load_engine
-from harness.runner import run
+from harness.connection.loading import load_engine
+from harness.running.runner import run
 from tests.mutants import MUTANTS
 
 #: Examples each mutant may take. On seed 0 every mutant is found within about 500

@@ -12,8 +12,8 @@ import json
 import pytest
 
 import cards
-from harness.cli import main
-from harness.config import ConfigError, load_settings
+from harness.interfaces.cli import main
+from harness.interfaces.config import ConfigError, load_settings
 
 from .conftest import ROOT, one_error_line
 
@@ -245,7 +245,7 @@ def test_an_isolated_engine_loads_the_oracle_files_in_its_child(tmp_path, capsys
 def _run_parser():
     import argparse
 
-    from harness.cli import build_parser
+    from harness.interfaces.cli import build_parser
 
     return next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices["run"]
 

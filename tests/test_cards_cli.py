@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from harness.cli import main
+from harness.interfaces.cli import main
 
 from .conftest import ROOT
 

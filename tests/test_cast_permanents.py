@@ -17,10 +17,10 @@ import dataclasses
 import pytest
 
 from harness.adapters.reference import ReferenceAdapter
-from harness.machine import EngineMachine, rule_gates
-from harness.plan import Plan
-from harness.runner import run
-from harness.vocabulary import event_problem
+from harness.running.machine import EngineMachine, rule_gates
+from harness.generation.plan import Plan
+from harness.running.runner import run
+from harness.wire.vocabulary import event_problem
 from invariants import REGISTRY, Transition
 from reference_engine import IllegalAction, Unsupported
 from tests.scenario_helpers import Decider, new_game, obj, play

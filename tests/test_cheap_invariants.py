@@ -13,7 +13,7 @@ import copy
 
 import pytest
 
-from harness.runner import run
+from harness.running.runner import run
 from invariants import generic
 from invariants.generic import json_problem, observation_problems
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from harness.cli import main
-from harness.conformance import CheckResult, stderr_of
-from harness.rpc import EngineProcessError
+from harness.interfaces.cli import main
+from harness.running.conformance import CheckResult, stderr_of
+from harness.connection.rpc import EngineProcessError
 
 ROOT = Path(__file__).resolve().parent.parent
 FAULTY = ROOT / "tests" / "process_engines" / "faulty_engine.py"

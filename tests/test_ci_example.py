@@ -7,9 +7,9 @@ import shlex
 
 import pytest
 
-from harness.cli import build_parser
-from harness.config import BUILTIN_PROFILES
-from harness.workers import parse_shard, parse_workers
+from harness.interfaces.cli import build_parser
+from harness.interfaces.config import BUILTIN_PROFILES
+from harness.running.workers import parse_shard, parse_workers
 
 from .conftest import ROOT
 

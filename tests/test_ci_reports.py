@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 
 import invariants as invariant_registry
-from harness.cli import main
-from harness.report import run_report_schema
+from harness.interfaces.cli import main
+from harness.reporting.report import run_report_schema
 
 from .conftest import ROOT
 

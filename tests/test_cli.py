@@ -13,8 +13,8 @@ import time
 import jsonschema
 import pytest
 
-from harness.cli import main
-from harness.report import run_report_schema
+from harness.interfaces.cli import main
+from harness.reporting.report import run_report_schema
 
 from .conftest import FORKS, ROOT, one_error_line
 
@@ -314,8 +314,8 @@ def test_engine_that_raises_hangs_or_returns_garbage(cls, words, tmp_path, capsy
 
 def test_interrupted_run_keeps_its_finding(tmp_path, default_sigint):
     """Ctrl-C while shrinking: the smallest scenario seen so far is on disk and replays."""
-    from harness.loading import load_engine
-    from harness.runner import run
+    from harness.connection.loading import load_engine
+    from harness.running.runner import run
 
     fork = load_engine(f"{FORKS / 'umbra_taps_creature.py'}:engine")
 
@@ -371,7 +371,7 @@ def test_the_replay_it_line_quotes_an_exec_spec_and_a_path_with_spaces(tmp_path,
 
 
 def test_the_replay_command_survives_braces_and_spaces():
-    from harness.report import fill_replay_command, replay_command
+    from harness.reporting.report import fill_replay_command, replay_command
 
     spec, against = 'exec:node -e "run({strict: true})"', "exec:python3 ref engine.py"
     filled = fill_replay_command(replay_command(spec, against), "/tmp/a b/{x}.json")
@@ -380,8 +380,8 @@ def test_the_replay_command_survives_braces_and_spaces():
 
 def test_the_summary_table_fits_the_longest_invariant_name():
     """Each invariant's counts line up under the headers, whatever the length of its name."""
-    from harness.execution import Stats
-    from harness.report import describe_stats
+    from harness.running.execution import Stats
+    from harness.reporting.report import describe_stats
 
     long_name = "copies.penumbra_umbra_copies_the_enchanted_creature"
     stats = Stats()

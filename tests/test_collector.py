@@ -1,4 +1,4 @@
-"""The garbage collector during a run (:mod:`harness.collector`) and examples that free their
+"""The garbage collector during a run (:mod:`harness.running.collector`) and examples that free their
 games by reference counting (``EngineMachine.release``).
 
 On the tiny engine (written from scratch, examples/engines/tiny) and on the reference engine.
@@ -11,12 +11,12 @@ import weakref
 
 import pytest
 
-import harness.machine as machine_module
-from harness import collector, explore
-from harness.execution import Stats
-from harness.loading import load_engine
-from harness.machine import make_machine
-from harness.runner import run
+import harness.running.machine as machine_module
+from harness.running import collector, explore
+from harness.running.execution import Stats
+from harness.connection.loading import load_engine
+from harness.running.machine import make_machine
+from harness.running.runner import run
 
 from .conftest import watching
 

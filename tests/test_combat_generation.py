@@ -12,10 +12,10 @@ from __future__ import annotations
 import dataclasses
 
 from harness.adapters.reference import ReferenceAdapter
-from harness.machine import EngineMachine, rule_gates
-from harness.plan import Plan
+from harness.running.machine import EngineMachine, rule_gates
+from harness.generation.plan import Plan
 from harness.rules.combat import with_combat_corner
-from harness.runner import run
+from harness.running.runner import run
 from reference_engine import Game
 
 from .mutants._combat import combat_engine

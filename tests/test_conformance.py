@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from harness.cli import main
-from harness.conformance import check
-from harness.loading import load_engine
+from harness.interfaces.cli import main
+from harness.running.conformance import check
+from harness.connection.loading import load_engine
 from harness.protocol import EngineInfo, IllegalAction
 
 from .conftest import ROOT

@@ -12,13 +12,15 @@ import re
 
 import pytest
 
-from harness import contract, decisions, log_kinds, schemas, serve
-from harness.cli import main as cli_main
-from harness.decider import REFERENCE_ONLY, ReplayDecider, same_options
-from harness.execution import Session, Stats
-from harness.loading import load_engine
-from harness.oracle import Oracle
-from harness.plan import effective_capabilities
+from harness.interfaces import contract
+from harness import decisions, serve
+from harness.wire import log_kinds, schemas
+from harness.interfaces.cli import main as cli_main
+from harness.running.decider import REFERENCE_ONLY, ReplayDecider, same_options
+from harness.running.execution import Session, Stats
+from harness.connection.loading import load_engine
+from harness.running.oracle import Oracle
+from harness.generation.plan import effective_capabilities
 from harness.protocol import CAPABILITIES, ERROR_CODES, Capability, Transition
 from harness.serve import Server
 from invariants import REGISTRY
@@ -435,7 +437,7 @@ def test_a_question_only_the_reference_asks_is_labelled_and_kept_from_the_engine
     session.step(copy.deepcopy(DESTROY), decider)
     recorded = session.steps[-1]["decisions"]
     assert [(d["kind"], d.get("asked_by")) for d in recorded] == [("replacement_effect", REFERENCE_ONLY)]
-    from harness.report import describe_scenario
+    from harness.reporting.report import describe_scenario
 
     text = describe_scenario({"board": TWO_UMBRAS, "steps": session.steps})
     assert "asked of the reference engine only" in text

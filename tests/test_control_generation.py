@@ -11,13 +11,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness import strategies as S
-from harness.plan import FULL
+from harness.generation import strategies as S
+from harness.generation.plan import FULL
 from harness.adapters.reference import ReferenceAdapter
-from harness.machine import EngineMachine
+from harness.running.machine import EngineMachine
 from harness.protocol import CAPABILITIES
 from harness.rules import AREAS, ControlRules
-from harness.runner import run
+from harness.running.runner import run
 from tests.mutants import MUTANTS
 
 

@@ -1,5 +1,5 @@
 """``--coverage-guided``: rule choices and card draws weighted toward what the run has
-exercised least (:mod:`harness.guidance`), measured against unguided runs with the same
+exercised least (:mod:`harness.generation.guidance`), measured against unguided runs with the same
 seeds and example budget; shrinking, replay and determinism kept.
 
 Tried on the tiny engine (written from scratch) and on a fork of the reference engine.
@@ -14,14 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import harness.guidance as guidance_module
-from harness import cli
-from harness.guidance import GUIDED_CHUNK, GUIDED_SHARE, Guidance, GuidedPlan
-from harness.hypothesis_shim import weighted_choice
-from harness.loading import load_engine
-from harness.plan import Plan
-from harness.rule_coverage import RuleCoverage, least_exercised
-from harness.runner import database_from, run
+import harness.generation.guidance as guidance_module
+from harness.interfaces import cli
+from harness.generation.guidance import GUIDED_CHUNK, GUIDED_SHARE, Guidance, GuidedPlan
+from harness.generation.hypothesis_shim import weighted_choice
+from harness.connection.loading import load_engine
+from harness.generation.plan import Plan
+from harness.reporting.rule_coverage import RuleCoverage, least_exercised
+from harness.running.runner import database_from, run
 from invariants import REGISTRY
 
 TINY = "examples/engines/tiny/engine.py"
@@ -117,7 +117,7 @@ def test_guided_exploration_finds_the_tiny_engines_bugs_on_the_command_line(tmp_
 def test_a_weighted_choice_drawn_at_random_follows_its_weights():
     from random import Random
 
-    from harness.hypothesis_shim import RandomSource, draw_at_random
+    from harness.generation.hypothesis_shim import RandomSource, draw_at_random
 
     heavy = weighted_choice("abcd", lambda: {1: 0.85, 0: 0.05}).filter(lambda x: x != "a")
     drawn = collections.Counter(draw_at_random(heavy, RandomSource(Random(i), {})) for i in range(400))

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import harness.protocol as protocol
 from harness import decisions as D
-from harness.decider import DrawingDecider, ReplayDecider
+from harness.running.decider import DrawingDecider, ReplayDecider
 from invariants import REGISTRY, Decision, Transition
 
 from .test_invariants import (GRAVEYARD, MURDER, boa_saved_by_umbra, creature, destroyed, observation,

@@ -14,13 +14,13 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.stateful import run_state_machine_as_test
 
 import cards
-from harness import strategies as S
-from harness.cli import main
-from harness.loading import EngineLoadError, check_engine
-from harness.machine import make_machine
-from harness.plan import FULL, Plan
+from harness.generation import strategies as S
+from harness.interfaces.cli import main
+from harness.connection.loading import EngineLoadError, check_engine
+from harness.running.machine import make_machine
+from harness.generation.plan import FULL, Plan
 from harness.protocol import EngineInfo, IllegalAction
-from harness.rpc import _info_from_json
+from harness.connection.rpc import _info_from_json
 from harness.serve import info_to_json
 
 #: Database cards (Oracle texts, 2019 templating) and what each is, from its text:
@@ -185,7 +185,7 @@ def test_none_keeps_the_curated_lists():
 
 
 def test_definitions_reach_a_child_process_engine_and_are_registered(tmp_path):
-    from harness.loading import load_engine
+    from harness.connection.loading import load_engine
 
     path = tmp_path / "engine.py"
     path.write_text("from harness.protocol import EngineInfo\n"

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from harness.adapters.reference import ReferenceAdapter
-from harness.cli import main
+from harness.interfaces.cli import main
 from harness.protocol import EngineInfo, Unsupported
-from harness.runner import run
+from harness.running.runner import run
 
 from .conftest import FORKS, ROOT
 
@@ -62,7 +62,7 @@ def test_declines_are_counted_by_reason_and_the_steps_before_them_checked():
 
 def test_a_decline_is_not_a_finding_and_does_not_hide_one(tmp_path, outside_coverage):
     """A fork with a planted bug that declines Wrath of God: the bug is still found, never at a declined step."""
-    from harness.loading import load_engine
+    from harness.connection.loading import load_engine
 
     fork = load_engine(f"{FORKS / 'umbra_taps_creature.py'}:engine")
     engine = DeclinesEvent(fork, "set_combat")

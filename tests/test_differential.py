@@ -15,11 +15,11 @@ import json
 import pytest
 
 from harness.adapters.reference import ReferenceAdapter
-from harness.execution import Declined, Session
-from harness.loading import EngineLoadError, check_engine
-from harness.oracle import Oracle
+from harness.running.execution import Declined, Session
+from harness.connection.loading import EngineLoadError, check_engine
+from harness.running.oracle import Oracle
 from harness.protocol import EngineInfo, Unsupported
-from harness.scenario import replay
+from harness.running.scenario import replay
 from invariants import REGISTRY, select
 from invariants.differential import (
     Scope, beyond_declaration, capabilities_used, check_ignored_path, differences, first_path, observation_diff,
@@ -298,7 +298,7 @@ def test_a_differential_finding_replayed_without_against_is_bad_input_not_a_pass
     """The replay file of a difference from the reference that breaks no other invariant: replayed
     without --against nothing compared two engines and it passed (exit 0), so a regression corpus
     replayed as CI does lost it. It now says to give --against (exit 2); with it, it fails (exit 1)."""
-    from harness.cli import main
+    from harness.interfaces.cli import main
 
     from .conftest import ROOT, one_error_line
 

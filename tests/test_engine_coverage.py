@@ -16,10 +16,10 @@ from pathlib import Path
 import coverage
 import pytest
 
-from harness import cli
-from harness.engine_coverage import EngineCoverage, NotApplicable, engine_sources
-from harness.loading import load_engine
-from harness.runner import run
+from harness.interfaces import cli
+from harness.connection.engine_coverage import EngineCoverage, NotApplicable, engine_sources
+from harness.connection.loading import load_engine
+from harness.running.runner import run
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "examples" / "engines" / "tiny" / "engine.py"

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.cli import main
-from harness.loading import load_engine
-from harness.report import example_breakdown
-from harness.runner import count_outcomes, run
+from harness.interfaces.cli import main
+from harness.connection.loading import load_engine
+from harness.reporting.report import example_breakdown
+from harness.running.runner import count_outcomes, run
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = f"{ROOT / 'examples' / 'engines' / 'tiny' / 'engine.py'}:engine"
@@ -59,7 +59,7 @@ def test_the_summary_says_why_there_are_more_examples_than_the_budget(tmp_path, 
 
 
 def test_workers_add_up_their_slots_counts(tmp_path):
-    from harness.workers import run_workers
+    from harness.running.workers import run_workers
 
     result = run_workers(TINY, workers=2, max_examples=40, seed=2, replay_dir=tmp_path, steps_per_example=10)
     assert result.examples_by_outcome["generated"] == 40

@@ -10,8 +10,8 @@ import tomllib
 
 import pytest
 
-from harness.cli import main
-from harness.runner import run
+from harness.interfaces.cli import main
+from harness.running.runner import run
 
 from .conftest import FORKS, ROOT, one_error_line
 
@@ -84,12 +84,12 @@ def test_binary_utf16_and_deeply_nested_scenario_files_are_bad_input(content, wo
 
 
 def test_a_bug_of_rulesfuzz_itself_exits_3_with_a_bug_report_hint(monkeypatch, tmp_path, capsys):
-    import harness.runner
+    import harness.running.runner
 
     def broken(*args, **kwargs):
         raise AttributeError("'NoneType' object has no attribute 'steps'")
 
-    monkeypatch.setattr(harness.runner, "run", broken)
+    monkeypatch.setattr(harness.running.runner, "run", broken)
     assert main(["run", "--engine", "reference", "--replay-dir", str(tmp_path), "--database", "none"]) == 3
     err = capsys.readouterr().err
     assert "internal error" in err and "please report it" in err
@@ -102,7 +102,7 @@ def test_readme_lists_the_exit_codes_of_every_command():
                 "| `replay` | 0 |", "| `replay` | 1 |", "| `replay` | 2 |",
                 "| `check` | 0 |", "| `check` | 1 |", "| `check` | 2 |"):
         assert row in table, row
-    from harness.report import STATUS_EXIT
+    from harness.reporting.report import STATUS_EXIT
 
     assert set(STATUS_EXIT.values()) == {0, 1, 2, 3, 130}
     assert json.loads((ROOT / "harness/schema/run-report.schema.json").read_text())[
@@ -218,8 +218,8 @@ def test_unsupported_during_replay_exits_2_with_the_reason(tmp_path, capsys):
 
 
 def test_the_vocabulary_is_every_event_type_the_reference_engine_performs():
-    """harness.vocabulary reads the event schema, not an engine; the two must agree."""
-    from harness.vocabulary import event_types
+    """harness.wire.vocabulary reads the event schema, not an engine; the two must agree."""
+    from harness.wire.vocabulary import event_types
     from reference_engine.events import HANDLERS
 
     assert set(event_types()) == set(HANDLERS)
@@ -228,7 +228,7 @@ def test_the_vocabulary_is_every_event_type_the_reference_engine_performs():
 def test_a_monocolored_aura_or_colorless_equipment_on_a_protected_creature_is_in_the_vocabulary():
     """CR 702.16c: protection from multicolored stops only multicolored Auras; Boar Umbra is green
     only and Sword of the Meek colorless, so both may be attached to Stonecoil Serpent."""
-    from harness.vocabulary import scenario_problems
+    from harness.wire.vocabulary import scenario_problems
 
     board = {"players": [{"id": "P1"}, {"id": "P2"}],
              "objects": [{"id": "s", "card": "Stonecoil Serpent", "owner": "P1"},
@@ -239,7 +239,7 @@ def test_a_monocolored_aura_or_colorless_equipment_on_a_protected_creature_is_in
 
 def test_an_equipment_attached_to_a_creature_is_in_the_vocabulary():
     """CR 301.5c: an Equipment is attached to a creature (Sword of the Meek on Grizzly Bears)."""
-    from harness.vocabulary import scenario_problems
+    from harness.wire.vocabulary import scenario_problems
 
     board = {"players": [{"id": "P1"}, {"id": "P2"}],
              "objects": [{"id": "b", "card": "Grizzly Bears", "owner": "P1"},
@@ -254,7 +254,7 @@ def test_a_time_budget_that_ends_before_the_first_step_is_not_a_pass(workers, tm
     engine written from scratch, in this process and over worker processes)."""
     import jsonschema
 
-    from harness.report import run_report_schema
+    from harness.reporting.report import run_report_schema
 
     tiny = f"{ROOT / 'examples/engines/tiny/engine.py'}:engine"
     assert main(["run", "--engine", tiny, "--max-seconds", "0.000001", "--max-examples", "1000", "--database", "none",
@@ -282,7 +282,7 @@ class CtrlCAtImport:  # a Ctrl-C that lands while the command line is being impo
         return None
 
 sys.meta_path.insert(0, CtrlCAtImport())
-from harness.console import main
+from harness.interfaces.console import main
 sys.exit(main(["run", "--engine", "reference", "--max-examples", "1"]))
 """
 
@@ -299,9 +299,9 @@ def test_a_ctrl_c_while_rulesfuzz_imports_is_one_line_and_exit_130(module):
 
 
 def test_the_console_script_and_python_m_harness_start_through_the_same_guard():
-    from harness import console
+    from harness.interfaces import console
 
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
-    assert scripts["rulesfuzz"] == "harness.console:main"
-    assert "from harness.console import main" in (ROOT / "harness/__main__.py").read_text(encoding="utf-8")
+    assert scripts["rulesfuzz"] == "harness.interfaces.console:main"
+    assert "from harness.interfaces.console import main" in (ROOT / "harness/__main__.py").read_text(encoding="utf-8")
     assert console.main(["invariants"]) == 0

@@ -1,6 +1,6 @@
-"""``run(explore=True)`` / ``rulesfuzz run --explore`` (:mod:`harness.explore`): the
+"""``run(explore=True)`` / ``rulesfuzz run --explore`` (:mod:`harness.running.explore`): the
 machine's rules run on plain random draws outside Hypothesis's engine; failures are
-reduced (:mod:`harness.reduce`), saved in the example database, replayed first on the
+reduced (:mod:`harness.running.reduce`), saved in the example database, replayed first on the
 next run.
 
 On the tiny engine (written from scratch, examples/engines/tiny): its three planted bugs
@@ -15,9 +15,9 @@ import json
 
 import pytest
 
-from harness import cli
-from harness.loading import load_engine
-from harness.runner import database_from, run
+from harness.interfaces import cli
+from harness.connection.loading import load_engine
+from harness.running.runner import database_from, run
 
 TINY = "examples/engines/tiny/engine.py"
 #: The tiny engine's planted bugs by the key of their finding; the deathtouch bug also breaks
@@ -38,7 +38,7 @@ def test_explore_finds_every_planted_bug_and_shrinks_each(first_run):
     _, _, result = first_run
     assert {f.key for f in result.findings} == PLANTED
     for finding in result.findings:
-        assert len(finding.scenario["steps"]) <= 2, finding.key  # reduced (harness.reduce): at most two events
+        assert len(finding.scenario["steps"]) <= 2, finding.key  # reduced (harness.running.reduce): at most two events
         assert len(finding.scenario["board"]["objects"]) <= 2, finding.key
         assert not finding.shrink_cut_short
 
@@ -89,9 +89,10 @@ def test_the_command_line_takes_explore(tmp_path, capsys):
 def test_every_rule_of_the_machine_runs_and_the_same_seed_runs_the_same_examples(monkeypatch):
     """Every strategy of every rule and board can be drawn at random (else TypeError), and
     each rule is picked; a seed gives the same events twice."""
-    from harness import explore, hypothesis_shim
-    from harness.execution import Stats
-    from harness.machine import make_machine
+    from harness.running import explore
+    from harness.generation import hypothesis_shim
+    from harness.running.execution import Stats
+    from harness.running.machine import make_machine
 
     engine = load_engine("reference")
     ran: list[str] = []
@@ -119,7 +120,7 @@ def test_every_rule_of_the_machine_runs_and_the_same_seed_runs_the_same_examples
 def test_the_corpus_keeps_scenarios_per_engine_smallest_first_and_skips_junk():
     from hypothesis.database import InMemoryExampleDatabase
 
-    from harness import explore
+    from harness.running import explore
 
     db = InMemoryExampleDatabase()
     big = {"board": {"objects": [{"id": "a"}, {"id": "b"}]}, "steps": [{"event": {}}, {"event": {}}]}

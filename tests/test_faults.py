@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import cards
-from harness.cli import main
+from harness.interfaces.cli import main
 from harness.protocol import EngineInfo, IllegalAction
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -219,7 +219,8 @@ def test_hypothesis_finding_an_example_unreliable_while_the_run_stops_is_no_find
 
     from hypothesis.errors import FlakyStrategyDefinition
 
-    from harness import hypothesis_shim, interrupts
+    from harness.generation import hypothesis_shim
+    from harness.running import interrupts
 
     real = hypothesis_shim.machine_test
 

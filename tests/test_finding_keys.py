@@ -1,4 +1,4 @@
-"""Finding keys that tell bugs apart and survive modes (harness/findings.py).
+"""Finding keys that tell bugs apart and survive modes (harness/reporting/findings.py).
 
 A crash's key names its site (exception type and the engine's innermost frame, or the
 fault of an engine over JSON-RPC), so two crash bugs of one engine are two findings; a
@@ -14,17 +14,17 @@ import importlib.util
 import json
 from pathlib import Path
 
-from harness import scenario as scenario_file
+from harness.running import scenario as scenario_file
 from harness.adapters.reference import ReferenceAdapter
-from harness.baseline import Known
-from harness.cli import main
-from harness.execution import EngineTimeout
-from harness.findings import CRASH, crash_site, finding_key, primary_first, violation_keys
-from harness.loading import load_engine
+from harness.reporting.baseline import Known
+from harness.interfaces.cli import main
+from harness.running.execution import EngineTimeout
+from harness.reporting.findings import CRASH, crash_site, finding_key, primary_first, violation_keys
+from harness.connection.loading import load_engine
 from harness.protocol import EngineInfo
-from harness.reduce import reduce_scenario
-from harness.rpc import EngineError, EngineProcessError
-from harness.runner import run
+from harness.running.reduce import reduce_scenario
+from harness.connection.rpc import EngineError, EngineProcessError
+from harness.running.runner import run
 from invariants import REGISTRY, Violation, select
 
 ROOT = Path(__file__).resolve().parent.parent  # not from .conftest: `rulesfuzz run` loads this file by its path

@@ -11,9 +11,9 @@ import pytest
 
 import invariants
 from harness.adapters.reference import ReferenceAdapter
-from harness.cli import main
-from harness.loading import load_engine
-from harness.runner import run
+from harness.interfaces.cli import main
+from harness.connection.loading import load_engine
+from harness.running.runner import run
 
 from .conftest import ROOT
 

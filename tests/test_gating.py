@@ -11,14 +11,14 @@ import pytest
 from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from harness import strategies as S
-from harness.cli import main
-from harness.conformance import check
-from harness.loading import EngineLoadError, check_engine, load_engine
-from harness.machine import make_machine
-from harness.plan import FULL, Plan
+from harness.generation import strategies as S
+from harness.interfaces.cli import main
+from harness.running.conformance import check
+from harness.connection.loading import EngineLoadError, check_engine, load_engine
+from harness.running.machine import make_machine
+from harness.generation.plan import FULL, Plan
 from harness.protocol import EngineInfo, IllegalAction, Unsupported
-from harness.runner import run
+from harness.running.runner import run
 
 from .conftest import ROOT
 
@@ -140,7 +140,7 @@ def test_an_engine_without_tap_untap_costs_gets_no_tapped_permanent():
 
 
 def test_the_plan_derives_card_needs_from_card_data():
-    # A declared deathtouch card implies deathtouch (harness.plan.implied_capabilities): it is
+    # A declared deathtouch card implies deathtouch (harness.generation.plan.implied_capabilities): it is
     # generated without the claim, and its rules are checked.
     plan = Plan.of(TINY_CAPS - {"deathtouch"}, TINY_CARDS)
     assert "Typhoid Rats" in plan.lists["creatures"]  # Oracle: Deathtouch

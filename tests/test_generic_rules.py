@@ -14,8 +14,8 @@ import dataclasses
 import pytest
 
 from harness.adapters.reference import ReferenceAdapter
-from harness.execution import Session
-from harness.runner import run
+from harness.running.execution import Session
+from harness.running.runner import run
 from invariants import select
 
 from .scenario_helpers import Decider, board, obj

@@ -13,8 +13,8 @@ from hypothesis.stateful import rule, run_state_machine_as_test
 import invariants
 from harness import protocol
 from harness.adapters.reference import ReferenceAdapter
-from harness.hypothesis_shim import is_rule, rule_names
-from harness.machine import EngineMachine, make_machine
+from harness.generation.hypothesis_shim import is_rule, rule_names
+from harness.running.machine import EngineMachine, make_machine
 from harness.rules import AREAS, RulesArea, needs
 
 HARNESS = Path(__file__).resolve().parent.parent / "harness"
@@ -45,7 +45,7 @@ def harness_imports() -> dict[str, set[str]]:
 
 def test_harness_modules_import_each_other_without_cycles():
     graph = harness_imports()
-    assert "harness.scenario" in graph and "harness.machine" in graph
+    assert "harness.running.scenario" in graph and "harness.running.machine" in graph
     state: dict[str, str] = {}
 
     def visit(node, path):
@@ -106,9 +106,9 @@ def test_a_new_mixin_contributes_rules_hypothesis_runs():
 
 def test_scenario_files_do_not_depend_on_the_reference_engine():
     """Reading, checking and replaying a scenario on any engine needs no reference engine: the
-    vocabulary comes from harness.vocabulary (schemas and the card data), not from an engine."""
+    vocabulary comes from harness.wire.vocabulary (schemas and the card data), not from an engine."""
     graph = harness_imports()
-    for start in ("harness.scenario", "harness.vocabulary", "harness.reduce"):
+    for start in ("harness.running.scenario", "harness.wire.vocabulary", "harness.running.reduce"):
         seen, todo = set(), [start]
         while todo:
             module = todo.pop()
@@ -144,7 +144,7 @@ def test_live_umbra_auras_are_worked_out_from_card_data_not_listed_keywords():
     this Aura has umbra armor") is not, even if the engine lists the keyword."""
     from types import SimpleNamespace
 
-    from harness.targeting import Targeting
+    from harness.generation.targeting import Targeting
 
     def obj(name, controller, **fields):
         return {"name": name, "zone": "battlefield", "controller": controller, "owner": controller,

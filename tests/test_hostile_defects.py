@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import report
-from harness.cli import main
+from harness.reporting import report
+from harness.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "examples" / "engines" / "tiny" / "engine.py"
@@ -139,8 +139,8 @@ FAULTY = ROOT / "tests" / "process_engines" / "faulty_engine.py"
 def test_a_one_off_protocol_error_is_reported_as_a_protocol_error(mode, says, tmp_path, monkeypatch):
     """(c) A child engine that breaks the protocol once (the same example then passes when run
     again) is a protocol-error finding with the error's message, not "determinism ... failed once"."""
-    from harness.loading import load_engine
-    from harness.runner import run
+    from harness.connection.loading import load_engine
+    from harness.running.runner import run
 
     monkeypatch.setenv("RULESFUZZ_TEST_ONCE", str(tmp_path / "once"))
     engine = load_engine(f"exec:{sys.executable} {FAULTY} {mode}", step_timeout=10.0)

@@ -80,7 +80,7 @@ def test_under_hypofuzz_a_database_its_processes_cant_share_is_a_usage_error(pyt
 def test_failures_saved_under_hypofuzzs_key_are_adopted_under_the_runs():
     from hypothesis.database import InMemoryExampleDatabase
 
-    from harness import hypothesis_shim
+    from harness.generation import hypothesis_shim
     from harness.pytest_plugin import adopt_hypofuzz_failures
 
     db = InMemoryExampleDatabase()
@@ -165,7 +165,7 @@ def test_hypothesis_fuzz_on_the_command_line_saves_the_bug_in_the_shared_databas
     from hypothesis.database import DirectoryBasedExampleDatabase
     from hypofuzz.database import FailureState, HypofuzzDatabase
 
-    from harness import hypothesis_shim
+    from harness.generation import hypothesis_shim
 
     spec = f"{TINY}:buggy"
     hypothesis_cli = os.path.join(os.path.dirname(sys.executable), "hypothesis")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.database import InMemoryExampleDatabase
 from hypothesis.stateful import RuleBasedStateMachine, rule
 
-from harness.hypothesis_shim import machine_test
+from harness.generation.hypothesis_shim import machine_test
 
 
 class Big(Exception):
@@ -63,7 +63,7 @@ from random import Random  # noqa: E402
 
 from hypothesis.stateful import Bundle, initialize, multiple, precondition  # noqa: E402
 
-from harness import hypothesis_shim as shim  # noqa: E402
+from harness.generation import hypothesis_shim as shim  # noqa: E402
 
 
 def _source(seed=0, **bundles):
@@ -95,7 +95,7 @@ DRAWN = {
     "permutations": (st.permutations([1, 2, 3]), lambda v: sorted(v) == [1, 2, 3]),
     "composite": (_pairs(10), lambda v: 10 <= v[0] <= 13 and v[1] in "xyz"),
     "deferred": (st.deferred(lambda: st.integers(3, 3)), lambda v: v == 3),
-    # A template group, then a card of it (harness.plan.Plan.choice for declared cards).
+    # A template group, then a card of it (harness.generation.plan.Plan.choice for declared cards).
     "flatmap": (st.integers(0, 1).flatmap(lambda i: st.sampled_from((("a", "b"), ("c",))[i])), lambda v: v in "abc"),
     "filter": (st.integers(0, 9).filter(lambda n: n > 6), lambda v: v in (7, 8, 9)),
     "bundle": (Bundle("things"), lambda v: v in ("t1", "t2")),
@@ -163,7 +163,7 @@ def test_every_internal_the_shim_reads_is_where_it_looks():
     import hypothesis
 
     problems = shim.internals_problems()
-    assert not problems, (f"Hypothesis {hypothesis.__version__} moved internals harness/hypothesis_shim.py reads "
+    assert not problems, (f"Hypothesis {hypothesis.__version__} moved internals harness/generation/hypothesis_shim.py reads "
                           f"(adapt the shim, then the pin in pyproject.toml):\n  " + "\n  ".join(problems))
 
 

@@ -14,13 +14,13 @@ import copy
 
 import pytest
 
-from harness import strategies as S
-from harness.loading import load_engine
-from harness.machine import EngineMachine, make_machine, rule_gates
-from harness.plan import Plan, card_needs
+from harness.generation import strategies as S
+from harness.connection.loading import load_engine
+from harness.running.machine import EngineMachine, make_machine, rule_gates
+from harness.generation.plan import Plan, card_needs
 from harness.protocol import CAPABILITIES, Decision, Transition
 from harness.rules.search import with_search_corner
-from harness.runner import run
+from harness.running.runner import run
 from invariants import REGISTRY
 from reference_engine import ReferenceEngine
 from tests.mutants import MUTANTS

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import json
 
-from harness.cli import main
-from harness.findings import finding_key
-from harness.loading import load_engine
-from harness.runner import run
+from harness.interfaces.cli import main
+from harness.reporting.findings import finding_key
+from harness.connection.loading import load_engine
+from harness.running.runner import run
 from invariants import Violation
 from invariants.differential import observation_diff
 
 from .conftest import FORKS, ROOT
 
 TWO_BUGS = '''
-from harness.loading import load_engine
+from harness.connection.loading import load_engine
 
 fork = load_engine("examples/forks/umbra_taps_creature.py:engine")
 

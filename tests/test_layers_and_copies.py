@@ -660,8 +660,8 @@ def test_observation_fields_for_layers_and_copies_are_plain_json():
 def _session(engine, board_spec, events):
     """Run ``events`` (each ``(event, [answers])``) through a harness Session; return its violations."""
     import invariants
-    from harness.decider import ReplayDecider
-    from harness.execution import Session
+    from harness.running.decider import ReplayDecider
+    from harness.running.execution import Session
 
     caps = set(engine.info.capabilities)
     session = Session(engine, board_spec, invariants.select(caps))
@@ -686,7 +686,7 @@ def test_new_invariants_are_registered_with_their_rules_and_rulings():
     """Every ruling of Octopus Umbra and Penumbra Umbra about layers and copies is encoded by
     at least one registered invariant, which cites CR rules; ``rulesfuzz invariants``
     lists them."""
-    from harness.cli import main
+    from harness.interfaces.cli import main
     from invariants import REGISTRY, ruling_text
 
     for name in LAYER_INVARIANTS:
@@ -784,7 +784,7 @@ def test_each_layers_mutant_is_caught_by_its_invariant(mutant):
 def test_the_state_machine_finds_no_violation_on_the_reference_engine():
     """A short fuzzing run with only the layers and copies invariants: no false positive."""
     from harness.adapters.reference import ReferenceAdapter
-    from harness.runner import run
+    from harness.running.runner import run
 
     result = run(ReferenceAdapter(), max_examples=40, seed=7, database=None, invariant_names=LAYER_INVARIANTS)
     assert result.violation is None, result.violation

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.adapters.reference import ReferenceAdapter
-from harness.loading import load_engine
+from harness.connection.loading import load_engine
 from harness.rules.mana import ACTIVATED, MANA_ENCHANTMENTS, RULING_BOARDS, mana_objects
-from harness.runner import run
+from harness.running.runner import run
 from invariants import mana_model
 
 TINY = Path(__file__).resolve().parent.parent / "examples" / "engines" / "tiny" / "engine.py"

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from harness.cli import main
+from harness.interfaces.cli import main
 
 from .conftest import FORKS, ROOT, one_error_line
 
@@ -84,7 +84,7 @@ def test_readme_documents_every_command_and_run_option():
     `rulesfuzz run` is there."""
     import argparse
 
-    from harness.cli import build_parser
+    from harness.interfaces.cli import build_parser
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     parser = build_parser()

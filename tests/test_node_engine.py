@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import invariants
-from harness.cli import main
-from harness.decider import ReplayDecider
-from harness.loading import load_engine
+from harness.interfaces.cli import main
+from harness.running.decider import ReplayDecider
+from harness.connection.loading import load_engine
 from harness.protocol import IllegalAction, Unsupported
-from harness.runner import run
+from harness.running.runner import run
 
 from .conftest import ROOT
 

@@ -1,8 +1,8 @@
-"""One bug, one finding (issue 21 item 5; harness.findings).
+"""One bug, one finding (issue 21 item 5; harness.reporting.findings).
 
 The rule: the violations of one failing step are one finding, listing them all; its key is that
 of the first of them in family order (rules, then generic, then the differential oracle) and then
-the registry's order (harness.findings.step_key), with and without ``--against``. Keys that failed
+the registry's order (harness.reporting.findings.step_key), with and without ``--against``. Keys that failed
 together on a step stay together for the run: Hypothesis shrinks their failures as one, and under
 ``--keep-going`` a later step failing with any of them is a repeat of that finding, not a new one.
 
@@ -16,9 +16,9 @@ report it again under umbra_armor.destroyed_together_with_its_aura (a second fin
 from __future__ import annotations
 
 from harness.adapters.reference import ReferenceAdapter
-from harness.findings import step_key, violation_keys
+from harness.reporting.findings import step_key, violation_keys
 from harness.protocol import Violation
-from harness.runner import run
+from harness.running.runner import run
 from invariants import REGISTRY
 from tests.mutants import MUTANTS
 

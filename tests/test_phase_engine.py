@@ -16,8 +16,8 @@ import pytest
 
 pytest.importorskip("phase")
 
-from harness.cli import main  # noqa: E402
-from harness.loading import load_engine  # noqa: E402
+from harness.interfaces.cli import main  # noqa: E402
+from harness.connection.loading import load_engine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "examples" / "engines" / "phase"

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 
-from harness.cli import main
-from harness.loading import load_engine
-from harness.plan import Plan
+from harness.interfaces.cli import main
+from harness.connection.loading import load_engine
+from harness.generation.plan import Plan
 from harness.protocol import EngineInfo
-from harness.runner import run
+from harness.running.runner import run
 
 #: Named by the rules areas of harness.rules (mana, chance, playtest, search), in no generator list.
 MANA = {"Forest", "Island", "Plains", "Swamp", "Mountain", "Llanowar Elves", "Birds of Paradise", "Fellwar Stone",

@@ -11,8 +11,8 @@ import ast
 from pathlib import Path
 
 from harness.adapters.reference import ReferenceAdapter
-from harness.loading import load_engine
-from harness.runner import run
+from harness.connection.loading import load_engine
+from harness.running.runner import run
 
 PATH = Path(__file__).resolve().parent.parent / "examples" / "engines" / "playtest" / "engine.py"
 

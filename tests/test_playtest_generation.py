@@ -1,6 +1,6 @@
 """Boards and events for the playtest supertypes are generated for engines that claim them, only.
 
-Orb of Origin and Sword of the Meek need ``playtest_supertypes`` (``harness.plan.card_needs``);
+Orb of Origin and Sword of the Meek need ``playtest_supertypes`` (``harness.generation.plan.card_needs``);
 the playtest corner of boards (``harness.rules.playtest``) and the playtest rules of the state
 machine exist only in a plan with that capability and ``mana`` and ``tap_untap_costs``.
 """
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from harness import strategies as S
-from harness.machine import rule_gates
-from harness.plan import FULL, Plan
+from harness.generation import strategies as S
+from harness.running.machine import rule_gates
+from harness.generation.plan import FULL, Plan
 from harness.protocol import CAPABILITIES
 from harness.rules.playtest import with_playtest_corner
-from harness.runner import run
+from harness.running.runner import run
 from reference_engine.game import CAPABILITIES as REFERENCE_CAPABILITIES
 from harness.adapters.reference import ReferenceAdapter
 

@@ -361,9 +361,9 @@ def test_untap_symbol():
 @pytest.mark.parametrize("card", [ORB, SWORD, VESSEL])
 def test_playtest_cards_need_the_capability(card):
     """Boards carry Orb of Origin and Sword of the Meek (its equip) only for engines that claim
-    ``playtest_supertypes`` (harness.plan.card_needs); Thought Vessel is a plain mana artifact."""
+    ``playtest_supertypes`` (harness.generation.plan.card_needs); Thought Vessel is a plain mana artifact."""
     import cards
-    from harness.plan import card_needs
+    from harness.generation.plan import card_needs
 
     needs = card_needs(cards.card(card))
     assert ("playtest_supertypes" in needs) == (card != VESSEL)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-import harness.runner  # noqa: F401  imported before pytester's in-process runs, which restore sys.modules after each
+import harness.running.runner  # noqa: F401  imported before pytester's in-process runs, which restore sys.modules after each
 
 from .conftest import FORKS, ROOT
 

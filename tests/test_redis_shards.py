@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from harness.cli import main
+from harness.interfaces.cli import main
 
 from .conftest import ROOT
 

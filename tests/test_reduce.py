@@ -1,4 +1,4 @@
-"""``harness.reduce.reduce_scenario`` on the tiny engine (written from scratch,
+"""``harness.running.reduce.reduce_scenario`` on the tiny engine (written from scratch,
 examples/engines/tiny): steps and board objects the failure doesn't need are removed, a
 permanent put onto the battlefield by a step is put on the board instead when the failure
 only needs it there, and the result still fails with the same finding."""
@@ -6,9 +6,9 @@ only needs it there, and the result still fails with the same finding."""
 from __future__ import annotations
 
 import invariants
-from harness import scenario as scenario_file
-from harness.loading import load_engine
-from harness.reduce import reduce_scenario
+from harness.running import scenario as scenario_file
+from harness.connection.loading import load_engine
+from harness.running.reduce import reduce_scenario
 
 TINY = "examples/engines/tiny/engine.py"
 PLAYERS = [{"id": "P1", "life": 20}, {"id": "P2", "life": 20}]

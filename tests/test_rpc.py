@@ -17,13 +17,13 @@ import time
 
 import pytest
 
-from harness import schemas
-from harness.cli import main
-from harness.decider import ReplayDecider
-from harness.loading import EngineLoadError, load_engine
+from harness.wire import schemas
+from harness.interfaces.cli import main
+from harness.running.decider import ReplayDecider
+from harness.connection.loading import EngineLoadError, load_engine
 from harness.protocol import ENGINE_METHODS, ERROR_CODES, HARNESS_METHODS, PROTOCOL_VERSION, EngineInfo, IllegalAction
-from harness.rpc import ProcessEngine
-from harness.runner import run
+from harness.connection.rpc import ProcessEngine
+from harness.running.runner import run
 from invariants.generic import OBJECT_FIELDS
 
 from .conftest import FORKS, ROOT, board

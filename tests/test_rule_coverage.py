@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from harness import cli
-from harness.loading import load_engine
-from harness.rule_coverage import RuleCoverage, cards_of_step, describe, least_exercised
-from harness.runner import run
+from harness.interfaces import cli
+from harness.connection.loading import load_engine
+from harness.reporting.rule_coverage import RuleCoverage, cards_of_step, describe, least_exercised
+from harness.running.runner import run
 from invariants import REGISTRY, select
 
 from .scenario_helpers import Decider, obj
@@ -88,7 +88,7 @@ def test_rulings_cited_are_counted(name):
 
 def test_reports_of_worker_processes_merge():
     """Steps add up name by name; a name stays never exercised only if no part exercised it."""
-    from harness.rule_coverage import merge_reports
+    from harness.reporting.rule_coverage import merge_reports
 
     one = {"rules": {"exercised": {"701.17a": 2}, "never": ["120.3a"], "total": 2},
            "rulings": {"exercised": {}, "never": [], "total": 0},

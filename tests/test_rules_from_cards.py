@@ -1,6 +1,6 @@
 """Rules follow from the cards an engine declares, not from claims: a legend declared means the
 legend rule is checked, an Aura or an Equipment declared means boards with it attached, a
-deathtouch creature 704.5h, and so on (harness.plan.implied_capabilities). Claims are left
+deathtouch creature 704.5h, and so on (harness.generation.plan.implied_capabilities). Claims are left
 for what no card implies (event kinds, counters, tokens, combat); a claim that a card
 implies anyway is accepted and reported by ``rulesfuzz check`` as changing nothing."""
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from harness import strategies as S
-from harness.conformance import redundant_claims
-from harness.plan import Plan, effective_capabilities
+from harness.generation import strategies as S
+from harness.running.conformance import redundant_claims
+from harness.generation.plan import Plan, effective_capabilities
 from harness.protocol import EngineInfo
-from harness.runner import run
+from harness.running.runner import run
 
 from .test_declared_cards import VANILLA, Recording, drive
 

@@ -13,8 +13,8 @@ import json
 
 import pytest
 
-from harness import scenario as scenario_file
-from harness.cli import main
+from harness.running import scenario as scenario_file
+from harness.interfaces.cli import main
 
 from .conftest import ROOT, one_error_line
 

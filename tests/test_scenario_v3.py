@@ -19,11 +19,11 @@ import re
 
 import pytest
 
-from harness import scenario as scenario_file
+from harness.running import scenario as scenario_file
 from harness.adapters.reference import ReferenceAdapter
-from harness.cli import main
+from harness.interfaces.cli import main
 from harness.protocol import Violation
-from harness.recording import Recorder
+from harness.running.recording import Recorder
 
 from .conftest import ROOT, one_error_line
 
@@ -462,11 +462,11 @@ class LastOption:
 
 @pytest.mark.parametrize("differential", [False, True], ids=["plain", "against_reference"])
 def test_a_freshly_written_finding_records_every_question_and_replays_strictly(differential, tmp_path):
-    """``rulesfuzz run`` writes /2 files (:data:`harness.scenario.FORMAT`) from the session's
+    """``rulesfuzz run`` writes /2 files (:data:`harness.running.scenario.FORMAT`) from the session's
     steps; with every question recorded (in differential mode the reference engine's own
     too), a strict replay answers each from the file and reaches the same game."""
-    from harness.execution import Session
-    from harness.loading import load_engine
+    from harness.running.execution import Session
+    from harness.connection.loading import load_engine
 
     engine = load_engine(PICKS_AURA) if differential else ReferenceAdapter()
     session = Session(engine, copy.deepcopy(UMBRAS), (), against=ReferenceAdapter() if differential else None)
@@ -540,7 +540,7 @@ def test_an_unrecorded_coin_flip_fails_strictly_and_gets_heads_otherwise(tmp_pat
 def test_a_scenarios_board_takes_every_field_of_a_board():
     """The files ``rulesfuzz run`` writes hold the board as generated (board.schema.json): each
     of its fields, and each field of its objects, is a field of a scenario's board."""
-    from harness import schemas
+    from harness.wire import schemas
 
     board, mine = schemas.load("board"), scenario_file.schema()["$defs"]
     assert set(board["properties"]) <= set(mine["board"]["properties"])

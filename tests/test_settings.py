@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from harness.cli import build_parser, main
-from harness.config import BUILTIN_PROFILES, find_pyproject, load_settings
+from harness.interfaces.cli import build_parser, main
+from harness.interfaces.config import BUILTIN_PROFILES, find_pyproject, load_settings
 
 from .conftest import ROOT, one_error_line
 

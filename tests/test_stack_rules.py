@@ -12,10 +12,10 @@ import dataclasses
 import pytest
 
 from harness.adapters.reference import ReferenceAdapter
-from harness.machine import EngineMachine, rule_gates
-from harness.plan import Plan
+from harness.running.machine import EngineMachine, rule_gates
+from harness.generation.plan import Plan
 from harness.protocol import IllegalAction as ProtocolIllegal, Transition
-from harness.runner import run
+from harness.running.runner import run
 from invariants import REGISTRY
 from reference_engine import IllegalAction, ReferenceEngine, Unsupported
 from tests.mutants import MUTANTS

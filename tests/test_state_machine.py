@@ -10,9 +10,9 @@ from hypothesis.stateful import run_state_machine_as_test
 
 import invariants
 from harness.adapters.reference import ReferenceAdapter
-from harness.execution import Stats
-from harness.machine import Recorder, make_machine
-from harness.runner import run
+from harness.running.execution import Stats
+from harness.running.machine import Recorder, make_machine
+from harness.running.runner import run
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -56,8 +56,8 @@ def test_runs_are_reproducible_from_the_seed():
 
 def test_failures_are_saved_and_replayed_from_the_example_database(tmp_path, outside_coverage):
     """A failure found once is replayed first by the next run (Hypothesis's example database)."""
-    from harness.loading import load_engine
-    from harness.runner import database_from
+    from harness.connection.loading import load_engine
+    from harness.running.runner import database_from
 
     from .conftest import FORKS
 

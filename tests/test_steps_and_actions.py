@@ -19,10 +19,10 @@ from cards import reader
 from cards.definitions import define
 from harness import decisions as D
 from harness.adapters.reference import ReferenceAdapter
-from harness.machine import EngineMachine, rule_gates
-from harness.plan import Plan
+from harness.running.machine import EngineMachine, rule_gates
+from harness.generation.plan import Plan
 from harness.protocol import Decision, Transition
-from harness.runner import run
+from harness.running.runner import run
 from invariants import REGISTRY
 from reference_engine import IllegalAction, Unsupported
 from tests.observations import card as seen, observation, step

@@ -1,7 +1,7 @@
 """Leftovers of the supervised run (issue "An adapter in an afternoon"):
 
 (a) a crash the ``--baseline`` lists is a known finding under the supervisor as any known finding
-    is unsupervised (harness.baseline: reported, marked known, exit 0 when every finding is
+    is unsupervised (harness.reporting.baseline: reported, marked known, exit 0 when every finding is
     known), not exit 1;
 (b) a Ctrl-C before any slot ran (``--workers 1``) prints the interrupt summary, writes the
     ``--json`` report and exits 130 (README "Exit codes": interrupted with nothing found), not
@@ -18,7 +18,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from harness.report import run_report_schema
+from harness.reporting.report import run_report_schema
 
 from .test_supervisor import ENDING
 
@@ -66,7 +66,7 @@ def test_a_crash_the_baseline_does_not_list_still_fails(tmp_path):
 # (or example) ran, until a SIGINT arrives: it says READY on stderr, the test sends SIGINT.
 HELD_AT_START = """
 import sys, time
-from harness import interrupts
+from harness.running import interrupts
 import {module} as hooked
 
 original = hooked.{function}
@@ -80,14 +80,14 @@ def held(*args, **kwargs):
     return original(*args, **kwargs)
 
 hooked.{function} = held
-from harness.console import main
+from harness.interfaces.console import main
 sys.exit(main(sys.argv[1:]))
 """
 
 
 @pytest.mark.parametrize("split, module, function", [
-    (["--workers", "1", "--shard", "1/2"], "harness.workers", "work"),  # slots, in this process: none started
-    (["--workers", "1"], "harness.runner", "make_machine"),  # the plain run, before its first example
+    (["--workers", "1", "--shard", "1/2"], "harness.running.workers", "work"),  # slots, in this process: none started
+    (["--workers", "1"], "harness.running.runner", "make_machine"),  # the plain run, before its first example
 ])
 def test_a_ctrl_c_before_any_slot_ran_prints_the_summary_writes_the_report_and_exits_130(
         tmp_path, split, module, function):

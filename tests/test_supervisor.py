@@ -15,10 +15,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from harness import scenario as scenario_file
-from harness.report import run_report_schema
-from harness.monitor import ENGINE, HARNESS, LOADING, ChildState, Monitor, new_monitor_file
-from harness.supervisor import Verdict, crash_scenario, verdict
+from harness.running import scenario as scenario_file
+from harness.reporting.report import run_report_schema
+from harness.running.monitor import ENGINE, HARNESS, LOADING, ChildState, Monitor, new_monitor_file
+from harness.running.supervisor import Verdict, crash_scenario, verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 

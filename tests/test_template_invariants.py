@@ -13,8 +13,8 @@ import copy
 
 import pytest
 
-from harness.loading import load_engine
-from harness.runner import run
+from harness.connection.loading import load_engine
+from harness.running.runner import run
 from invariants import REGISTRY, Decision, Transition
 from reference_engine import ReferenceEngine
 

@@ -281,7 +281,7 @@ BUG_PATHS = {"deathtouch_ignored": "objects.*.zone", "damage_kept_off_battlefiel
 
 def fuzz(tmp_path, attribute, *options, examples=120):
     """``rulesfuzz run`` on the tiny engine; returns (exit code, the --json report)."""
-    from harness.cli import main
+    from harness.interfaces.cli import main
 
     report = tmp_path / f"{attribute}.json"
     code = main(["run", "--engine", f"{TINY}:{attribute}", "--max-examples", str(examples), "--seed", "0",
@@ -294,7 +294,7 @@ def test_deathtouch_damage_on_a_creature_only_deathtouch_destroys_comes_early(se
     """CR 704.5h is reached by design, whatever the seed: boards pair a deathtouch creature with
     one that 1 damage leaves alive by 704.5g, and the deathtouch rule aims non-lethal damage at
     such a creature, so the planted deathtouch bug alone is found in a few dozen examples."""
-    from harness.runner import run
+    from harness.running.runner import run
 
     result = run(tiny.TinyEngine(bugs={"deathtouch_ignored"}), max_examples=60, seed=seed, database=None,
                  shrink=False)
@@ -305,7 +305,7 @@ def test_deathtouch_damage_on_a_creature_only_deathtouch_destroys_comes_early(se
 def test_one_bug_breaking_two_invariants_is_one_finding():
     """The deathtouch bug breaks CR 704.5h (sba.deathtouch_damage) and leaves a destroyed creature on the
     battlefield (zones.destroyed_without_replacement_leaves) on the same step: one finding, listing both."""
-    from harness.runner import run
+    from harness.running.runner import run
 
     result = run(tiny.TinyEngine(bugs={"deathtouch_ignored"}), max_examples=60, seed=0, database=None,
                  keep_going=True)
@@ -318,8 +318,8 @@ def test_skipped_invariants_are_not_checked(tmp_path, capsys):
     engine with only that bug fuzzes clean over the budget that finds it (seed 0, above); the report
     doesn't count the skipped invariants as checked but lists each, in the text summary, the --json
     report (status "skipped") and the JUnit XML (a skipped test case): a known gap is never silent."""
-    from harness.cli import main
-    from harness.runner import run
+    from harness.interfaces.cli import main
+    from harness.running.runner import run
 
     skipped = sorted(BUG_INVARIANTS["deathtouch_ignored"])
     result = run(tiny.TinyEngine(bugs={"deathtouch_ignored"}), max_examples=60, seed=0, database=None,
@@ -355,7 +355,7 @@ def test_the_tiny_engine_fuzzes_clean_without_declining(tmp_path, capsys):
 
 
 def test_buggy_gives_exactly_its_three_findings_in_one_keep_going_run(tmp_path, capsys, outside_coverage):
-    from harness.cli import main
+    from harness.interfaces.cli import main
 
     code, report = fuzz(tmp_path, "buggy", "--keep-going")
     assert (code, report["status"]) == (1, "findings")

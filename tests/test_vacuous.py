@@ -10,11 +10,11 @@ import xml.etree.ElementTree as ET
 
 import jsonschema
 
-from harness.cli import main
-from harness.execution import Stats, _aims_at_gone
+from harness.interfaces.cli import main
+from harness.running.execution import Stats, _aims_at_gone
 from harness.protocol import EngineInfo, IllegalAction
-from harness.report import run_report_schema, run_status
-from harness.runner import RunResult
+from harness.reporting.report import run_report_schema, run_status
+from harness.running.runner import RunResult
 
 REFUSING = '''
 from harness.protocol import EngineInfo, IllegalAction

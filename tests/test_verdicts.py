@@ -12,13 +12,13 @@ import time
 
 import pytest
 
-from harness import interrupts
-from harness.cli import main
-from harness.decider import DrawingDecider
-from harness.execution import EngineFailed, engine_call
-from harness.loading import load_engine
+from harness.running import interrupts
+from harness.interfaces.cli import main
+from harness.running.decider import DrawingDecider
+from harness.running.execution import EngineFailed, engine_call
+from harness.connection.loading import load_engine
 from harness.protocol import EngineInfo
-from harness.runner import run
+from harness.running.runner import run
 
 from .conftest import FORKS, ROOT, watching
 
@@ -280,7 +280,7 @@ def test_within_a_run_the_alarm_handler_stays_installed_and_a_hang_is_still_cut(
     """A run installs the step alarm's handler once (``alarm_handler``), not per engine call;
     the previous handler is back after the run, and a hanging call inside it still times out.
     On the tiny engine (written from scratch)."""
-    from harness import execution
+    from harness.running import execution
 
     tiny = load_engine("examples/engines/tiny/engine.py:engine")
     handlers: list = []

@@ -1,10 +1,10 @@
-"""The harness's vocabulary (harness.vocabulary): everything the harness generates is in it,
+"""The harness's vocabulary (harness.wire.vocabulary): everything the harness generates is in it,
 so a replay file written by ``rulesfuzz run`` is never bad input."""
 
 from __future__ import annotations
 
-from harness import vocabulary
-from harness.runner import run
+from harness.wire import vocabulary
+from harness.running.runner import run
 
 
 class Watching:

@@ -16,11 +16,19 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from harness.cli import main
-from harness.report import run_report_schema
-from harness.execution import Stats
-from harness.workers import (SMALLEST_SLOT, SlotError, merge_stats, parse_shard, parse_workers, slot_seed,
-                             slot_sizes, slots)
+from harness.interfaces.cli import main
+from harness.reporting.report import run_report_schema
+from harness.running.execution import Stats
+from harness.running.workers import (
+    SMALLEST_SLOT,
+    SlotError,
+    merge_stats,
+    parse_shard,
+    parse_workers,
+    slot_seed,
+    slot_sizes,
+    slots,
+)
 
 from .conftest import ROOT, one_error_line
 
@@ -243,7 +251,7 @@ def test_a_worker_whose_engine_ends_the_process_is_one_line_exit_3(tmp_path, cap
     # no slot wrote a file: the line points to no folder (none was made)
     assert "files so far" not in line and not (tmp_path / "replays").exists()
     # a slot that wrote a file: the line says where
-    from harness.workers import SlotJob, WorkerFailed, collect
+    from harness.running.workers import SlotJob, WorkerFailed, collect
 
     jobs = [SlotJob(slot, CLEAN, None, "none", str(tmp_path / "kept"), False, True, {}) for slot in slots(40, 0, 2)]
     (tmp_path / "kept" / ".slot-1-of-5").mkdir(parents=True)
@@ -254,7 +262,7 @@ def test_a_worker_whose_engine_ends_the_process_is_one_line_exit_3(tmp_path, cap
 
 def test_run_workers_python_api_on_the_reference_engine(tmp_path):
     """The API benchmarks use (benchmarks/throughput.py's workers scaling): the same run as the CLI's."""
-    from harness.workers import run_workers
+    from harness.running.workers import run_workers
 
     result = run_workers("reference", workers=2, max_examples=10, replay_dir=tmp_path, steps_per_example=5)
     from harness.adapters.reference import ReferenceAdapter
@@ -277,8 +285,8 @@ def test_a_worker_interrupted_while_starting_loses_nothing_the_others_found():
     """A Ctrl-C that reaches a worker still starting (before its run had a result): the other
     workers' results are kept and the run is cut short, not ended with nothing (exit 130
     with their findings lost). Only when no slot has a result is it an interrupt."""
-    from harness.runner import RunResult
-    from harness.workers import SlotJob, WorkerFailed, collect, slots
+    from harness.running.runner import RunResult
+    from harness.running.workers import SlotJob, WorkerFailed, collect, slots
 
     jobs = [SlotJob(slot, "reference", None, "none", None, False, True, {}) for slot in slots(100, 0, workers=3)]
     found = RunResult("engine", Stats(examples=4))
@@ -300,7 +308,7 @@ def test_findings_depend_on_the_slots_not_on_which_worker_ran_them(tmp_path):
     """The same slots run one after another in this process and by two and three worker processes
     taking them as they come free: the same findings (key and shrunk scenario), each slot
     reading the example database as it was when the run started."""
-    from harness.workers import SlotJob, run_slots
+    from harness.running.workers import SlotJob, run_slots
 
     runs = {}
     for workers in (1, 2, 3):
@@ -342,7 +350,7 @@ def test_a_slot_begun_late_never_replays_a_failure_another_worker_found(tmp_path
     example database as it was when the run started: worker 1's failure is not replayed in
     it (no repeat, not from the database), as when the slots run one after another in this
     process; the failure is in the database once the run ended, for the next run."""
-    from harness.workers import SlotJob, run_slots
+    from harness.running.workers import SlotJob, run_slots
 
     engine_file = tmp_path / "late_second_worker.py"
     engine_file.write_text(LATE_SECOND_WORKER, encoding="utf-8")
@@ -391,7 +399,7 @@ def test_a_worker_on_a_slower_core_takes_fewer_slots(tmp_path):
     """Worker 1 is slowed down (40 ms a game): it is still on its first slot of 50 examples (2 s)
     while worker 2 runs all the others (150 examples of the tiny engine), so worker 2 takes
     more slots; the run reports how many each took, and its budget is still the total."""
-    from harness.workers import run_workers
+    from harness.running.workers import run_workers
 
     spec = tiny_in_workers(tmp_path / "slow_first_worker.py", "WORKER == 1", "time.sleep(0.04)")
     result = run_workers(spec, workers=2, max_examples=200, seed=0, replay_dir=tmp_path,
@@ -406,7 +414,7 @@ def test_a_worker_on_a_slower_core_takes_fewer_slots(tmp_path):
 def test_the_time_budget_is_the_whole_runs_over_workers(tmp_path):
     """--max-seconds with workers bounds the run's wall time: no slot starts once it is up, and a
     running slot gets the time left; the run says it was cut short by its time budget."""
-    from harness.workers import run_workers
+    from harness.running.workers import run_workers
 
     spec = tiny_in_workers(tmp_path / "slow.py", "True", "time.sleep(0.04)")
     result = run_workers(spec, workers=2, max_examples=100_000, seed=0, replay_dir=tmp_path,
@@ -440,7 +448,7 @@ def test_a_ctrl_c_while_a_worker_sends_a_slots_result_loses_nothing(tmp_path):
     findings never reached the run.)"""
     import multiprocessing
 
-    from harness.workers import SlotJob, _worker_process
+    from harness.running.workers import SlotJob, _worker_process
 
     jobs = [SlotJob(slot, BUGGY, None, "none", str(tmp_path), False, True, {"steps_per_example": 4})
             for slot in slots(32, 3, 2)]
@@ -454,7 +462,7 @@ def test_a_worker_whose_engine_ends_its_process_stops_the_run_at_once(tmp_path):
     """Worker 2's engine ends its process at its first game: the run fails at once, naming the
     worker, its exit code and its slot, instead of when worker 1 alone has run the whole
     budget (5000 examples: more than half a minute) only to fail then."""
-    from harness.workers import WorkerFailed, run_workers
+    from harness.running.workers import WorkerFailed, run_workers
 
     spec = tiny_in_workers(tmp_path / "second_worker_exits.py", "WORKER == 2", "os._exit(3)")
     with pytest.raises(WorkerFailed, match=r"worker 2/2 ended without a result \(exit code 3\) in slot \d+/") as failed:

@@ -23,7 +23,7 @@ from cards import reader
 from cards.model import Affected, Effect
 from harness.adapters.reference import ReferenceAdapter
 from harness.protocol import CAPABILITIES, Transition
-from harness.runner import run
+from harness.running.runner import run
 from invariants import REGISTRY
 from reference_engine import IllegalAction, ReferenceEngine, Unsupported
 

@@ -1,9 +1,9 @@
 """The state machine's rules, one mixin class per rules area.
 
 Each module holds one :class:`~harness.rules.base.RulesArea` subclass whose
-``@rule`` methods build events of that area; ``harness.machine.EngineMachine``
+``@rule`` methods build events of that area; ``harness.running.machine.EngineMachine``
 inherits them all (Hypothesis collects rules over the class's MRO). See
-``harness.machine`` for how a new area is added.
+``harness.running.machine`` for how a new area is added.
 """
 
 from .base import CARD_LISTS, DECLARED_ONLY, REQUIRES, RulesArea, needs, objects

@@ -5,14 +5,14 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle
 
-from ..targeting import Targeting
+from harness.generation.targeting import Targeting
 
 #: The object ids of the example: the board's, and those events create. Bundles are
 #: looked up by name, so every mixin's rules share this one.
 objects = Bundle("objects")
 
 #: Names of the attributes on a rule method that hold the capabilities and the card
-#: lists (``harness.strategies.CARD_LISTS``) it needs.
+#: lists (``harness.generation.strategies.CARD_LISTS``) it needs.
 REQUIRES = "rulesfuzz_requires"
 CARD_LISTS = "rulesfuzz_card_lists"
 #: Set on a rule that runs only for an engine that declares its cards (``EngineInfo.cards``).
@@ -28,7 +28,7 @@ def needs(*capabilities: str, cards: str | None = None, declared: bool = False):
     :meth:`RulesArea._modelled_card`); decorators stack, requirements add up.
 
     Put it above ``@rule``/``@precondition``. Gating is decided once per run:
-    ``harness.machine.make_machine`` leaves out every rule whose needs the engine
+    ``harness.running.machine.make_machine`` leaves out every rule whose needs the engine
     doesn't meet, so no precondition runs per step for it.
     """
     required = frozenset(capabilities)
@@ -48,17 +48,17 @@ class RulesArea(Targeting):
     """Base of the rules-area mixins: what the machine provides to their rules.
 
     ``capabilities`` is the engine's claimed capability set, ``plan`` the run's
-    ``harness.plan.Plan`` (``_card(data, list_name)`` draws a card from it); ``_apply(event, data)``
+    ``harness.generation.plan.Plan`` (``_card(data, list_name)`` draws a card from it); ``_apply(event, data)``
     performs one event on the session and checks invariants (raising
     ``InvariantViolation``); ``_new_id()`` returns a fresh object id for an event that
     creates an object (a rule that creates one returns its id with ``target=objects``).
     """
 
     capabilities: frozenset = frozenset()
-    plan = None  # harness.plan.Plan of the run
+    plan = None  # harness.generation.plan.Plan of the run
 
     def _card(self, data, name: str) -> str:
-        """One card of the run's card list ``name`` (``harness.strategies.CARD_LISTS``)."""
+        """One card of the run's card list ``name`` (``harness.generation.strategies.CARD_LISTS``)."""
         return data.draw(self.plan.choice(name), label=name)
 
     def _modelled_card(self, data, name: str) -> str:

@@ -1,6 +1,6 @@
 """State machine rules for coins and dice (capability ``chance``; CR 705, 706, 614.5, 616.1).
 
-A rules-area mixin of :class:`harness.machine.EngineMachine`. It puts the permanents that replace or
+A rules-area mixin of :class:`harness.running.machine.EngineMachine`. It puts the permanents that replace or
 watch flips and rolls onto the battlefield (Krark's Thumb, Pixie Guide, Pokey, the
 Scallywagg, Tavern Scoundrel, Brazen Dwarf) and instructs players to flip coins and roll
 dice. Scenes put several of them under one player and then have that player, or the
@@ -14,7 +14,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
-from .. import strategies as S
+from harness.generation import strategies as S
 from .base import RulesArea, needs
 
 #: Permanents that replace or watch coin flips and die rolls.

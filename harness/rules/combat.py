@@ -25,7 +25,7 @@ import cards as card_data
 from cards import reader
 from invariants import combat as C
 
-from .. import strategies as S
+from harness.generation import strategies as S
 from .base import RulesArea, needs
 
 #: Keywords whose rules apply in combat and are played (CR 702.2, 702.3, 702.4, 702.7, 702.9, 702.10,

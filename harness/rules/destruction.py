@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
-from .. import strategies as S
+from harness.generation import strategies as S
 from .base import RulesArea, needs, objects
 
 
@@ -49,7 +49,7 @@ class DestructionRules(RulesArea):
         """A deathtouch creature deals damage to a creature on the battlefield (CR 702.2b, 704.5h).
 
         Three times in four (shrinking goes there) the victim is one that only deathtouch
-        destroys (:meth:`~harness.targeting.Targeting.survives_damage`: not indestructible,
+        destroys (:meth:`~harness.generation.targeting.Targeting.survives_damage`: not indestructible,
         toughness left above 1) and the amount is less than the toughness it has left, so
         704.5h, not 704.5g, is what destroys it; otherwise any creature and 1..4 damage.
         """

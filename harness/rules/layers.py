@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import multiple, precondition, rule
 
-from .. import strategies as S
+from harness.generation import strategies as S
 from .base import RulesArea, needs, objects
 
 

@@ -20,7 +20,7 @@ from hypothesis.stateful import multiple, precondition, rule
 
 from invariants import mana_model as M
 
-from .. import strategies as S
+from harness.generation import strategies as S
 from .base import RulesArea, needs, objects
 
 #: Lands with mana abilities (CR 305.6 for the basic land types; CR 106.7 for the others).

@@ -4,7 +4,7 @@ Orb of Origin's rulings (2024-11-08): an Orb makes the other noncreature artifac
 (an additional {T} to activate their abilities) and continuous (no abilities while
 tapped); several Orbs make each other mono and continuous; the Orb is poly (its first
 ability costs no {T} unless another Orb is on the battlefield). A mixin of
-:class:`harness.machine.EngineMachine`.
+:class:`harness.running.machine.EngineMachine`.
 
 Boards of an engine that claims ``playtest_supertypes`` (with ``mana`` and
 ``tap_untap_costs``) get, one board in two, a playtest corner (:func:`playtest_objects`):
@@ -22,7 +22,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
-from .. import strategies as S
+from harness.generation import strategies as S
 from .base import RulesArea, needs
 
 ORB, VESSEL, SWORD = "Orb of Origin", "Thought Vessel", "Sword of the Meek"
@@ -59,7 +59,7 @@ def playtest_objects(draw):
 
 
 def with_playtest_corner(boards: st.SearchStrategy, plan) -> st.SearchStrategy:
-    """``boards`` (a board strategy of ``plan``, a ``harness.plan.Plan``) with the playtest
+    """``boards`` (a board strategy of ``plan``, a ``harness.generation.plan.Plan``) with the playtest
     corner on one board in two, when ``plan`` has the board feature "playtest artifacts"
     and the capabilities the corner's events need (``mana``, ``tap_untap_costs``); else
     ``boards`` itself, so other engines draw exactly what they drew before. Only cards the

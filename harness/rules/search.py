@@ -1,7 +1,7 @@
 """State machine rules for Omnipresent Impostor's names and library searches (capability
 ``library_search``; CR 201.2, Omnipresent Impostor's rulings 2024-11-08).
 
-A rules-area mixin of :class:`harness.machine.EngineMachine`. Boards of an engine that
+A rules-area mixin of :class:`harness.running.machine.EngineMachine`. Boards of an engine that
 claims ``library_search`` get, on three in four, a search corner (:func:`search_objects`):
 one or two Omnipresent Impostors in a player's library, perhaps a basic land and an
 artifact card beside them, perhaps an Impostor on the battlefield and one in another zone.
@@ -17,7 +17,7 @@ import cards as card_data
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
-from .. import strategies as S
+from harness.generation import strategies as S
 from .base import RulesArea, needs
 
 IMPOSTOR = "Omnipresent Impostor"
@@ -68,7 +68,7 @@ def with_search_corner(boards: st.SearchStrategy[dict], plan) -> st.SearchStrate
 
 class SearchRules(RulesArea):
     """Rules generating library searches and name checks (the board's search corner is added
-    by :func:`with_search_corner`, in ``harness.machine.make_machine``)."""
+    by :func:`with_search_corner`, in ``harness.running.machine.make_machine``)."""
 
     def _searcher(self, data) -> str:
         """The player who searches: three times in four the owner of an Omnipresent Impostor in

@@ -25,12 +25,12 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
-from .. import strategies as S
+from harness.generation import strategies as S
 from .base import RulesArea, needs
 
 #: Creatures the corner enchants with Penumbra Umbra (nonlegendary: its copy would start the legend rule).
 PENUMBRA_HOSTS = ("Grizzly Bears", "Typhoid Rats", "River Boa", "Drudge Skeletons", "Darksteel Myr")
-#: Lists of instants the rules cast (harness.strategies.CARD_LISTS), and of sorceries.
+#: Lists of instants the rules cast (harness.generation.strategies.CARD_LISTS), and of sorceries.
 INSTANT_LISTS = ("destroy_spells", "damage_spells", "pump_spells", "shrink_spells", "counter_spells")
 REMOVAL_LISTS = ("destroy_spells", "damage_spells", "shrink_spells")
 SORCERY_LISTS = ("sweepers",)

@@ -1,6 +1,6 @@
 """State machine rules for steps, chance by several players and small actions.
 
-A rules-area mixin of :class:`harness.machine.EngineMachine`, one rule per new event or field,
+A rules-area mixin of :class:`harness.running.machine.EngineMachine`, one rule per new event or field,
 each behind its own capability (``harness.protocol.CAPABILITIES``), so an engine that claims none
 of them sees no change:
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
-from .. import strategies as S
+from harness.generation import strategies as S
 from .base import RulesArea, needs
 
 #: Permanents of the card database with "At the beginning of your upkeep" abilities (read by the

@@ -19,7 +19,7 @@ from hypothesis.stateful import multiple, precondition, rule
 from cards import reader
 from invariants.card_abilities import card_text
 
-from .. import strategies as S
+from harness.generation import strategies as S
 from .base import RulesArea, needs, objects
 
 #: The zone-change event types (harness.protocol, capability ``zones``).

@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from harness.loading import load_engine  # noqa: E402
+from harness.connection.loading import load_engine  # noqa: E402
 from harness.serve import Server  # noqa: E402
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "clean"

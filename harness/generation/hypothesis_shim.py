@@ -1,0 +1,682 @@
+"""The one place rulesfuzz reads Hypothesis internals (they may change between Hypothesis
+releases; ``tests/test_harness_structure.py`` and ``tests/test_hypothesis_shim.py``
+exercise every function here).
+
+What Hypothesis has no public API for:
+
+* which methods are rules of a state machine (:func:`is_rule`, :func:`rule_names`);
+* a stable **database key** for an engine's tests (Hypothesis keys stateful tests by the
+  machine class's source, which is the same for every engine): :func:`machine_test`
+  mixes a digest of the engine's name in, so saved failures of one engine are replayed
+  first on its next run, never on another engine's;
+* a **seed** that keeps the example database (``hypothesis.seed`` switches it off): a run
+  is reproducible and still replays saved failures first;
+* **drawing at random outside any Hypothesis test** (``rulesfuzz run --explore``,
+  :mod:`harness.running.explore`): a strategy's parts (bounds, elements, element strategies,
+  composite definitions), to draw from it with a :class:`random.Random` and nothing else
+  (:func:`draw_at_random`), and a state machine's rule records (:func:`rules_of`,
+  :func:`results_of`), to run its rules without Hypothesis's engine.
+
+The Hypothesis versions this is written against are pinned in ``pyproject.toml`` (the
+range ``tests/test_hypothesis_shim.py`` was run on). The shim detects what it reads rather
+than asking the version: an internal class a release moved is replaced by one nothing is an
+instance of (rulesfuzz still imports; only what needs it refuses, naming it), and
+:func:`internals_problems` names every internal that is not where the shim looks, which
+the shim's tests assert is nothing. What moved within the pinned range is handled in place:
+``sampled_from`` 's transformations became triples in 6.167 (:func:`sampled_transformations`),
+and its filtered draw writes to the data it draws from since then (:class:`_FirstTriesWeighted`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import functools
+import importlib
+import inspect
+from random import Random
+
+from hypothesis import seed as hypothesis_seed
+from hypothesis import settings as Settings
+from hypothesis import stateful
+from hypothesis.stateful import Bundle, get_state_machine_test
+from hypothesis.strategies import SearchStrategy
+
+#: What :func:`_internal` could not find: ``"module.Name: why"``, one a line of
+#: :func:`internals_problems`.
+_MISSING: list[str] = []
+
+
+def _internal(module: str, name: str):
+    """``module.name`` of Hypothesis's internals, or (when a release moved it) a class that
+    nothing is an instance of, the move noted for :func:`internals_problems`: rulesfuzz still
+    imports and runs; only what needs that internal (a strategy kind under ``--explore``)
+    refuses, naming it."""
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        _MISSING.append(f"{module}.{name} is gone ({type(exc).__name__}: {exc})")
+        return type(f"Missing{name}", (), {"__doc__": f"stands for {module}.{name}, which this Hypothesis lacks"})
+
+
+_S = "hypothesis.strategies._internal."
+function_digest = _internal("hypothesis.internal.reflection", "function_digest")
+FixedDictStrategy = _internal(_S + "collections", "FixedDictStrategy")
+ListStrategy = _internal(_S + "collections", "ListStrategy")
+TupleStrategy = _internal(_S + "collections", "TupleStrategy")
+UniqueListStrategy = _internal(_S + "collections", "UniqueListStrategy")
+CompositeStrategy = _internal(_S + "core", "CompositeStrategy")
+DataStrategy = _internal(_S + "core", "DataStrategy")
+PermutationStrategy = _internal(_S + "core", "PermutationStrategy")
+DeferredStrategy = _internal(_S + "deferred", "DeferredStrategy")
+FlatMapStrategy = _internal(_S + "flatmapped", "FlatMapStrategy")
+LazyStrategy = _internal(_S + "lazy", "LazyStrategy")
+BooleansStrategy = _internal(_S + "misc", "BooleansStrategy")
+IntegersStrategy = _internal(_S + "numbers", "IntegersStrategy")
+FilteredStrategy = _internal(_S + "strategies", "FilteredStrategy")
+MappedStrategy = _internal(_S + "strategies", "MappedStrategy")
+OneOfStrategy = _internal(_S + "strategies", "OneOfStrategy")
+SampledFromStrategy = _internal(_S + "strategies", "SampledFromStrategy")
+if not issubclass(SampledFromStrategy, SearchStrategy):
+    SampledFromStrategy = type("MissingSampledFromStrategy", (SearchStrategy,), {})  # weighted_choice subclasses it
+del _S
+
+_RULE_MARKER = "hypothesis_stateful_rule"
+
+
+def is_rule(function) -> bool:
+    """Whether ``function`` was decorated with ``hypothesis.stateful.rule``."""
+    return getattr(function, _RULE_MARKER, None) is not None
+
+
+def rule_names(machine: type[stateful.RuleBasedStateMachine]) -> set[str]:
+    """The names of the rules Hypothesis collects from ``machine`` (over its MRO)."""
+    return {r.function.__name__ for r in machine.setup_state().rules}
+
+
+def forget_machine(machine: type[stateful.RuleBasedStateMachine], *attributes: str) -> None:
+    """Drop Hypothesis's caches of ``machine`` (its rules, a class-keyed dict that is never emptied,
+    and its unittest class, an lru_cache of 128 classes):
+    a run's machine class holds its engine, so a finished run would keep the engine, and an
+    engine's child process, alive for as long as the process lives. Hypothesis's strategy cache
+    may still hold the class: its ``attributes`` (the engines) are set to None too."""
+    for name in attributes:
+        setattr(machine, name, None)
+    stateful.RuleBasedStateMachine._setup_state_per_class.pop(machine, None)
+    to_test_case = stateful.RuleBasedStateMachine.__dict__.get("_to_test_case")  # an lru_cache by class:
+    clear = getattr(getattr(to_test_case, "__func__", to_test_case), "cache_clear", None)  # only a cache,
+    if clear is not None:  # made again on demand
+        clear()
+
+
+def machine_test(machine, settings: Settings, seed: int, digest: bytes):
+    """A callable running ``machine`` under ``settings`` with ``seed``, its database key mixed with ``digest``.
+
+    Calling it raises what Hypothesis raises for a failure (the test's exception, or a
+    ``BaseExceptionGroup`` of them with ``report_multiple_bugs``).
+    """
+    test = get_state_machine_test(machine, settings=settings)
+    test.hypothesis.inner_test._hypothesis_internal_add_digest = digest
+    chosen = test._hypothesis_internal_use_settings
+    hypothesis_seed(seed)(test)
+    test._hypothesis_internal_use_settings = chosen  # keep the database hypothesis.seed() switched off
+    test.rulesfuzz_machine, test.rulesfuzz_digest = machine, digest
+    return test
+
+
+def database_key(test) -> bytes:
+    """The key under which Hypothesis keeps ``test``'s failures in its example database."""
+    return function_digest(test.hypothesis.inner_test)
+
+
+def settings_of(test) -> Settings:
+    """The settings ``test`` (from :func:`machine_test`) runs under."""
+    return test._hypothesis_internal_use_settings
+
+
+# --------------------------------------------------------------------------- drawing at random
+# ``rulesfuzz run --explore`` (harness.running.explore) runs the machine's own rules and strategies
+# with plain pseudo-random draws: no ConjectureData, no data tree, no spans. It needs what a
+# strategy is made of, which Hypothesis keeps in the attributes of its internal classes.
+class EmptyBundle(Exception):
+    """A draw from a Bundle that holds nothing yet (the rule can't run now)."""
+
+
+class NothingSatisfies(Exception):
+    """A filtered draw found no value passing its filter in :data:`FILTER_TRIES` tries."""
+
+
+#: Tries of a filtered draw (``.filter`` or a filtered ``sampled_from``) before giving up.
+FILTER_TRIES = 100
+
+
+class RandomSource:
+    """Where :func:`draw_at_random` draws from: ``rng`` (a :class:`random.Random`), the
+    machine's bundles (name -> list of values) and the object that ``st.data()`` draws as
+    (``data``, set by the caller)."""
+
+    __slots__ = ("rng", "bundles", "data")
+
+    def __init__(self, rng: Random, bundles: dict[str, list]):
+        self.rng = rng
+        self.bundles = bundles
+        self.data = None
+
+
+_samplers: dict[int, tuple] = {}
+
+
+def draw_at_random(strategy, source: RandomSource):
+    """One value of ``strategy`` drawn with ``source.rng``, outside any Hypothesis test.
+
+    Knows the strategies the harness's rules and boards are built from: integers with
+    both bounds, booleans, just, none, sampled_from (maps and filters too), one_of,
+    tuples, fixed_dictionaries, lists (unique too; sizes uniform within their bounds,
+    at most 5 over the minimum when unbounded), dictionaries, permutations, composite,
+    deferred, data, ``.map``, ``.filter``, and Bundles (a value from ``source.bundles``).
+    Raises :class:`EmptyBundle` when a Bundle is empty, :class:`NothingSatisfies` when a
+    filter rejects every try, and TypeError for any other strategy.
+    """
+    entry = _samplers.get(id(strategy))
+    if entry is None or entry[0] is not strategy:
+        if len(_samplers) > 50_000:
+            _samplers.clear()
+        entry = (strategy, _compile(strategy))
+        _samplers[id(strategy)] = entry
+    return entry[1](source)
+
+
+def _compile(strategy):
+    """A function of a :class:`RandomSource` drawing one value of ``strategy``."""
+    if isinstance(strategy, Bundle):
+        name = strategy.name
+
+        def bundle(source):
+            values = source.bundles.get(name)
+            if not values:
+                raise EmptyBundle(name)
+            return values[source.rng.randrange(len(values))]
+        return bundle
+    if isinstance(strategy, (LazyStrategy, DeferredStrategy)):
+        inner = strategy.wrapped_strategy
+        return lambda source: draw_at_random(inner, source)
+    if isinstance(strategy, IntegersStrategy):
+        if strategy.start is None or strategy.end is None:
+            raise TypeError(f"cannot draw an unbounded {strategy!r} at random")
+        low, high = strategy.start, strategy.end + 1
+        return lambda source: source.rng.randrange(low, high)
+    if isinstance(strategy, BooleansStrategy):
+        return lambda source: source.rng.random() < 0.5
+    if isinstance(strategy, _WeightedChoice):
+        return _weighted_sampler(strategy)
+    if isinstance(strategy, SampledFromStrategy):  # JustStrategy (st.just, st.none) included
+        elements = tuple(strategy.elements)
+        if not strategy._transformations:
+            if len(elements) == 1:
+                only = elements[0]
+                return lambda source: only
+            return lambda source: elements[source.rng.randrange(len(elements))]
+        return _transformed_sampler(strategy, lambda source: source.rng.randrange(len(elements)))
+    if isinstance(strategy, OneOfStrategy):
+        branches = tuple(strategy.element_strategies)
+
+        def one_of(source):
+            order = list(range(len(branches)))
+            source.rng.shuffle(order)
+            for i in order:
+                try:
+                    return draw_at_random(branches[i], source)
+                except EmptyBundle:
+                    continue
+            raise EmptyBundle(repr(strategy))
+        return one_of
+    if isinstance(strategy, FlatMapStrategy):  # st.x.flatmap(f): a value of x, then one of f(value)
+        base, expand = strategy.base, strategy.expand
+        return lambda source: draw_at_random(expand(draw_at_random(base, source)), source)
+    if isinstance(strategy, TupleStrategy):
+        parts = strategy.element_strategies
+        return lambda source: tuple(draw_at_random(p, source) for p in parts)
+    if isinstance(strategy, FixedDictStrategy):
+        if strategy.optional:
+            raise TypeError(f"cannot draw optional keys of {strategy!r} at random")
+        mapping = dict(strategy.mapping)
+        return lambda source: {k: draw_at_random(v, source) for k, v in mapping.items()}
+    if isinstance(strategy, ListStrategy):
+        element, low = strategy.element_strategy, strategy.min_size
+        high = strategy.max_size if strategy.max_size != float("inf") else low + 5
+        keys = strategy.keys if isinstance(strategy, UniqueListStrategy) else None
+        suffixes = strategy.tuple_suffixes if isinstance(strategy, UniqueListStrategy) else None
+
+        def many(source):
+            size = source.rng.randint(low, int(high))
+            values, seen = [], set()
+            tries = 0
+            while len(values) < size and tries < size + FILTER_TRIES:
+                tries += 1
+                value = draw_at_random(element, source)
+                if keys is not None:
+                    key = tuple(k(value) for k in keys)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    if suffixes is not None:  # st.dictionaries: (key, *values)
+                        value = (value, *draw_at_random(suffixes, source))
+                values.append(value)
+            if len(values) < low:
+                raise NothingSatisfies(repr(strategy))
+            return values
+        return many
+    if isinstance(strategy, MappedStrategy):
+        inner, pack = strategy.mapped_strategy, strategy.pack
+        return lambda source: pack(draw_at_random(inner, source))
+    if isinstance(strategy, FilteredStrategy):
+        inner, conditions = strategy.filtered_strategy, strategy.flat_conditions
+
+        def filtered(source):
+            for _ in range(FILTER_TRIES):
+                value = draw_at_random(inner, source)
+                if all(c(value) for c in conditions):
+                    return value
+            raise NothingSatisfies(repr(strategy))
+        return filtered
+    if isinstance(strategy, PermutationStrategy):
+        values = list(strategy.values)
+
+        def permutation(source):
+            result = list(values)
+            source.rng.shuffle(result)
+            return result
+        return permutation
+    if isinstance(strategy, CompositeStrategy):
+        definition, args, kwargs = strategy.definition, strategy.args, strategy.kwargs
+
+        def composite(source):
+            def draw(inner, label=None):
+                return draw_at_random(inner, source)
+            return definition(draw, *args, **kwargs)
+        return composite
+    if isinstance(strategy, DataStrategy):
+        return lambda source: source.data
+    raise TypeError(f"cannot draw {strategy!r} ({type(strategy).__name__}) at random")
+
+
+def weighted_index(rng: Random, size: int, weights: dict[int, float] | None) -> int:
+    """An index below ``size`` drawn with ``weights`` (``{index: probability}``, the sum at most
+    1, the rest spread evenly over every index, as :func:`weighted_choice` generates), or
+    evenly when ``weights`` is None."""
+    if weights:
+        r = rng.random()
+        for i, p in weights.items():
+            if r < p:
+                return i
+            r -= p
+    return rng.randrange(size)
+
+
+def _weighted_sampler(strategy):
+    """A draw of :func:`weighted_choice` 's strategy at random: the index with its current
+    weights, then its maps and filters (retried as for ``sampled_from``)."""
+    size, weights = len(strategy.elements), strategy.weights
+    return _transformed_sampler(strategy, lambda source: weighted_index(source.rng, size, weights()))
+
+
+def sampled_transformations(strategy) -> tuple[tuple[str, object], ...]:
+    """``(name, function)`` of each ``.map`` (``"map"``) and ``.filter`` (``"filter"``) applied to
+    a ``sampled_from`` strategy, in order. Hypothesis keeps them in ``_transformations``: pairs
+    up to 6.166, triples ``(name, function, the call's location)`` since 6.167."""
+    return tuple((entry[0], entry[1]) for entry in strategy._transformations)
+
+
+_REJECTED = object()
+
+
+def _transformed_sampler(strategy, index):
+    """A draw of a ``sampled_from`` strategy at random: the element at ``index(source)``, its
+    maps and filters applied, drawn again (at most :data:`FILTER_TRIES` times) while a filter
+    rejects it."""
+    elements, steps = tuple(strategy.elements), sampled_transformations(strategy)
+    unknown = [name for name, _ in steps if name not in ("map", "filter")]
+    if unknown:
+        raise TypeError(f"cannot draw {strategy!r} at random: unknown transformation(s) {unknown}")
+
+    def transform(element):
+        for name, function in steps:
+            if name == "map":
+                element = function(element)
+            elif not function(element):
+                return _REJECTED
+        return element
+
+    def sampled(source):
+        for _ in range(FILTER_TRIES):
+            value = transform(elements[index(source)])
+            if value is not _REJECTED:
+                return value
+        raise NothingSatisfies(repr(strategy))
+    return sampled
+
+
+def rules_of(machine: type[stateful.RuleBasedStateMachine]) -> tuple[list, list]:
+    """``(initializers, rules)`` of ``machine``: Hypothesis's rule records, each with
+    ``function``, ``arguments`` (name -> strategy), ``targets`` (Bundle names) and
+    ``preconditions`` (functions of the machine)."""
+    state = machine.setup_state()
+    return list(state.initializers), list(state.rules)
+
+
+def results_of(value) -> tuple:
+    """The values a rule returned for its target Bundles (``multiple(...)`` or one value)."""
+    if isinstance(value, stateful.MultipleResults):
+        return tuple(value.values)
+    return (value,)
+
+
+class _WeightedChoice(SampledFromStrategy):
+    """``st.sampled_from(elements)`` whose first tries draw the index with the probabilities
+    ``weights()`` returns (:func:`weighted_choice`)."""
+
+    def __init__(self, elements, weights=lambda: None, **options):
+        super().__init__(elements, **options)
+        self.weights = weights
+
+    def filter(self, condition):
+        kept = super().filter(condition)
+        kept.weights = self.weights
+        return kept
+
+    def map(self, pack):
+        mapped = super().map(pack)
+        mapped.weights = self.weights
+        return mapped
+
+    def do_filtered_draw(self, data):
+        weights = self.weights()
+        return super().do_filtered_draw(data if weights is None else _FirstTriesWeighted(data, len(self.elements),
+                                                                                         weights))
+
+
+class _FirstTriesWeighted:
+    """``data`` whose first three draws of an index into the whole list (``st.sampled_from`` 's
+    first tries) are generated with ``weights``; every other call goes to ``data``."""
+
+    __slots__ = ("_data", "_size", "_weights", "_tries")
+
+    def __init__(self, data, size: int, weights: dict[int, float]):
+        self._data, self._size, self._weights, self._tries = data, size, weights, 3
+
+    def __getattr__(self, name):
+        return getattr(self._data, name)
+
+    def __setattr__(self, name, value):  # what the draw notes goes to data (since 6.167, the filter
+        if name in _FirstTriesWeighted.__slots__:  # that rejected an element: data._last_rejected_filter)
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._data, name, value)
+
+    def draw_integer(self, min_value=None, max_value=None, **options):
+        if self._tries and not options and (min_value, max_value) == (0, self._size - 1):
+            self._tries -= 1
+            options = {"weights": self._weights}
+        return self._data.draw_integer(min_value, max_value, **options)
+
+
+def weighted_choice(elements, weights) -> SearchStrategy:
+    """A strategy drawing one of ``elements`` (a non-empty sequence) like ``st.sampled_from``:
+    the choice is the element's index, so a choice sequence decodes to the same element
+    whatever the weights, and shrinks toward the first; ``.filter`` and ``.map`` work as
+    for ``st.sampled_from``. While ``weights()`` returns None the draws are exactly those of
+    ``st.sampled_from(elements)``.
+
+    ``weights()`` is called at each draw and returns None or ``{index: probability}`` with
+    every probability above 0 and their sum below 1 (the rest is spread over every index);
+    it must return the same value throughout one Hypothesis test run, since Hypothesis
+    records each choice's constraints and calls a change flaky.
+    """
+    return _WeightedChoice(elements, weights)
+
+
+class _Noted(SearchStrategy):
+    def __init__(self, inner, noted):
+        super().__init__()
+        self.inner, self.noted = inner, noted
+
+    def do_draw(self, data):
+        value = data.draw(self.inner)
+        self.noted(value)
+        return value
+
+
+def machine_rule_names(machine: stateful.RuleBasedStateMachine) -> list[str]:
+    """The names of ``machine`` 's rules in the order Hypothesis indexes them when it draws one."""
+    return [r.function.__name__ for r in machine._rules_strategy.rules]
+
+
+def weight_rules(machine: stateful.RuleBasedStateMachine, weights, chosen) -> None:
+    """Make Hypothesis draw the rules of ``machine`` (an instance, from its ``__init__``) with
+    :func:`weighted_choice`: ``weights()`` gives ``{index: probability}`` over
+    :func:`machine_rule_names` (or None: Hypothesis's own draw); preconditions and
+    Hypothesis's enabled-rules flags are kept. ``chosen(name)`` is called with the name of
+    each rule drawn, before its arguments are drawn."""
+    strategy = machine._rules_strategy
+    noted = lambda rule: chosen(rule.function.__name__)  # noqa: E731
+    if hasattr(strategy, "_enabled_rules_strategy"):  # Hypothesis 6.154 on: one filtered strategy, drawn each step
+        enabled = weighted_choice(strategy.rules, weights).filter(strategy._rule_is_enabled)
+        strategy._enabled_rules_strategy = _Noted(enabled, noted)
+    else:  # up to 6.153: each step draws rules_strategy.filter(rule_is_enabled), a filter made then
+        strategy.rules_strategy = _NotedWhenFiltered(weighted_choice(strategy.rules, weights), noted)
+
+
+class _NotedWhenFiltered(SearchStrategy):
+    """``base`` (a :func:`weighted_choice`) whose ``.filter(condition)`` is ``base.filter(condition)``
+    with each value drawn passed to ``noted``; drawn unfiltered, it is ``base``."""
+
+    def __init__(self, base, noted):
+        super().__init__()
+        self.base, self.noted = base, noted
+
+    def filter(self, condition):
+        return _Noted(self.base.filter(condition), self.noted)
+
+    def do_draw(self, data):
+        return data.draw(self.base)
+
+
+# --------------------------------------------------------------------------- what a release moved
+def _missing_attributes(value, *names: str) -> list[str]:
+    return [n for n in names if not hasattr(value, n)]
+
+
+def _unwrapped(strategy):
+    while isinstance(strategy, (LazyStrategy, DeferredStrategy)):
+        strategy = strategy.wrapped_strategy
+    return strategy
+
+
+def _strategy_shapes() -> list[tuple[str, object, type, tuple[str, ...]]]:
+    """``(how it is built, a function building it, the internal class it must be, the attributes
+    the shim reads)`` of each kind :func:`draw_at_random` knows."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def pair(draw, low):
+        return (draw(st.integers(low, low + 1)), low)
+
+    return [
+        ("st.integers(0, 3)", lambda: st.integers(0, 3), IntegersStrategy, ("start", "end")),
+        ("st.booleans()", st.booleans, BooleansStrategy, ()),
+        ("st.sampled_from('ab').map(f).filter(g)", _sampled_probe, SampledFromStrategy, ("elements", "_transformations")),
+        ("st.one_of(a, b)", lambda: st.one_of(st.just(1), st.just(2)), OneOfStrategy, ("element_strategies",)),
+        ("st.integers(0, 1).flatmap(f)", lambda: st.integers(0, 1).flatmap(st.just), FlatMapStrategy,
+         ("base", "expand")),
+        ("st.tuples(a)", lambda: st.tuples(st.just(1)), TupleStrategy, ("element_strategies",)),
+        ("st.fixed_dictionaries({...})", lambda: st.fixed_dictionaries({"k": st.just(1)}), FixedDictStrategy,
+         ("mapping", "optional")),
+        ("st.lists(a, max_size=2)", lambda: st.lists(st.just(1), max_size=2), ListStrategy,
+         ("element_strategy", "min_size", "max_size")),
+        ("st.lists(a, unique=True)", lambda: st.lists(st.just(1), unique=True), UniqueListStrategy,
+         ("element_strategy", "min_size", "max_size", "keys", "tuple_suffixes")),
+        ("st.dictionaries(k, v), a .map of a unique list", lambda: _unwrapped(st.dictionaries(st.just("k"), st.just(1))).mapped_strategy,
+         UniqueListStrategy, ("keys", "tuple_suffixes")),
+        ("st.integers(0, 3).map(f)", lambda: st.integers(0, 3).map(str), MappedStrategy, ("mapped_strategy", "pack")),
+        ("st.integers(0, 3).filter(f)", lambda: st.integers(0, 3).filter(bool), FilteredStrategy,
+         ("filtered_strategy", "flat_conditions")),
+        ("st.permutations([1, 2])", lambda: st.permutations([1, 2]), PermutationStrategy, ("values",)),
+        ("@st.composite", lambda: pair(0), CompositeStrategy, ("definition", "args", "kwargs")),
+        ("st.data()", st.data, DataStrategy, ()),
+        ("Bundle('b')", lambda: Bundle("b"), Bundle, ("name",)),
+    ]
+
+
+
+@contextlib.contextmanager
+def run_statistics(callback):
+    """Within the block, ``callback(statistics)`` is called at the end of each Hypothesis test run
+    with its per-phase figures (what ``hypothesis.statistics.collector``, an internal behind the
+    pytest plugin's ``--hypothesis-show-statistics``, hands; each phase's test cases with their
+    status). A Hypothesis without it, or a run it didn't finish (interrupted), hands none."""
+    try:
+        from hypothesis.statistics import collector as statistics_collector
+    except ImportError:  # a Hypothesis without it: the summary just has no breakdown
+        yield
+        return
+    with statistics_collector.with_value(callback):
+        yield
+
+
+def internals_problems() -> list[str]:
+    """What the shim reads of Hypothesis's internals that this Hypothesis no longer has, one
+    sentence each naming the internal (empty: every one is where the shim looks).
+    ``tests/test_hypothesis_shim.py`` fails with these sentences on a release that moved one."""
+    problems = list(_MISSING)
+
+    def check(what: str, probe) -> None:
+        try:
+            wrong = probe()
+        except Exception as exc:  # an internal gone or changed shape: the probe broke on it
+            wrong = f"{type(exc).__name__}: {exc}"
+        if wrong:
+            problems.append(f"{what}: {wrong}")
+
+    for built, build, kind, names in _strategy_shapes():
+        def shape(build=build, kind=kind, names=names):
+            inner = _unwrapped(build())
+            if not isinstance(inner, kind):
+                return f"is a {type(inner).__module__}.{type(inner).__qualname__}, not a {kind.__name__}"
+            missing = _missing_attributes(inner, *names)
+            return f"has no {', '.join(missing)}" if missing else None
+        check(f"{built} (drawn at random by --explore)", shape)
+
+    def transformations():
+        steps = sampled_transformations(_unwrapped(_sampled_probe()))
+        if [name for name, _ in steps] != ["map", "filter"] or not all(callable(f) for _, f in steps):
+            return f"SampledFromStrategy._transformations reads as {steps!r}, not a map then a filter"
+    check("SampledFromStrategy._transformations (entries (name, function, ...))", transformations)
+
+    def weighted_draw():
+        class Recorder:  # the ConjectureData a draw sees, recording its integer draws
+            calls = []
+
+            def draw_integer(self, min_value=None, max_value=None, **options):
+                self.calls.append((min_value, max_value, options))
+                return 0
+
+        weighted_choice("abc", lambda: {1: 0.9}).do_filtered_draw(Recorder())
+        if not Recorder.calls or Recorder.calls[0] != (0, 2, {"weights": {1: 0.9}}):
+            return (f"SampledFromStrategy.do_filtered_draw's first draw is no longer data.draw_integer(0, n - 1) "
+                    f"(weighted_choice saw {Recorder.calls})")
+        from hypothesis.internal.conjecture.data import ConjectureData
+
+        if "weights" not in inspect.signature(ConjectureData.draw_integer).parameters:
+            return "ConjectureData.draw_integer takes no weights="
+    check("weighted_choice (SampledFromStrategy.do_filtered_draw, ConjectureData.draw_integer(weights=))",
+          weighted_draw)
+
+    machine = _probe_machine()
+
+    def records():
+        state = machine.setup_state()
+        missing = _missing_attributes(state, "rules", "initializers")
+        if missing:
+            return f"setup_state() has no {', '.join(missing)}"
+        record = next(iter(state.rules), None)
+        if record is None or not state.initializers:
+            return "setup_state() lists no rule or no initializer of a machine with both"
+        missing = _missing_attributes(record, "function", "arguments", "targets", "bundles", "preconditions")
+        if missing:
+            return f"a rule record has no {', '.join(missing)}"
+        if not is_rule(getattr(machine, record.function.__name__)):
+            return f"a rule's method has no attribute {_RULE_MARKER!r}"
+        if machine not in stateful.RuleBasedStateMachine._setup_state_per_class:
+            return "RuleBasedStateMachine._setup_state_per_class does not hold the machine"
+    check("RuleBasedStateMachine.setup_state() and its rule records (rules_of, is_rule, forget_machine)", records)
+
+    def test_case_cache():
+        to_test_case = stateful.RuleBasedStateMachine.__dict__.get("_to_test_case")
+        if not hasattr(getattr(to_test_case, "__func__", to_test_case), "cache_clear"):
+            return "RuleBasedStateMachine._to_test_case is no lru_cache"
+    check("RuleBasedStateMachine._to_test_case (forget_machine)", test_case_cache)
+
+    def rules_strategy():
+        missing = _missing_attributes(machine(), "_rules_strategy")
+        if missing:
+            return "a machine has no _rules_strategy"
+        strategy = machine()._rules_strategy
+        missing = _missing_attributes(strategy, "rules")
+        if hasattr(strategy, "_enabled_rules_strategy"):  # 6.154 on
+            missing += _missing_attributes(strategy, "_rule_is_enabled")
+        elif not isinstance(getattr(strategy, "rules_strategy", None), SearchStrategy):  # up to 6.153
+            missing += ["_enabled_rules_strategy (6.154 on) or rules_strategy (up to 6.153)"]
+        return f"its _rules_strategy has no {', '.join(missing)}" if missing else None
+    check("a machine's _rules_strategy (machine_rule_names, weight_rules)", rules_strategy)
+
+    check("MultipleResults.values (results_of)",
+          lambda: None if results_of(stateful.multiple(1, 2)) == (1, 2) else "multiple(1, 2) reads otherwise")
+
+    def test_attributes():
+        test = get_state_machine_test(machine, settings=Settings(max_examples=1, database=None))
+        missing = _missing_attributes(test, "hypothesis", "_hypothesis_internal_use_settings")
+        if missing:
+            return f"get_state_machine_test's test has no {', '.join(missing)}"
+        inner = test.hypothesis.inner_test
+        before = function_digest(inner)
+        inner._hypothesis_internal_add_digest = b"rulesfuzz"
+        if function_digest(inner) == before:
+            return "function_digest ignores _hypothesis_internal_add_digest"
+        hypothesis_seed(3)(test)
+        if getattr(test, "_hypothesis_internal_use_seed", None) != 3:
+            return "hypothesis.seed no longer sets _hypothesis_internal_use_seed"
+    check("a state machine's test (machine_test, database_key, settings_of)", test_attributes)
+    return problems
+
+
+def _sampled_probe():
+    from hypothesis import strategies as st
+
+    return st.sampled_from("ab").map(str.upper).filter(bool)
+
+
+@functools.cache
+def _probe_machine():
+    from hypothesis import strategies as st
+
+    class Probe(stateful.RuleBasedStateMachine):
+        things = Bundle("things")
+
+        @stateful.initialize(target=things)
+        def start(self):
+            return 1
+
+        @stateful.precondition(lambda self: True)
+        @stateful.rule(thing=things, n=st.integers(0, 1))
+        def step(self, thing, n):
+            pass
+    return Probe
+
+
+def state_machine_key(digest: bytes) -> bytes:
+    """The database key of a state machine's test (:func:`get_state_machine_test`: the same function
+    for every machine) with ``digest`` mixed in: :func:`machine_test` 's with that digest, or
+    HypoFuzz's for a pytest item, whose node id it mixes in."""
+    test = get_state_machine_test(_probe_machine(), settings=Settings(database=None))
+    test.hypothesis.inner_test._hypothesis_internal_add_digest = digest
+    return database_key(test)

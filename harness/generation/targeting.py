@@ -1,0 +1,190 @@
+"""Live targets for the state machine's rules: permanents on the battlefield now.
+
+Rules drawing from the ``objects`` Bundle also hit objects that have left the
+battlefield (the engine must refuse those without change); the helpers here draw from
+the permanents on the battlefield in the current observation instead, so most events do
+something, and steer some draws toward the rare states the rulings talk about.
+
+:class:`Targeting` is a mixin of the machine (``harness.running.machine.EngineMachine``); it
+reads ``self.session.observation`` (an :class:`~harness.protocol.Observation`),
+``self.copies`` and ``self.special`` (object ids the machine keeps).
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from invariants.card_abilities import has_umbra_armor
+
+from harness.generation import strategies as S
+
+
+class Targeting:
+    """Live-target queries (also used as rule preconditions) and interesting picks."""
+
+    session = None
+    copies: list[str]
+    special: list[str]
+    _live_cache: tuple | None = None
+
+    def _live(self, keyword: str | None = None) -> list[str]:
+        """Ids of the creatures on the battlefield, optionally only those with ``keyword``."""
+        observation = self.session.observation
+        key = (id(observation), keyword)
+        if self._live_cache is not None and self._live_cache[0] == key:  # preconditions ask often
+            return list(self._live_cache[1])
+        objects = observation["objects"]
+        found = [oid for oid, o in objects.items() if o["zone"] == "battlefield" and "Creature" in o["types"]
+                 and (keyword is None or keyword in o["keywords"])]
+        self._live_cache = (key, found, observation)  # keeps the observation alive, so its id stays unique
+        return list(found)
+
+    def has_creature(self) -> bool:
+        return self.session is not None and bool(self._live())
+
+    def has_deathtouch(self) -> bool:
+        return self.session is not None and bool(self._live("deathtouch"))
+
+    @staticmethod
+    def toughness_left(o: dict) -> int:
+        """An observed creature's toughness minus the damage marked on it (CR 120.6, 704.5g)."""
+        return (o.get("toughness") or 0) - (o.get("damage") or 0)
+
+    @classmethod
+    def survives_damage(cls, o: dict) -> bool:
+        """Whether 1 damage leaves observed creature ``o`` alive by 704.5g: not indestructible
+        (CR 702.12b) and more than 1 toughness left, so that only deathtouch (CR 704.5h)
+        would destroy it."""
+        return "indestructible" not in o.get("keywords", ()) and cls.toughness_left(o) > 1
+
+    def _live_auras(self) -> list[str]:
+        objects = self.session.observation["objects"]
+        return [oid for oid, o in objects.items() if o["zone"] == "battlefield" and "Aura" in o.get("subtypes", ())]
+
+    def has_aura(self) -> bool:
+        return self.session is not None and bool(self._live_auras()) and bool(self._live())
+
+    def _live_umbra_auras(self) -> list[str]:
+        """Ids of the Auras with umbra armor (CR 702.89) attached to a permanent on the battlefield.
+
+        Whether an Aura has umbra armor is worked out from its card data and the board
+        (:func:`invariants.card_abilities.has_umbra_armor`), not from the keywords the engine lists."""
+        observation = self.session.observation
+        objects = observation["objects"]
+        return sorted(oid for oid, o in objects.items() if o["zone"] == "battlefield" and "Aura" in o["subtypes"]
+                      and has_umbra_armor(observation, oid))
+
+    def has_umbra_aura(self) -> bool:
+        return self.session is not None and bool(self._live_umbra_auras())
+
+    def _pick(self, data, options: list[str], label: str) -> str:
+        return S.pick(data, sorted(options), label)
+
+    def legal_targets(self, affected, caster: str | None = None) -> list[str]:
+        """Ids of the permanents on the battlefield ``affected`` (a :class:`cards.model.Affected`
+        of a declared card's model) may target, by kind and filters (:func:`matches`)."""
+        objects = self.session.observation["objects"]
+        return [oid for oid, o in objects.items() if o["zone"] == "battlefield" and matches(affected, o, caster)]
+
+    def _pick_interesting(self, data, options: list[str], interesting, label: str) -> str:
+        """One of ``options``: a quarter of the time any, else (when there is one) one for which
+        ``interesting(observed object)`` holds, one that entered as a copy, or a rare one
+        (a copy with an exception, a creature cast with X).
+
+        Reaches on purpose the states the rulings talk about (DESIGN: long runs should
+        reach rare states on purpose): copies of tokens, of copies, of creatures cast
+        with X, of creatures with enters abilities or counters or an Octopus Umbra.
+        """
+        objects = self.session.observation["objects"]
+        chosen = [oid for oid in options if interesting(objects[oid])]
+        copies = [oid for oid in options if oid in self.copies]
+        special = [oid for oid in options if oid in self.special]
+        tier = data.draw(st.integers(0, 3), label=f"{label} of interest")
+        if tier == 1 and chosen:
+            options = chosen
+        if tier == 2 and copies:  # a copy of a copy, of a token copy (CR 707.3)
+            options = copies
+        if tier == 3:  # a copy of a copy made with an exception (707.9b), of a creature cast with X (107.3m)
+            options = special or copies or chosen or options
+        return self._pick(data, options, label)
+
+    @staticmethod
+    def worth_copying(o: dict) -> bool:
+        """A creature whose copy shows a copy rule: a token, a copy, {X} in its cost, an
+        enters ability, counters, or power and toughness changed by effects."""
+        copiable = o.get("copiable") or {}
+        return (o.get("token") or "{X}" in (copiable.get("mana_cost") or "")
+                or o.get("name") in S.ENTERS_TRIGGER_CREATURES or bool(o.get("counters")) or bool(o.get("pt_effects"))
+                or (copiable.get("name") not in (None, o.get("name"))))
+
+    def _penumbra_would_copy_a_legend(self, aura: str, host: str) -> bool:
+        """Whether ``aura`` is (or names) Penumbra Umbra and ``host`` is a legendary permanent.
+
+        The generator never puts Penumbra Umbra on a legend: when umbra armor destroys it
+        instead of the legend, its token copy of the legend starts the legend rule inside
+        the same event, and the umbra armor invariants, which predict what the event
+        destroys, would count the legend put into the graveyard by CR 704.5j as a
+        creature umbra armor failed to save.
+        """
+        objects = self.session.observation["objects"]
+        name = objects[aura].get("name") if aura in objects else aura
+        return name == "Penumbra Umbra" and "Legendary" in (objects.get(host) or {}).get("supertypes", ())
+
+
+_COLOR_LETTERS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+
+def matches(affected, o: dict, caster: str | None = None, source: str | None = None) -> bool:
+    """Whether observed object ``o`` is one ``affected`` (a :class:`cards.model.Affected` of a
+    card's model) may name: its kind and every filter ("nonblack", "nonartifact", "you
+    control", "tapped", "flying", "attacking", ...), read from the observation (CR 115.1, 608.2b)."""
+    kind = affected.kind
+    types = set(o.get("types") or ())
+    if kind in ("creature", "any", "creature or player", "creature and player") and "Creature" not in types \
+            and not (kind == "any" and "Planeswalker" in types):
+        return False
+    if kind in ("artifact", "enchantment", "land") and kind.capitalize() not in types:
+        return False
+    colors, keywords = set(o.get("colors") or ()), set(o.get("keywords") or ())
+    for f in affected.filters:
+        if f.startswith("non-"):
+            if f[4:] in (o.get("subtypes") or ()):
+                return False
+        elif f.startswith("non") and f[3:] in _COLOR_LETTERS:
+            if _COLOR_LETTERS[f[3:]] in colors:
+                return False
+        elif f in _COLOR_LETTERS:
+            if _COLOR_LETTERS[f] not in colors:
+                return False
+        elif f.startswith("non") and f[3:].capitalize() in ("Artifact", "Land", "Creature", "Enchantment"):
+            if f[3:].capitalize() in types:
+                return False
+        elif f == "nonlegendary":
+            if "Legendary" in (o.get("supertypes") or ()):
+                return False
+        elif f in ("artifact",):
+            if "Artifact" not in types:
+                return False
+        elif f == "you control":
+            if caster is not None and o.get("controller") != caster:
+                return False
+        elif f == "opponent controls":
+            if caster is not None and o.get("controller") == caster:
+                return False
+        elif f in ("tapped", "untapped"):
+            if bool(o.get("tapped")) != (f == "tapped"):
+                return False
+        elif f == "flying":
+            if "flying" not in keywords:
+                return False
+        elif f == "without flying":
+            if "flying" in keywords:
+                return False
+        elif f in ("attacking", "blocking"):
+            if o.get("combat") != f:
+                return False
+        elif f == "attacking or blocking":
+            if o.get("combat") not in ("attacking", "blocking"):
+                return False
+    return True
+

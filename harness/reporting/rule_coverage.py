@@ -1,0 +1,164 @@
+"""Rule coverage: which CR rules, Gatherer rulings and cards a run exercised.
+
+A step **exercises** a CR rule (or a ruling) when an invariant citing it *applied* to the
+step (its check returned a verdict, not None: it did not merely run), and a card when
+the step's event names it or names an object of that card (``card``, ``object``,
+``source``, ``target``, ``targets``, ``attach_to``, ``copy_of``, ``attackers``, ``blocks``), or the step's log shows
+an object of that card. :class:`RuleCoverage` counts steps per rule, ruling and card;
+:meth:`RuleCoverage.report` lists those never exercised among the rules and rulings the
+run's invariants cite and the cards its plan plays.
+
+``--coverage-guided`` (:mod:`harness.generation.guidance`) weights the state machine's rule choices
+and card draws by these counts, toward what the run has exercised least so far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Event fields that name objects.
+OBJECT_FIELDS = ("object", "source", "target", "attach_to", "copy_of")
+
+
+def cards_of_step(event: dict, before: dict, after: dict) -> set[str]:
+    """Names of the cards a step involves: named by ``event`` (directly or through an object
+    id of ``before``/``after``), or an object of that card in ``after``'s log."""
+    objects_after = after.get("objects") or {}
+    objects_before = before.get("objects") or {}
+
+    def name(oid) -> str | None:
+        found = objects_after.get(oid) if isinstance(oid, str) else None
+        if found is None and isinstance(oid, str):
+            found = objects_before.get(oid)
+        return found.get("name") if isinstance(found, dict) else None
+
+    names = set()
+    if isinstance(event.get("card"), str):
+        names.add(event["card"])
+    ids = [event.get(f) for f in OBJECT_FIELDS]
+    targets = event.get("targets")
+    if isinstance(targets, list):
+        ids += targets
+    if isinstance(event.get("attackers"), list):  # declare_attackers (capability combat)
+        ids += event["attackers"]
+    if isinstance(event.get("blocks"), dict):  # declare_blockers: blockers and the attackers they block
+        ids += list(event["blocks"]) + list(event["blocks"].values())
+    for entry in after.get("log") or ():
+        if isinstance(entry, dict):
+            ids.append(entry.get("object"))
+    for oid in ids:
+        n = name(oid)
+        if isinstance(n, str):
+            names.add(n)
+    return names
+
+
+@dataclass
+class RuleCoverage:
+    """Steps that exercised each CR rule, ruling and card (counts by name).
+
+    In a coverage-guided run (:mod:`harness.generation.guidance`) ``links`` is a dict: for each
+    **source** of steps, ``("card", name)`` for the cards a step involves and
+    ``("machine rule", name)`` for the state machine rule that made its event (``source``,
+    set before the step), ``links[source]`` maps each ``("rule" | "ruling" | "card", name)``
+    to the steps of that source that exercised it, and ``source_steps[source]`` counts the
+    source's steps; else ``links`` is None and nothing of this is counted.
+    """
+
+    rules: dict[str, int] = field(default_factory=dict)
+    rulings: dict[str, int] = field(default_factory=dict)
+    cards: dict[str, int] = field(default_factory=dict)
+    links: dict | None = None
+    source_steps: dict = field(default_factory=dict)
+    source: str | None = None
+
+    def record(self, applied, event: dict, before: dict, after: dict) -> None:
+        """Count one step: ``applied`` are the invariants (``invariants.Invariant``) that applied to it."""
+        rules = {r for inv in applied for r in inv.rules}
+        rulings = {r for inv in applied for r in inv.rulings}
+        cards = cards_of_step(event, before, after)
+        for table, names in ((self.rules, rules), (self.rulings, rulings), (self.cards, cards)):
+            for n in names:
+                table[n] = table.get(n, 0) + 1
+        if self.links is not None and event:
+            self._link(rules, rulings, cards)
+
+    def _link(self, rules: set, rulings: set, cards: set) -> None:
+        items = [("rule", r) for r in rules] + [("ruling", r) for r in rulings] + [("card", c) for c in cards]
+        sources = [("card", c) for c in cards] + ([("machine rule", self.source)] if self.source else [])
+        for source in sources:
+            self.source_steps[source] = self.source_steps.get(source, 0) + 1
+            linked = self.links.setdefault(source, {})
+            for item in items:
+                linked[item] = linked.get(item, 0) + 1
+
+    def report(self, invariants, cards) -> dict:
+        """Counts and the never-exercised names among the rules and rulings cited by
+        ``invariants`` and the names in ``cards``: ``{"rules": {"exercised": {rule: steps},
+        "never": [...]}, "rulings": {...}, "cards": {...}}``."""
+        cited_rules = sorted({r for inv in invariants for r in inv.rules}, key=_rule_key)
+        cited_rulings = sorted({r for inv in invariants for r in inv.rulings})
+
+        def part(universe, counts):
+            return {"exercised": {n: counts[n] for n in universe if counts.get(n)},
+                    "never": [n for n in universe if not counts.get(n)], "total": len(universe)}
+
+        return {"rules": part(cited_rules, self.rules), "rulings": part(cited_rulings, self.rulings),
+                "cards": part(sorted(cards), self.cards)}
+
+
+def merge_reports(reports: list[dict]) -> dict:
+    """One :meth:`RuleCoverage.report` from the reports of runs of the same engine (worker
+    processes, shards): steps added name by name; a name is never exercised when no run
+    exercised it. Empty reports are skipped; returns ``{}`` when all are."""
+    reports = [r for r in reports if r]
+    if not reports:
+        return {}
+    merged = {}
+    for kind in ("rules", "rulings", "cards"):
+        counts: dict[str, int] = {}
+        universe: dict[str, None] = {}
+        for report in reports:
+            for name, n in report[kind]["exercised"].items():
+                counts[name] = counts.get(name, 0) + n
+                universe[name] = None
+            universe.update(dict.fromkeys(report[kind]["never"]))
+        order = sorted(universe, key=_rule_key) if kind == "rules" else sorted(universe)
+        merged[kind] = {"exercised": {n: counts[n] for n in order if counts.get(n)},
+                        "never": [n for n in order if not counts.get(n)], "total": len(order)}
+    return merged
+
+
+def describe(report: dict, limit: int = 12) -> str:
+    """A few lines for the run's summary: exercised of cited, then what was never exercised."""
+    out = []
+    for kind, label in (("rules", "CR rules cited by the invariants"), ("rulings", "rulings cited"),
+                        ("cards", "cards of the plan")):
+        part = report[kind]
+        exercised = len(part["exercised"])
+        line = f"{label}: {exercised} of {part['total']} exercised"
+        if part["never"]:
+            shown = ", ".join(part["never"][:limit])
+            more = f" ... and {len(part['never']) - limit} more (--json)" if len(part["never"]) > limit else ""
+            line += f"; never: {shown}{more}"
+        out.append(line)
+    return "Rule coverage (steps where an invariant citing it applied):\n  " + "\n  ".join(out)
+
+
+def _rule_key(rule: str):
+    """Sort CR numbers numerically (``704.5g`` before ``704.10``)."""
+    import re
+
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", rule)]
+
+
+def least_exercised(report: dict) -> dict[str, int]:
+    """Steps on the least exercised quarter (rounded up) of each kind of a :meth:`RuleCoverage.report`
+    (never exercised names count 0): ``{"rules": steps, "rulings": steps, "cards": steps}``;
+    0 for a kind with no name. How much a run exercised what it exercises least."""
+    out = {}
+    for kind in ("rules", "rulings", "cards"):
+        part = report[kind]
+        counts = sorted([*part["exercised"].values(), *[0] * len(part["never"])])
+        out[kind] = sum(counts[:-(-len(counts) // 4)])
+    return out

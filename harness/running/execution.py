@@ -1,0 +1,720 @@
+"""Driving one game through the protocol: apply events, observe, check invariants.
+
+A :class:`Session` is what both the state machine and ``rulesfuzz replay`` use, so a
+scenario is judged the same way whether it was generated or written by hand.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import signal
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from hypothesis.errors import HypothesisException, StopTest
+
+from invariants import views
+from invariants.generic import json_problem, observation_problems
+
+from harness.running import interrupts, monitor as supervisor
+from harness.reporting.findings import CRASH, crash_site, crash_site_message
+from harness.running.decider import REFERENCE_ONLY, BadDecisionRequest, ReplayDecider, ReplayDiverged
+from harness.running.oracle import Oracle
+from harness.protocol import IllegalAction, ScenarioRun, Transition, Unsupported, Violation
+from harness.reporting.rule_coverage import RuleCoverage
+
+
+class EngineTimeout(Exception):
+    """The engine did not return from one call within the step timeout."""
+
+
+class BoardRejected(Exception):
+    """A scenario's board is not a legal position (bad input); the message says why."""
+
+
+class EngineFailed(Exception):
+    """An engine call raised something other than ``IllegalAction``/``Unsupported``, or hung: a finding.
+
+    ``site`` is where it crashed (:func:`harness.reporting.findings.crash_site`: the exception type and
+    the engine's innermost frame, ``timeout``, a process fault), None when unknown;
+    :attr:`messages` are the finding's messages, the site's last (it is in the finding key).
+    """
+
+    def __init__(self, message: str, site: str | None = None):
+        super().__init__(message)
+        self.site = site
+
+    @property
+    def messages(self) -> tuple[str, ...]:
+        return (str(self), crash_site_message(self.site)) if self.site else (str(self),)
+
+
+def _site(exc: BaseException) -> str:
+    """:func:`crash_site` of ``exc``; the exception's type if that fails (it never hides the crash)."""
+    try:
+        return crash_site(exc)
+    except Exception:  # noqa: BLE001  a report's detail must not replace the finding
+        return type(exc).__name__
+
+
+class OutputTail(io.TextIOBase):
+    """A write-only text stream that keeps the last :attr:`LIMIT` characters written to it.
+
+    Engine output during one call is captured here, so an engine that prints thousands of
+    lines per event costs memory of one tail, and a finding shows only that tail.
+    """
+
+    LIMIT = 2000
+
+    def __init__(self):
+        self._text = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self._text = (self._text + text)[-self.LIMIT:]
+        return len(text)
+
+    def tail(self) -> str:
+        return self._text
+
+
+class Declined(Exception):
+    """The engine raised :class:`harness.protocol.Unsupported`: it doesn't model what the example needs.
+
+    ``reason`` and ``message`` are the engine's; ``step`` is where it declined (0: the
+    board, at ``new_game``; n: the n-th event); ``engine`` names which engine declined
+    (``"reference"`` for the oracle in differential mode). Never a finding.
+    """
+
+    def __init__(self, reason: str, message: str, step: int, engine: str = "engine"):
+        where = "the board" if step == 0 else f"step {step}"
+        super().__init__(f"{engine} declined {where}: {reason}" + (f" ({message})" if message else ""))
+        self.reason = reason
+        self.message = message
+        self.step = step
+        self.engine = engine
+
+
+#: Exceptions of the harness itself that may cross an engine call (a decider's, Hypothesis's
+#: own control flow, the run's time budget): never blamed on the engine.
+HARNESS_CONTROL = (ReplayDiverged, BadDecisionRequest, HypothesisException, StopTest, interrupts.BudgetExhausted)
+
+
+#: Seconds between repeated alarms once the limit is reached, until the block ends.
+ALARM_REPEAT = 0.05
+
+
+class _CutShort(BaseException):
+    """A repeated alarm inside a hanging engine call, carrying the block's exception.
+
+    Not an ``Exception``: an engine that retries in a loop under ``except Exception`` would
+    swallow an :class:`EngineTimeout` at every repeat and never return. :class:`time_limit`
+    raises the carried exception when its block ends."""
+
+    def __init__(self, exc: BaseException):
+        super().__init__(exc)
+        self.exc = exc
+
+
+class _Block:
+    """The engine call the step alarm now times (None between calls)."""
+
+    current: "time_limit | None" = None
+
+
+def _on_alarm(signum, frame) -> None:
+    """The SIGALRM handler: the first alarm of a block only marks it; each repeat raises."""
+    block = _Block.current
+    if block is None:  # a repeat that raced the end of its block
+        return
+    exc = interrupts.BudgetExhausted() if block.budget_first else EngineTimeout(
+        f"engine did not return from {block.what} within {block.seconds:g} s")
+    if block.fired is None:  # the first alarm only marks the block: a call that ends by itself raises as it
+        block.fired = exc  # ends (__exit__), never from inside whatever it runs now (a gc callback)
+        return
+    if interrupts.is_shielded():
+        interrupts.defer(exc)
+        return
+    raise _CutShort(exc)  # the repeated alarm: the call still runs (a hang), so interrupt it
+
+
+@contextmanager
+def alarm_handler():
+    """Within the block the step alarm's SIGALRM handler stays installed, so each engine call
+    (:class:`time_limit`) only sets the timer: installing and restoring a handler costs about
+    9 µs a call, as much as the rest of an engine call's wrapping. Main thread only (elsewhere
+    nothing is timed); the previous handler is restored when the block ends."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+
+
+class time_limit:
+    """Raise :class:`EngineTimeout` if the block runs longer than ``seconds`` (main thread only).
+
+    If the run's time budget (:func:`harness.running.interrupts.deadline`) ends first, raises
+    :class:`harness.running.interrupts.BudgetExhausted` then instead: the budget bounds hanging
+    engines too.
+
+    The alarm can't be lost: Python runs the handler wherever the main thread is, and an
+    exception raised inside a garbage-collection callback or a finalizer (``__del__``) is
+    printed and dropped. So the first alarm only marks the block, which raises when it ends
+    normally; the alarm repeats every :data:`ALARM_REPEAT` seconds, and each repeat (the call
+    still runs: a hang) raises inside it until the block ends, as a ``BaseException`` an
+    engine's ``except Exception`` doesn't catch (the block then raises the alarm's exception). Inside a
+    Hypothesis draw (:func:`harness.running.interrupts.shielded`) the exception is deferred to the
+    draw's end. The block is an engine call for :func:`harness.running.interrupts.engine_running`
+    (a Ctrl-C interrupts it at once). Within :func:`alarm_handler` the handler is not
+    installed again for each block. A block inside a block (an engine that runs a run inside
+    its own call) hands the outer block its alarm back when it ends. A context manager class,
+    not a generator: it wraps every engine call.
+    """
+
+    __slots__ = ("seconds", "what", "budget_first", "fired", "_timed", "_previous", "_engine", "_outer",
+                 "_outer_timer", "_started")
+
+    def __init__(self, seconds: float | None, what: str):
+        self.seconds, self.what = seconds, what
+        self.fired: BaseException | None = None
+        self._timed = False
+        self._previous = None
+        self._engine = interrupts.engine_running()
+
+    def __enter__(self) -> "time_limit":
+        self._engine.__enter__()
+        left = interrupts.remaining()
+        seconds = self.seconds
+        limit = seconds if left is None else min(seconds or left, left)
+        if not limit or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+            return self
+        self.budget_first = left is not None and (not seconds or left < seconds)
+        if signal.getsignal(signal.SIGALRM) is not _on_alarm:
+            self._previous = signal.signal(signal.SIGALRM, _on_alarm)
+        self._timed = True
+        self._outer, _Block.current = _Block.current, self
+        self._started = time.perf_counter()
+        outer = signal.setitimer(signal.ITIMER_REAL, max(limit, 0.001), ALARM_REPEAT)
+        self._outer_timer = outer if outer[0] > 0 else None  # an engine call inside an engine call
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        try:
+            if self._timed:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                _Block.current = self._outer
+                if self._outer_timer is not None:  # the outer call's alarm goes on where it was
+                    left = self._outer_timer[0] - (time.perf_counter() - self._started)
+                    signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), self._outer_timer[1])
+                if self._previous is not None:
+                    signal.signal(signal.SIGALRM, self._previous)
+                interrupts.clear_deferred()
+        finally:
+            self._engine.__exit__(exc_type, exc, tb)
+        if exc_type is _CutShort:  # out of a hang: the alarm's own exception
+            raise exc.exc from None
+        if self.fired is not None and exc_type is None:  # the block outlived its limit, and the
+            raise self.fired  # alarm's exception was dropped on the way
+
+
+def engine_call(what: str, function, *args, timeout: float | None = None, sink: OutputTail | None = None):
+    """``function(*args)``, one engine call, under ``timeout`` seconds, its stdout and stderr captured in ``sink``.
+
+    Returns its value. ``IllegalAction``, ``Unsupported`` and the harness's own control
+    exceptions (:data:`HARNESS_CONTROL`) pass through; anything else the engine raises or
+    does (``SystemExit``, its own ``KeyboardInterrupt``, a hang) raises
+    :class:`EngineFailed` naming ``what``, with its crash site (:func:`harness.reporting.findings.crash_site`,
+    part of the finding key). A Ctrl-C of the user (:mod:`harness.running.interrupts`)
+    propagates as ``KeyboardInterrupt``.
+    """
+    sink = sink if sink is not None else OutputTail()
+    saved = sys.stdout, sys.stderr  # contextlib.redirect_stdout's work, for both streams at once
+    try:
+        sys.stdout = sys.stderr = sink
+        with time_limit(timeout, what):
+            return function(*args)
+    except (IllegalAction, Unsupported, *HARNESS_CONTROL):
+        raise
+    except KeyboardInterrupt as exc:
+        if interrupts.requested():
+            raise
+        raise EngineFailed(f"engine raised KeyboardInterrupt in {what} (its own, not a Ctrl-C)", _site(exc)) from None
+    except EngineTimeout as exc:
+        raise EngineFailed(str(exc), "timeout") from None
+    except BaseException as exc:  # noqa: BLE001  SystemExit included: engine code must not end the run
+        raise EngineFailed(f"engine raised {type(exc).__name__} in {what}: {exc}", _site(exc)) from None
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+#: A run whose engine refused (``IllegalAction``) more than this share of the steps tested
+#: nothing (status ``refused``, exit 2); and an event type generated at least
+#: :data:`NEVER_ACCEPTED` times and refused every time was never tested either.
+REFUSED_SHARE = 0.5
+NEVER_ACCEPTED = 20
+
+
+@dataclass
+class Stats:
+    """How often things were exercised over a run.
+
+    ``checked[name]`` and ``applicable[name]`` count invariant checks; ``events`` counts
+    event types applied; ``illegal`` counts refused events; ``interactions`` counts log
+    entries of interest (replacement effects applied, state-based actions by rule).
+    ``declines[reason]`` counts examples an engine declined (:class:`Declined`);
+    ``early_declines`` those declined at ``new_game`` or at their first event.
+    """
+
+    examples: int = 0
+    steps: int = 0
+    checked: dict = field(default_factory=dict)
+    applicable: dict = field(default_factory=dict)
+    events: dict = field(default_factory=dict)
+    illegal: int = 0
+    interactions: dict = field(default_factory=dict)
+    declines: dict = field(default_factory=dict)
+    early_declines: int = 0
+    #: Refused events (``IllegalAction``) by event type, then by reason, ``{"cast": {"no_mana": 3}}``,
+    #: of the events that name no object off the battlefield (:func:`_aims_at_gone`).
+    refused: dict = field(default_factory=dict)
+    #: Events (refused or not) that named an object off the battlefield, by event type: the
+    #: generator aims some at objects that left on purpose; not counted by :meth:`mostly_refused`.
+    aimed_at_gone: dict = field(default_factory=dict)
+    #: The event types the engine claims: those that are capabilities it claims or its cards
+    #: imply (``damage``, ``destroy``, ``sacrifice``, ``cleanup``); only they are judged by
+    #: :meth:`mostly_refused` (an engine may refuse what it never claimed).
+    claimed: set = field(default_factory=set)
+    #: Steps that exercised each CR rule, ruling and card (:mod:`harness.reporting.rule_coverage`).
+    coverage: RuleCoverage = field(default_factory=RuleCoverage)
+
+    def declined(self, exc: Declined) -> None:
+        """Count one example ended by ``exc``."""
+        self.declines[exc.reason] = self.declines.get(exc.reason, 0) + 1
+        if exc.step <= 1:
+            self.early_declines += 1
+
+    def top_declines(self, n: int = 3) -> list[tuple[str, int]]:
+        """The ``n`` most frequent decline reasons with their counts, most frequent first."""
+        return sorted(self.declines.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+
+    def mostly_declined(self) -> bool:
+        """Whether more than half of the examples were declined at ``new_game`` or their first event."""
+        return self.early_declines * 2 > self.examples > 0
+
+    def counted_steps(self) -> tuple[int, int]:
+        """(refused, steps) of the steps of a claimed event type (:attr:`claimed`) whose event
+        named no object off the battlefield."""
+        steps = sum(n - self.aimed_at_gone.get(kind, 0) for kind, n in self.events.items() if kind in self.claimed)
+        return sum(n for kind, reasons in self.refused.items() if kind in self.claimed for n in reasons.values()), steps
+
+    def refused_share(self) -> float:
+        """The share of the counted steps (:meth:`counted_steps`) the engine refused as illegal."""
+        refused, steps = self.counted_steps()
+        return refused / steps if steps > 0 else 0.0
+
+    def never_accepted(self, at_least: int = 20) -> list[str]:
+        """The event types generated at least ``at_least`` times naming no object off the
+        battlefield, and refused every one of those times."""
+        out = []
+        for kind, n in self.events.items():
+            if kind not in self.claimed:
+                continue
+            reasons = self.refused.get(kind, {})
+            lacking = reasons.get("no_such_ability", 0)  # activations are aimed at any object on purpose
+            counted = n - self.aimed_at_gone.get(kind, 0) - lacking
+            if counted >= at_least and sum(reasons.values()) - lacking >= counted:
+                out.append(kind)
+        return sorted(out)
+
+    def top_refusals(self, n: int = 3) -> list[tuple[str, int]]:
+        """The ``n`` most frequent refusals as ``("event_type: reason", count)``, most frequent first."""
+        counts = [(f"{kind}: {reason}", k) for kind, reasons in self.refused.items() for reason, k in reasons.items()]
+        return sorted(counts, key=lambda kv: (-kv[1], kv[0]))[:n]
+
+    def mostly_refused(self) -> bool:
+        """Whether the engine accepted too little to have been tested. Counted are the steps whose
+        event names no object off the battlefield (:func:`_aims_at_gone`: those are illegal on
+        purpose): more than :data:`REFUSED_SHARE` of them refused, out of at least
+        :data:`NEVER_ACCEPTED`; or an event type with at least :data:`NEVER_ACCEPTED` of them,
+        refusals ``no_such_ability`` left out (activations are aimed at any object), never accepted."""
+        refused, steps = self.counted_steps()
+        return (refused > steps * REFUSED_SHARE and steps >= NEVER_ACCEPTED) or bool(self.never_accepted(NEVER_ACCEPTED))
+
+    def to_json(self) -> dict:
+        return {
+            "examples": self.examples, "steps": self.steps, "illegal_events": self.illegal,
+            "refused_events": {kind: dict(sorted(reasons.items())) for kind, reasons in sorted(self.refused.items())},
+            "aimed_at_gone": dict(sorted(self.aimed_at_gone.items())),
+            "declined": {"total": sum(self.declines.values()), "early": self.early_declines,
+                         "by_reason": dict(sorted(self.declines.items()))},
+            "events": dict(sorted(self.events.items())), "interactions": dict(sorted(self.interactions.items())),
+            "invariants": {n: {"checked": self.checked[n], "applicable": self.applicable.get(n, 0)}
+                           for n in sorted(self.checked)},
+        }
+
+
+def _interaction(entry: dict) -> str | None:
+    kind = entry.get("kind")
+    if kind == "replacement":
+        return f"replacement: {entry.get('effect')}"
+    if kind == "zone_change":
+        cause = entry.get("cause") or {}
+        if cause.get("event") == "state_based_action":
+            return f"state-based action {cause.get('rule')}"
+        if cause.get("event") == "destroy" and str(cause.get("by", "")).startswith("704."):
+            return f"state-based action {cause.get('by')}"
+    if kind in ("player_lost", "counters_removed"):
+        return f"state-based action {entry.get('rule')}"
+    if kind == "trigger":
+        return "triggered ability"
+    if kind == "mana_produced" and entry.get("tapped_for_mana"):
+        if not entry.get("mana"):
+            return "mana of an undefined type (106.5)"
+        return f"tapped for mana, {len(entry.get('replacements') or ())} replacement effect(s)"
+    if kind == "zone_change" and (entry.get("cause") or {}).get("copy_of"):
+        return "copy entered"
+    return None
+
+
+def _plain_copy(value):
+    """A copy of ``value``'s dicts and lists (anything else is shared): an observation the engine
+    can't change afterwards. About half a JSON round trip's cost, a quarter of ``copy.deepcopy``'s."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _plain_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [_plain_copy(item) for item in value]
+    return value
+
+
+def _containers(value) -> dict:
+    """Every dict and list inside ``value`` (itself included), by ``id``."""
+    found, stack = {}, [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict or kind is list:
+            if id(item) in found:
+                continue
+            found[id(item)] = item
+            stack.extend(item.values() if kind is dict else item)
+    return found
+
+
+def shares_parts(after, before) -> bool:
+    """Whether observation ``after`` is ``before`` or shares one of its top-level parts or objects
+    with it: an engine that returns its own state, which its next ``apply`` changes in place
+    (a handful of identity checks: done on every step)."""
+    if after is before:
+        return True
+    if type(after) is not dict or type(before) is not dict:
+        return False
+    for key, part in after.items():
+        if type(part) in (dict, list) and part is before.get(key):
+            return True
+    objects, old = after.get("objects"), before.get("objects")
+    if type(objects) is dict and type(old) is dict:
+        for oid, obj in objects.items():
+            if obj is old.get(oid) and type(obj) is dict:
+                return True
+    return False
+
+
+def _claimed_events(engine) -> set:
+    """The event types ``engine`` claims (:attr:`Stats.claimed`)."""
+    try:
+        from harness.generation.plan import effective_capabilities
+        from harness.wire.schemas import load
+
+        types = set(load("event")["properties"]["type"]["enum"])
+        return set(effective_capabilities(engine.info)) & types or {"-"}
+    except Exception:  # noqa: BLE001  an odd EngineInfo: nothing judged
+        return {"-"}
+
+
+#: The fields of an event that name an object that should exist (``id`` of
+#: ``put_onto_battlefield`` is a new one).
+_OBJECT_FIELDS = ("source", "target", "object", "attach_to", "copy_of", "aura")
+
+
+def _aims_at_gone(event: dict, before: dict) -> bool:
+    """Whether ``event`` names an object that is not on the battlefield in ``before`` (the
+    observation before it; a name that is a player's is none): the generator aims some events
+    at objects that left, or never were, on purpose (CR 400.7: a new object), so a correct
+    engine refuses them."""
+    objects = before.get("objects") if isinstance(before, dict) else None
+    if not isinstance(objects, dict):
+        return False
+    players = before.get("players") or {}
+    names = [event.get(name) for name in _OBJECT_FIELDS]
+    targets = event.get("targets")
+    if isinstance(targets, list):
+        names.extend(targets)
+    for name in names:
+        if isinstance(name, str) and name not in players:
+            seen = objects.get(name)
+            if not isinstance(seen, dict) or seen.get("zone") != "battlefield":
+                return True
+    return False
+
+
+class NotAGame(Exception):
+    """``engine.new_game`` returned something without ``apply`` and ``observe``."""
+
+
+class Session:
+    """One game of ``engine`` from ``board``, checked by ``invariants`` after every event.
+
+    ``steps`` records each event with the decisions asked and whether it was refused;
+    ``observations`` holds the observation after each step (index 0: the board).
+    With ``against`` (differential mode) the same events and decisions also go to that
+    engine, and its observation is put in each transition for the differential oracle.
+    An engine that raises or hangs in ``new_game``, or whose first observation is
+    malformed, leaves the session ``broken`` with ``initial_violations`` (step 0).
+    Raises :class:`Declined` if an engine raises :class:`~harness.protocol.Unsupported`
+    (from ``new_game`` here, from ``apply`` in :meth:`step`). Every engine call gets its
+    own copy of the board or event, so an engine that mutates them changes nothing the
+    harness records.
+    """
+
+    def __init__(self, engine, board: dict, invariants, stats: Stats | None = None, step_timeout: float | None = None,
+                 against=None):
+        self.engine = engine
+        self.against = against
+        self.board = board
+        self.invariants = invariants
+        self.stats = stats if stats is not None else Stats()
+        self.step_timeout = step_timeout
+        self.steps: list[dict] = []
+        self.broken = False
+        self.output = ""
+        #: Violations of the board itself (step 0): the engine raised or hung in
+        #: ``new_game``, or its first observation is malformed. The session is then broken.
+        self.initial_violations: list[Violation] = []
+        self.game = None
+        self.observation: dict = {}
+        #: Whether this game's observations are copied as they arrive: the engine shares its
+        #: own state in them (seen at the start, or at a step: :func:`shares_parts`).
+        self.copies = False
+        if not self.stats.claimed:
+            self.stats.claimed = _claimed_events(engine)
+        if supervisor.ACTIVE is not None:  # a supervised process: the board is kept where a crash can't lose it
+            supervisor.ACTIVE.board(board)
+        try:
+            self.game = self._call("new_game", engine.new_game, copy.deepcopy(board))
+            if not all(callable(getattr(self.game, name, None)) for name in ("apply", "observe")):
+                raise NotAGame(f"new_game returned {type(self.game).__name__}, not a game with apply() and "
+                               f"observe() (harness.protocol.Game)")
+            self.observation = self._call("observe", self.game.observe)
+            # An engine that returns its own state (the same dicts each time, changed in place
+            # by its next apply) would change what the harness keeps: observed twice, shared
+            # dicts or lists show it, and every observation of this game is then copied.
+            again = self._call("observe", self.game.observe)
+            kept = _containers(self.observation)
+            self.copies = any(id(item) in kept and kept[id(item)] is item for item in _containers(again).values())
+            if self.copies:
+                self.observation = _plain_copy(self.observation)
+        except Unsupported as exc:
+            raise Declined(exc.reason, exc.message, 0) from None
+        except NotAGame as exc:
+            self._break_at_start("generic.observation_shape", [str(exc)])
+        except EngineFailed as exc:
+            self._break_at_start(CRASH, list(exc.messages))
+        else:
+            problems = observation_problems(self.observation, reuse=False)
+            if not problems and json_problem(self.observation):
+                problems = [f"the first observation is not plain JSON: {json_problem(self.observation)}"]
+            if problems:
+                self._break_at_start("generic.observation_shape", problems)
+        self.oracle: Oracle | None = None
+        if against is not None and not self.broken:
+            self.oracle = self._start_oracle(against, board)
+        self.observations = [self.observation]
+
+    def _break_at_start(self, name: str, messages: list[str]) -> None:
+        self.broken = True
+        self.observation = {"players": {}, "objects": {}, "zones": {}, "log": []}
+        self._count(name, True)
+        self.initial_violations.append(Violation(name, 0, tuple(messages)))
+
+    def _call(self, what: str, function, *args):
+        """:func:`engine_call` with this session's step timeout; keeps the output's tail in ``output``."""
+        sink = OutputTail()
+        try:
+            return engine_call(what, function, *args, timeout=self.step_timeout, sink=sink)
+        finally:
+            self.output = sink.tail()
+
+    def step(self, event: dict, decider) -> list[Violation]:
+        """Apply ``event``; returns the violations of this step (empty if none).
+
+        After an engine crash, hang or malformed observation the session is ``broken``:
+        the game state can't be trusted, so callers stop the example. Raises
+        :class:`Declined` when an engine raises ``Unsupported``.
+        """
+        before = self.observation
+        illegal = error = None
+        crashed: tuple[str, ...] = ()  # the crash finding's messages (with its site)
+        views.forget()
+        monitor = supervisor.ACTIVE
+        if monitor is not None:
+            monitor.event(event)
+        try:
+            self._call(f"apply({event.get('type')})", self.game.apply, copy.deepcopy(event), decider)
+        except IllegalAction as exc:
+            illegal = exc.reason or "illegal"
+        except Unsupported as exc:
+            decider.asked.clear()
+            raise Declined(exc.reason, exc.message, len(self.steps) + 1) from None
+        except EngineFailed as exc:
+            error, crashed = str(exc), exc.messages
+        output = self.output
+        after = before
+        aliased = False
+        if error is None:
+            try:
+                after = self._call("observe", self.game.observe)
+                if self.copies:
+                    after = _plain_copy(after)
+                elif shares_parts(after, before):  # found only now: ``before`` may have changed
+                    self.copies = aliased = True  # since it was observed, so this step is not judged
+                    after = _plain_copy(after)
+            except EngineFailed as exc:
+                error, crashed = str(exc), exc.messages
+            except (IllegalAction, Unsupported) as exc:
+                error = f"observe() raised {type(exc).__name__}: {exc}"
+                crashed = (error, crash_site_message(_site(exc)))
+        self.output = (output + self.output)[-OutputTail.LIMIT:]
+        engine_asked = len(decider.asked)  # what the reference alone was asked comes after (differential mode)
+        reference = None
+        if self.oracle is not None and error is None:
+            reference = self._oracle_step(event, decider)
+        self.stats.steps += 1
+        etype = event.get("type", "?")
+        self.stats.events[etype] = self.stats.events.get(etype, 0) + 1
+        if illegal:
+            self.stats.illegal += 1
+        if _aims_at_gone(event, before):  # generated illegal on purpose: not counted as refused or accepted
+            self.stats.aimed_at_gone[etype] = self.stats.aimed_at_gone.get(etype, 0) + 1
+        elif illegal:
+            reasons = self.stats.refused.setdefault(etype, {})
+            reasons[illegal] = reasons.get(illegal, 0) + 1
+        transition = Transition(before, event, after, illegal, decider.asked[:engine_asked], error, reference)
+        decisions = [d.to_json() for d in decider.asked[:engine_asked]] + [
+            {**d.to_json(), "asked_by": REFERENCE_ONLY} for d in decider.asked[engine_asked:]]
+        self.steps.append({"event": event, "decisions": decisions, **({"illegal": illegal} if illegal else {})})
+        if monitor is not None:
+            monitor.step(decisions, illegal)
+        decider.asked.clear()
+        index = len(self.steps)
+        problems = observation_problems(after, before, reuse=False) if error is None else []
+        if error or problems:
+            self.broken = True
+            name = CRASH if error else "generic.observation_shape"
+            self._count(name, True)
+            return [Violation(name, index, tuple(crashed or [error]) if error else tuple(problems))]
+        self.observation = after
+        self.observations.append(after)
+        for entry in transition.log:
+            label = _interaction(entry)
+            if label:
+                self.stats.interactions[label] = self.stats.interactions.get(label, 0) + 1
+        violations = []
+        if aliased:
+            return violations
+        applied = []
+        checked, applicable = self.stats.checked, self.stats.applicable
+        for inv in self.invariants:
+            result = inv.check(transition)
+            name = inv.name
+            checked[name] = checked.get(name, 0) + 1
+            if result is not None:
+                applicable[name] = applicable.get(name, 0) + 1
+                applied.append(inv)
+                if result:
+                    violations.append(Violation(name, index, tuple(result)))
+        self.stats.coverage.record(applied, event, before, after)
+        return violations
+
+    # ------------------------------------------------------------------ the oracle (differential mode)
+    def _start_oracle(self, against, board: dict) -> Oracle:
+        """The reference engine's game on the same board, restricted to what the engine declares.
+
+        Compares the first observations (a board read wrongly is a finding at step 0, in
+        ``initial_violations``). Raises :class:`Declined` when the reference declines the board.
+        """
+        try:
+            with time_limit(self.step_timeout, "reference new_game"):
+                oracle = Oracle(against, self.engine.info, board)
+        except Unsupported as exc:
+            raise Declined(exc.reason, exc.message, 0, "reference") from None
+        first = Transition({}, {"type": "new_game"}, self.observation, None, [], None, oracle.reference(oracle.first))
+        for inv in self.invariants:
+            if inv.family == "differential":
+                result = inv.check(first)
+                self._count(inv.name, result is not None)
+                if result:
+                    self.initial_violations.append(Violation(inv.name, 0, tuple(result)))
+        return oracle
+
+    def _oracle_step(self, event: dict, decider) -> dict:
+        """Apply ``event`` to the reference engine with the engine's decisions (differential mode).
+
+        Raises :class:`Declined` when the reference declines it or goes beyond the engine's declaration.
+        """
+        try:
+            with time_limit(self.step_timeout, "reference apply"):
+                return self.oracle.step(event, decider.asked, decider)
+        except Unsupported as exc:
+            decider.asked.clear()
+            raise Declined(exc.reason, exc.message, len(self.steps) + 1, "reference") from None
+
+    def _count(self, name: str, applicable: bool) -> None:
+        checked = self.stats.checked
+        checked[name] = checked.get(name, 0) + 1
+        if applicable:
+            self.stats.applicable[name] = self.stats.applicable.get(name, 0) + 1
+
+
+def scenario_run(engine, session: Session) -> ScenarioRun:
+    """The :class:`ScenarioRun` of a finished ``session``, for scenario-scope invariants.
+
+    Its ``replay`` plays the session's board, events and recorded decisions on a fresh
+    game of ``engine`` (events the engine refuses with IllegalAction are skipped as they
+    were). If the fresh game asks a question the recording lacks, the observation list
+    ends with ``{"replay diverged": message}``; if it fails or declines, with
+    ``{"replay failed": message}``.
+    """
+
+    def again(every_step: bool = True) -> list[dict]:
+        timeout = session.step_timeout
+        observations = []
+        try:
+            fresh = engine_call("new_game", engine.new_game, copy.deepcopy(session.board), timeout=timeout)
+            if every_step:
+                observations.append(engine_call("observe", fresh.observe, timeout=timeout))
+            for step in session.steps:
+                try:
+                    engine_call("apply", fresh.apply, copy.deepcopy(step["event"]),
+                                ReplayDecider(step.get("decisions", []), strict=True), timeout=timeout)
+                except IllegalAction:
+                    pass
+                if every_step:
+                    observations.append(engine_call("observe", fresh.observe, timeout=timeout))
+            return observations if every_step else [engine_call("observe", fresh.observe, timeout=timeout)]
+        except ReplayDiverged as exc:
+            return observations + [{"replay diverged": str(exc)}]
+        except (EngineFailed, Unsupported) as exc:  # a game that went differently the second time
+            return observations + [{"replay failed": f"{type(exc).__name__}: {exc}"}]
+
+    return ScenarioRun(session.board, [s["event"] for s in session.steps], session.observations, again)

@@ -1,0 +1,125 @@
+"""Scenario reduction after Hypothesis has shrunk a failure.
+
+Hypothesis shrinks the choices behind an example; it can stop in a local minimum where a
+step or a board object is still there only because removing it changes how later draws
+are read. This pass works on the scenario itself, like delta debugging: it drops one step
+or one board object (with the Auras attached to it) at a time, or puts the permanent a
+step puts onto the battlefield on the board instead, replays, and keeps the change when
+the same invariant still fails. Decisions are re-recorded from the replay.
+"""
+
+from __future__ import annotations
+
+import time
+
+from harness.running.decider import ReplayDiverged
+from harness.running.execution import BoardRejected, Declined, EngineTimeout
+
+
+#: The fields of a plain ``put_onto_battlefield`` event, one a board object can stand for.
+_PLAIN_ENTRY = {"type", "id", "card", "controller", "owner"}
+
+
+def _with_entered_object(board: dict, event: dict) -> dict | None:
+    """``board`` with the permanent a plain ``put_onto_battlefield`` ``event`` puts onto the
+    battlefield already there (same id, card, controller and owner), or None for any other
+    event. Replaying without the event then tells whether the failure needs the object to
+    enter during the scenario (an enters trigger, CR 603.6a) or only to be there."""
+    if event.get("type") != "put_onto_battlefield" or set(event) - _PLAIN_ENTRY \
+            or any(o.get("id") == event.get("id") for o in board.get("objects", ())):
+        return None
+    entered = {"id": event["id"], "card": event["card"], "owner": event.get("owner", event["controller"]),
+               "controller": event["controller"]}
+    return {**board, "objects": [*board.get("objects", ()), entered]}
+
+
+def _size(scenario: dict) -> tuple[int, int]:
+    return len(scenario["steps"]), len(scenario["board"]["objects"])
+
+
+def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants=(), against=None,
+                    max_replays: int = 400, max_seconds: float = 10.0, step_timeout: float | None = 10.0,
+                    key: str | None = None) -> dict:
+    """The smallest variant of ``scenario`` that still fails with the same finding key
+    (:func:`harness.reporting.findings.violation_keys`: a crash at the same site, a difference caught by
+    the same invariant; ``key`` defaults to that of its violation).
+
+    Returns ``scenario`` itself when nothing can be removed. ``max_replays`` and
+    ``max_seconds`` bound the work (each replay is one run of the scenario on ``engine``;
+    an engine that hangs costs ``step_timeout`` seconds per replay).
+    """
+    from harness.running import scenario as scenario_file
+
+    from harness.protocol import Violation
+
+    from harness.reporting.findings import primary_first, violation_keys
+
+    if key is None and "violation" in scenario:
+        found = [scenario["violation"], *scenario.get("also_violated", ())]
+        key = violation_keys([Violation(v["invariant"], v.get("step", 0), tuple(v.get("messages", ())))
+                              for v in found])[0]
+    if key is None:
+        return scenario
+    budget = [max_replays]
+    deadline = time.perf_counter() + max_seconds
+
+    def attempt(board, steps):
+        """The re-recorded scenario if it still fails with ``key``, else None."""
+        if budget[0] <= 0 or time.perf_counter() > deadline:
+            budget[0] = 0
+            return None
+        budget[0] -= 1
+        candidate = {"format": scenario_file.FORMAT, "board": board, "steps": steps}
+        try:
+            result = scenario_file.replay(engine, candidate, step_invariants, scenario_invariants, against=against,
+                                          keep_session=True, step_timeout=step_timeout)
+        except (BoardRejected, Declined, ReplayDiverged, EngineTimeout):
+            return None
+        keys = violation_keys(result.violations)
+        if key not in keys:  # a crash elsewhere, another difference: another finding
+            return None
+        first = primary_first(result.violations, key, keys)[0]
+        same_step = [v for v in result.violations if v.step == first.step]
+        others = [v for v in same_step if v is not first]
+        rebuilt = scenario_file.build(board, result.session.steps[: first.step], [first, *others])
+        if result.session.output:
+            rebuilt["engine_output"] = result.session.output
+        for field in ("engine", "seed"):
+            if field in scenario:
+                rebuilt[field] = scenario[field]
+        return rebuilt
+
+    best = scenario
+    changed = True
+    while changed and budget[0] > 0:
+        changed = False
+        for i in reversed(range(len(best["steps"]))):
+            steps = best["steps"][:i] + best["steps"][i + 1:]
+            found = attempt(best["board"], [{k: v for k, v in s.items() if k in ("event", "decisions")}
+                                            for s in steps])
+            if found is not None and _size(found) < _size(best):
+                best, changed = found, True
+                break
+        if changed:
+            continue
+        for i, step in enumerate(best["steps"]):
+            board = _with_entered_object(best["board"], step["event"])
+            if board is None:
+                continue
+            steps = best["steps"][:i] + best["steps"][i + 1:]
+            found = attempt(board, [{k: v for k, v in s.items() if k in ("event", "decisions")} for s in steps])
+            if found is not None and _size(found) < _size(best):
+                best, changed = found, True
+                break
+        if changed:
+            continue
+        objects = best["board"]["objects"]
+        for obj in reversed(objects):
+            gone = {obj["id"]} | {o["id"] for o in objects if o.get("attached_to") == obj["id"]}
+            board = {**best["board"], "objects": [o for o in objects if o["id"] not in gone]}
+            found = attempt(board, [{k: v for k, v in s.items() if k in ("event", "decisions")}
+                                    for s in best["steps"]])
+            if found is not None and _size(found) < _size(best):
+                best, changed = found, True
+                break
+    return best

@@ -1,0 +1,716 @@
+"""One run over several processes (``--workers N``) and several CI jobs (``--shard K/N``).
+
+A run's budget is cut into **slots**, each fuzzed by one call of
+:func:`harness.running.runner.run` with its own seed (:func:`slot_seed`). A run of one process
+and one shard is one slot: the run's own seed and budget. Otherwise the budget
+(``--max-examples``, the whole run's total over every shard and worker) is cut into slots
+of decreasing size (:func:`slot_sizes`) for ``P = N * W`` processes: rounds of ``P``
+slots, each of ``1/(2P)`` of what the earlier rounds left (so each round takes half of
+it), down to :data:`SMALLEST_SLOT` examples. Slot ``i`` belongs to shard ``i mod N + 1``; the ``W``
+worker processes of a shard take its slots in order, each the next one not yet taken, as
+soon as it is free. So a worker on a slower core (other load, a busier neighbour on a
+shared host) takes fewer slots instead of holding up the run, and the last slots are
+small, so the workers end at about the same time.
+
+Findings depend on the slots only, never on which worker ran a slot or when: each slot
+stops at its first finding (``--keep-going``: runs its whole budget) and the other slots
+still run; each slot reads the example database as it was when the run started (a
+:class:`harness.running.databases.BufferedDatabase` per slot, which reads a key when the slot
+first asks for it), and every slot's changes are written back only when no slot is left
+to run: by the run's own process once every worker has ended, in slot order (a worker
+that wrote its own when it had no slot left to take would be seen by a slot another
+worker had taken but not yet begun), so no slot of the run ever replays another's failure
+(the next run of any shard replays all of them first). So the
+same seed, ``N`` and ``W`` give the same findings, and ``--shard 1/2`` with ``--shard 2/2``
+find what ``--workers 2`` finds. ``--max-seconds`` bounds the run's wall time: a worker
+takes no slot once it is up, and a slot gets the time left when it starts.
+
+Findings are merged as ``--keep-going`` merges them: one per finding key, the smallest
+shrunk scenario of the key (the lowest slot on a tie), the others counted as repeats.
+Each slot writes its replay files under ``<replay_dir>/.slot-<i>-of-<T>``; the merged findings
+are then saved in ``replay_dir`` (:func:`harness.running.runner.replay_file_path`) and the
+slot folders removed, unless a slot left a pending file there (a killed process).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Callable
+
+from harness.running import interrupts
+from harness.running import scenario as scenario_file
+from harness.running.execution import Stats
+from harness.reporting.findings import scenario_size
+
+#: The fewest examples a slot of a run of several slots gets (the last slots of the run,
+#: and a budget too small to split): a run costs a few milliseconds before its first example.
+SMALLEST_SLOT = 8
+
+
+class SlotError(ValueError):
+    """A bad ``--workers`` or ``--shard`` value; the message says which and what is accepted."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Slot ``index`` (0-based) of ``total``: ``examples`` to generate with ``seed``."""
+
+    index: int
+    total: int
+    examples: int
+    seed: int
+
+
+def parse_workers(text) -> int:
+    """``--workers``: a positive integer, or ``auto`` for the cores this process may use. Raises SlotError."""
+    if str(text) == "auto":
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # not on Linux
+            return max(1, os.cpu_count() or 1)
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        raise SlotError(f"--workers {text}: expected a positive number or 'auto'") from None
+    if value < 1:
+        raise SlotError(f"--workers {text}: expected a positive number or 'auto'")
+    return value
+
+
+def parse_shard(text) -> tuple[int, int]:
+    """``--shard K/N`` -> ``(K, N)`` with 1 <= K <= N. Raises SlotError."""
+    k, sep, n = str(text).partition("/")
+    try:
+        k_value, n_value = int(k), int(n)
+    except ValueError:
+        k_value = n_value = 0
+    if not sep or n_value < 1 or not 1 <= k_value <= n_value:
+        raise SlotError(f"--shard {text}: expected K/N with 1 <= K <= N, e.g. 2/4")
+    return k_value, n_value
+
+
+def slot_seed(seed: int, index: int, total: int) -> int:
+    """The seed of slot ``index`` of ``total`` in a run of ``seed``: ``seed`` itself for a
+    run of one slot, else a number derived from all three (so slots explore apart)."""
+    if total == 1:
+        return seed
+    digest = hashlib.sha256(f"rulesfuzz-slot/{seed}/{index}/{total}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def slot_sizes(max_examples: int, parts: int) -> list[int]:
+    """The examples of each slot of a run of ``max_examples`` over ``parts`` processes (shards
+    times workers), largest first; they add up to ``max_examples``.
+
+    One slot for one part. Otherwise rounds of ``parts`` slots, each of ``1/(2 * parts)`` of
+    what is left (rounded up, at least :data:`SMALLEST_SLOT`): guided self-scheduling, so
+    a worker that ends its slots early takes more of the small ones at the end.
+    """
+    if max_examples <= 0:
+        return []
+    if parts <= 1:
+        return [max_examples]
+    sizes, left = [], max_examples
+    while left > 0:
+        size = max(SMALLEST_SLOT, -(-left // (2 * parts)))
+        for _ in range(parts):
+            take = min(size, left)
+            if take:
+                sizes.append(take)
+                left -= take
+    return sizes
+
+
+def slots(max_examples: int, seed: int, workers: int = 1, shard: tuple[int, int] | None = None) -> list[Slot]:
+    """The slots of ``shard`` (K, N) (default 1/1) of a run of ``max_examples`` (the whole run's
+    total) with ``workers`` processes per shard, in the order its workers take them: slots
+    ``K-1``, ``K-1+N``, ``K-1+2N``... of :func:`slot_sizes` ``(max_examples, N * workers)``.
+    Empty when the budget leaves the shard no slot."""
+    k, n = shard or (1, 1)
+    sizes = slot_sizes(max_examples, n * workers)
+    return [Slot(i, len(sizes), size, slot_seed(seed, i, len(sizes)))
+            for i, size in enumerate(sizes) if i % n == k - 1]
+
+
+@dataclass(frozen=True)
+class SlotJob:
+    """What a worker process needs to run one slot (all picklable): engine specs, not engine objects."""
+
+    slot: Slot
+    engine: str
+    against: str | None
+    database: str | None
+    replay_dir: str | None
+    isolate: bool
+    quiet: bool
+    options: dict  # the other keyword arguments of harness.running.runner.run
+    oracle: tuple[str, ...] = ()  # --oracle files (cards.load_oracle_file), loaded by the worker first
+
+
+class Worker:
+    """What one worker (a process, or this one) keeps from slot to slot: its engines, loaded
+    once from their specs, and the example database changes of each slot it ran, written back
+    by :meth:`close` when it ran every slot of the run, or handed to the run's process by
+    :meth:`take_changes` (which writes them once every worker ended), so no other slot of the
+    run sees them."""
+
+    def __init__(self, label: str = "worker"):
+        self.label = label
+        self._engines: dict[tuple, object] = {}
+        self._shared: dict[str | None, object] = {}
+        self._buffers: list = []
+
+    def _engine(self, spec: str, step_timeout, isolate: bool):
+        from harness.connection.loading import load_engine
+
+        key = (spec, step_timeout, isolate)
+        if key not in self._engines:
+            self._engines[key] = load_engine(spec, step_timeout=step_timeout, isolate=isolate)
+        return self._engines[key]
+
+    def run(self, job: SlotJob, max_seconds: float | None = None):
+        """Run ``job``'s slot for at most ``max_seconds`` (None: its own ``max_seconds`` option);
+        returns its :class:`harness.running.runner.RunResult`. Replay files go to the slot's folder."""
+        from harness.running.databases import BufferedDatabase
+        from harness.running.runner import database_from, run
+
+        slot = job.slot
+        options = dict(job.options)
+        if max_seconds is not None:
+            options["max_seconds"] = max_seconds
+        timeout = options.get("step_timeout", 10.0)
+        _load_oracle(job.oracle)  # before the engine: it may read their cards as it loads
+        engine = self._engine(job.engine, timeout, job.isolate)
+        against = self._engine(job.against, timeout, False) if job.against else None
+        if job.database not in self._shared:
+            self._shared[job.database] = database_from(job.database)
+        shared = self._shared[job.database]
+        database = BufferedDatabase(shared) if shared is not None else None
+        if database is not None:
+            self._buffers.append(database)
+        label = f"{self.label}, slot {slot.index + 1}/{slot.total}"
+        from harness.running import monitor
+
+        if monitor.ACTIVE is not None:  # a supervised worker: a crash's replay file names the slot's seed
+            monitor.ACTIVE.meta(engine.info.name, engine.info.version, slot.seed)
+
+        def progress(line: str) -> None:
+            if not job.quiet:
+                print(f"[{label}] {line.strip()}", file=sys.stderr, flush=True)
+
+        return run(engine, max_examples=slot.examples, seed=slot.seed, database=database, progress=progress,
+                   against=against, replay_dir=slot_folder(job.replay_dir, slot), **options)
+
+    def take_changes(self) -> list[tuple[str, tuple[bytes, ...]]]:
+        """The example database changes of the slots run since the last call, in the order they
+        ran (picklable), for the run's own process to write once every worker has ended
+        (:func:`write_slot_changes`); :meth:`close` then no longer writes them."""
+        changes = [change for database in self._buffers for change in database.take_changes()]
+        self._buffers.clear()
+        return changes
+
+    def close(self) -> None:
+        """Write every slot's database changes back (in the order the slots ran) and close the engines."""
+        for database in self._buffers:
+            database.flush()
+        self._buffers.clear()
+        for engine in self._engines.values():
+            close = getattr(engine, "close", None)
+            if callable(close):
+                close()
+        self._engines.clear()
+
+
+def _load_oracle(paths) -> None:
+    """Load the ``--oracle`` files of a job this process has not loaded yet (a spawned worker
+    process starts with none: :func:`cards.load_oracle_file`)."""
+    if not paths:
+        return
+    import cards
+
+    for path in paths:
+        if os.path.abspath(path) not in cards.overlay_files():
+            cards.load_oracle_file(path)
+
+
+def work(jobs: list[SlotJob], take: Callable[[], int | None], deadline: float | None, worker: Worker,
+         on_start: Callable[[int], None], on_result: Callable[[int, object], None]) -> str | None:
+    """Run the slots of ``jobs`` that ``take()`` hands out (an index, or None when none is left)
+    on ``worker``, until none is left; ``on_start(i)`` before slot ``i``, ``on_result(i, result)``
+    after it. ``deadline`` is a ``time.time()`` (None: none): no slot starts after it, and a
+    slot gets the time left. Returns why the worker stopped early (``"interrupted"``,
+    ``"time budget"``) or None. A Ctrl-C between slots (:func:`harness.running.interrupts.requested`,
+    or a ``KeyboardInterrupt`` where no flag is installed) ends it as ``"interrupted"``."""
+    try:
+        while True:
+            if interrupts.requested():
+                return "interrupted"
+            if deadline is not None and deadline - time.time() <= 0:
+                return "time budget"
+            index = take()
+            if index is None:
+                return None
+            on_start(index)
+            result = worker.run(jobs[index], None if deadline is None else max(0.0, deadline - time.time()))
+            on_result(index, result)
+            if result.cut_short is not None:
+                return result.cut_short
+    except KeyboardInterrupt:
+        return "interrupted"
+
+
+def slot_folder(replay_dir, slot: Slot) -> Path | None:
+    """Where slot ``slot`` writes its replay files before they are merged."""
+    return Path(replay_dir) / f".slot-{slot.index + 1}-of-{slot.total}" if replay_dir is not None else None
+
+
+class WorkerFailed(RuntimeError):
+    """A worker process ended without a result: it raised (the message has its traceback), or it
+    died (the engine ended or crashed the process: ``--isolate`` makes that a finding).
+
+    ``results`` are the results of the slots that ended (slot order); :func:`run_slots` merges
+    them into ``result`` (a :class:`harness.running.runner.RunResult`, replay files in the replay
+    folder, or None when no slot ended), so the findings made before the failure are reported.
+    """
+
+    def __init__(self, message: str, results: list | None = None):
+        super().__init__(message)
+        self.results = list(results or [])
+        self.result = None
+
+
+@contextlib.contextmanager
+def _sigint_blocked():
+    """SIGINT blocked in this thread within the block (a worker process started in it inherits
+    the mask through exec, its imports included); a SIGINT that came meanwhile is delivered at the end."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _unblock_sigint() -> None:
+    """Unblock SIGINT (a worker process started by :func:`_sigint_blocked`)."""
+    import signal
+
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, deadline, conn, started=None,
+                    measure=None, monitor: str | None = None) -> None:
+    """The body of worker process ``number`` of ``count``: take slots (``next_slot``, a shared
+    counter) and send ``("start", i)`` before slot ``i``, ``("ok", i, result, changes)`` after
+    it (``changes``: its example database changes, :meth:`Worker.take_changes`),
+    ``("end", cut)`` at the end (``cut`` as :func:`work` returns it), or ``("error", text)``.
+    ``started`` (a multiprocessing Event) is set first, so that a Ctrl-C is passed on only to
+    a worker that can end with what it found. A Ctrl-C only sets a flag
+    (:func:`harness.running.interrupts.sigint_flag`) that ends the running slot with what it found:
+    it never lands while a slot's result is being sent, which would lose it. ``measure`` (a
+    :class:`harness.connection.engine_coverage.WorkerMeasure`, ``--engine-coverage``) measures the engine's
+    source in this process, saved before the end is sent. ``monitor`` is the shared file of a
+    supervised run (:mod:`harness.running.supervisor`): the run's process reads it if this one dies."""
+    import traceback
+
+    if monitor is not None:
+        from harness.running.monitor import attach
+
+        attach(monitor)
+
+    from harness.connection.engine_coverage import measuring_worker
+
+    def take() -> int | None:
+        with next_slot.get_lock():
+            index = next_slot.value
+            if index >= len(jobs):
+                return None
+            next_slot.value = index + 1
+            return index
+
+    worker = Worker(f"worker {number + 1}/{count}")
+    try:
+        with interrupts.sigint_flag():
+            if started is not None:
+                started.set()
+            _unblock_sigint()  # started with SIGINT blocked: a Ctrl-C of the start-up arrives now, as the flag
+            with measuring_worker(measure):
+                try:
+                    cut = work(jobs, take, deadline, worker, lambda i: conn.send(("start", i)),
+                               lambda i, result: conn.send(("ok", i, result, worker.take_changes())))
+                finally:
+                    worker.close()
+            conn.send(("end", cut))
+    except KeyboardInterrupt:
+        conn.send(("end", "interrupted"))
+    except BaseException:  # noqa: BLE001  sent to the parent, which reports it
+        conn.send(("error", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
+def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=None, supervised: bool = False):
+    """Run ``jobs`` (slots in the order they are taken) on ``workers`` processes (this one when
+    ``workers`` is 1; never more processes than slots) and merge them into one :class:`harness.running.runner.RunResult`.
+
+    Each job's ``max_seconds`` option bounds the whole run's wall time (module docstring). A
+    Ctrl-C of this process (:mod:`harness.running.interrupts`) is passed on to every worker, which
+    ends with what it found (a Ctrl-C at a terminal reaches them all anyway); the merge then
+    runs as usual (:func:`collect`). Raises :class:`WorkerFailed` when a worker ends without a
+    result (the others are then stopped as by a Ctrl-C, at once rather than when the budget
+    ran out). A Ctrl-C before any slot ran gives an empty result, cut short ``"interrupted"``,
+    with one worker as with several: the run prints its summary, writes its reports, exits 130.
+    ``measure`` (:meth:`harness.connection.engine_coverage.EngineCoverage.for_workers`) has worker
+    processes measure the engine's source; this process measures itself. ``supervised``: a
+    worker that dies while its engine's code runs ends its slot with that finding (its replay
+    file the slot's last example, :mod:`harness.running.supervisor`), and another worker takes its place.
+    """
+    started = time.perf_counter()
+    max_seconds = jobs[0].options.get("max_seconds") if jobs else None
+    deadline = None if max_seconds is None else time.time() + max_seconds
+    jobs = [dataclasses.replace(job, options={k: v for k, v in job.options.items() if k != "max_seconds"})
+            for job in jobs]
+    if workers <= 1:
+        results: dict[int, object] = {}
+        worker = Worker()
+        queue = iter(range(len(jobs)))
+        try:
+            cut = work(jobs, lambda: next(queue, None), deadline, worker, lambda i: None, results.__setitem__)
+        finally:
+            worker.close()
+        # interrupted before any slot ran: an empty result, cut short, reported as the processes' is (collect)
+        found, taken = [results[i] for i in sorted(results)], [len(results)]
+    else:
+        taken = [0] * min(workers, len(jobs))
+        try:
+            found, cut = _run_processes(jobs, len(taken), deadline, taken, measure, supervised, engine_name)
+        except WorkerFailed as failed:  # the slots that ended keep their findings, reported with the failure
+            failed.result = merge(failed.results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
+            failed.result.slots = {"slots": len(jobs), "taken": taken}
+            failed.result.seconds = time.perf_counter() - started
+            raise
+    merged = merge(found, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
+    merged.slots = {"slots": len(jobs), "taken": taken}
+    if cut is not None and merged.cut_short != "interrupted":
+        merged.cut_short = cut
+    merged.seconds = time.perf_counter() - started
+    return merged
+
+
+def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
+                   taken: list[int], measure=None, supervised: bool = False,
+                   engine_name: str = "engine") -> tuple[list, str | None]:
+    """Run ``jobs`` on ``count`` worker processes; ``taken[w]`` counts the slots worker ``w`` started.
+    ``supervised``: each worker has a monitor file (:mod:`harness.running.supervisor`), read when it dies."""
+    import signal
+    from multiprocessing.connection import wait
+
+    from harness.running import interrupts
+
+    context = get_context("spawn")
+    next_slot = context.Value("i", 0)  # the index of the next slot to take, shared by the workers
+    workers, started, monitors = [], [], []
+
+    def start(number: int) -> tuple:
+        receiver, sender = context.Pipe(duplex=False)
+        began = context.Event()
+        monitor = None
+        if supervised:
+            from harness.running.monitor import new_monitor_file
+
+            monitor = new_monitor_file()
+        process = context.Process(target=_worker_process,
+                                  args=(jobs, number, count, next_slot, deadline, sender, began, measure, monitor),
+                                  name=f"rulesfuzz-worker-{number + 1}")
+        with _sigint_blocked():  # the worker inherits the blocked SIGINT through exec: a Ctrl-C while it
+            process.start()  # starts waits until it can end with what it found (no traceback of its imports)
+        sender.close()
+        return (process, receiver), began, monitor
+
+    for number in range(count):
+        worker, began, monitor = start(number)
+        workers.append(worker)
+        started.append(began)
+        monitors.append(monitor)
+    ends: dict[int, tuple] = {}
+    results: dict[int, object] = {}
+    changes: dict[int, list] = {}  # job index -> its example database changes, written when every worker ended
+    running: dict[int, int] = {}
+    forwarded = False  # a Ctrl-C was passed on to the workers (the user's, or to stop the run)
+    failed = False  # a worker died or raised before any Ctrl-C: the others are stopped, the run fails at once
+
+    def stop_workers() -> None:
+        for (process, _), began in zip(workers, started):
+            if not process.is_alive():
+                continue
+            if began.is_set():  # it ends its run with what it found
+                os.kill(process.pid, signal.SIGINT)
+            else:  # still starting (a traceback of its imports, nothing found): stop it quietly
+                process.terminate()
+
+    try:
+        while len(ends) < len(workers):
+            if interrupts.requested() and not forwarded:
+                forwarded = True
+                stop_workers()
+            waiting = {receiver: i for i, (_, receiver) in enumerate(workers) if i not in ends}
+            for receiver in wait(list(waiting), timeout=0.2):
+                number = waiting[receiver]
+                try:
+                    message = receiver.recv()
+                except EOFError:
+                    workers[number][0].join()
+                    crash = _crashed(monitors[number], workers[number][0].exitcode, jobs, running.get(number),
+                                     engine_name, number, count) if not forwarded else None
+                    if crash is not None:  # a finding of its slot; another worker takes its place
+                        results[running.pop(number)] = crash
+                        receiver.close()
+                        _forget_monitor(monitors[number])
+                        workers[number], started[number], monitors[number] = start(number)
+                        continue
+                    # once the workers were told to stop, an end without a result is theirs
+                    ends[number] = ("end", "interrupted") if forwarded else ("died", workers[number][0].exitcode)
+                    if not forwarded:  # no result of the run can be reported: stop the others now
+                        failed = forwarded = True
+                        stop_workers()
+                    continue
+                if message[0] == "start":
+                    running[number] = message[1]
+                    taken[number] += 1
+                elif message[0] == "ok":
+                    results[message[1]] = message[2]
+                    changes[message[1]] = message[3]
+                    running.pop(number, None)
+                else:
+                    ends[number] = message
+                    if message[0] == "error" and not forwarded:
+                        failed = forwarded = True
+                        stop_workers()
+    finally:
+        for process, receiver in workers:
+            process.join(timeout=None if len(ends) == len(workers) else 0)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+            receiver.close()
+        for monitor in monitors:
+            _forget_monitor(monitor)
+        write_slot_changes(jobs[0].database if jobs else None, changes)
+    return collect(ends, results, jobs, count, forwarded and not failed, running)
+
+
+def _crashed(monitor: str | None, exitcode, jobs: list[SlotJob], index: int | None, engine_name: str,
+             number: int, count: int):
+    """The result of slot ``index`` (a :class:`harness.running.runner.RunResult` with one finding) when the
+    worker that ran it died (``exitcode``, as multiprocessing gives it) while its engine's code
+    ran, read from its ``monitor`` file; None otherwise (no monitor, no slot, or it died elsewhere)."""
+    if monitor is None or index is None or exitcode is None:
+        return None
+    from harness.reporting.findings import Finding
+    from harness.running.runner import RunResult
+    from harness.running.supervisor import Monitor, worker_death
+
+    reader = Monitor(monitor)
+    try:
+        state = reader.state()
+    finally:
+        reader.close()
+    code = 128 - exitcode if exitcode < 0 else exitcode
+    job = jobs[index]
+    found = worker_death(state, code, slot_folder(job.replay_dir, job.slot), engine_name,
+                         f"process of worker {number + 1}/{count}")
+    if found is None:
+        return None
+    key, violations, scenario, path = found
+    finding = Finding(key, violations, scenario, replay_path=path)
+    finding.notes.append(f"worker {number + 1}/{count} died: its slot {job.slot.index + 1}/{job.slot.total} "
+                         f"stopped here (run with --isolate to go on past it, each crash a finding)")
+    result = RunResult(engine_name, Stats(), findings=[finding])
+    return result
+
+
+def _forget_monitor(path: str | None) -> None:
+    if path is not None:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def write_slot_changes(database: str | None, changes: dict[int, list]) -> None:
+    """Write the slots' example database changes (``changes``: job index -> ``[(operation,
+    args)]``) to the database of the spec ``database``, in slot order. Called once no worker
+    is left, so no slot of the run saw another's. A database that can't be written now (a
+    Redis server gone) is said on stderr: the run's findings are still reported, with their
+    replay files."""
+    if not any(changes.values()) or database in (None, "none", "memory"):  # memory: one per worker, gone
+        return
+    from harness.running.databases import write_changes
+    from harness.running.runner import database_from
+
+    try:
+        shared = database_from(database)
+        for index in sorted(changes):
+            write_changes(shared, changes[index])
+    except Exception as exc:  # noqa: BLE001  DatabaseError, a Redis or file system error
+        print(f"rulesfuzz: the example database {database} could not be written ({type(exc).__name__}: {exc}); "
+              f"this run's failures won't be replayed first by the next run", file=sys.stderr)
+
+
+def collect(ends: dict[int, tuple], results: dict[int, object], jobs: list[SlotJob], count: int,
+            interrupted: bool = False, running: dict[int, int] | None = None) -> tuple[list, str | None]:
+    """The slots' results in slot order and why the run stopped early (``"interrupted"``,
+    ``"time budget"`` or None), from how each of the ``count`` worker processes ended
+    (``ends``: worker number -> ``("end", cut)``, ``("error", traceback)`` or ``("died",
+    exit code)``), the results they sent (``results``: job index -> RunResult), whether a
+    Ctrl-C was passed on to them (``interrupted``) and the slot each was running (``running``:
+    worker number -> job index).
+
+    A worker interrupted before it had a result adds nothing, and the others' results are
+    kept: nothing found is lost (after a Ctrl-C with no slot result, the run's result is empty:
+    its reports are written all the same). Raises :class:`WorkerFailed` for a worker that
+    raised, or died when no Ctrl-C was passed on.
+    """
+    cuts = set()
+    ended = [results[i] for i in sorted(results)]
+    for number, (kind, value) in sorted(ends.items()):
+        where = f"worker {number + 1}/{count}"
+        if kind == "died" and not interrupted:
+            slot = jobs[(running or {}).get(number, 0)].slot
+            folder = slot_folder(jobs[0].replay_dir, slot)
+            raise WorkerFailed(f"{where} ended without a result (exit code {value}) in slot {slot.index + 1}/"
+                               f"{slot.total}: the engine ended or crashed its process; run with --isolate to make "
+                               f"that a finding" + (f" (files so far are in {folder.parent})"
+                                                    if folder and _has_slot_files(folder.parent) else ""), ended)
+        if kind == "error":
+            raise WorkerFailed(f"{where} failed:\n{value}", ended)
+        cuts.add("interrupted" if kind == "died" else value)
+    if interrupted:
+        cuts.add("interrupted")
+    cut = "interrupted" if "interrupted" in cuts else ("time budget" if "time budget" in cuts else None)
+    return [results[i] for i in sorted(results)], cut  # interrupted before any result: an empty one
+
+
+def _has_slot_files(replay_dir: Path) -> bool:
+    """Whether a slot left files in its folder under ``replay_dir`` (replay or pending files)."""
+    return any(path.is_file() for folder in replay_dir.glob(".slot-*") for path in folder.iterdir())
+
+
+def run_workers(engine: str, *, workers: int = 1, max_examples: int = 200, seed: int = 0,
+                shard: tuple[int, int] | None = None, against: str | None = None, database: str | None = "none",
+                replay_dir=None, isolate: bool = False, quiet: bool = True, oracle=(), **options):
+    """Fuzz the engine named by the spec ``engine`` (as ``--engine``) in slots, as ``rulesfuzz run
+    --workers --shard`` does; returns the merged :class:`harness.running.runner.RunResult`.
+
+    ``database`` is a ``--database`` spec (``"none"``: no example database); ``options`` are
+    the other keyword arguments of :func:`harness.running.runner.run` (``max_seconds``,
+    ``steps_per_example``, ``keep_going``, ``step_timeout``, ``invariant_names``...); ``oracle``
+    are ``--oracle`` files every worker loads (:func:`cards.load_oracle_file`). Raises
+    :class:`SlotError` when the shard has no example, :class:`WorkerFailed` when a worker
+    ends without a result.
+    """
+    chosen = slots(max_examples, seed, workers, shard)
+    if not chosen:
+        raise SlotError(f"--max-examples {max_examples} leaves this part of the run no example")
+    jobs = [SlotJob(slot, engine, against, database, str(replay_dir) if replay_dir is not None else None, isolate,
+                    quiet, dict(options), tuple(map(str, oracle))) for slot in chosen]
+    return run_slots(jobs, _engine_name(engine), workers)
+
+
+def _engine_name(spec: str) -> str:
+    from harness.connection.loading import load_engine
+
+    engine = load_engine(spec)
+    try:
+        return engine.info.name
+    finally:
+        close = getattr(engine, "close", None)
+        if callable(close):
+            close()
+
+
+def merge_stats(parts: list[Stats]) -> Stats:
+    """The sum of ``parts``: numbers added, dicts of numbers added key by key (recursively)."""
+
+    def add(a, b):
+        if isinstance(a, dict):
+            out = dict(a)
+            for key, value in b.items():
+                out[key] = add(out[key], value) if key in out else value
+            return out
+        if isinstance(a, (int, float)) and not isinstance(a, bool):
+            return a + b
+        if isinstance(a, (list, tuple)):
+            return type(a)([*a, *b])
+        if isinstance(a, (set, frozenset)):
+            return a | b
+        return a
+
+    total = Stats()
+    for part in parts:
+        for f in dataclasses.fields(Stats):
+            setattr(total, f.name, add(getattr(total, f.name), getattr(part, f.name)))
+    return total
+
+
+def merge(results: list, engine_name: str, replay_dir, slot_list: list[Slot]):
+    """One result from the slots' results: distinct findings (the smallest scenario of each key,
+    the lowest slot on a tie, in the order first found), stats summed, replay files moved to
+    ``replay_dir``. A finding's ``examples_to_find`` counts the examples of the slot that found it."""
+    from harness.reporting import rule_coverage
+    from harness.running.runner import RunResult, replay_file_path
+
+    merged = RunResult(engine_name, merge_stats([r.stats for r in results]),  # (a crashed slot has no invariants)
+                       invariants=next((list(r.invariants) for r in results if r.invariants), []),
+                       skipped=next((list(r.skipped) for r in results if r.skipped), []))
+    merged.rule_coverage = rule_coverage.merge_reports([r.rule_coverage for r in results])
+    for result in results:  # how each slot's examples came about (harness.running.runner.count_outcomes), added up
+        for outcome, n in (getattr(result, "examples_by_outcome", None) or {}).items():
+            merged.examples_by_outcome[outcome] = merged.examples_by_outcome.get(outcome, 0) + n
+    chosen: dict[str, object] = {}
+    others = []
+    for result in results:
+        for finding in result.findings:
+            best = chosen.get(finding.key)
+            if best is None:
+                chosen[finding.key] = finding
+            elif scenario_size(finding.scenario) < scenario_size(best.scenario):
+                chosen[finding.key] = finding
+                finding.repeats += best.repeats + 1
+                others.append(best)
+            else:
+                best.repeats += finding.repeats + 1
+                others.append(finding)
+    for finding in chosen.values():
+        old = finding.replay_path
+        if replay_dir is not None and old is not None:
+            finding.replay_path = scenario_file.save(
+                finding.scenario, replay_file_path(replay_dir, engine_name, finding.key, finding.scenario))
+            Path(old).unlink(missing_ok=True)
+        merged.findings.append(finding)
+    for finding in others:
+        if finding.replay_path is not None:
+            Path(finding.replay_path).unlink(missing_ok=True)
+    if replay_dir is not None:
+        for slot in slot_list:
+            folder = slot_folder(replay_dir, slot)
+            if folder.is_dir() and not any(folder.iterdir()):
+                shutil.rmtree(folder, ignore_errors=True)
+    cuts = {r.cut_short for r in results}
+    merged.cut_short = "interrupted" if "interrupted" in cuts else ("time budget" if "time budget" in cuts else None)
+    merged.also_seen = list(dict.fromkeys(k for r in results for k in r.also_seen if k not in chosen))
+    return merged
