@@ -292,7 +292,11 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
 
     def battlefield(self) -> list[GameObject]:
         """Permanents on the battlefield, in timestamp order of entry."""
-        return [o for o in self.objects.values() if o.zone == BATTLEFIELD]
+        cache = state_cache(self)
+        found = cache.get("battlefield")
+        if found is None:
+            found = cache["battlefield"] = [o for o in self.objects.values() if o.zone == BATTLEFIELD]
+        return list(found)
 
     def attached_to(self, oid: str) -> list[GameObject]:
         """Permanents attached to ``oid`` (CR 301.5, 303.4b), in timestamp order."""

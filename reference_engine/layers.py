@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .cards import CardDef, CardScript
 from .objects import BATTLEFIELD, VERSION, GameObject, PTEffect
@@ -234,7 +233,10 @@ def characteristics(game, obj: GameObject) -> Characteristics:
     the effect that created the token); continuous effects from the battlefield only
     apply to permanents in this engine's card pool.
     """
-    computed = state_cache(game)["characteristics"]
+    cache = game._cache
+    if cache is None or game._cache_version != VERSION[0]:
+        cache = state_cache(game)
+    computed = cache["characteristics"]
     known = computed.get(obj.id)
     if known is None:
         known = computed[obj.id] = _characteristics(game, obj)
@@ -250,19 +252,32 @@ def state_cache(game) -> dict:
     characteristics are computed once per state; the layer system reads the whole battlefield
     (CR 613), so any change starts afresh. Only a speed-up; no rules meaning."""
     version = VERSION[0]
-    if getattr(game, "_cache_version", None) != version:
-        game._cache = {"characteristics": {}}
-        game._cache_version = version
-    return game._cache
+    cache = game._cache
+    if cache is None or game._cache_version != version:
+        cache = {"characteristics": {}}
+        object.__setattr__(game, "_cache", cache)  # not a change to the state (Game.__setattr__)
+        object.__setattr__(game, "_cache_version", version)
+    return cache
 
 
-@lru_cache(maxsize=512)
+#: _own_characteristics by the ids of the card and the script (kept with them, so the ids stay theirs).
+_OWN: dict[tuple[int, int], tuple[CardDef, CardScript, Characteristics]] = {}
+
+
 def _own_characteristics(card: CardDef, script: CardScript) -> Characteristics:
-    """The characteristics of an object no continuous effect applies to (never mutated)."""
-    return Characteristics(
+    """The characteristics of an object no continuous effect applies to (never mutated); one
+    object for each card and script (looked up by identity: hashing a card is slow)."""
+    known = _OWN.get((id(card), id(script)))
+    if known is not None:
+        return known[2]
+    found = Characteristics(
         card.name, card.supertypes, card.types, card.subtypes, card.colors,
         frozenset(script.keywords), card.power, card.toughness, card.mana_cost, card.oracle_text,
     )
+    if len(_OWN) > 4096:
+        _OWN.clear()
+    _OWN[(id(card), id(script))] = (card, script, found)
+    return found
 
 
 def _characteristics(game, obj: GameObject) -> Characteristics:
@@ -276,6 +291,8 @@ def _characteristics(game, obj: GameObject) -> Characteristics:
     anthems = game.anthem_effects(obj)
     if not attached and not obj.counters and "Aura" not in card.subtypes and not resolved \
             and not granted and not anthems:
+        if card.power is not None:  # no Aura, Equipment, resolved effect or anthem: no P/T effect
+            cache.setdefault("pt_effects", {})[obj.id] = []
         return _own_characteristics(card, script)  # no continuous effect applies: its copiable values
     supertypes = card.supertypes + tuple(s for s in granted if s not in card.supertypes)
     keywords = set(script.keywords)

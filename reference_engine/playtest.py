@@ -39,10 +39,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .abilities import EFFECT_NOT_IN_RULINGS, ActivatedAbility, Cost
+from .abilities import EFFECT_NOT_IN_RULINGS, EQUIP, ActivatedAbility, Cost
 from .cards import CardDef
 from .layers import characteristics, state_cache
-from .objects import BATTLEFIELD, GameObject
+from .objects import BATTLEFIELD, GameObject, PTEffect
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -115,8 +115,6 @@ class PlaytestRules(GameBase):
     def target_options(self, obj: GameObject, ability) -> list[str] | None:
         """Equip: "target creature you control" (CR 702.6a), the creature it is attached to
         included (attaching it again does nothing, CR 701.3b)."""
-        from .abilities import EQUIP
-
         if ability.kind == EQUIP:
             return [o.id for o in self.battlefield()
                     if o.controller == obj.controller and characteristics(self, o).is_creature
@@ -126,8 +124,6 @@ class PlaytestRules(GameBase):
     def resolve_activated_ability(self, obj: GameObject, ability, player: str, targets: list[str], decider) -> None:
         """Equip attaches the Equipment to the target (CR 702.6a, 701.3a; a new timestamp,
         613.7e); Orb of Origin's first ability resolves with no effect (none is ruled)."""
-        from .abilities import EFFECT_NOT_IN_RULINGS, EQUIP
-
         if ability.kind not in (EQUIP, EFFECT_NOT_IN_RULINGS):
             return super().resolve_activated_ability(obj, ability, player, targets, decider)
         legal = self.target_options(obj, ability)
@@ -157,8 +153,6 @@ class PlaytestRules(GameBase):
         """Layer 7c effects of the Equipment attached to ``creature`` that has its abilities
         ("Equipped creature gets +1/+2", CR 613.4c; none from a tapped continuous Sword of the
         Meek, Orb ruling 2024-11-08), with the Equipment's timestamp and id as source."""
-        from .objects import PTEffect
-
         found = []
         for equipment in attached:
             bonus = self.copiable_values(equipment)[1].equipped_pt

@@ -82,6 +82,11 @@ def cast_spell(game: GameBase, name: str, script, controller: str, targets: list
     return perform
 
 
+#: Whether a card has all card names, by its id (with the card, so the id stays its): reading its
+#: rules text each time an object is observed is slow.
+_ALL_NAMES: dict[int, tuple[object, bool]] = {}
+
+
 class SearchRules(GameBase):
     """Names (CR 201.2) and library searches, a mixin of :class:`reference_engine.game.Game`."""
 
@@ -90,7 +95,12 @@ class SearchRules(GameBase):
         """Whether ``obj`` has every card name (Omnipresent Impostor's characteristic-defining
         ability, in every zone; a copy of it copies it, CR 707.2)."""
         definition = self.copiable_values(obj)[0] if obj.zone == BATTLEFIELD else obj.card
-        return definition.has_all_card_names
+        known = _ALL_NAMES.get(id(definition))
+        if known is None or known[0] is not definition:
+            if len(_ALL_NAMES) > 4096:  # copies may make new cards: keep it small
+                _ALL_NAMES.clear()
+            known = _ALL_NAMES[id(definition)] = (definition, definition.has_all_card_names)
+        return known[1]
 
     def object_names(self, obj: GameObject) -> frozenset[str]:
         """The names ``obj`` has: every card name of the pool for an object with all names
