@@ -93,6 +93,22 @@ def _seen(entry_or_group) -> object:
     return kept[0].get("result") if kept else None
 
 
+def _logged_as_answered(t: Transition) -> list[str]:
+    """The coins and dice actually flipped and rolled are, in order, the decider's ``coin_flip`` and
+    ``dN`` answers, asked of the player flipping or rolling (CR 705.1, 706.1a)."""
+    out = []
+    coins = [(e.get("player"), e.get("result")) for e in happened(chance_entries(t.log)) if e["kind"] == "coin_flip"]
+    flips = [(d.player, d.answer) for d in t.decisions if d.kind == D.COIN_FLIP]
+    if coins != flips:
+        out.append(f"coins in the log {coins} are not the decider's flips {flips}")
+    dice = [(e.get("player"), f"d{e.get('sides')}", e.get("natural"))
+            for e in happened(chance_entries(t.log)) if e["kind"] == "die_roll"]
+    rolls = [(d.player, d.kind, d.answer) for d in t.decisions if d.kind[:1] == "d" and d.kind[1:].isdigit()]
+    if dice != rolls:
+        out.append(f"dice in the log {dice} are not the decider's rolls {rolls}")
+    return out
+
+
 @invariant("chance.through_the_decider", rules=("705.1", "706.1a", "706.2"), requires=CHANCE)
 def through_the_decider(t: Transition):
     """Every coin flipped and every die rolled is the decider's answer, asked of the player flipping or rolling.
@@ -104,16 +120,7 @@ def through_the_decider(t: Transition):
     if not _applies(t) and not any(d.kind == D.COIN_FLIP or d.kind.startswith("d") and d.kind[1:].isdigit()
                                    for d in t.decisions):
         return None
-    out = []
-    coins = [(e.get("player"), e.get("result")) for e in happened(chance_entries(t.log)) if e["kind"] == "coin_flip"]
-    flips = [(d.player, d.answer) for d in t.decisions if d.kind == D.COIN_FLIP]
-    if coins != flips:
-        out.append(f"coins in the log {coins} are not the decider's flips {flips}")
-    dice = [(e.get("player"), f"d{e.get('sides')}", e.get("natural"))
-            for e in happened(chance_entries(t.log)) if e["kind"] == "die_roll"]
-    rolls = [(d.player, d.kind, d.answer) for d in t.decisions if d.kind[:1] == "d" and d.kind[1:].isdigit()]
-    if dice != rolls:
-        out.append(f"dice in the log {dice} are not the decider's rolls {rolls}")
+    out = _logged_as_answered(t)
     for e in happened(chance_entries(t.log)):
         if e["kind"] == "die_roll" and e.get("result") != e.get("natural"):
             out.append(f"die roll {e}: no modifier applies, so its result is its natural result (CR 706.2)")

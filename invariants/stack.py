@@ -73,6 +73,35 @@ def _left(t: Transition) -> list:
     return [e for e in _stack(t.before) or [] if isinstance(e, dict) and e.get("id") not in after]
 
 
+def _pass_problems(t: Transition, before: list, after: list) -> list[str]:
+    """A pass: only by the player holding priority (CR 117.3d); the last of a succession resolves the
+    top object and gives the active player priority (117.4, 405.5, 117.3b); another changes nothing
+    but who passed (117.4)."""
+    out = []
+    was, now = _priority(t.before), _priority(t.after)
+    player = t.event.get("player")
+    if player != was.get("player"):
+        return [f"{player} passed priority but {was.get('player')} held it (CR 117.3d): the pass must be refused"]
+    if completes_passes(t):
+        if before and before[-1].get("id") in _ids(after):
+            out.append(f"every player passed in succession ({sorted(_live_players(t.before))}) but the top of "
+                       f"the stack, {before[-1].get('id')}, is still on it (CR 117.4, 405.5)")
+        if not any(p.get("lost") for p in t.after["players"].values()):
+            if now.get("player") != now.get("active_player") or now.get("passed"):
+                out.append(f"after the top of the stack resolved the active player {now.get('active_player')} "
+                           f"receives priority with no pass (CR 117.3b); the observation says {now}")
+        return out
+    if _ids(after) != _ids(before):
+        out.append(f"{player} passed but not every player has passed in succession (passed before: "
+                   f"{was.get('passed')}): the stack must not change (CR 117.4); it went from {_ids(before)} to "
+                   f"{_ids(after)}")
+    expected = [*(was.get("passed") or []), player]
+    if now.get("passed") != expected:
+        out.append(f"after {player}'s pass the players who passed in succession are {expected}, not "
+                   f"{now.get('passed')} (CR 117.4)")
+    return out
+
+
 @invariant("stack.resolves_only_when_all_pass", rules=("117.4", "117.3d", "405.5", "117.3b", "117.3c"), requires=STACK)
 def resolves_only_when_all_pass(t: Transition):
     """Nothing on the stack resolves until every player has passed priority in succession; then
@@ -88,31 +117,9 @@ def resolves_only_when_all_pass(t: Transition):
         return None
     out = []
     kind = t.event.get("type")
-    was, now = _priority(t.before), _priority(t.after)
+    now = _priority(t.after)
     if kind == "pass_priority":
-        player = t.event.get("player")
-        if player != was.get("player"):
-            out.append(f"{player} passed priority but {was.get('player')} held it (CR 117.3d): the pass must be "
-                       f"refused")
-            return out
-        if completes_passes(t):
-            if before and before[-1].get("id") in _ids(after):
-                out.append(f"every player passed in succession ({sorted(_live_players(t.before))}) but the top of "
-                           f"the stack, {before[-1].get('id')}, is still on it (CR 117.4, 405.5)")
-            if not any(p.get("lost") for p in t.after["players"].values()):
-                if now.get("player") != now.get("active_player") or now.get("passed"):
-                    out.append(f"after the top of the stack resolved the active player {now.get('active_player')} "
-                               f"receives priority with no pass (CR 117.3b); the observation says {now}")
-            return out
-        if _ids(after) != _ids(before):
-            out.append(f"{player} passed but not every player has passed in succession (passed before: "
-                       f"{was.get('passed')}): the stack must not change (CR 117.4); it went from {_ids(before)} to "
-                       f"{_ids(after)}")
-        expected = [*(was.get("passed") or []), player]
-        if now.get("passed") != expected:
-            out.append(f"after {player}'s pass the players who passed in succession are {expected}, not "
-                       f"{now.get('passed')} (CR 117.4)")
-        return out
+        return _pass_problems(t, before, after)
     if not before:
         return None
     if _ids(after)[:len(before)] != _ids(before):
