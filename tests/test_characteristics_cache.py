@@ -1,10 +1,12 @@
 """The reference engine computes characteristics once per state, and is still right.
 
-What an ``unchanging()`` block computed (state-based action checks, observations) is kept
-with the game's state stamp and reused only while the state is the same; any change to an
-object, a counter changed in place, an attachment, a resolved effect or a player starts
-afresh. Expected values come from the cards and the rules (CR 613, 122.1a), not from the
-engine.
+What is computed from the state (characteristics, attachments, anthems) is kept while the
+state version (``reference_engine.objects.VERSION``) stays the same, in or out of an
+``unchanging()`` block; any change to an object, a counter changed in place, an attachment,
+a resolved effect, a control change or a zone change starts afresh, also between two reads
+in the same step. Expected values come from the cards and the rules (CR 613, 122.1a, 707.2),
+not from the engine; the last test compares every cached read of a fuzzing run with a fresh
+computation.
 """
 
 from __future__ import annotations
@@ -101,3 +103,117 @@ def test_a_zone_change_is_seen():
     game.apply({"type": "sacrifice", "object": "b"}, Decider())
     observed = game.observe()["objects"]["b"]
     assert observed["zone"] == "graveyard" and (observed["power"], observed["toughness"]) == (2, 2)
+
+
+# ------------------------------------------------- changes between two reads in the same step
+def pt_of(game, oid):
+    ch = layers.characteristics(game, game.objects[oid])
+    return ch.power, ch.toughness
+
+
+def test_an_aura_leaving_between_two_reads_ends_its_bonus():
+    """Holy Strength: "Enchanted creature gets +1/+2" (CR 613.4c); its static ability applies
+    only while it is on the battlefield (CR 611.3a, 400.7): Grizzly Bears 2/2 is 3/4, then 2/2
+    once the Aura is in the graveyard, read again with no event between."""
+    game = new_game(obj("b", "Grizzly Bears"), aura("hs", "Holy Strength", on="b"))
+    assert pt_of(game, "b") == (3, 4)
+    holy_strength = game.objects["hs"]
+    holy_strength.zone, holy_strength.attached_to = "graveyard", None
+    assert pt_of(game, "b") == (2, 2)
+
+
+def test_an_anthem_changing_controller_between_two_reads():
+    """Glorious Anthem: "Creatures you control get +1/+1" (CR 613.4c); "you" is its controller
+    (CR 109.5): P1's Grizzly Bears 3/3 and P2's Typhoid Rats 1/1, then 2/2 and 2/2 once P2
+    controls the Anthem."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("r", "Typhoid Rats", owner="P2"), obj("ga", "Glorious Anthem"))
+    assert (pt_of(game, "b"), pt_of(game, "r")) == ((3, 3), (1, 1))
+    game.objects["ga"].controller = "P2"
+    assert (pt_of(game, "b"), pt_of(game, "r")) == ((2, 2), (2, 2))
+
+
+def test_umbra_armor_follows_the_enchanted_permanents_controller():
+    """Umbra Mystic: "Auras attached to permanents you control have umbra armor" (layer 6,
+    CR 613.1f); it counts the enchanted permanent's controller, not the Aura's (ruling
+    2010-06-15): Holy Strength on P1's Grizzly Bears has umbra armor, and loses it once P2
+    controls the Bears, though nothing about the Aura itself changed."""
+    game = new_game(obj("m", "Umbra Mystic"), obj("b", "Grizzly Bears"), aura("hs", "Holy Strength", on="b"))
+    assert "umbra armor" in layers.characteristics(game, game.objects["hs"]).keywords
+    game.objects["b"].controller = "P2"
+    assert "umbra armor" not in layers.characteristics(game, game.objects["hs"]).keywords
+
+
+def test_counters_changed_in_place_by_any_dict_method():
+    """CR 122.1a: each +1/+1 counter gives +1/+1 (layer 7c): Grizzly Bears 2/2 with two is
+    4/4, with none 2/2, with one -1/-1 counter 1/1, whatever changes its counters."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    counters = game.objects["b"].counters
+    counters.update({"+1/+1": 2})
+    assert pt_of(game, "b") == (4, 4)
+    counters.pop("+1/+1")
+    assert pt_of(game, "b") == (2, 2)
+    counters.setdefault("-1/-1", 1)
+    assert pt_of(game, "b") == (1, 1)
+    counters.clear()
+    assert pt_of(game, "b") == (2, 2)
+
+
+def test_a_layer_7_change_then_a_copy():
+    """A copy effect copies the copiable values only (CR 707.2, 613.2c): after "+1/+1 until end
+    of turn" on Grizzly Bears (3/3, layer 7c), a Clone entering as a copy of it is a 2/2
+    Grizzly Bears, and the Bears stay 3/3; the Clone read in the hand before is a 0/0 Clone."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("c", "Clone", zone="hand"))
+    game.apply({"type": "modify_pt", "object": "b", "power": 1, "toughness": 1}, Decider())
+    assert pt_of(game, "b") == (3, 3)
+    clone = layers.characteristics(game, game.objects["c"])
+    assert (clone.name, clone.power, clone.toughness) == ("Clone", 0, 0)
+    game.apply({"type": "put_onto_battlefield", "id": "c2", "card": "Clone", "controller": "P1",
+                "copy_of": "b"}, Decider())
+    copy = layers.characteristics(game, game.objects["c2"])
+    assert (copy.name, copy.power, copy.toughness) == ("Grizzly Bears", 2, 2)
+    assert pt_of(game, "b") == (3, 3)
+
+
+def test_the_end_of_turn_removes_the_effect_between_two_reads():
+    """Cleanup: "until end of turn" effects end (CR 514.2): Grizzly Bears +2/+0 is 4/2, then 2/2."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    game.apply({"type": "modify_pt", "object": "b", "power": 2, "toughness": 0}, Decider())
+    assert pt_of(game, "b") == (4, 2)
+    game.effects = [e for e in game.effects if not e.until_end_of_turn]
+    assert pt_of(game, "b") == (2, 2)
+
+
+# ------------------------------------------------- every cached read against a fresh computation
+def test_every_cached_read_of_a_run_equals_a_fresh_computation(monkeypatch):
+    """Every characteristics() read of a short fuzzing run on the reference engine (both modes)
+    is compared with the same object's characteristics computed afresh, from an empty cache: a
+    change to the state that doesn't change the version would show here as a stale read."""
+    import sys
+
+    from harness.adapters.reference import ReferenceAdapter
+    from harness.running.runner import run
+
+    real = layers.characteristics
+    reads = [0]
+
+    def fresh(game, o):
+        kept = game._cache, game._cache_version
+        game._cache = None
+        try:
+            return real(game, o)
+        finally:
+            game._cache, game._cache_version = kept
+
+    def checked(game, o):
+        cached = real(game, o)
+        assert cached == fresh(game, o), f"stale characteristics of {o.id}: {cached} != {fresh(game, o)}"
+        reads[0] += 1
+        return cached
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("reference_engine") and getattr(module, "characteristics", None) is real:
+            monkeypatch.setattr(module, "characteristics", checked)
+    for explore in (True, False):
+        result = run(ReferenceAdapter(), max_examples=15, seed=3, database=None, shrink=False, explore=explore)
+        assert result.violation is None, result.violation
+    assert reads[0] > 1000
