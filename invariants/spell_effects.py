@@ -70,28 +70,33 @@ def spell_destroys(t: Transition):
     for effect, who in destroys:
         for oid in who:
             before = t.before["objects"].get(oid)
-            if before is None:
-                continue
-            after = t.after["objects"].get(oid)
-            on = after is not None and after.get("zone") == "battlefield"
-            name = t.event.get("card")
-            if "indestructible" in keywords_of(before):
-                if only_destroy:
-                    checked = True
-                    if not on:
-                        out.append(f"702.12b: {oid} is indestructible but {name} took it off the battlefield")
-                continue
-            if oid in saved or umbra_auras(t.before, oid):
-                continue  # umbra armor (702.89a): its own invariants
-            if before.get("regeneration_shields", 0) > 0 and not effect.cant_be_regenerated:
-                continue  # a shield is used (701.15a): regeneration's invariants
-            checked = True
-            if on:
-                why = " (it can't be regenerated, 701.15c)" if effect.cant_be_regenerated and before.get(
-                    "regeneration_shields", 0) else ""
-                out.append(f"701.7a: {name} destroys {oid} ({before.get('name')}) but it is still on the "
-                           f"battlefield{why}")
+            found = None if before is None else _destroyed(t, effect, oid, before, only_destroy, saved)
+            if found is not None:
+                checked = True
+                out += found
     return out if checked else None
+
+
+def _destroyed(t: Transition, effect, oid: str, before: dict, only_destroy: bool, saved: set) -> list[str] | None:
+    """Permanent ``oid`` the spell destroys left the battlefield (CR 701.7a), or stayed if indestructible
+    (702.12b, judged only when the spell does nothing else); None when not judged here: umbra armor
+    (702.89a) or a regeneration shield (701.15a) may have saved it."""
+    after = t.after["objects"].get(oid)
+    on = after is not None and after.get("zone") == "battlefield"
+    name = t.event.get("card")
+    if "indestructible" in keywords_of(before):
+        if not only_destroy:
+            return None
+        return [] if on else [f"702.12b: {oid} is indestructible but {name} took it off the battlefield"]
+    if oid in saved or umbra_auras(t.before, oid):
+        return None  # umbra armor (702.89a): its own invariants
+    if before.get("regeneration_shields", 0) > 0 and not effect.cant_be_regenerated:
+        return None  # a shield is used (701.15a): regeneration's invariants
+    if not on:
+        return []
+    why = " (it can't be regenerated, 701.15c)" if effect.cant_be_regenerated and before.get(
+        "regeneration_shields", 0) else ""
+    return [f"701.7a: {name} destroys {oid} ({before.get('name')}) but it is still on the battlefield{why}"]
 
 
 @invariant("templates.spell_deals_damage", rules=("120.3", "120.1"), requires=("damage",))
@@ -145,15 +150,8 @@ def spell_changes_life(t: Transition):
     if resolved is None:
         return None
     effects, affected, caster = resolved
-    if not any(x.action in ("gain_life", "lose_life") or (x.action == "damage" and any(
-            w in t.before["players"] for w in who)) for x, who in zip(effects, affected)):
+    if not _changes_life(t, effects, affected):
         return None
-    if damage_to_player(t.before, t.event) is not None or triggers_logged(t):
-        return None
-    if any(x.per is not None or x.equal_to is not None for x in effects):
-        return None  # an amount read from the game: templates.life_from_the_game
-    if any(d.get("source") in t.before["objects"] for d in damage_entries(t)):
-        return None  # a permanent dealt damage too (nothing of the spell's)
     expected = {pid: p["life"] for pid, p in t.before["players"].items()}
     for x, who in zip(effects, affected):
         for w in who:
@@ -163,6 +161,20 @@ def spell_changes_life(t: Transition):
     return [f"119.3: {pid} has {t.after['players'][pid]['life']} life after {t.event.get('card')}; expected {life} "
             f"(before {t.before['players'][pid]['life']})"
             for pid, life in expected.items() if t.after["players"].get(pid, {}).get("life") != life]
+
+
+def _changes_life(t: Transition, effects: list, affected: list) -> bool:
+    """Whether the spell's effects change life (gain, loss, damage to a player, CR 119.3, 120.3a) and
+    nothing else could: no damage event at a player (``damage.player_loses_life``'s), no trigger, no
+    amount read from the game (``templates.life_from_the_game``'s), no damage by a permanent."""
+    if not any(x.action in ("gain_life", "lose_life") or (x.action == "damage" and any(
+            w in t.before["players"] for w in who)) for x, who in zip(effects, affected)):
+        return False
+    if damage_to_player(t.before, t.event) is not None or triggers_logged(t):
+        return False
+    if any(x.per is not None or x.equal_to is not None for x in effects):
+        return False  # an amount read from the game: templates.life_from_the_game
+    return not any(d.get("source") in t.before["objects"] for d in damage_entries(t))  # nothing of the spell's
 
 
 def _untouched(t: Transition, oid: str, effects, affected, action: str) -> bool:
@@ -203,14 +215,23 @@ def spell_pt_until_end_of_turn(t: Transition):
         if before.get("power") is None or before.get("toughness") is None:
             continue
         checked = True
-        want = (before["power"] + p, before["toughness"] + tough)
-        if (after.get("power"), after.get("toughness")) != want:
-            out.append(f"613.4c: {oid} is {after.get('power')}/{after.get('toughness')} after {t.event.get('card')}; "
-                       f"expected {want[0]}/{want[1]} ({before['power']}/{before['toughness']} {p:+d}/{tough:+d})")
-        missing = {k for k in kws if k not in {str(x).lower() for x in after.get("keywords") or ()}}
-        if missing:
-            out.append(f"613.1f: {oid} should have {sorted(missing)} until end of turn after {t.event.get('card')}")
+        out += _pumped(t, oid, before, after, (p, tough), kws)
     return out if checked else None
+
+
+def _pumped(t: Transition, oid: str, before: dict, after: dict, change: tuple[int, int], kws: set) -> list[str]:
+    """Creature ``oid``'s computed P/T changed by exactly ``change`` (layer 7c, CR 613.4c) and it has the
+    keywords ``kws`` it gains (613.1f)."""
+    out = []
+    p, tough = change
+    want = (before["power"] + p, before["toughness"] + tough)
+    if (after.get("power"), after.get("toughness")) != want:
+        out.append(f"613.4c: {oid} is {after.get('power')}/{after.get('toughness')} after {t.event.get('card')}; "
+                   f"expected {want[0]}/{want[1]} ({before['power']}/{before['toughness']} {p:+d}/{tough:+d})")
+    missing = {k for k in kws if k not in {str(x).lower() for x in after.get("keywords") or ()}}
+    if missing:
+        out.append(f"613.1f: {oid} should have {sorted(missing)} until end of turn after {t.event.get('card')}")
+    return out
 
 
 @invariant("templates.spell_puts_counters", rules=("122.1", "122.6", "704.5q"),
