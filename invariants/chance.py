@@ -241,7 +241,7 @@ def calls_and_wins(t: Transition):
         return None
     out = []
     calls = [d for d in t.decisions if d.kind == D.COIN_CALL]
-    flippers = instructed_players(t.event) if t.event.get("type") == "flip_coins" else [t.event.get("player")]
+    flippers = instructed_players(t.event)  # a die roll replaced by a flip (Pokey) is flipped by its roller
     for d in calls:
         if t.event.get("player") is not None and d.player not in flippers:
             out.append(f"{d.player} called a coin {' or '.join(map(str, flippers))} flips")
