@@ -38,7 +38,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import cards
 from harness.protocol import CAPABILITIES
@@ -218,13 +218,19 @@ def same_subtypes(engine, reference) -> bool:
     return set(kept) <= set(engine) and len(engine) <= len(reference)
 
 
+def _looked_up(table: Mapping[str, str], key, default: str) -> str:
+    """``table[key]``, or ``default`` when ``key`` is not one of its (string) keys."""
+    return table.get(key, default) if isinstance(key, str) else default
+
+
 def capabilities_used(entry: dict) -> set[str]:
     """The capabilities a log entry shows in use (e.g. a zone change by 704.5h: ``sba.deathtouch_damage``)."""
     kind = entry.get("kind")
-    cause = entry.get("cause") if isinstance(entry.get("cause"), dict) else {}
+    raw_cause = entry.get("cause")
+    cause: dict = raw_cause if isinstance(raw_cause, dict) else {}
     used = set()
     if kind == "replacement":
-        used.add(REPLACEMENT_CAPABILITY.get(entry.get("effect"), str(entry.get("effect"))))
+        used.add(_looked_up(REPLACEMENT_CAPABILITY, entry.get("effect"), str(entry.get("effect"))))
     elif kind == "zone_change":
         rule = cause.get("rule") if cause.get("event") == "state_based_action" else cause.get("by")
         if rule in SBA_CAPABILITY:
@@ -234,7 +240,7 @@ def capabilities_used(entry: dict) -> set[str]:
         if cause.get("event") == "create_token":
             used.add("tokens")
     elif kind in ("player_lost", "counters_removed"):
-        used.add(SBA_CAPABILITY.get(entry.get("rule"), "sba.life_total" if kind == "player_lost" else "counters"))
+        used.add(_looked_up(SBA_CAPABILITY, entry.get("rule"), "sba.life_total" if kind == "player_lost" else "counters"))
     elif kind in LOG_KINDS:
         used.add(LOG_KINDS[kind])
     if kind == "damage" and entry.get("deathtouch"):
@@ -277,7 +283,7 @@ def _log_key(entry: dict, scope: Scope, battlefield: frozenset = frozenset()) ->
     performed at the same time (CR 704.3), and its counters ceased to exist with it (400.7)
     whether or not an engine logs their annihilation."""
     kind = entry.get("kind") if isinstance(entry, dict) else None
-    needed = LOG_KINDS.get(kind)
+    needed = LOG_KINDS.get(kind) if isinstance(kind, str) else None
     if (needed and needed not in scope.capabilities) or scope.ignores(f"log.{kind}"):
         return None
     if kind == "counters_removed" and entry.get("object") not in battlefield:
@@ -299,46 +305,9 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
         if not scope.ignores(path):
             out.append(Difference(rank, _wild(path), f"[{_wild(path)}] {message}"))
 
-    players_a, players_b = fork.get("players", {}), reference.get("players", {})
-    for pid in sorted(set(players_a) | set(players_b)):
-        a, b = players_a.get(pid) or {}, players_b.get(pid) or {}
-        for key in sorted(set(a) | set(b)):
-            if OPTIONAL_PLAYER_FIELDS.get(key, "") not in scope.capabilities | {""}:
-                continue
-            if a.get(key) != b.get(key):
-                add((0, key, pid), f"players.{pid}.{key}", f"player {pid} {key}: engine {a.get(key)!r} vs reference "
-                                                           f"{b.get(key)!r}")
-    objs_a, objs_b = fork.get("objects", {}), reference.get("objects", {})
-    for oid in sorted(set(objs_a) | set(objs_b)):
-        a, b = objs_a.get(oid), objs_b.get(oid)
-        if a is None or b is None:
-            add((1, -1, oid), f"objects.{oid}", f"object {oid}: {'missing in the engine' if a is None else 'missing in reference'}")
-            continue
-        for key in sorted(set(a) | set(b), key=lambda k: (OBJECT_FIELDS.index(k) if k in OBJECT_FIELDS else 99, k)):
-            needed = OPTIONAL_FIELDS.get(key, ())
-            if (needed is None and key not in a) or (needed and scope.capabilities.isdisjoint(needed)):
-                continue
-            if a.get(key) != b.get(key):
-                if key == "keywords" and compared_keywords(a.get(key)) == compared_keywords(b.get(key)):
-                    continue
-                if key == "subtypes" and same_subtypes(a.get(key), b.get(key)):
-                    continue
-                rank = OBJECT_FIELDS.index(key) if key in OBJECT_FIELDS else 99
-                add((1, rank, oid), f"objects.{oid}.{key}",
-                    f"object {oid} ({b.get('name')}) {key}: engine {a.get(key)!r} vs reference {b.get(key)!r}")
-    zones_a, zones_b = fork.get("zones", {}), reference.get("zones", {})
-    for zone in sorted(set(zones_a) | set(zones_b)):
-        a, b = zones_a.get(zone), zones_b.get(zone)
-        if isinstance(a, list) or isinstance(b, list):
-            if sorted(map(str, a or [])) != sorted(map(str, b or [])):
-                add((2, zone, ""), f"zones.{zone}", f"zone {zone}: engine {sorted(map(str, a or []))} vs reference "
-                                                    f"{sorted(map(str, b or []))}")
-            continue
-        a, b = a or {}, b or {}
-        for pid in sorted(set(a) | set(b)):
-            if sorted(map(str, a.get(pid) or [])) != sorted(map(str, b.get(pid) or [])):
-                add((2, zone, pid), f"zones.{zone}.{pid}", f"{pid}'s {zone}: engine {sorted(map(str, a.get(pid) or []))} "
-                                                           f"vs reference {sorted(map(str, b.get(pid) or []))}")
+    _player_differences(fork, reference, scope, add)
+    _object_differences(fork, reference, scope, add)
+    _zone_differences(fork, reference, add)
     if "stack" in scope.capabilities:
         for key in STACK_FIELDS:
             a, b = fork.get(key), reference.get(key)
@@ -349,16 +318,94 @@ def differences(fork: dict, reference: dict, scope: Scope = Scope()) -> list[Dif
         add((2.6, "combat", ""), "combat", f"combat: engine {json.dumps(fork.get('combat'), sort_keys=True)[:300]} vs "
                                            f"reference {json.dumps(reference.get('combat'), sort_keys=True)[:300]}")
     if not scope.ignores("log"):
-        battlefield = frozenset(map(str, (reference.get("zones") or {}).get("battlefield") or ()))
-        log_a = sorted(k for k in (_log_key(e, scope, battlefield) for e in fork.get("log", [])) if k)
-        log_b = sorted(k for k in (_log_key(e, scope, battlefield) for e in reference.get("log", [])) if k)
-        if log_a != log_b:
-            only_fork = [k for k in log_a if k not in log_b]
-            only_ref = [k for k in log_b if k not in log_a]
-            first = json.loads((only_fork or only_ref or log_a or log_b)[0])
-            add((3, first.get("kind"), ""), f"log.{first.get('kind')}",
-                f"log: only in the engine {only_fork[:3]}, only in reference {only_ref[:3]}")
+        _log_differences(fork, reference, scope, add)
     return sorted(out)
+
+
+#: ``add(rank, path, message)``: records a difference unless the scope ignores its path (:func:`differences`).
+_Add = Callable[[tuple, str, str], None]
+
+
+def _player_differences(fork: dict, reference: dict, scope: Scope, add: _Add) -> None:
+    """Each player's compared fields (an optional one only with its capability)."""
+    players_a, players_b = fork.get("players", {}), reference.get("players", {})
+    for pid in sorted(set(players_a) | set(players_b)):
+        a, b = players_a.get(pid) or {}, players_b.get(pid) or {}
+        for key in sorted(set(a) | set(b)):
+            if OPTIONAL_PLAYER_FIELDS.get(key, "") not in scope.capabilities | {""}:
+                continue
+            if a.get(key) != b.get(key):
+                add((0, key, pid), f"players.{pid}.{key}", f"player {pid} {key}: engine {a.get(key)!r} vs reference "
+                                                           f"{b.get(key)!r}")
+
+
+def _field_rank(key: str) -> int:
+    return OBJECT_FIELDS.index(key) if key in OBJECT_FIELDS else 99
+
+
+def _object_differences(fork: dict, reference: dict, scope: Scope, add: _Add) -> None:
+    """Each object missing on one side, and each compared field of the others, in :data:`OBJECT_FIELDS` order."""
+    objs_a, objs_b = fork.get("objects", {}), reference.get("objects", {})
+    for oid in sorted(set(objs_a) | set(objs_b)):
+        a, b = objs_a.get(oid), objs_b.get(oid)
+        if a is None or b is None:
+            add((1, -1, oid), f"objects.{oid}", f"object {oid}: {'missing in the engine' if a is None else 'missing in reference'}")
+            continue
+        for key in sorted(set(a) | set(b), key=lambda k: (_field_rank(k), k)):
+            if _field_compared(key, a, scope) and not _same_field(key, a.get(key), b.get(key)):
+                add((1, _field_rank(key), oid), f"objects.{oid}.{key}",
+                    f"object {oid} ({b.get('name')}) {key}: engine {a.get(key)!r} vs reference {b.get(key)!r}")
+
+
+def _field_compared(key: str, engine_object: dict, scope: Scope) -> bool:
+    """Whether an object field is compared: an optional one only when the engine observes it (None) or claims a
+    capability it needs (:data:`OPTIONAL_FIELDS`)."""
+    needed = OPTIONAL_FIELDS.get(key, ())
+    return not ((needed is None and key not in engine_object) or (needed and scope.capabilities.isdisjoint(needed)))
+
+
+def _same_field(key: str, a, b) -> bool:
+    """Whether two values of an object field are the same as compared: keywords as :func:`compared_keywords`,
+    subtypes as :func:`same_subtypes`."""
+    if a == b:
+        return True
+    if key == "keywords" and compared_keywords(a) == compared_keywords(b):
+        return True
+    return key == "subtypes" and same_subtypes(a, b)
+
+
+def _zones_text(ids) -> list[str]:
+    return sorted(map(str, ids or []))
+
+
+def _zone_differences(fork: dict, reference: dict, add: _Add) -> None:
+    """Each zone's contents as a set of ids: the battlefield's (a list), each player's other zones."""
+    zones_a, zones_b = fork.get("zones", {}), reference.get("zones", {})
+    for zone in sorted(set(zones_a) | set(zones_b)):
+        a, b = zones_a.get(zone), zones_b.get(zone)
+        if isinstance(a, list) or isinstance(b, list):
+            if _zones_text(a) != _zones_text(b):
+                add((2, zone, ""), f"zones.{zone}", f"zone {zone}: engine {_zones_text(a)} vs reference "
+                                                    f"{_zones_text(b)}")
+            continue
+        a, b = a or {}, b or {}
+        for pid in sorted(set(a) | set(b)):
+            if _zones_text(a.get(pid)) != _zones_text(b.get(pid)):
+                add((2, zone, pid), f"zones.{zone}.{pid}", f"{pid}'s {zone}: engine {_zones_text(a.get(pid))} "
+                                                           f"vs reference {_zones_text(b.get(pid))}")
+
+
+def _log_differences(fork: dict, reference: dict, scope: Scope, add: _Add) -> None:
+    """The compared log entries (:func:`_log_key`) as a multiset: the first difference's kind names it."""
+    battlefield = frozenset(map(str, (reference.get("zones") or {}).get("battlefield") or ()))
+    log_a = sorted(k for k in (_log_key(e, scope, battlefield) for e in fork.get("log", [])) if k)
+    log_b = sorted(k for k in (_log_key(e, scope, battlefield) for e in reference.get("log", [])) if k)
+    if log_a != log_b:
+        only_fork = [k for k in log_a if k not in log_b]
+        only_ref = [k for k in log_b if k not in log_a]
+        first = json.loads((only_fork or only_ref or log_a or log_b)[0])
+        add((3, first.get("kind"), ""), f"log.{first.get('kind')}",
+            f"log: only in the engine {only_fork[:3]}, only in reference {only_ref[:3]}")
 
 
 def observation_diff(fork: dict, reference: dict, ignored=frozenset(), limit: int = 12,

@@ -11,7 +11,7 @@ from harness.wire.log_kinds import log_problems
 
 from .base import ScenarioRun, Transition, invariant
 
-OBJECT_FIELDS = {
+OBJECT_FIELDS: dict[str, type | tuple[type, ...]] = {
     "name": str, "zone": str, "owner": str, "controller": str, "token": bool, "tapped": bool,
     "summoning_sick": bool, "damage": int, "counters": dict, "attached_to": (str, type(None)),
     "combat": (str, type(None)), "regeneration_shields": int, "supertypes": list, "types": list,
@@ -81,27 +81,39 @@ def _observation_problems(obs, objects: dict | None = None) -> list[str]:
             out.append(f"observation has no {key!r}")
     if out:
         return out
-    if not isinstance(obs["players"], dict) or not all(
-        isinstance(p, dict) and isinstance(p.get("life"), int) and isinstance(p.get("lost"), bool)
-        for p in obs["players"].values()
-    ):
+    if not _players_well_formed(obs["players"]):
         out.append("players: expected {id: {life: int, lost: bool}}")
     if not isinstance(obs["objects"], dict):
         return out + ["objects: expected a map of id to object"]
     for oid, obj in (obs["objects"] if objects is None else objects).items():
-        if not isinstance(obj, dict):
-            out.append(f"objects[{oid!r}] is not an object")
-            continue
-        for name, kind in OBJECT_FIELDS.items():
-            value = obj.get(name, KeyError)
-            if value is KeyError:
-                out.append(f"objects[{oid!r}] has no {name!r}")
-            elif not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-                out.append(f"objects[{oid!r}].{name} = {value!r} has the wrong type: expected {_type_name(kind)}, "
-                           f"got {type(value).__name__}")
-        if isinstance(obj.get("damage"), int) and obj["damage"] < 0:
-            out.append(f"objects[{oid!r}].damage = {obj['damage']} is negative (CR 120.3)")
+        out += _object_problems(oid, obj)
     out.extend(log_problems(obs["log"]))  # every entry of a kind, with fields and a cause, of harness.wire.log_kinds
+    return out
+
+
+def _players_well_formed(players) -> bool:
+    """Whether ``players`` is ``{id: {life: int, lost: bool}}``."""
+    return isinstance(players, dict) and all(
+        isinstance(p, dict) and isinstance(p.get("life"), int) and isinstance(p.get("lost"), bool)
+        for p in players.values()
+    )
+
+
+def _object_problems(oid, obj) -> list[str]:
+    """What is wrong with the observed object ``obj``: a field missing or of the wrong type (:data:`OBJECT_FIELDS`),
+    negative damage (CR 120.3)."""
+    if not isinstance(obj, dict):
+        return [f"objects[{oid!r}] is not an object"]
+    out = []
+    for name, kind in OBJECT_FIELDS.items():
+        value = obj.get(name, KeyError)
+        if value is KeyError:
+            out.append(f"objects[{oid!r}] has no {name!r}")
+        elif not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            out.append(f"objects[{oid!r}].{name} = {value!r} has the wrong type: expected {_type_name(kind)}, "
+                       f"got {type(value).__name__}")
+    if isinstance(obj.get("damage"), int) and obj["damage"] < 0:
+        out.append(f"objects[{oid!r}].damage = {obj['damage']} is negative (CR 120.3)")
     return out
 
 
@@ -238,17 +250,21 @@ def objects_conserved(t: Transition):
         if not (before[oid]["token"] and entry and entry.get("to") is None):
             out.append(_missing_entry(oid, before[oid], entry))
     for oid in after.keys() - before.keys():
-        entry = changes.get(oid) or {}
-        created = t.event.get("id") == oid or entry.get("from", "x") is None \
-            or (entry.get("from") == "stack" and oid in _on_the_stack(t.before)) \
-            or any(e.get("kind") == "zone_change" and e.get("object") == oid and e.get("previous") in became
-                   and e["previous"] in before for e in t.log)  # (its last entry may be a later move: dies)
-        if not created:
+        if not _was_created(t, oid, changes.get(oid) or {}, became):
             out.append(f"{oid} ({after[oid]['name']}) appeared without being created: it is observed after the "
                        f"event, not before, and the event's id is {t.event.get('id')!r}; expected the event to "
                        f"create it (its id) or a log entry {{\"kind\": \"zone_change\", \"object\": {json_text(oid)}, "
                        f"\"from\": null, ...}} (an object entering from outside the game, CR 400.7)")
     return out
+
+
+def _was_created(t: Transition, oid: str, entry: dict, became: set) -> bool:
+    """Whether the new object ``oid`` (its last zone change ``entry``) was created by the event: its id, logged
+    as entering from nowhere or leaving the stack, or the new object of a card that became one (CR 400.7)."""
+    return t.event.get("id") == oid or entry.get("from", "x") is None \
+        or (entry.get("from") == "stack" and oid in _on_the_stack(t.before)) \
+        or any(e.get("kind") == "zone_change" and e.get("object") == oid and e.get("previous") in became
+               and e["previous"] in t.before["objects"] for e in t.log)  # (its last entry may be a later move: dies)
 
 
 def _on_the_stack(observation: dict) -> set:
