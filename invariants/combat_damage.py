@@ -282,9 +282,21 @@ def _dealt_lethal(t: Transition, exp: _Expected, oid: str, o: dict) -> bool:
         for r, _ in pairs if r == oid))
 
 
+def _saved(t: Transition, oid: str, before: dict, after: dict) -> bool:
+    """Whether creature ``oid``, still on the battlefield, was saved from destruction in the event:
+    regenerated (a shield used, CR 701.15a) or by umbra armor (an Aura attached to it left, 702.89a);
+    either removes its damage."""
+    if (after.get("regeneration_shields") or 0) < (before.get("regeneration_shields") or 0):
+        return True
+    return any(a.get("attached_to") == oid and a.get("zone") == "battlefield"
+               and _live(t.after, aid) is None for aid, a in _objects(t.before).items())
+
+
 def _damage_marked(t: Transition, exp: _Expected) -> dict[str, int | None]:
     """Each creature's damage marked; None for one that left the battlefield, or whose damage was
-    removed when it was dealt lethal damage (destroyed, or saved by umbra armor or regeneration)."""
+    removed when it was dealt lethal damage and saved (by umbra armor or regeneration). A creature
+    dealt lethal damage that is still there with no damage and nothing that saved it was dealt none
+    (CR 510.1c-d: a blocker is dealt the damage assigned to it)."""
     seen: dict[str, int | None] = {}
     for oid, o in _objects(t.before).items():
         if o.get("zone") != "battlefield" or not _is_creature(o):
@@ -292,8 +304,9 @@ def _damage_marked(t: Transition, exp: _Expected) -> dict[str, int | None]:
         after = _live(t.after, oid)
         if after is None:
             seen[oid] = None
-        elif _dealt_lethal(t, exp, oid, o) and after.get("damage") == 0 and "indestructible" not in _keywords(o):
-            seen[oid] = None  # destroyed, saved by umbra armor or regeneration: its damage was removed
+        elif _dealt_lethal(t, exp, oid, o) and after.get("damage") == 0 and "indestructible" not in _keywords(o) \
+                and _saved(t, oid, o, after):
+            seen[oid] = None  # saved by umbra armor or regeneration: its damage was removed
         else:
             seen[oid] = (after.get("damage") or 0) - (o.get("damage") or 0)
     return seen

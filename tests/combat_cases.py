@@ -265,6 +265,18 @@ def bears_trade(decisions=()) -> Transition:
     return _t(before, DAMAGE, after(before, {"a": DEAD, "x": DEAD}, log, step_=None), decisions)
 
 
+def giant_blocked_by_bears(marked: int = 3) -> Transition:
+    """Hill Giant ``g`` (3/3) blocked by Grizzly Bears ``x`` (2/2): the Giant assigns all 3 to the Bears
+    (CR 510.1c), which die (704.5g); the Bears deal 2 to the Giant (510.1d). Broken (``marked`` 0): the
+    Giant's lethal damage is logged but not marked, and the Bears stay on the battlefield unharmed."""
+    before = fight({"g": attacking("Hill Giant", blocked=True, blocked_by=["x"]),
+                    "x": blocking("Grizzly Bears", "g")}, "declare_blockers")
+    log = [hit("g", "x", 3), hit("x", "g", 2)] + ([destroyed("x", "704.5g")] if marked >= 2 else [])
+    changes = {"g": {"damage": 2, "blocked_by": [] if marked >= 2 else ["x"]},
+               "x": DEAD if marked >= 2 else {"damage": marked}}
+    return _t(before, DAMAGE, after(before, changes, log))
+
+
 # --------------------------------------------------------------------------- damage steps (510.4, 702.7b, 702.4b)
 def knight_and_bears(step_: str, p2: int, sources: tuple, to_step: str, first_strikers=(), illegal=None) -> Transition:
     """Youthful Knight ``k`` (2/1 first strike) and Grizzly Bears ``a`` attack unblocked; P2 at ``p2``
@@ -488,6 +500,8 @@ MORE_HOLDS = [
     ("combat.damage_totals", blocked_without_blockers),  # 702.19d, 510.1c
     ("combat.damage_totals", treefolk_umbra),  # Treefolk Umbra: toughness
     ("combat.damage_totals", dreadmaw_double_blocked),  # 702.19b
+    ("combat.damage_totals", giant_blocked_by_bears),  # 510.1c-d: the Bears die
+    ("combat.damage_totals", skeletons_regenerate),  # 701.15a: dealt 3, regenerated, no damage left
     ("combat.lifelink", courage),  # 702.15b: damage to a creature counts too
     ("combat.removal_from_combat", blocker_destroyed),  # 509.1h: stays blocked
     ("combat.removal_from_combat", skeletons_regenerate),  # 701.15a, 506.4
@@ -537,6 +551,8 @@ MORE_BROKEN = [
     ("combat.damage_totals", lambda: blocked_without_blockers(giant_deals=3), "was dealt 9 combat damage"),
     ("combat.damage_totals", lambda: treefolk_umbra(deals=2), "the rules assign it 4"),
     ("combat.damage_totals", lambda: giant_and_bears_vs_spider(spider=0), "s was dealt 0 combat damage"),
+    ("combat.damage_totals", lambda: giant_blocked_by_bears(marked=0),  # a lethal blocker dealt nothing, 510.1c
+     "x was dealt 0 combat damage in the regular step; the rules assign it 3"),
     ("combat.lifelink", lambda: courage(p1=22), "observed 22"),  # only the damage to the player
     ("combat.lifelink", lambda: nighthawk(p1=24), "observed 24"),  # gained twice
     ("combat.removal_from_combat", lambda: end_of_combat(combat_kept=True), "a combat is still observed"),
