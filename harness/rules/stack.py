@@ -202,11 +202,15 @@ class StackRules(RulesArea):
     @rule(data=st.data())
     def stack_triggers_then_pass(self, data):
         """An effect kills some of the corner's permanents at once (their abilities go on the stack
-        together, APNAP), 0..1 response, then players pass until the stack is empty."""
+        together, APNAP), half the time all of them when there are two or more (both players'
+        Walkers: CR 603.3b), 0..1 response, then players pass until the stack is empty."""
         corner = [oid for oid in self._live() if oid.startswith("k")]
         if not corner:
             return
-        chosen = [oid for oid in corner if data.draw(st.booleans(), label=f"kill {oid}")] or corner[:1]
+        if len(corner) > 1 and data.draw(st.booleans(), label="kill them all"):
+            chosen = corner  # both players' Walkers die at once: their abilities go on the stack APNAP (603.3b)
+        else:
+            chosen = [oid for oid in corner if data.draw(st.booleans(), label=f"kill {oid}")] or corner[:1]
         self._stack_apply({"type": "destroy", "targets": chosen, "cant_be_regenerated": False}, data)
         if not self.stopped and data.draw(st.booleans(), label="respond"):
             self._respond(data)
