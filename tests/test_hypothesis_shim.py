@@ -193,3 +193,39 @@ def test_sampled_from_transformations_are_read_as_pairs_and_as_triples():
         ("map", double), ("filter", odd))  # up to Hypothesis 6.166
     assert shim.sampled_transformations(_Transformed((("map", double, None), ("filter", odd, "here:1")))) == (
         ("map", double), ("filter", odd))  # since 6.167: the call's location too
+
+
+def test_a_bundle_s_filter_map_and_consumes_are_honoured_at_random():
+    # Since Hypothesis rewrote Bundle draws, Bundle.filter/.map keep the transformations in the
+    # Bundle (before: a FilteredStrategy/MappedStrategy around it); both shapes draw alike.
+    from hypothesis.stateful import consumes
+
+    filtered = Bundle("things").filter(lambda v: v == "t2").map(str.upper)
+    assert {shim.draw_at_random(filtered, _source(seed, things=["t1", "t2"])) for seed in range(20)} == {"T2"}
+    source = _source(0, things=["t1", "t2"])
+    drawn = {shim.draw_at_random(consumes(Bundle("things")), source) for _ in range(2)}
+    assert drawn == {"t1", "t2"} and source.bundles["things"] == []  # each value consumed once
+    with pytest.raises(shim.NothingSatisfies):
+        shim.draw_at_random(Bundle("things").filter(lambda v: v == "t3"), _source(0, things=["t1"]))
+
+
+def test_settings_of_gives_the_settings_a_machine_test_runs_under():
+    db = InMemoryExampleDatabase()
+    chosen_settings = chosen(db, [Phase.generate])
+    test = machine_test(Machine, chosen_settings, seed=1, digest=b"x")
+    assert shim.settings_of(test) is chosen_settings and shim.settings_of(test).database is db
+
+
+def test_the_installed_hypothesis_is_within_the_pin(capsys):
+    # .ci/run installs the newest Hypothesis the pin allows, so the shim is tested at the pin's upper bound.
+    import tomllib
+    from pathlib import Path
+
+    import hypothesis
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]
+    pin = next(Requirement(d) for d in project["dependencies"] if Requirement(d).name == "hypothesis")
+    with capsys.disabled():
+        print(f"\nHypothesis {hypothesis.__version__} (pyproject.toml pins {pin.specifier})")
+    assert pin.specifier.contains(hypothesis.__version__), (hypothesis.__version__, str(pin.specifier))

@@ -2,29 +2,56 @@
 releases; ``tests/test_harness_structure.py`` and ``tests/test_hypothesis_shim.py``
 exercise every function here).
 
-What Hypothesis has no public API for:
+Every internal read here, and why no public or documented API gives it:
 
-* which methods are rules of a state machine (:func:`is_rule`, :func:`rule_names`);
-* a stable **database key** for an engine's tests (Hypothesis keys stateful tests by the
-  machine class's source, which is the same for every engine): :func:`machine_test`
-  mixes a digest of the engine's name in, so saved failures of one engine are replayed
-  first on its next run, never on another engine's;
-* a **seed** that keeps the example database (``hypothesis.seed`` switches it off): a run
-  is reproducible and still replays saved failures first;
 * **drawing at random outside any Hypothesis test** (``rulesfuzz run --explore``,
-  :mod:`harness.running.explore`): a strategy's parts (bounds, elements, element strategies,
-  composite definitions), to draw from it with a :class:`random.Random` and nothing else
-  (:func:`draw_at_random`), and a state machine's rule records (:func:`rules_of`,
-  :func:`results_of`), to run its rules without Hypothesis's engine.
+  :mod:`harness.running.explore`): a strategy's parts, the attributes of the internal classes
+  ``hypothesis.strategies._internal.*`` (integers' bounds, ``sampled_from`` 's elements and
+  ``_transformations``, one_of's branches, tuples', lists', fixed_dictionaries' parts, ``.map``,
+  ``.filter``, ``.flatmap``, composite definitions, deferred/lazy wrapping; a Bundle's
+  transformations and ``consume``), to draw from it with a :class:`random.Random` and nothing
+  else (:func:`draw_at_random`). Hypothesis's public ways to get a value all run its engine
+  (``@given`` with ``st.data()``, ``find``: a ConjectureData, the data tree, spans per draw),
+  which is what ``--explore`` goes without; ``SearchStrategy.example()`` takes no seed and is
+  refused inside tests. No public API describes a strategy's parts.
+* **a state machine's rules** (:func:`rules_of`, :func:`rule_names`, :func:`is_rule`): the rule
+  records of ``RuleBasedStateMachine.setup_state()`` (function, arguments, targets, bundles,
+  preconditions) and the ``hypothesis_stateful_rule`` marker: ``--explore`` runs the rules
+  itself, and no public API lists them.
+* **how the machine draws its next rule** (:func:`weight_rules`, :func:`machine_rule_names`:
+  ``machine._rules_strategy`` and its filtered strategy) and **a weighted sampled_from**
+  (:func:`weighted_choice`: a ``SampledFromStrategy`` subclass whose first tries call
+  ``ConjectureData.draw_integer(weights=)``) for ``--coverage-guided``: Hypothesis has no
+  public hook on the rule choice, and its public strategies sample uniformly (a weighted
+  index drawn with public strategies would change what a choice sequence decodes to).
+* a stable **database key** for an engine's tests (Hypothesis keys stateful tests by the
+  machine class's source, the same for every engine): :func:`machine_test` mixes a digest of
+  the engine's name in through ``inner_test._hypothesis_internal_add_digest``
+  (``test.hypothesis.inner_test`` is public, the digest attribute not), and
+  :func:`database_key` reads the key with ``hypothesis.internal.reflection.function_digest``,
+  so saved failures of one engine are replayed first on its next run, never on another's;
+* a **seed** that keeps the example database: the public ``hypothesis.seed`` switches the
+  database off by swapping the test's settings, which can't be applied a second time
+  publicly, so :func:`machine_test` puts them back (``_hypothesis_internal_use_settings``);
+* **forgetting a finished run's machine** (:func:`forget_machine`): Hypothesis's per-class
+  caches (``_setup_state_per_class``, the ``_to_test_case`` lru_cache) have no public clear;
+* **a run's per-phase test cases** (:func:`run_statistics`): ``hypothesis.statistics.collector``,
+  what the pytest plugin's ``--hypothesis-show-statistics`` reads, undocumented.
+
+What a public API gives is read through it: a rule's ``multiple(...)`` results by iterating
+them (:func:`results_of`), a test's settings as rulesfuzz passed them (:func:`settings_of`).
 
 The Hypothesis versions this is written against are pinned in ``pyproject.toml`` (the
-range ``tests/test_hypothesis_shim.py`` was run on). The shim detects what it reads rather
+range ``tests/test_hypothesis_shim.py`` was run on; ``.ci/run`` installs the newest the pin
+allows and the shim's tests print it). The shim detects what it reads rather
 than asking the version: an internal class a release moved is replaced by one nothing is an
 instance of (rulesfuzz still imports; only what needs it refuses, naming it), and
 :func:`internals_problems` names every internal that is not where the shim looks, which
 the shim's tests assert is nothing. What moved within the pinned range is handled in place:
 ``sampled_from`` 's transformations became triples in 6.167 (:func:`sampled_transformations`),
-and its filtered draw writes to the data it draws from since then (:class:`_FirstTriesWeighted`).
+its filtered draw writes to the data it draws from since then (:class:`_FirstTriesWeighted`),
+and Bundles keep their own ``.filter``/``.map`` and ``consume`` since their draws were
+rewritten (after 6.155; :func:`_bundle_sampler`).
 """
 
 from __future__ import annotations
@@ -115,12 +142,11 @@ def machine_test(machine, settings: Settings, seed: int, digest: bytes):
     Calling it raises what Hypothesis raises for a failure (the test's exception, or a
     ``BaseExceptionGroup`` of them with ``report_multiple_bugs``).
     """
-    test = get_state_machine_test(machine, settings=settings)
+    test = get_state_machine_test(machine, settings=settings)  # applies @settings(settings)
     test.hypothesis.inner_test._hypothesis_internal_add_digest = digest
-    chosen = test._hypothesis_internal_use_settings
-    hypothesis_seed(seed)(test)
-    test._hypothesis_internal_use_settings = chosen  # keep the database hypothesis.seed() switched off
-    test.rulesfuzz_machine, test.rulesfuzz_digest = machine, digest
+    hypothesis_seed(seed)(test)  # public, but it also swaps in settings(settings, database=None),
+    test._hypothesis_internal_use_settings = settings  # and a test's settings can't be applied twice
+    test.rulesfuzz_machine, test.rulesfuzz_digest, test.rulesfuzz_settings = machine, digest, settings
     return test
 
 
@@ -130,8 +156,9 @@ def database_key(test) -> bytes:
 
 
 def settings_of(test) -> Settings:
-    """The settings ``test`` (from :func:`machine_test`) runs under."""
-    return test._hypothesis_internal_use_settings
+    """The settings ``test`` (from :func:`machine_test`) runs under, as :func:`machine_test` kept
+    them (an attribute of rulesfuzz's own, not Hypothesis's)."""
+    return test.rulesfuzz_settings
 
 
 # --------------------------------------------------------------------------- drawing at random
@@ -189,14 +216,7 @@ def draw_at_random(strategy, source: RandomSource):
 def _compile(strategy):
     """A function of a :class:`RandomSource` drawing one value of ``strategy``."""
     if isinstance(strategy, Bundle):
-        name = strategy.name
-
-        def bundle(source):
-            values = source.bundles.get(name)
-            if not values:
-                raise EmptyBundle(name)
-            return values[source.rng.randrange(len(values))]
-        return bundle
+        return _bundle_sampler(strategy)
     if isinstance(strategy, (LazyStrategy, DeferredStrategy)):
         inner = strategy.wrapped_strategy
         return lambda source: draw_at_random(inner, source)
@@ -300,6 +320,33 @@ def _compile(strategy):
     raise TypeError(f"cannot draw {strategy!r} ({type(strategy).__name__}) at random")
 
 
+def _bundle_sampler(strategy):
+    """A draw of a Bundle at random: one of ``source.bundles[name]``. Since the rewrite of
+    Bundle draws (after 6.155, as of 6.170) ``Bundle.filter``/``.map`` give a Bundle keeping its
+    transformations as ``sampled_from`` does (before: a FilteredStrategy or MappedStrategy
+    around the Bundle), and ``consumes(b)`` a Bundle with ``consume`` (before: a BundleConsumer);
+    both are honoured (a consumed value is removed from the bundle)."""
+    name = strategy.name
+    steps = _checked_steps(strategy) if getattr(strategy, "_transformations", None) else ()
+    consume = getattr(strategy, "consume", None)
+    if consume is None:  # a Hypothesis before the rewrite: consumes() made a BundleConsumer
+        consume = type(strategy).__name__ == "BundleConsumer"
+
+    def bundle(source):
+        values = source.bundles.get(name)
+        if not values:
+            raise EmptyBundle(name)
+        for _ in range(FILTER_TRIES if steps else 1):
+            i = source.rng.randrange(len(values))
+            value = _transform(steps, values[i])
+            if value is not _REJECTED:
+                if consume:
+                    del values[i]
+                return value
+        raise NothingSatisfies(repr(strategy))
+    return bundle
+
+
 def weighted_index(rng: Random, size: int, weights: dict[int, float] | None) -> int:
     """An index below ``size`` drawn with ``weights`` (``{index: probability}``, the sum at most
     1, the rest spread evenly over every index, as :func:`weighted_choice` generates), or
@@ -330,26 +377,34 @@ def sampled_transformations(strategy) -> tuple[tuple[str, object], ...]:
 _REJECTED = object()
 
 
+def _checked_steps(strategy) -> tuple[tuple[str, object], ...]:
+    """:func:`sampled_transformations` of ``strategy``; TypeError for a kind other than map and filter."""
+    steps = sampled_transformations(strategy)
+    unknown = [name for name, _ in steps if name not in ("map", "filter")]
+    if unknown:
+        raise TypeError(f"cannot draw {strategy!r} at random: unknown transformation(s) {unknown}")
+    return steps
+
+
+def _transform(steps, element):
+    """``element`` with the maps of ``steps`` applied, or ``_REJECTED`` when a filter rejects it."""
+    for name, function in steps:
+        if name == "map":
+            element = function(element)
+        elif not function(element):
+            return _REJECTED
+    return element
+
+
 def _transformed_sampler(strategy, index):
     """A draw of a ``sampled_from`` strategy at random: the element at ``index(source)``, its
     maps and filters applied, drawn again (at most :data:`FILTER_TRIES` times) while a filter
     rejects it."""
-    elements, steps = tuple(strategy.elements), sampled_transformations(strategy)
-    unknown = [name for name, _ in steps if name not in ("map", "filter")]
-    if unknown:
-        raise TypeError(f"cannot draw {strategy!r} at random: unknown transformation(s) {unknown}")
-
-    def transform(element):
-        for name, function in steps:
-            if name == "map":
-                element = function(element)
-            elif not function(element):
-                return _REJECTED
-        return element
+    elements, steps = tuple(strategy.elements), _checked_steps(strategy)
 
     def sampled(source):
         for _ in range(FILTER_TRIES):
-            value = transform(elements[index(source)])
+            value = _transform(steps, elements[index(source)])
             if value is not _REJECTED:
                 return value
         raise NothingSatisfies(repr(strategy))
@@ -365,9 +420,10 @@ def rules_of(machine: type[stateful.RuleBasedStateMachine]) -> tuple[list, list]
 
 
 def results_of(value) -> tuple:
-    """The values a rule returned for its target Bundles (``multiple(...)`` or one value)."""
+    """The values a rule returned for its target Bundles (``multiple(...)`` or one value):
+    what ``multiple`` returns is iterated (it is an ``Iterable``, its public face)."""
     if isinstance(value, stateful.MultipleResults):
-        return tuple(value.values)
+        return tuple(value)
     return (value,)
 
 
