@@ -21,6 +21,7 @@ from .copies import CopyRules
 from .costs import CostPayment
 from .destruction import DestructionRules
 from .errors import BadBoard, IllegalAction, UnknownCard
+from .kept import kept_entry
 from .layers import Layers, characteristics, state_cache
 from .mana import ManaRules, counts
 from .model_cards import ModelAbilities, protected_from
@@ -494,34 +495,10 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         for zone in ZONES:
             if zone != BATTLEFIELD:
                 zones[zone] = {pid: [] for pid in self.players}
+        cache = state_cache(self)
         for obj in self.objects.values():
             ch = characteristics(self, obj)
-            objects[obj.id] = {
-                "name": ch.name,
-                "zone": obj.zone,
-                "owner": obj.owner,
-                "controller": obj.controller,
-                "token": obj.token,
-                "tapped": obj.tapped,
-                "summoning_sick": obj.summoning_sick,
-                "damage": obj.damage,
-                "counters": dict(obj.counters),
-                "attached_to": obj.attached_to,
-                "combat": obj.combat,
-                "regeneration_shields": obj.regeneration_shields,
-                "supertypes": list(ch.supertypes),
-                "types": list(ch.types),
-                "subtypes": list(ch.subtypes),
-                "colors": list(ch.colors),
-                "keywords": sorted(ch.keywords),
-                "power": ch.power,
-                "toughness": ch.toughness,
-                "mana_value": mana_value(ch.mana_cost),
-                "copiable": self.observe_copiable(obj) if obj.zone == BATTLEFIELD and ch.is_creature else None,
-                "pt_effects": self.observe_pt_effects(obj, ch),
-            }
-            if self.has_all_names(obj):  # Omnipresent Impostor, in every zone (harness.protocol ALL_NAMES)
-                objects[obj.id]["names"] = "all"
+            objects[obj.id] = kept_entry(self, obj, ch, cache, self._observe_object)
             if obj.zone == BATTLEFIELD:
                 zones[BATTLEFIELD].append(obj.id)
             else:
@@ -537,6 +514,35 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         self.observe_combat(observation)  # the combat in progress, if any (reference_engine.combat)
         return observation
 
+    def _observe_object(self, obj: GameObject, ch) -> dict:
+        """The observed entry of ``obj`` whose characteristics are ``ch`` (built afresh)."""
+        entry = {
+            "name": ch.name,
+            "zone": obj.zone,
+            "owner": obj.owner,
+            "controller": obj.controller,
+            "token": obj.token,
+            "tapped": obj.tapped,
+            "summoning_sick": obj.summoning_sick,
+            "damage": obj.damage,
+            "counters": dict(obj.counters),
+            "attached_to": obj.attached_to,
+            "combat": obj.combat,
+            "regeneration_shields": obj.regeneration_shields,
+            "supertypes": list(ch.supertypes),
+            "types": list(ch.types),
+            "subtypes": list(ch.subtypes),
+            "colors": list(ch.colors),
+            "keywords": sorted(ch.keywords),
+            "power": ch.power,
+            "toughness": ch.toughness,
+            "mana_value": mana_value(ch.mana_cost),
+            "copiable": self.observe_copiable(obj) if obj.zone == BATTLEFIELD and ch.is_creature else None,
+            "pt_effects": self.observe_pt_effects(obj, ch),
+        }
+        if self.has_all_names(obj):  # Omnipresent Impostor, in every zone (harness.protocol ALL_NAMES)
+            entry["names"] = "all"
+        return entry
 
     def observe_copiable(self, obj: GameObject) -> ObservedCopiable:
         """The creature's copiable values (CR 707.2, 613.2c) as plain data (rules text

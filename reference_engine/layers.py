@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 
 from .cards import CardDef, CardScript
+from .kept import kept_characteristics
 from .objects import BATTLEFIELD, VERSION, GameObject, PTEffect
 
 if TYPE_CHECKING:
@@ -238,8 +239,8 @@ def characteristics(game, obj: GameObject) -> Characteristics:
         cache = state_cache(game)
     computed = cache["characteristics"]
     known = computed.get(obj.id)
-    if known is None:
-        known = computed[obj.id] = _characteristics(game, obj)
+    if known is None:  # computed, or kept from an earlier state computed from the same (reference_engine.kept)
+        known = computed[obj.id] = kept_characteristics(game, obj, cache, _characteristics)
     return known
 
 

@@ -183,6 +183,38 @@ def test_the_end_of_turn_removes_the_effect_between_two_reads():
     assert pt_of(game, "b") == (2, 2)
 
 
+def test_an_observation_shares_no_dict_or_list_with_the_last_one():
+    """Observed entries kept from an earlier state are copied: the harness keeps every
+    observation, and the next event must not change one it has (harness.running.execution)."""
+    game = new_game(obj("b", "Grizzly Bears", counters={"+1/+1": 1}), aura("hs", "Holy Strength", on="b"),
+                    obj("c", "Clone", zone="hand"))
+    game.apply({"type": "modify_pt", "object": "b", "power": 1, "toughness": 0}, Decider())
+
+    def containers(value, found):
+        if isinstance(value, (dict, list)):
+            found.add(id(value))
+            for item in value.values() if isinstance(value, dict) else value:
+                containers(item, found)
+        return found
+
+    first, second = game.observe(), game.observe()
+    assert first == second
+    assert not containers(first, set()) & containers(second, set())
+    second["objects"]["b"]["keywords"].append("flying")  # the caller's to change
+    assert game.observe()["objects"]["b"]["keywords"] == []
+
+
+def test_a_field_no_characteristic_reads_changed_in_place_is_observed():
+    """Damage marked on a creature (CR 120.3) is observed once marked, though its
+    characteristics are the same: 2 damage on Grizzly Bears, then 0 again."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("r", "Typhoid Rats"))
+    assert game.observe()["objects"]["b"]["damage"] == 0
+    game.objects["b"].damage = 2
+    assert game.observe()["objects"]["b"]["damage"] == 2
+    game.objects["b"].damage = 0
+    assert game.observe()["objects"]["b"]["damage"] == 0
+
+
 # ------------------------------------------------- every cached read against a fresh computation
 def test_every_cached_read_of_a_run_equals_a_fresh_computation(monkeypatch):
     """Every characteristics() read of a short fuzzing run on the reference engine (both modes)
@@ -196,13 +228,18 @@ def test_every_cached_read_of_a_run_equals_a_fresh_computation(monkeypatch):
     real = layers.characteristics
     reads = [0]
 
-    def fresh(game, o):
+    def fresh(game, o):  # from an empty cache, nothing kept from earlier states (reference_engine.kept)
         kept = game._cache, game._cache_version
+        earlier = {name: game.__dict__.pop(name) for name in ("_characteristics_kept", "_context_kept")
+                   if name in game.__dict__}
         game._cache = None
         try:
             return real(game, o)
         finally:
             game._cache, game._cache_version = kept
+            for name in ("_characteristics_kept", "_context_kept"):
+                game.__dict__.pop(name, None)
+            game.__dict__.update(earlier)
 
     def checked(game, o):
         cached = real(game, o)
