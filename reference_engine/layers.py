@@ -34,6 +34,8 @@ from .kept import kept_characteristics
 from .objects import BATTLEFIELD, VERSION, GameObject, PTEffect
 
 if TYPE_CHECKING:
+    from cards.model import Ability, Affected
+
     from .game_base import GameBase
 else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
@@ -121,13 +123,13 @@ class Layers(GameBase):
         found.sort(key=lambda e: e.timestamp)
         return found
 
-    def anthems(self) -> list[tuple[GameObject, object]]:
+    def anthems(self) -> list[tuple[GameObject, Ability]]:
         """The anthems on the battlefield: (source, its ``cards.model.Ability``), static abilities
         "Creatures you control get +1/+1" of permanents with a card model (CR 604.2, 611.3a)."""
         cache = state_cache(self)
         if "anthems" in cache:
             return cache["anthems"]
-        found = []
+        found: list[tuple[GameObject, Ability]] = []
         for source in self.battlefield():
             model = self.copiable_values(source)[1].model
             if model is None:
@@ -150,12 +152,13 @@ class Layers(GameBase):
         found = []
         for source, ability in anthems:
             affected = ability.affected
+            assert affected is not None, "anthems() keeps the abilities that affect each creature"
             if self._anthem_applies(obj, source, affected):
                 found.append(PTEffect(obj.id, "7c", ability.power, ability.toughness, source.timestamp, False,
                                       source.id, tuple(ability.keywords)))
         return found
 
-    def _anthem_applies(self, obj: GameObject, source: GameObject, affected) -> bool:
+    def _anthem_applies(self, obj: GameObject, source: GameObject, affected: Affected) -> bool:
         from .model_cards import object_matches
 
         guard = getattr(self, "_anthem_guard", None)
@@ -296,10 +299,27 @@ def _characteristics(game, obj: GameObject) -> Characteristics:
             cache.setdefault("pt_effects", {})[obj.id] = []
         return _own_characteristics(card, script)  # no continuous effect applies: its copiable values
     supertypes = card.supertypes + tuple(s for s in granted if s not in card.supertypes)
+    keywords = _layer_6_keywords(game, obj, card, script, attached, resolved, anthems)
+    if obj.tapped and "Continuous" in supertypes:  # no abilities while tapped (Orb of Origin rulings)
+        keywords = set()
+    power, toughness = card.power, card.toughness
+    if power is not None:
+        effects = game.pt_effects(obj, attached)
+        cache.setdefault("pt_effects", {})[obj.id] = effects
+        power, toughness = game.apply_pt_layers(power, toughness, effects, obj.counters)
+    return Characteristics(
+        card.name, supertypes, card.types, card.subtypes, card.colors,
+        frozenset(keywords), power, toughness, card.mana_cost, card.oracle_text,
+    )
+
+
+def _layer_6_keywords(game, obj: GameObject, card: CardDef, script: CardScript, attached: list[GameObject],
+                      resolved: list[PTEffect], anthems: list[PTEffect]) -> set[str]:
+    """Layer 6: the object's own keywords and those granted by Auras and Equipment attached to
+    it, by resolved effects ("gains flying until end of turn") and by anthems, and umbra armor
+    (a tapped continuous permanent then has none, :func:`_characteristics`; nothing grants
+    abilities to an artifact, so order is moot)."""
     keywords = set(script.keywords)
-    # Layer 6: abilities granted by Auras and Equipment attached to the object, by resolved
-    # effects ("gains flying until end of turn") and by anthems; a tapped continuous
-    # permanent then has none (nothing grants abilities to an artifact, so order is moot).
     for aura in attached:
         values = game.copiable_values(aura)[1]
         keywords |= values.enchanted_keywords
@@ -313,17 +333,7 @@ def _characteristics(game, obj: GameObject) -> Characteristics:
         keywords.update(effect.keywords)
     if "Aura" in card.subtypes and _has_umbra_armor(game, obj):
         keywords.add("umbra armor")
-    if obj.tapped and "Continuous" in supertypes:  # no abilities while tapped (Orb of Origin rulings)
-        keywords = set()
-    power, toughness = card.power, card.toughness
-    if power is not None:
-        effects = game.pt_effects(obj, attached)
-        cache.setdefault("pt_effects", {})[obj.id] = effects
-        power, toughness = game.apply_pt_layers(power, toughness, effects, obj.counters)
-    return Characteristics(
-        card.name, supertypes, card.types, card.subtypes, card.colors,
-        frozenset(keywords), power, toughness, card.mana_cost, card.oracle_text,
-    )
+    return keywords
 
 
 def _has_umbra_armor(game, aura: GameObject) -> bool:
