@@ -85,13 +85,24 @@ def own_key(obj: GameObject) -> tuple:
     return _OBJECT_FIELDS(obj), tuple(obj.counters.items())
 
 
+def own_key_now(obj: GameObject, cache: dict) -> tuple:
+    """:func:`own_key` of ``obj`` in the state ``cache`` belongs to, computed once per state."""
+    keys = cache.get("own_keys")
+    if keys is None:
+        keys = cache["own_keys"] = {}
+    found = keys.get(obj.id)
+    if found is None:
+        found = keys[obj.id] = own_key(obj)
+    return found
+
+
 def context(game, cache: dict) -> tuple:
     """The layer context of the state ``cache`` belongs to (module docstring), computed once per state."""
     found = cache.get("context")
     if found is None:
         battlefield = [o for o in game.objects.values() if o.zone == BATTLEFIELD]
         hosts = {o.attached_to for o in battlefield if o.attached_to is not None}
-        found = tuple(own_key(o) for o in battlefield
+        found = tuple(own_key_now(o, cache) for o in battlefield
                       if o.attached_to is not None or o.id in hosts
                       or reaches_others(o.copy_effect[1] if o.copy_effect is not None else o.script))
         last = game.__dict__.get("_context_kept")
@@ -121,7 +132,7 @@ def kept_characteristics(game, obj: GameObject, cache: dict, compute):
     if kept is None:
         kept = {}
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
-    key = (own_key(obj), effects_key(game, obj.id), context(game, cache))
+    key = (own_key_now(obj, cache), effects_key(game, obj.id), context(game, cache))
     known = kept.get(obj.id)
     if known is not None and known[0] == key:
         if known[2] is not None:
@@ -181,7 +192,7 @@ def kept_entry(game, obj: GameObject, ch, cache: dict, build) -> dict:
     if kept is None:
         kept = {}
         object.__setattr__(game, "_entries_kept", kept)  # not the game's state
-    key = (ch, own_key(obj), cache.get("pt_effects", {}).get(obj.id))
+    key = (ch, own_key_now(obj, cache), cache.get("pt_effects", {}).get(obj.id))
     known = kept.get(obj.id)
     if known is not None and known[0][0] is ch and known[0] == key:
         return fresh_entry(known[1])
