@@ -144,6 +144,12 @@ def with_combat_corner(boards: st.SearchStrategy[dict], plan) -> st.SearchStrate
         lambda pair: pair[0] if not pair[1] else {**pair[0], "objects": pair[0]["objects"] + pair[1]})
 
 
+def _illegal_odds(observation: dict, mine: list[str]) -> int:
+    """The highest draw of 0..3 that makes a declaration of blockers hold an illegal block: one time in
+    four, one in two when a creature of the defending player "can't block" (CR 509.1b)."""
+    return 1 if any("can't block" in C.restrictions(observation, b) for b in mine) else 0
+
+
 class CombatRules(RulesArea):
     """Declaring attackers and blockers, combat damage steps, end of combat (CR 508-511)."""
 
@@ -191,7 +197,8 @@ class CombatRules(RulesArea):
     def _declare_blockers(self, data, legal_only: bool = False) -> None:
         """Each untapped creature of the defending player blocks two times in three, an attacker it may
         block; a creature with menace gets a second blocker when there is one (CR 702.111b), else the
-        block is dropped; sometimes one block is any attacker (it may be illegal)."""
+        block is dropped; sometimes (one time in four, in two when one of them "can't block") one block is
+        any attacker (it may be illegal)."""
         observation = self.session.observation
         objects = observation["objects"]
         combat = observation["combat"]
@@ -205,7 +212,8 @@ class CombatRules(RulesArea):
         mine = sorted(b for b in self._creatures_of(defending) if C.unplayed(observation, b) is None)
         legal = {b: [a for a in attackers if C.block_problem(observation, b, a, defending) is None] for b in mine}
         loose = None
-        if not legal_only and mine and data.draw(st.integers(0, 3), label="an illegal block") == 0:
+        if not legal_only and mine and data.draw(st.integers(0, 3), label="an illegal block") <= _illegal_odds(
+                observation, mine):
             # mostly a creature that may block nothing: one that "can't block", else an untapped one
             stuck = [b for b in mine if not legal[b]]
             restricted = [b for b in stuck if "can't block" in C.restrictions(observation, b)]
