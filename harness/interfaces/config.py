@@ -82,8 +82,10 @@ def _value(where: str, key: str, value, action: argparse.Action):
         if not isinstance(value, str) and key not in NUMBER_OR_WORD_KEYS:  # engine = 5: checked here, so
             raise ConfigError(f"{where}: {key} = {value!r}: expected a string")  # even when overridden
         return str(value)
+    convert = action.type
+    assert callable(convert)  # the parser names no type by a registered string
     try:
-        return action.type(str(value))
+        return convert(str(value))
     except (argparse.ArgumentTypeError, ValueError) as exc:
         raise ConfigError(f"{where}: {key} = {value!r}: {exc}") from None
 

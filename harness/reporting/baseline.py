@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import cast
 
 import jsonschema
 
@@ -82,7 +83,7 @@ def load(path) -> Known:
     name knows every key of that invariant). Raises :class:`BaselineError`."""
     data = _read_json(path)
     _validate(data, SCHEMA, path)
-    return Known({item["key"]: item["reason"] for item in data["findings"]})
+    return Known({item["key"]: item["reason"] for item in cast(dict, data)["findings"]})  # valid: an object
 
 
 def from_report(path) -> dict:

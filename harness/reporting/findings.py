@@ -151,7 +151,7 @@ def _library_roots() -> tuple[str, ...]:
     """Folders of code that is not an engine's: the standard library, site-packages, and the
     harness's own packages ``harness``, ``invariants`` and ``cards`` (the distribution's other
     packages are engine code: :func:`_engine_roots`)."""
-    roots = set()
+    roots: set[str] = set()
     for scheme_vars in ({}, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}):
         try:
             paths = sysconfig.get_paths(vars=scheme_vars) if scheme_vars else sysconfig.get_paths()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import overload
 
 from harness.reporting import report
 from harness.reporting.report import invariant_cases
@@ -80,6 +81,10 @@ def junit_xml(result, engine_name: str, replay_command: str = "", properties: di
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
+@overload
+def _xml_chars(text: str) -> str: ...
+@overload
+def _xml_chars(text: None) -> None: ...
 def _xml_chars(text: str | None) -> str | None:
     """``text`` with each character XML 1.0 doesn't allow written as ``\\xNN`` (``\\x1b[31m``
     of a coloured log line): ElementTree writes them as they are, and no XML parser reads that."""

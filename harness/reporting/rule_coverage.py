@@ -81,14 +81,14 @@ class RuleCoverage:
             for n in names:
                 table[n] = table.get(n, 0) + 1
         if self.links is not None and event:
-            self._link(rules, rulings, cards)
+            self._link(self.links, rules, rulings, cards)
 
-    def _link(self, rules: set, rulings: set, cards: set) -> None:
+    def _link(self, links: dict, rules: set, rulings: set, cards: set) -> None:
         items = [("rule", r) for r in rules] + [("ruling", r) for r in rulings] + [("card", c) for c in cards]
         sources = [("card", c) for c in cards] + ([("machine rule", self.source)] if self.source else [])
         for source in sources:
             self.source_steps[source] = self.source_steps.get(source, 0) + 1
-            linked = self.links.setdefault(source, {})
+            linked = links.setdefault(source, {})
             for item in items:
                 linked[item] = linked.get(item, 0) + 1
 

@@ -19,6 +19,7 @@ hands its exception to :func:`defer`: it is raised when the shielded block ends.
 
 from __future__ import annotations
 
+import mmap
 import signal
 import threading
 import time
@@ -43,7 +44,7 @@ class _State:
     engine = 0
     #: A supervised process's shared monitor (:mod:`harness.running.supervisor`): byte 0 is 1 while
     #: engine code runs; ``notify`` is called when a Ctrl-C is seen.
-    monitor = None
+    monitor: mmap.mmap | None = None
     notify = None
 
 
@@ -129,13 +130,13 @@ def shielded() -> Iterator[None]:
     _State.shield += 1
     shared = _State.monitor
     phase = shared[0] if shared is not None else 0
-    if phase == 1:
+    if shared is not None and phase == 1:
         shared[0] = 0  # a draw is the harness's code, even inside an engine call
     try:
         yield
     finally:
         _State.shield -= 1
-        if phase == 1:
+        if shared is not None and phase == 1:
             shared[0] = 1
     if _State.shield == 0:
         exc, _State.deferred = _State.deferred, None

@@ -93,7 +93,8 @@ class Monitor:
     # ------------------------------------------------------------------ the supervisor reads
     def state(self) -> "ChildState":
         length = struct.unpack_from("<i", self.map, LENGTH)[0]
-        meta, board, steps = None, None, []
+        meta, board = None, None
+        steps: list[dict] = []
         for line in bytes(self.map[RECORD:max(RECORD, min(length, SIZE))]).splitlines():
             tag, body = line[:1], line[1:]
             try:

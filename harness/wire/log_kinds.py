@@ -360,7 +360,7 @@ def entry_problem(entry) -> str | None:
     if spec is None:
         return (f"unknown kind {kind!r} (kinds: {', '.join(k.kind for k in KINDS)}; see docs/reference.md, "
                 f"harness/wire/log_kinds.py)")
-    problem = _fields_problem(kind, spec.fields, entry)
+    problem = _fields_problem(spec.kind, spec.fields, entry)  # spec.kind == kind: looked up by it
     if problem:
         return problem
     if kind == "zone_change":
