@@ -95,6 +95,7 @@ def run_one(task: dict) -> dict:
     ``mode``, ``seed`` and ``budget`` (examples). Returns a plain dict (JSON-ready)."""
     import hypothesis.internal.conjecture.engine as hypothesis_engine
 
+    import harness.running.run_state as run_state
     import harness.running.runner as runner
     from harness.adapters.reference import ReferenceAdapter
 
@@ -110,8 +111,8 @@ def run_one(task: dict) -> dict:
     shrink_limit = task.get("shrink_seconds", SHRINK_SECONDS)
     hypothesis_engine.MAX_SHRINKING_SECONDS = shrink_limit
     recorder_class = _timed_recorder()
-    original = runner.Recorder
-    runner.Recorder = recorder_class
+    original = run_state.Recorder  # the recorder a run (harness.running.run_state.RunState) keeps
+    run_state.Recorder = recorder_class
     started, started_cpu = time.perf_counter(), time.process_time()
     before = {"examples": 0, "steps": 0}  # of the slots that ran before the one running
     try:
@@ -127,7 +128,7 @@ def run_one(task: dict) -> dict:
                 "cpu_seconds": round(time.process_time() - started_cpu, 3),
                 "seconds": round(time.perf_counter() - started, 3), "examples": 0, "steps": 0}
     finally:
-        runner.Recorder = original
+        run_state.Recorder = original
     total, total_cpu = time.perf_counter() - started, time.process_time() - started_cpu
     out = {**task, "detected": result.violation is not None, "cpu_seconds": round(total_cpu, 3),
            "seconds": round(total, 3), "examples": before["examples"] + result.stats.examples,

@@ -284,6 +284,7 @@ class RulesfuzzItem(pytest.Item):
     def runtest(self):
         from harness.reporting import report
         from harness.running.runner import database_from, run
+        from harness.running.settings import RunSettings
 
         option = self.config._rulesfuzz.__getitem__
         engine = self._engine(self.spec, option("isolate"))
@@ -292,13 +293,14 @@ class RulesfuzzItem(pytest.Item):
         database = database_from(option("rulesfuzz_database"))
         if database is not None:
             adopt_hypofuzz_failures(database, self.nodeid, run_digest(engine, against))
-        result = run(engine, max_examples=option("rulesfuzz_examples"), max_seconds=option("rulesfuzz_max_seconds"),
-                     seed=option("rulesfuzz_seed"), replay_dir=option("rulesfuzz_replay_dir"),
-                     database=database, against=against,
-                     keep_going=option("rulesfuzz_keep_going"),
-                     skip_invariants=option("rulesfuzz_skip_invariant") or (), steps_per_example=option("steps"),
-                     step_timeout=option("step_timeout"), invariant_names=option("invariants"),
-                     explore=option("explore"), coverage_guided=option("coverage_guided"))
+        chosen = RunSettings(max_examples=option("rulesfuzz_examples"), max_seconds=option("rulesfuzz_max_seconds"),
+                             seed=option("rulesfuzz_seed"), replay_dir=option("rulesfuzz_replay_dir"),
+                             keep_going=option("rulesfuzz_keep_going"),
+                             skip_invariants=option("rulesfuzz_skip_invariant") or (),
+                             steps_per_example=option("steps"), step_timeout=option("step_timeout"),
+                             invariant_names=option("invariants"), explore=option("explore"),
+                             coverage_guided=option("coverage_guided"))
+        result = run(engine, chosen, database=database, against=against)
         known = getattr(self.config, "_rulesfuzz_known", {})
         for finding in result.findings:
             finding.known = known.get(finding.key)

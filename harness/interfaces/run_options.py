@@ -16,6 +16,12 @@ from pathlib import Path
 from harness.reporting import report
 
 
+#: The key this module's run options had before they became a RunSettings: Hypothesis mixes the
+#: project's string constants into what it generates, so it is kept (as harness.interfaces.console
+#: keeps its former path) until a change that re-pins the suite's seed-pinned tests drops it.
+_FORMER_OPTION = "invariant_names"
+
+
 class OptionError(ValueError):
     """A bad option value, setting or report path; the message says which and why."""
 
@@ -58,27 +64,22 @@ def fuzz(args, engine, against, database, progress, measure=None):
     """One run: in this process, or cut into slots (--workers, --shard; :mod:`harness.running.workers`);
     ``measure`` is what worker processes measure for --engine-coverage (:mod:`harness.connection.engine_coverage`)."""
     from harness.running.runner import run
+    from harness.running.settings import settings_from_args
 
-    options = {"replay_dir": args.replay_dir, "invariant_names": args.invariants,
-               "skip_invariants": tuple(getattr(args, "skip_invariants", None) or ()), "steps_per_example": args.steps,
-               "step_timeout": args.step_timeout, "keep_going": args.keep_going,
-               "explore": getattr(args, "explore", False), "coverage_guided": getattr(args, "coverage_guided", False)}
+    chosen = settings_from_args(args)
     if args.workers == 1 and args.shard is None:
-        return run(engine, max_examples=args.max_examples, max_seconds=args.max_seconds, seed=args.seed,
-                   database=database, progress=progress, against=against, **options)
+        return run(engine, chosen, database=database, progress=progress, against=against)
     from harness.running.workers import SlotJob, run_slots, slots
 
-    chosen = slots(args.max_examples, args.seed, args.workers, args.shard)
-    if not chosen:
+    picked = slots(args.max_examples, args.seed, args.workers, args.shard)
+    if not picked:
         raise OptionError(f"--max-examples {args.max_examples} leaves this part of the run no example "
                           f"(it is the whole run's budget, split over shards and workers)")
-    replay_dir = options.pop("replay_dir")
-    options["max_seconds"] = args.max_seconds
     import cards
 
     oracle = cards.overlay_files()  # the --oracle files this process loaded: every worker loads them too
-    jobs = [SlotJob(slot, args.engine, args.against, args.database, replay_dir, args.isolate, args.quiet, options,
-                    oracle) for slot in chosen]
+    jobs = [SlotJob(slot, args.engine, args.against, args.database, chosen.replay_dir, args.isolate, args.quiet,
+                    chosen.replace(replay_dir=None), oracle) for slot in picked]
     return run_slots(jobs, engine.info.name, args.workers, measure, getattr(args, "supervised", False))
 
 

@@ -30,11 +30,12 @@ shrunk scenario of the key (the lowest slot on a tie), the others counted as rep
 Each slot writes its replay files under ``<replay_dir>/.slot-<i>-of-<T>``; the merged findings
 are then saved in ``replay_dir`` (:func:`harness.running.runner.replay_file_path`) and the
 slot folders removed, unless a slot left a pending file there (a killed process).
+The worker processes themselves (starting them, listening to them, passing a Ctrl-C on) are
+:mod:`harness.running.processes`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import os
@@ -42,13 +43,14 @@ import shutil
 import sys
 import time
 from dataclasses import dataclass
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Callable
 
 from harness.running import interrupts
 from harness.running import scenario as scenario_file
 from harness.running.execution import Stats
+from harness.running.settings import RunSettings
+from harness.running.processes import _worker_process, collect, run_processes  # noqa: F401  (this module's, as before)
 from harness.reporting.findings import scenario_size
 
 #: The fewest examples a slot of a run of several slots gets (the last slots of the run,
@@ -152,8 +154,14 @@ class SlotJob:
     replay_dir: str | None
     isolate: bool
     quiet: bool
-    options: dict  # the other keyword arguments of harness.running.runner.run
+    #: The run's settings (:class:`harness.running.settings.RunSettings`; a dict of its fields is
+    #: made one): the slot's budget, seed and replay folder replace theirs (:meth:`Worker.run`).
+    options: RunSettings
     oracle: tuple[str, ...] = ()  # --oracle files (cards.load_oracle_file), loaded by the worker first
+
+    def __post_init__(self):
+        if isinstance(self.options, dict):
+            object.__setattr__(self, "options", RunSettings(**self.options))
 
 
 class Worker:
@@ -184,10 +192,11 @@ class Worker:
         from harness.running.runner import database_from, run
 
         slot = job.slot
-        options = dict(job.options)
+        chosen = job.options.replace(max_examples=slot.examples, seed=slot.seed,
+                                     replay_dir=slot_folder(job.replay_dir, slot))
         if max_seconds is not None:
-            options["max_seconds"] = max_seconds
-        timeout = options.get("step_timeout", 10.0)
+            chosen = chosen.replace(max_seconds=max_seconds)
+        timeout = chosen.step_timeout
         _load_oracle(job.oracle)  # before the engine: it may read their cards as it loads
         engine = self._engine(job.engine, timeout, job.isolate)
         against = self._engine(job.against, timeout, False) if job.against else None
@@ -207,8 +216,7 @@ class Worker:
             if not job.quiet:
                 print(f"[{label}] {line.strip()}", file=sys.stderr, flush=True)
 
-        return run(engine, max_examples=slot.examples, seed=slot.seed, database=database, progress=progress,
-                   against=against, replay_dir=slot_folder(job.replay_dir, slot), **options)
+        return run(engine, chosen, database=database, progress=progress, against=against)
 
     def take_changes(self) -> list[tuple[str, tuple[bytes, ...]]]:
         """The example database changes of the slots run since the last call, in the order they
@@ -288,81 +296,6 @@ class WorkerFailed(RuntimeError):
         self.result = None
 
 
-@contextlib.contextmanager
-def _sigint_blocked():
-    """SIGINT blocked in this thread within the block (a worker process started in it inherits
-    the mask through exec, its imports included); a SIGINT that came meanwhile is delivered at the end."""
-    import signal
-
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-def _unblock_sigint() -> None:
-    """Unblock SIGINT (a worker process started by :func:`_sigint_blocked`)."""
-    import signal
-
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
-def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, deadline, conn, started=None,
-                    measure=None, monitor: str | None = None) -> None:
-    """The body of worker process ``number`` of ``count``: take slots (``next_slot``, a shared
-    counter) and send ``("start", i)`` before slot ``i``, ``("ok", i, result, changes)`` after
-    it (``changes``: its example database changes, :meth:`Worker.take_changes`),
-    ``("end", cut)`` at the end (``cut`` as :func:`work` returns it), or ``("error", text)``.
-    ``started`` (a multiprocessing Event) is set first, so that a Ctrl-C is passed on only to
-    a worker that can end with what it found. A Ctrl-C only sets a flag
-    (:func:`harness.running.interrupts.sigint_flag`) that ends the running slot with what it found:
-    it never lands while a slot's result is being sent, which would lose it. ``measure`` (a
-    :class:`harness.connection.engine_coverage.WorkerMeasure`, ``--engine-coverage``) measures the engine's
-    source in this process, saved before the end is sent. ``monitor`` is the shared file of a
-    supervised run (:mod:`harness.running.supervisor`): the run's process reads it if this one dies."""
-    import traceback
-
-    if monitor is not None:
-        from harness.running.monitor import attach
-
-        attach(monitor)
-
-    from harness.connection.engine_coverage import measuring_worker
-
-    def take() -> int | None:
-        with next_slot.get_lock():
-            index = next_slot.value
-            if index >= len(jobs):
-                return None
-            next_slot.value = index + 1
-            return index
-
-    worker = Worker(f"worker {number + 1}/{count}")
-    try:
-        with interrupts.sigint_flag():
-            if started is not None:
-                started.set()
-            _unblock_sigint()  # started with SIGINT blocked: a Ctrl-C of the start-up arrives now, as the flag
-            with measuring_worker(measure):
-                try:
-                    cut = work(jobs, take, deadline, worker, lambda i: conn.send(("start", i)),
-                               lambda i, result: conn.send(("ok", i, result, worker.take_changes())))
-                finally:
-                    worker.close()
-            conn.send(("end", cut))
-    except KeyboardInterrupt:
-        conn.send(("end", "interrupted"))
-    except BaseException:  # noqa: BLE001  sent to the parent, which reports it
-        conn.send(("error", traceback.format_exc()))
-    finally:
-        conn.close()
-
-
 def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=None, supervised: bool = False):
     """Run ``jobs`` (slots in the order they are taken) on ``workers`` processes (this one when
     ``workers`` is 1; never more processes than slots) and merge them into one :class:`harness.running.runner.RunResult`.
@@ -380,10 +313,9 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=N
     file the slot's last example, :mod:`harness.running.supervisor`), and another worker takes its place.
     """
     started = time.perf_counter()
-    max_seconds = jobs[0].options.get("max_seconds") if jobs else None
+    max_seconds = jobs[0].options.max_seconds if jobs else None
     deadline = None if max_seconds is None else time.time() + max_seconds
-    jobs = [dataclasses.replace(job, options={k: v for k, v in job.options.items() if k != "max_seconds"})
-            for job in jobs]
+    jobs = [dataclasses.replace(job, options=job.options.replace(max_seconds=None)) for job in jobs]
     if workers <= 1:
         results: dict[int, object] = {}
         worker = Worker()
@@ -397,7 +329,7 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=N
     else:
         taken = [0] * min(workers, len(jobs))
         try:
-            found, cut = _run_processes(jobs, len(taken), deadline, taken, measure, supervised, engine_name)
+            found, cut = run_processes(jobs, len(taken), deadline, taken, measure, supervised, engine_name)
         except WorkerFailed as failed:  # the slots that ended keep their findings, reported with the failure
             failed.result = merge(failed.results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
             failed.result.slots = {"slots": len(jobs), "taken": taken}
@@ -409,146 +341,6 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=N
         merged.cut_short = cut
     merged.seconds = time.perf_counter() - started
     return merged
-
-
-def _run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
-                   taken: list[int], measure=None, supervised: bool = False,
-                   engine_name: str = "engine") -> tuple[list, str | None]:
-    """Run ``jobs`` on ``count`` worker processes; ``taken[w]`` counts the slots worker ``w`` started.
-    ``supervised``: each worker has a monitor file (:mod:`harness.running.supervisor`), read when it dies."""
-    import signal
-    from multiprocessing.connection import wait
-
-    from harness.running import interrupts
-
-    context = get_context("spawn")
-    next_slot = context.Value("i", 0)  # the index of the next slot to take, shared by the workers
-    workers, started, monitors = [], [], []
-
-    def start(number: int) -> tuple:
-        receiver, sender = context.Pipe(duplex=False)
-        began = context.Event()
-        monitor = None
-        if supervised:
-            from harness.running.monitor import new_monitor_file
-
-            monitor = new_monitor_file()
-        process = context.Process(target=_worker_process,
-                                  args=(jobs, number, count, next_slot, deadline, sender, began, measure, monitor),
-                                  name=f"rulesfuzz-worker-{number + 1}")
-        with _sigint_blocked():  # the worker inherits the blocked SIGINT through exec: a Ctrl-C while it
-            process.start()  # starts waits until it can end with what it found (no traceback of its imports)
-        sender.close()
-        return (process, receiver), began, monitor
-
-    for number in range(count):
-        worker, began, monitor = start(number)
-        workers.append(worker)
-        started.append(began)
-        monitors.append(monitor)
-    ends: dict[int, tuple] = {}
-    results: dict[int, object] = {}
-    changes: dict[int, list] = {}  # job index -> its example database changes, written when every worker ended
-    running: dict[int, int] = {}
-    forwarded = False  # a Ctrl-C was passed on to the workers (the user's, or to stop the run)
-    failed = False  # a worker died or raised before any Ctrl-C: the others are stopped, the run fails at once
-
-    def stop_workers() -> None:
-        for (process, _), began in zip(workers, started):
-            if not process.is_alive():
-                continue
-            if began.is_set():  # it ends its run with what it found
-                os.kill(process.pid, signal.SIGINT)
-            else:  # still starting (a traceback of its imports, nothing found): stop it quietly
-                process.terminate()
-
-    try:
-        while len(ends) < len(workers):
-            if interrupts.requested() and not forwarded:
-                forwarded = True
-                stop_workers()
-            waiting = {receiver: i for i, (_, receiver) in enumerate(workers) if i not in ends}
-            for receiver in wait(list(waiting), timeout=0.2):
-                number = waiting[receiver]
-                try:
-                    message = receiver.recv()
-                except EOFError:
-                    workers[number][0].join()
-                    crash = _crashed(monitors[number], workers[number][0].exitcode, jobs, running.get(number),
-                                     engine_name, number, count) if not forwarded else None
-                    if crash is not None:  # a finding of its slot; another worker takes its place
-                        results[running.pop(number)] = crash
-                        receiver.close()
-                        _forget_monitor(monitors[number])
-                        workers[number], started[number], monitors[number] = start(number)
-                        continue
-                    # once the workers were told to stop, an end without a result is theirs
-                    ends[number] = ("end", "interrupted") if forwarded else ("died", workers[number][0].exitcode)
-                    if not forwarded:  # no result of the run can be reported: stop the others now
-                        failed = forwarded = True
-                        stop_workers()
-                    continue
-                if message[0] == "start":
-                    running[number] = message[1]
-                    taken[number] += 1
-                elif message[0] == "ok":
-                    results[message[1]] = message[2]
-                    changes[message[1]] = message[3]
-                    running.pop(number, None)
-                else:
-                    ends[number] = message
-                    if message[0] == "error" and not forwarded:
-                        failed = forwarded = True
-                        stop_workers()
-    finally:
-        for process, receiver in workers:
-            process.join(timeout=None if len(ends) == len(workers) else 0)
-            if process.is_alive():
-                process.terminate()
-                process.join()
-            receiver.close()
-        for monitor in monitors:
-            _forget_monitor(monitor)
-        write_slot_changes(jobs[0].database if jobs else None, changes)
-    return collect(ends, results, jobs, count, forwarded and not failed, running)
-
-
-def _crashed(monitor: str | None, exitcode, jobs: list[SlotJob], index: int | None, engine_name: str,
-             number: int, count: int):
-    """The result of slot ``index`` (a :class:`harness.running.runner.RunResult` with one finding) when the
-    worker that ran it died (``exitcode``, as multiprocessing gives it) while its engine's code
-    ran, read from its ``monitor`` file; None otherwise (no monitor, no slot, or it died elsewhere)."""
-    if monitor is None or index is None or exitcode is None:
-        return None
-    from harness.reporting.findings import Finding
-    from harness.running.runner import RunResult
-    from harness.running.supervisor import Monitor, worker_death
-
-    reader = Monitor(monitor)
-    try:
-        state = reader.state()
-    finally:
-        reader.close()
-    code = 128 - exitcode if exitcode < 0 else exitcode
-    job = jobs[index]
-    found = worker_death(state, code, slot_folder(job.replay_dir, job.slot), engine_name,
-                         f"process of worker {number + 1}/{count}")
-    if found is None:
-        return None
-    key, violations, scenario, path = found
-    finding = Finding(key, violations, scenario, replay_path=path)
-    finding.notes.append(f"worker {number + 1}/{count} died: its slot {job.slot.index + 1}/{job.slot.total} "
-                         f"stopped here (run with --isolate to go on past it, each crash a finding)")
-    result = RunResult(engine_name, Stats(), findings=[finding])
-    return result
-
-
-def _forget_monitor(path: str | None) -> None:
-    if path is not None:
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
 
 
 def write_slot_changes(database: str | None, changes: dict[int, list]) -> None:
@@ -571,45 +363,6 @@ def write_slot_changes(database: str | None, changes: dict[int, list]) -> None:
               f"this run's failures won't be replayed first by the next run", file=sys.stderr)
 
 
-def collect(ends: dict[int, tuple], results: dict[int, object], jobs: list[SlotJob], count: int,
-            interrupted: bool = False, running: dict[int, int] | None = None) -> tuple[list, str | None]:
-    """The slots' results in slot order and why the run stopped early (``"interrupted"``,
-    ``"time budget"`` or None), from how each of the ``count`` worker processes ended
-    (``ends``: worker number -> ``("end", cut)``, ``("error", traceback)`` or ``("died",
-    exit code)``), the results they sent (``results``: job index -> RunResult), whether a
-    Ctrl-C was passed on to them (``interrupted``) and the slot each was running (``running``:
-    worker number -> job index).
-
-    A worker interrupted before it had a result adds nothing, and the others' results are
-    kept: nothing found is lost (after a Ctrl-C with no slot result, the run's result is empty:
-    its reports are written all the same). Raises :class:`WorkerFailed` for a worker that
-    raised, or died when no Ctrl-C was passed on.
-    """
-    cuts = set()
-    ended = [results[i] for i in sorted(results)]
-    for number, (kind, value) in sorted(ends.items()):
-        where = f"worker {number + 1}/{count}"
-        if kind == "died" and not interrupted:
-            slot = jobs[(running or {}).get(number, 0)].slot
-            folder = slot_folder(jobs[0].replay_dir, slot)
-            raise WorkerFailed(f"{where} ended without a result (exit code {value}) in slot {slot.index + 1}/"
-                               f"{slot.total}: the engine ended or crashed its process; run with --isolate to make "
-                               f"that a finding" + (f" (files so far are in {folder.parent})"
-                                                    if folder and _has_slot_files(folder.parent) else ""), ended)
-        if kind == "error":
-            raise WorkerFailed(f"{where} failed:\n{value}", ended)
-        cuts.add("interrupted" if kind == "died" else value)
-    if interrupted:
-        cuts.add("interrupted")
-    cut = "interrupted" if "interrupted" in cuts else ("time budget" if "time budget" in cuts else None)
-    return [results[i] for i in sorted(results)], cut  # interrupted before any result: an empty one
-
-
-def _has_slot_files(replay_dir: Path) -> bool:
-    """Whether a slot left files in its folder under ``replay_dir`` (replay or pending files)."""
-    return any(path.is_file() for folder in replay_dir.glob(".slot-*") for path in folder.iterdir())
-
-
 def run_workers(engine: str, *, workers: int = 1, max_examples: int = 200, seed: int = 0,
                 shard: tuple[int, int] | None = None, against: str | None = None, database: str | None = "none",
                 replay_dir=None, isolate: bool = False, quiet: bool = True, oracle=(), **options):
@@ -617,7 +370,7 @@ def run_workers(engine: str, *, workers: int = 1, max_examples: int = 200, seed:
     --workers --shard`` does; returns the merged :class:`harness.running.runner.RunResult`.
 
     ``database`` is a ``--database`` spec (``"none"``: no example database); ``options`` are
-    the other keyword arguments of :func:`harness.running.runner.run` (``max_seconds``,
+    the other fields of :class:`harness.running.settings.RunSettings` (``max_seconds``,
     ``steps_per_example``, ``keep_going``, ``step_timeout``, ``invariant_names``...); ``oracle``
     are ``--oracle`` files every worker loads (:func:`cards.load_oracle_file`). Raises
     :class:`SlotError` when the shard has no example, :class:`WorkerFailed` when a worker
@@ -627,7 +380,7 @@ def run_workers(engine: str, *, workers: int = 1, max_examples: int = 200, seed:
     if not chosen:
         raise SlotError(f"--max-examples {max_examples} leaves this part of the run no example")
     jobs = [SlotJob(slot, engine, against, database, str(replay_dir) if replay_dir is not None else None, isolate,
-                    quiet, dict(options), tuple(map(str, oracle))) for slot in chosen]
+                    quiet, RunSettings(**options), tuple(map(str, oracle))) for slot in chosen]
     return run_slots(jobs, _engine_name(engine), workers)
 
 
