@@ -58,13 +58,14 @@ from .characteristics import KEYWORDS, Card, _cards_of, _from_record, mana_value
 from .oracle_db import CardDatabase, database
 from .oracle_files import (ORACLE_ENV, OracleFileError, _overlay, _overlay_faces, _read_environment, add_records,
                            clear_overlay, load_oracle_file, overlay, overlay_files, read_oracle_file)
+from harness.protocol import RulesfuzzError
 
 __all__ = ["Card", "UnknownCardName", "OracleFileError", "KEYWORDS", "card", "card_names", "pool", "names",
            "mana_value", "to_json", "database", "CardDatabase", "lookup", "closest", "all_names", "ORACLE_ENV",
            "load_oracle_file", "read_oracle_file", "add_records", "overlay", "overlay_files", "clear_overlay"]
 
 
-class UnknownCardName(KeyError):
+class UnknownCardName(KeyError, RulesfuzzError):
     """The name is not an Oracle name of a card (or of a card's face) of the pool, the
     ``--oracle`` files or the card database.
 

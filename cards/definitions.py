@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from typing import Any, Iterable
+from harness.protocol import RulesfuzzError
 
 __all__ = ["DefinitionError", "FIELDS", "SUPERTYPES", "record_of", "define"]
 
@@ -23,7 +24,7 @@ SUPERTYPES = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World", "Mono"
 _SOURCE = "EngineInfo.card_definitions"
 
 
-class DefinitionError(ValueError):
+class DefinitionError(ValueError, RulesfuzzError):
     """A definition that can't be read; the text is one line naming the card and the field."""
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .characteristics import _COMBINED_LAYOUTS, Card, _cards_of, _face_names
+from harness.protocol import RulesfuzzError
 
 __all__ = ["ORACLE_ENV", "OracleFileError", "read_oracle_file", "load_oracle_file", "add_records", "overlay",
            "overlay_files", "clear_overlay"]
@@ -24,7 +25,7 @@ OraclePath = str | os.PathLike[str]
 ORACLE_ENV = "RULESFUZZ_ORACLE"
 
 
-class OracleFileError(ValueError):
+class OracleFileError(ValueError, RulesfuzzError):
     """An ``--oracle`` file that can't be used: missing, unreadable, not JSON, or not of
     MTGJSON's AtomicCards shape. ``path`` is the file; the text is one line, the file first."""
 

@@ -41,7 +41,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, NotRequired, Protocol, Required, Sequence, TypedDict, runtime_checkable
 
-from . import decisions as _decisions
 
 
 #: The value of an observed object's ``names`` when it has every card name (Omnipresent Impostor).
@@ -188,7 +187,16 @@ class Observation(TypedDict, total=False):
     combat: NotRequired[dict[str, Any]]
 
 
-class Unsupported(Exception):
+class RulesfuzzError(Exception):
+    """The base of every exception rulesfuzz defines (:mod:`harness.errors` lists them all), so a
+    user catches rulesfuzz's errors by type: ``except RulesfuzzError``. Each keeps its other
+    bases too (``ValueError``, ``KeyError``, ``OSError`` ...), so ``except ValueError`` still
+    catches those it caught. Defined here because this module imports nothing of the project;
+    the two ``BaseException`` signals (a run's budget ran out, an example cut short) are not
+    errors and don't derive from it."""
+
+
+class Unsupported(RulesfuzzError):
     """Raised by ``engine.new_game`` or ``game.apply``: "this engine doesn't model that".
 
     Not a rules verdict and never blamed on the engine: the example ends at that step
@@ -204,7 +212,7 @@ class Unsupported(Exception):
         self.message = message
 
 
-class IllegalAction(Exception):
+class IllegalAction(RulesfuzzError):
     """Raised by ``game.apply`` for an event the rules don't allow; the game is unchanged.
 
     ``reason`` is a short code such as ``"not_on_battlefield"`` or ``"illegal_target"``.
@@ -277,19 +285,6 @@ class Violation:
     step: int
     messages: tuple[str, ...]
 
-    def to_json(self) -> dict:
-        """``{"invariant", "step", "messages", "rules", "rulings"}``: the CR rules and the
-        ruling texts are those the invariant registry gives for its name (empty if none)."""
-        from invariants import REGISTRY, ruling_text  # the registry imports this module
-
-        inv = REGISTRY.get(self.invariant)
-        return {
-            "invariant": self.invariant,
-            "step": self.step,
-            "messages": list(self.messages),
-            "rules": list(inv.rules) if inv else [],
-            "rulings": [ruling_text(r) for r in inv.rulings] if inv else [],
-        }
 
 
 @dataclass(frozen=True)
@@ -359,11 +354,6 @@ class Decider(Protocol):
     def flip_coin(self, player: str) -> str: ...
 
     def roll_die(self, player: str, sides: int) -> int: ...
-
-
-Decider.__doc__ += "\n    Kinds (:mod:`harness.decisions`):\n\n" + "".join(
-    f"    * ``{k.kind}`` ({k.method}): asks {k.asked}; options {k.options}; CR {', '.join(k.rules)}.\n"
-    for k in _decisions.TABLE)
 
 
 @runtime_checkable

@@ -35,6 +35,7 @@ replays the failures HypoFuzz saved first (:func:`adopt_hypofuzz_failures`), wit
 from __future__ import annotations
 
 import pytest
+from harness.protocol import RulesfuzzError
 
 MARKER = "rulesfuzz"
 
@@ -261,7 +262,7 @@ def adopt_hypofuzz_failures(database, nodeid: str, digest: bytes) -> int:
     return len(copied)
 
 
-class RulesfuzzFailure(Exception):
+class RulesfuzzFailure(RulesfuzzError):
     """A new finding (or a run that tested nothing) of the plugin's test item."""
 
 

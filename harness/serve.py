@@ -19,6 +19,7 @@ from typing import Any, BinaryIO
 
 from harness.connection.loading import EngineLoadError, load_engine
 from .protocol import ERROR_CODES, PROTOCOL_VERSION, EngineInfo, IllegalAction, Unsupported
+from harness.protocol import RulesfuzzError
 
 
 def info_to_json(info: EngineInfo) -> dict:
@@ -34,11 +35,11 @@ def info_to_json(info: EngineInfo) -> dict:
     }
 
 
-class DecisionRefused(Exception):
+class DecisionRefused(RulesfuzzError):
     """The harness answered a callback with an error: the apply is abandoned."""
 
 
-class _Stop(Exception):
+class _Stop(RulesfuzzError):
     """``shutdown`` was received, or stdin closed."""
 
 
@@ -195,20 +196,20 @@ def _detail(exc: Exception, reason: str) -> str:
     return text[len(reason) + 2:] if text.startswith(f"{reason}: ") else ("" if text == reason else text)
 
 
-class _UnknownGame(Exception):
+class _UnknownGame(RulesfuzzError):
     """A request named a game handle this server doesn't have (error ``unknown_game``); an
     engine's own ``KeyError`` is an internal error like any other exception of its code."""
 
 
-class _MethodNotFound(Exception):
+class _MethodNotFound(RulesfuzzError):
     pass
 
 
-class _BadBoard(Exception):
+class _BadBoard(RulesfuzzError):
     pass
 
 
-class _Version(Exception):
+class _Version(RulesfuzzError):
     pass
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from . import card_abilities
+import invariants.card_abilities as card_abilities
 from .base import Transition, invariant
 from .layers import counters_added, entered, expected_counters, on_battlefield_after
 from .observed import controller_as_it_last_existed

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from . import card_abilities
+import invariants.card_abilities as card_abilities
 from .base import Transition, invariant
 
 LAYERS = frozenset({"layers", "observe.pt_effects", "observe.copiable"})

@@ -16,7 +16,7 @@ rule it encodes.
 from __future__ import annotations
 
 from harness import decisions as D
-from . import mana_model as M
+import invariants.mana_model as M
 from .base import Transition, invariant
 
 # The same rules as Orb of Origin's rulings page states them (2024-11-08).

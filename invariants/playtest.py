@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import cards
 
-from . import mana_model as M
+import invariants.mana_model as M
 from .base import Transition, invariant
 from .views import per_observation
 

@@ -262,7 +262,7 @@ SCRIPTS: dict[str, CardScript] = {
 
 from .mana_scripts import mana_card_scripts  # noqa: E402  (its scripts are CardScripts)
 
-SCRIPTS.update(mana_card_scripts())
+SCRIPTS.update(mana_card_scripts(CardScript))
 
 #: Tokens whose characteristics are defined by the effect that creates them (CR 111.3,
 #: 111.4: an unnamed token is named after its subtypes plus "Token").
@@ -375,7 +375,7 @@ def script_from_model(model: CardModel, definition: CardDef | None = None) -> Ca
     enters tapped) plus the model itself, which :mod:`reference_engine.model_cards` reads
     for spells, triggered and activated effects and anthems.
     """
-    from . import abilities as A
+    import reference_engine.abilities as A
 
     keywords = frozenset(k for k in model.keywords() if k.split(" ")[0] not in _NOT_OBSERVED)
     enchant = next((a.parameter for a in model.abilities if a.kind == "keyword" and a.keyword == "enchant"), None)

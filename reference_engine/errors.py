@@ -1,9 +1,10 @@
 """Errors raised by the reference engine."""
 
 from __future__ import annotations
+from harness.protocol import RulesfuzzError
 
 
-class EngineError(Exception):
+class EngineError(RulesfuzzError):
     """Base class of the reference engine's errors."""
 
 

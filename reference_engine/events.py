@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import activation, chance, combat_events, search, turn, zones
+import reference_engine.activation as activation
+import reference_engine.chance as chance
+import reference_engine.combat_events as combat_events
+import reference_engine.search as search
+import reference_engine.turn as turn
+import reference_engine.zones as zones
 from .cards import MODEL_SPELL, TOKEN_DEFS, card
 from .errors import IllegalAction, UnknownCard, Unsupported
 from .model_cards import deal_damage, protected_from
@@ -582,7 +587,7 @@ HANDLERS = {
 }
 HANDLERS.update(chance.HANDLERS)  # flip_coins, roll_dice
 combat_events.extend(HANDLERS)  # declare_attackers, declare_blockers, combat_damage, end_of_combat; set_combat in combat
-from . import steps  # noqa: E402
+import reference_engine.steps as steps  # noqa: E402
 
 HANDLERS.update(steps.HANDLERS)  # begin_step, edict
 HANDLERS.update(zones.HANDLERS)  # exile, return_to_hand, flicker

@@ -11,7 +11,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from operator import attrgetter
 
-from . import events, unmodelled
+import reference_engine.events as events
+import reference_engine.unmodelled as unmodelled
 from .activation import ActivatedAbilityEffects
 from .cards import CardDef, CardScript, card, mana_value, token_definition
 from .chance import ChanceRules

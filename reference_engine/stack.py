@@ -65,7 +65,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from . import events as _events
+import reference_engine.events as _events
 from .abilities import (DOUBLE_COUNTERS, EFFECT_NOT_IN_RULINGS, EQUIP, FLIP_A_COIN, LOOK_AND_EXILE_TOP,
                         MODEL_EFFECT, RETURN_SMALL_CREATURE, SEARCH_BASIC_LAND_TAPPED, TAP_OR_UNTAP_ANOTHER)
 from .cards import MODEL_SPELL, card
@@ -288,7 +288,7 @@ class StackRules(GameBase):
     def activate_to_stack(self, event: dict):
         """Validate an ``activate`` in a stack game; ``perform`` pays the cost and puts a non-mana
         ability on the stack (a mana ability resolves at once)."""
-        from . import activation
+        import reference_engine.activation as activation
 
         perform = activation.activate(self, event)
         obj = self.objects[event["object"]]

@@ -120,7 +120,10 @@ def test_scenario_files_do_not_depend_on_the_reference_engine():
         for module in seen:
             path = HARNESS.parent / (module.replace(".", "/") + ".py")
             path = path if path.exists() else path.with_suffix("") / "__init__.py"
-            assert "reference_engine" not in path.read_text(encoding="utf-8"), f"{module} names reference_engine"
+            text = path.read_text(encoding="utf-8")
+            doc = ast.get_docstring(ast.parse(text), clean=False)  # a room's docstring says what it may import
+            code = text.replace(doc, "", 1) if doc and path.name == "__init__.py" else text
+            assert "reference_engine" not in code, f"{module} names reference_engine"
 
 
 def test_the_reference_engine_reads_keywords_and_aura_pt_from_card_data():

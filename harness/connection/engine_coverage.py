@@ -31,12 +31,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
+from harness.protocol import RulesfuzzError
 
 #: rulesfuzz's own packages, never the engine's source.
 OWN_PACKAGES = ("harness", "invariants", "cards")
 
 
-class NotApplicable(Exception):
+class NotApplicable(RulesfuzzError):
     """The engine has no Python source in this process (a child process, ``exec:``); the message says why."""
 
 

@@ -18,9 +18,10 @@ import sys
 from pathlib import Path
 
 import cards
+from harness.protocol import RulesfuzzError
 
 
-class EngineLoadError(Exception):
+class EngineLoadError(RulesfuzzError):
     """The engine spec can't be resolved to an engine; the message says why.
 
     ``engine_fault`` is True when a child-process engine started but broke the protocol
@@ -147,8 +148,7 @@ def declaration_problem(info) -> str | None:
 
 def _process_engine(spec: str, step_timeout: float | None):
     """An engine in a child process: ``exec:COMMAND ARGS...``, or an in-process spec served by harness.serve."""
-    from harness.running.execution import EngineTimeout
-    from harness.connection.rpc import EngineProcessError, EngineStartError, ProcessEngine, parse_exec
+    from harness.connection.rpc import EngineProcessError, EngineStartError, EngineTimeout, ProcessEngine, parse_exec
 
     if spec.startswith("exec:"):
         try:

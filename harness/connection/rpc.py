@@ -9,7 +9,7 @@ the rest of the harness does not know the engine is elsewhere.
 Isolation: every message the harness waits for has a deadline (``step_timeout`` seconds);
 a child that exits, hangs, writes something that is not JSON-RPC, or a message the
 protocol does not allow at that point raises :class:`EngineProcessError` (or
-:class:`harness.running.execution.EngineTimeout`) carrying the last lines of its stderr, and the
+:class:`EngineTimeout`) carrying the last lines of its stderr, and the
 child is stopped. The next ``new_game`` starts a fresh child. The child runs in its own
 session, so a Ctrl-C at the terminal reaches only the harness, which stops the child.
 """
@@ -31,7 +31,6 @@ import weakref
 from typing import Any, Sequence
 
 from harness.reporting import findings
-from harness.running.execution import EngineTimeout
 from harness.protocol import (
     ERROR_CODES,
     PROTOCOL_VERSION,
@@ -42,6 +41,7 @@ from harness.protocol import (
     Observation,
     Unsupported,
 )
+from harness.protocol import RulesfuzzError
 
 #: Lines of the child's stderr kept for reports.
 STDERR_LINES = 20
@@ -51,7 +51,12 @@ START_TIMEOUT = 60.0
 _CODES = {code: name for name, code in ERROR_CODES.items()}
 
 
-class EngineProcessError(Exception):
+class EngineTimeout(RulesfuzzError):
+    """The engine did not return from one call within the step timeout (in this process, the
+    step alarm of :mod:`harness.running.execution`; in a child, no answer in time)."""
+
+
+class EngineProcessError(RulesfuzzError):
     """The child engine process broke the protocol: it exited, wrote non-JSON, or an unexpected message.
 
     ``stderr`` holds its last :data:`STDERR_LINES` lines of stderr (also in the message).
@@ -72,7 +77,7 @@ class EngineStartError(EngineProcessError):
     """The engine's command could not be started at all (no such file, not executable)."""
 
 
-class EngineError(Exception):
+class EngineError(RulesfuzzError):
     """The engine answered a request with an error other than illegal action, unsupported or bad board.
 
     ``code`` is the JSON-RPC error code (``internal_error`` -32603 for an engine's own
@@ -98,7 +103,7 @@ class EngineError(Exception):
         return names.get(self.code, f"error {self.code}")
 
 
-class BadBoard(Exception):
+class BadBoard(RulesfuzzError):
     """The engine refused to build a game from the board (error ``bad_board``); the message says why."""
 
 

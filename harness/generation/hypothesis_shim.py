@@ -68,6 +68,7 @@ from hypothesis import settings as Settings
 from hypothesis import stateful
 from hypothesis.stateful import Bundle, get_state_machine_test
 from hypothesis.strategies import SearchStrategy
+from harness.protocol import RulesfuzzError
 
 #: What :func:`_internal` could not find: ``"module.Name: why"``, one a line of
 #: :func:`internals_problems`.
@@ -165,11 +166,11 @@ def settings_of(test) -> Settings:
 # ``rulesfuzz run --explore`` (harness.running.explore) runs the machine's own rules and strategies
 # with plain pseudo-random draws: no ConjectureData, no data tree, no spans. It needs what a
 # strategy is made of, which Hypothesis keeps in the attributes of its internal classes.
-class EmptyBundle(Exception):
+class EmptyBundle(RulesfuzzError):
     """A draw from a Bundle that holds nothing yet (the rule can't run now)."""
 
 
-class NothingSatisfies(Exception):
+class NothingSatisfies(RulesfuzzError):
     """A filtered draw found no value passing its filter in :data:`FILTER_TRIES` tries."""
 
 

@@ -9,6 +9,9 @@ generated contract reference, ``docs/reference.md`` (:mod:`harness.interfaces.co
 :mod:`harness.pytest_plugin` (its entry point) and ``python -m harness`` at ``harness/__main__.py``;
 both belong to this room.
 
-May import: every other room of the harness, ``cards``, ``invariants`` and ``reference_engine``;
-nothing of the product imports this room (``tests/test_import_graph.py`` checks the directions).
+May import: ``cards``, ``invariants``, ``reference_engine``, ``harness`` (the package),
+``harness.protocol``, ``harness.decisions``, ``harness.wire``, ``harness.reporting``,
+``harness.connection``, ``harness.generation``, ``harness.running``: every other room; nothing of
+the product but :mod:`harness.errors` imports this room (``tests/test_import_graph.py`` checks
+the directions).
 """

@@ -10,9 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import sys
-import time
 from pathlib import Path
 
 import invariants as invariant_registry
@@ -27,11 +25,12 @@ from harness.running.execution import BoardRejected, Declined, EngineTimeout, St
 from harness.connection.loading import EngineLoadError, load_engine
 from harness.running.runner import RunResult
 from harness.running.workers import WorkerFailed
+from harness.protocol import RulesfuzzError
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT, EXIT_HARNESS_FAILED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
-class BadInput(Exception):
+class BadInput(RulesfuzzError):
     """Bad usage or input: printed as one line, exit 2."""
 
 
@@ -198,7 +197,7 @@ def _engine(spec: str, args=None, isolate: bool = False):
 
 
 def cmd_run(args) -> int:
-    from harness.running.runner import database_from, run
+    from harness.running.runner import database_from
 
     _load_oracle(args)  # before the engines load: they may read the files' cards
     engine = _engine(args.engine, args, args.isolate)

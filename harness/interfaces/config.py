@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import tomllib
 from pathlib import Path
+from harness.protocol import RulesfuzzError
 
 #: The built-in profiles (option names without dashes -> values).
 BUILTIN_PROFILES: dict[str, dict] = {
@@ -46,7 +47,7 @@ NUMBER_OR_WORD_KEYS = ("workers",)
 NOT_SETTINGS = ("help", "profile")
 
 
-class ConfigError(ValueError):
+class ConfigError(ValueError, RulesfuzzError):
     """A ``[tool.rulesfuzz]`` table, profile or value that can't be used; the message says where and why."""
 
 

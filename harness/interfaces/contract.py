@@ -199,7 +199,7 @@ def problems() -> list[str]:
     compared by the differential oracle that the log table doesn't have, a log kind or cause
     without a summary or field descriptions."""
     src = _sources()
-    protocol, registry, plan, differential = src["protocol"], src["registry"], src["plan"], src["differential"]
+    protocol, registry, differential = src["protocol"], src["registry"], src["differential"]
     schemas, log_kinds = src["schemas"], src["log_kinds"]
     out = []
     event_schema = schemas.load("event")
@@ -503,7 +503,7 @@ def _log(src) -> list[str]:
             (f"`{f.name}`", "yes" if f.required else "no", " or ".join(f.types), _cell(f.description))
             for f in kind.fields])
     lines += ["### Zone change causes", "",
-              f"A `zone_change`'s `cause` is `{{\"event\": EVENT, ...}}`, one of these "
+              "A `zone_change`'s `cause` is `{\"event\": EVENT, ...}`, one of these "
               "(`harness.wire.log_kinds.CAUSES`), or `{\"event\": TYPE, \"by\": ...}` for a zone change by an event "
               "type of the vocabulary that no row names (e.g. `exile`). A token that ceases to exist is a move to "
               "`null` with cause `{\"event\": \"state_based_action\", \"rule\": \"704.5d\"}`.", ""]

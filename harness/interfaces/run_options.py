@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from harness.reporting import report
+from harness.protocol import RulesfuzzError
 
 
 #: The key this module's run options had before they became a RunSettings: Hypothesis mixes the
@@ -22,7 +23,7 @@ from harness.reporting import report
 _FORMER_OPTION = "invariant_names"
 
 
-class OptionError(ValueError):
+class OptionError(ValueError, RulesfuzzError):
     """A bad option value, setting or report path; the message says which and why."""
 
 
@@ -120,7 +121,7 @@ def check_replay_dir(flag: str, path: str) -> None:
     _probe(flag, replay_dir, existing)
 
 
-class ReportNotWritten(OSError):
+class ReportNotWritten(OSError, RulesfuzzError):
     """A --json or --junit-xml report that could not be written at the end of a run (a disk that
     filled up, a path the check before the run could not see through); its text is one line
     naming the option and the file."""

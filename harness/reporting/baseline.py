@@ -23,6 +23,7 @@ from typing import cast
 import jsonschema
 
 from harness.reporting.report import REPORT_FORMAT, run_report_schema
+from harness.protocol import RulesfuzzError
 
 FORMAT = "rulesfuzz-baseline/1"
 
@@ -55,7 +56,7 @@ class Known(dict):
         return default
 
 
-class BaselineError(Exception):
+class BaselineError(RulesfuzzError):
     """A baseline or run report that can't be read or doesn't follow its schema; says where."""
 
 

@@ -49,6 +49,23 @@ CRASH_SITE = "crash site: "
 _SITE = re.compile(r"crash site: (.+?)(?: \(line \d+\))?$")
 
 
+def violation_json(violation: Violation) -> dict:
+    """``{"invariant", "step", "messages", "rules", "rulings"}`` of a violation (a scenario's
+    ``violation``, a report's ``violations``): the CR rules and the ruling texts are those the
+    invariant registry gives for its name (empty if none). Here, not in :mod:`harness.protocol`,
+    which imports nothing of the project."""
+    from invariants import REGISTRY, ruling_text
+
+    inv = REGISTRY.get(violation.invariant)
+    return {
+        "invariant": violation.invariant,
+        "step": violation.step,
+        "messages": list(violation.messages),
+        "rules": list(inv.rules) if inv else [],
+        "rulings": [ruling_text(r) for r in inv.rulings] if inv else [],
+    }
+
+
 def finding_key(violation: Violation) -> str:
     """The key of ``violation`` on its own: its invariant; for a crash also its site
     (``generic.engine_does_not_raise[KeyError@engines/mine.py:_destroy]``, from the message
@@ -368,8 +385,8 @@ class Finding:
     def to_json(self) -> dict:
         return {
             "key": self.key, "invariant": self.violation.invariant,
-            "rules": self.violation.to_json()["rules"],
-            "violations": [v.to_json() for v in self.violations],
+            "rules": violation_json(self.violation)["rules"],
+            "violations": [violation_json(v) for v in self.violations],
             "scenario": self.scenario, "replay_file": str(self.replay_path) if self.replay_path else None,
             "examples_to_find": self.examples_to_find, "seconds_to_find": self.seconds_to_find,
             "repeats": self.repeats, "shrunk_size": {"events": self.size[0], "objects": self.size[1]},

@@ -6,7 +6,7 @@ import json
 
 from invariants import REGISTRY, ruling_text
 
-from harness.running.decider import REFERENCE_ONLY
+from harness.decisions import REFERENCE_ONLY
 
 
 def describe_object(spec: dict) -> str:

@@ -66,7 +66,10 @@ def with_playtest_corner(boards: st.SearchStrategy, plan) -> st.SearchStrategy:
     plan's engine declares are kept; a Sword of the Meek is attached only if the board has
     its first creature ``c0``."""
     declared = plan.declared_cards
-    plays = (lambda card: declared is None or card in declared)
+
+    def plays(card) -> bool:
+        return declared is None or card in declared
+
     if not plan.has("playtest artifacts") or not set(PLAYTEST) <= plan.capabilities or not plays(ORB):
         return boards
 

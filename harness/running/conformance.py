@@ -32,6 +32,7 @@ from harness.wire import schemas
 from harness.running.decider import ReplayDecider
 from harness.protocol import CAPABILITIES, EngineInfo, IllegalAction, Unsupported
 from harness.serve import info_to_json
+from harness.protocol import RulesfuzzError
 
 MISSING = "no-such-object"
 #: Vanilla creatures tried first for the small board when the engine claims the whole pool.
@@ -373,7 +374,7 @@ class Checklist:
         return f"{len(self.observations)} observations, each plain JSON with the required fields"
 
 
-class _Failed(Exception):
+class _Failed(RulesfuzzError):
     """A check that did not hold; the message says why."""
 
 

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from harness.running import interrupts
+from harness.decisions import REFERENCE_ONLY  # noqa: F401  (re-exported: who asked a decision the engine was not asked)
 from harness.protocol import Decision
+from harness.running import interrupts
+from harness.protocol import RulesfuzzError
 
 
-class BadDecisionRequest(Exception):
+class BadDecisionRequest(RulesfuzzError):
     """The engine asked a malformed question (no options, non-string options, bad die)."""
 
 
-class ReplayDiverged(Exception):
+class ReplayDiverged(RulesfuzzError):
     """A replayed engine asked a question the scenario did not record."""
 
 
@@ -127,10 +129,6 @@ class ReplayDecider:
         return list(self._recorded)
 
 
-#: ``"asked_by"`` of a recorded decision only the reference engine was asked (differential mode):
-#: the fallback's answer, recorded after the engine's own decisions of the step so that a replay
-#: gives it again, and labelled so that a report never shows it as the engine's choice.
-REFERENCE_ONLY = "reference"
 
 
 def same_options(a, b) -> bool:

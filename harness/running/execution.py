@@ -26,17 +26,15 @@ from harness.running.decider import REFERENCE_ONLY, BadDecisionRequest, ReplayDe
 from harness.running.oracle import Oracle
 from harness.protocol import IllegalAction, ScenarioRun, Transition, Unsupported, Violation
 from harness.reporting.rule_coverage import RuleCoverage
+from harness.connection.rpc import EngineTimeout  # noqa: F401  (defined with the engine's process; raised here too)
+from harness.protocol import RulesfuzzError
 
 
-class EngineTimeout(Exception):
-    """The engine did not return from one call within the step timeout."""
-
-
-class BoardRejected(Exception):
+class BoardRejected(RulesfuzzError):
     """A scenario's board is not a legal position (bad input); the message says why."""
 
 
-class EngineFailed(Exception):
+class EngineFailed(RulesfuzzError):
     """An engine call raised something other than ``IllegalAction``/``Unsupported``, or hung: a finding.
 
     ``site`` is where it crashed (:func:`harness.reporting.findings.crash_site`: the exception type and
@@ -84,7 +82,7 @@ class OutputTail(io.TextIOBase):
         return self._text
 
 
-class Declined(Exception):
+class Declined(RulesfuzzError):
     """The engine raised :class:`harness.protocol.Unsupported`: it doesn't model what the example needs.
 
     ``reason`` and ``message`` are the engine's; ``step`` is where it declined (0: the
@@ -468,7 +466,7 @@ def _aims_at_gone(event: dict, before: dict) -> bool:
     return False
 
 
-class NotAGame(Exception):
+class NotAGame(RulesfuzzError):
     """``engine.new_game`` returned something without ``apply`` and ``observe``."""
 
 

@@ -31,11 +31,12 @@ from random import Random
 
 from harness.generation import hypothesis_shim
 from harness.running.recording import InvariantViolation
+from harness.protocol import RulesfuzzError
 
 __all__ = ["ExampleDeclined", "RandomData", "corpus_key", "explore", "save_scenario", "saved_scenarios"]
 
 
-class ExampleDeclined(Exception):
+class ExampleDeclined(RulesfuzzError):
     """An example ended without a verdict: the engine declined it (``Unsupported``), or a
     draw could not be made (a filter nothing passed)."""
 

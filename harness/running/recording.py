@@ -16,6 +16,7 @@ from harness.running import scenario as scenario_file
 from harness.running.execution import Session, scenario_run
 from harness.reporting.findings import step_key
 from harness.protocol import Violation
+from harness.protocol import RulesfuzzError
 
 __all__ = ["InvariantViolation", "Recorder", "scenario_run", "violation_class"]
 
@@ -37,7 +38,7 @@ def file_stem(engine_name: str, key: str) -> str:
     return f"{cut}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
 
-class InvariantViolation(AssertionError):
+class InvariantViolation(AssertionError, RulesfuzzError):
     """Raised by the machine when a step breaks an invariant; carries the scenario and the finding's key.
 
     Each key raises its own subclass (:func:`violation_class`): Hypothesis tells bugs apart

@@ -27,6 +27,7 @@ from harness.reporting.findings import (
     CRASH,
     Finding,
     primary_first,
+    violation_json,
     related_keys,
     step_key,
     violation_keys,
@@ -293,7 +294,7 @@ class RunState:
                    f"in a new game (state kept between games: a leak, a cache, a global counter?). "
                    f"Hypothesis: {type(exc).__name__}: {said}")
         violations = [Violation(NOT_DETERMINISTIC, len(scenario["steps"]), (message,))]
-        scenario["violation"] = violations[0].to_json()
+        scenario["violation"] = violation_json(violations[0])
         self.machine.found_keys.update(recorder.keys())
         recorder.first_example.setdefault(NOT_DETERMINISTIC, recorder.first_example.get(key))
         recorder.first_seconds.setdefault(NOT_DETERMINISTIC, recorder.first_seconds.get(key))

@@ -41,9 +41,10 @@ from harness.running.machine import make_machine
 from harness.running.run_state import NOT_DETERMINISTIC, PROCESS_FAULTS, safe_name  # noqa: F401  (as before)
 from harness.running.run_state import RunResult, RunState, replay_file_path  # noqa: F401
 from harness.running.settings import RunSettings
+from harness.protocol import RulesfuzzError
 
 
-class DatabaseError(ValueError):
+class DatabaseError(ValueError, RulesfuzzError):
     """An ``--database`` spec that can't be used; the message says why."""
 
 

@@ -60,6 +60,8 @@ from harness.running.decider import (
 from harness.wire import vocabulary
 from harness.running.execution import BoardRejected, Session, Stats, scenario_run
 from harness.protocol import Decision, Violation
+from harness.reporting.findings import violation_json
+from harness.protocol import RulesfuzzError
 
 #: The format ``rulesfuzz run`` writes.
 FORMAT = "rulesfuzz-scenario/2"
@@ -72,7 +74,7 @@ FORMAT_3 = "rulesfuzz-scenario/3"
 V3_EXPECT = ("log", "log_exact", "log_ordered", "decisions")
 
 
-class ScenarioError(Exception):
+class ScenarioError(RulesfuzzError):
     """A scenario file that can't be read or doesn't follow the schema; says where."""
 
 
@@ -198,9 +200,9 @@ def build(board: dict, steps: list[dict], violations: list[Violation] = (), engi
     """
     scenario = {"format": FORMAT, "board": board, "steps": [dict(s) for s in steps], "allow_refusals": True}
     if violations:
-        scenario["violation"] = violations[0].to_json()
+        scenario["violation"] = violation_json(violations[0])
         if len(violations) > 1:
-            scenario["also_violated"] = [v.to_json() for v in violations[1:]]
+            scenario["also_violated"] = [violation_json(v) for v in violations[1:]]
     if engine is not None:
         scenario["engine"] = {"name": engine.info.name, "version": engine.info.version}
     if seed is not None:

@@ -52,13 +52,14 @@ from harness.running.execution import Stats
 from harness.running.settings import RunSettings
 from harness.running.processes import _worker_process, collect, run_processes  # noqa: F401  (this module's, as before)
 from harness.reporting.findings import scenario_size
+from harness.protocol import RulesfuzzError
 
 #: The fewest examples a slot of a run of several slots gets (the last slots of the run,
 #: and a budget too small to split): a run costs a few milliseconds before its first example.
 SMALLEST_SLOT = 8
 
 
-class SlotError(ValueError):
+class SlotError(ValueError, RulesfuzzError):
     """A bad ``--workers`` or ``--shard`` value; the message says which and what is accepted."""
 
 
@@ -281,7 +282,7 @@ def slot_folder(replay_dir, slot: Slot) -> Path | None:
     return Path(replay_dir) / f".slot-{slot.index + 1}-of-{slot.total}" if replay_dir is not None else None
 
 
-class WorkerFailed(RuntimeError):
+class WorkerFailed(RuntimeError, RulesfuzzError):
     """A worker process ended without a result: it raised (the message has its traceback), or it
     died (the engine ended or crashed the process: ``--isolate`` makes that a finding).
 
