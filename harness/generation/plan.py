@@ -60,7 +60,14 @@ def card_needs(card: card_data.Card) -> frozenset[str]:
     ``playtest_supertypes``.
     """
     text = card.oracle_text
-    needs = set()
+    needs: set[str] = set()
+    _characteristic_needs(card, text, needs)
+    _text_needs(card, text, needs)
+    return frozenset(needs)
+
+
+def _characteristic_needs(card: card_data.Card, text: str, needs: set[str]) -> None:
+    """card_needs' keywords (CR 702), supertypes (CR 205.4), {X} (CR 107.3) and triggers (CR 603)."""
     if "deathtouch" in card.keywords:
         needs.add("deathtouch")
     if "indestructible" in card.keywords:
@@ -75,6 +82,11 @@ def card_needs(card: card_data.Card) -> frozenset[str]:
         needs.add("x_costs")
     if re.search(r"(^|\n|\. )(When|Whenever)\b", text):
         needs.add("triggers")
+
+
+def _text_needs(card: card_data.Card, text: str, needs: set[str]) -> None:
+    """card_needs' words of the rules text: copies, tokens, counters, a spell's effect, layers,
+    zones, names and searches, playtest supertypes."""
     if "copy of" in text:
         needs.add("copies")
     if re.search(r"\btokens?\b", text):
@@ -96,7 +108,6 @@ def card_needs(card: card_data.Card) -> frozenset[str]:
         needs.add("library_search")  # names (CR 201.2) and searches by a spell or an activated ability
     if {"Mono", "Continuous", "Poly"} & set(card.supertypes) or re.search(r"(^|\n)Equip\b", text):
         needs.add("playtest_supertypes")  # Orb of Origin's rulings; Equipment comes with them
-    return frozenset(needs)
 
 
 #: Board feature -> the capability that unlocks it, from the capability table.
@@ -125,51 +136,77 @@ def lists_of(card: card_data.Card, model) -> tuple[str, ...]:
     """The generator lists a modelled card that is not of the curated pool belongs to, read
     from its model (:class:`cards.model.CardModel`) and Oracle characteristics, never its name.
     Empty when no generator plays what it does (``rulesfuzz plan`` says so)."""
-    found: list[str] = []
     keywords = model.keywords()
     if card.is_type("Creature"):
-        found.append("creatures")
-        if "Legendary" in card.supertypes:
-            found.append("legends")
-        if "deathtouch" in keywords:
-            found.append("deathtouch_creatures")
-        if "Legendary" not in card.supertypes and (card.toughness or 0) > 1 and "indestructible" not in keywords:
-            found.append("survivors")
-        if any(a.trigger == "enters" for a in model.of("triggered")):
-            found.append("enters_trigger_creatures")
-        if model.of("activated") or model.of("mana"):
-            found.append("activated_creatures")
-        if any(a.static == "bonus" and a.affected and a.affected.scope == "each" for a in model.of("static")):
-            found.append("anthems")
-        return tuple(found)
+        return _creature_lists(card, model, keywords)
     if card.is_type("Instant") or card.is_type("Sorcery"):
         effect = _single_spell_effect(model)
         if effect is None:
             return ()
-        a = effect.affected
-        one = a.scope == "target" and a.count == 1 and not a.up_to
-        if effect.action == "destroy" and one and a.kind == "creature":
-            return ("destroy_spells",)
-        if effect.action == "destroy" and a.scope == "each" and a.kind == "creature":
-            return ("sweepers",)
-        if effect.action == "damage" and effect.divided:  # CR 601.2d (harness.rules.steps)
-            return ("divided_damage_spells",)
-        if effect.action == "damage" and one and a.kind in ("any", "creature", "player", "creature or player"):
-            return ("damage_spells",)
-        if effect.action == "damage" and a.scope == "each" and a.kind in ("creature", "creature and player"):
-            return ("sweepers",)
-        if effect.action in ("pt", "gain_keywords") and one and a.kind == "creature":
-            return ("shrink_spells",) if effect.toughness < 0 else ("pump_spells",)
-        if effect.action == "counters" and one and a.kind == "creature" and effect.counter:
-            return ("counter_spells",)
-        if effect.action == "create_tokens" and effect.token is not None:
-            return ("token_makers",)
-        if effect.action in ("exile", "return_to_hand", "flicker") and (one or a.scope == "each") \
-                and a.kind not in ("player", "opponent", "any", "creature or player"):
-            return ("zone_spells",)
-        if effect.action in ("gain_life", "lose_life", "draw") and (a.scope != "target" or one):
-            return ("life_draw_spells",)
-        return ()
+        return _removal_spell_lists(effect) or _other_spell_lists(effect)
+    return _noncreature_permanent_lists(card, model, keywords)
+
+
+def _creature_lists(card: card_data.Card, model, keywords) -> tuple[str, ...]:
+    """lists_of a creature card."""
+    found: list[str] = ["creatures"]
+    if "Legendary" in card.supertypes:
+        found.append("legends")
+    if "deathtouch" in keywords:
+        found.append("deathtouch_creatures")
+    if "Legendary" not in card.supertypes and (card.toughness or 0) > 1 and "indestructible" not in keywords:
+        found.append("survivors")
+    if any(a.trigger == "enters" for a in model.of("triggered")):
+        found.append("enters_trigger_creatures")
+    if model.of("activated") or model.of("mana"):
+        found.append("activated_creatures")
+    if any(a.static == "bonus" and a.affected and a.affected.scope == "each" for a in model.of("static")):
+        found.append("anthems")
+    return tuple(found)
+
+
+def _one_target(effect) -> bool:
+    a = effect.affected
+    return a.scope == "target" and a.count == 1 and not a.up_to
+
+
+def _removal_spell_lists(effect) -> tuple[str, ...]:
+    """lists_of a spell of one effect that destroys or deals damage (empty if it does neither)."""
+    a = effect.affected
+    one = _one_target(effect)
+    if effect.action == "destroy" and one and a.kind == "creature":
+        return ("destroy_spells",)
+    if effect.action == "destroy" and a.scope == "each" and a.kind == "creature":
+        return ("sweepers",)
+    if effect.action == "damage" and effect.divided:  # CR 601.2d (harness.rules.steps)
+        return ("divided_damage_spells",)
+    if effect.action == "damage" and one and a.kind in ("any", "creature", "player", "creature or player"):
+        return ("damage_spells",)
+    if effect.action == "damage" and a.scope == "each" and a.kind in ("creature", "creature and player"):
+        return ("sweepers",)
+    return ()
+
+
+def _other_spell_lists(effect) -> tuple[str, ...]:
+    """lists_of a spell of one effect that neither destroys nor deals damage."""
+    a = effect.affected
+    one = _one_target(effect)
+    if effect.action in ("pt", "gain_keywords") and one and a.kind == "creature":
+        return ("shrink_spells",) if effect.toughness < 0 else ("pump_spells",)
+    if effect.action == "counters" and one and a.kind == "creature" and effect.counter:
+        return ("counter_spells",)
+    if effect.action == "create_tokens" and effect.token is not None:
+        return ("token_makers",)
+    if effect.action in ("exile", "return_to_hand", "flicker") and (one or a.scope == "each") \
+            and a.kind not in ("player", "opponent", "any", "creature or player"):
+        return ("zone_spells",)
+    if effect.action in ("gain_life", "lose_life", "draw") and (a.scope != "target" or one):
+        return ("life_draw_spells",)
+    return ()
+
+
+def _noncreature_permanent_lists(card: card_data.Card, model, keywords) -> tuple[str, ...]:
+    """lists_of a card neither a creature nor an instant or sorcery: Auras, Equipment, anthems."""
     enchant = [x for x in model.of("keyword") if x.keyword == "enchant"]
     bonus = [x for x in model.of("static") if x.static == "bonus"]
     if "Aura" in card.subtypes and enchant and enchant[0].parameter in ("creature", "creature you control"):
@@ -216,7 +253,20 @@ def implied_capabilities(lists: dict[str, tuple[str, ...]], claimed, models: dic
         if cap not in claimed and cap not in found:
             found[cap] = why
 
-    creatures = lists.get("creatures", ())
+    _imply_from_lists(lists, imply)
+    _imply_from_abilities(members, models, imply)
+    if lists.get("umbra_auras"):
+        imply("umbra_armor", f"{lists['umbra_auras'][0]}: umbra armor (CR 702.89)")
+    _imply_beside_creatures(lists, claimed, models, imply)
+    castable = [n for n in models if card_data.card(n).is_type("Creature") or "Aura" in card_data.card(n).subtypes]
+    if castable:
+        imply("cards:permanent spells", f"{castable[0]}: a declared permanent card, cast with cast_permanents (CR 608.3)")
+    _imply_card_features(members, imply)
+    return found
+
+
+def _imply_from_lists(lists: dict[str, tuple[str, ...]], imply) -> None:
+    """implied_capabilities of legends (CR 704.5j) and deathtouch creatures (702.2, 704.5h)."""
     if lists.get("legends"):
         imply("legend_rule", f"{lists['legends'][0]}: a legendary permanent, two of the same name under one "
                              f"controller (CR 704.5j)")
@@ -224,6 +274,10 @@ def implied_capabilities(lists: dict[str, tuple[str, ...]], claimed, models: dic
         first = lists["deathtouch_creatures"][0]
         imply("deathtouch", f"{first}: deathtouch (CR 702.2)")
         imply("sba.deathtouch_damage", f"{first}: deathtouch damage destroys (CR 704.5h)")
+
+
+def _imply_from_abilities(members: list[str], models: dict, imply) -> None:
+    """implied_capabilities of each card's indestructible (702.12), regeneration (701.15), triggers (603)."""
     for name in members:
         card = card_data.card(name)
         model = models.get(name)
@@ -235,20 +289,26 @@ def implied_capabilities(lists: dict[str, tuple[str, ...]], claimed, models: dic
             imply("regeneration", f"{name}: regeneration (CR 701.15)")
         if model is not None and model.of("triggered"):
             imply("triggers", f"{name}: a triggered ability (CR 603)")
-    if lists.get("umbra_auras"):
-        imply("umbra_armor", f"{lists['umbra_auras'][0]}: umbra armor (CR 702.89)")
-    if creatures:
-        damage = lists.get("damage_spells") or [n for n in lists.get("sweepers", ())
-                                                if n in models and _single_spell_effect(models[n]).action == "damage"]
-        if damage:
-            imply("sba.lethal_damage", f"{damage[0]}: damage beside creatures (CR 704.5g)")
-        elif "damage" in claimed:
-            imply("sba.lethal_damage", f"{creatures[0]}: a creature beside damage events (claim damage; CR 704.5g)")
-        if lists.get("shrink_spells"):
-            imply("sba.zero_toughness", f"{lists['shrink_spells'][0]}: -N/-N beside creatures (CR 704.5f)")
-    castable = [n for n in models if card_data.card(n).is_type("Creature") or "Aura" in card_data.card(n).subtypes]
-    if castable:
-        imply("cards:permanent spells", f"{castable[0]}: a declared permanent card, cast with cast_permanents (CR 608.3)")
+
+
+def _imply_beside_creatures(lists: dict[str, tuple[str, ...]], claimed: frozenset[str], models: dict, imply) -> None:
+    """implied_capabilities of creatures beside damage (CR 704.5g) or a -N/-N spell (704.5f)."""
+    creatures = lists.get("creatures", ())
+    if not creatures:
+        return
+    damage = lists.get("damage_spells") or [n for n in lists.get("sweepers", ())
+                                            if n in models and _single_spell_effect(models[n]).action == "damage"]
+    if damage:
+        imply("sba.lethal_damage", f"{damage[0]}: damage beside creatures (CR 704.5g)")
+    elif "damage" in claimed:
+        imply("sba.lethal_damage", f"{creatures[0]}: a creature beside damage events (claim damage; CR 704.5g)")
+    if lists.get("shrink_spells"):
+        imply("sba.zero_toughness", f"{lists['shrink_spells'][0]}: -N/-N beside creatures (CR 704.5f)")
+
+
+def _imply_card_features(members: list[str], imply) -> None:
+    """implied_capabilities of card features (``cards:...``): lifelink (702.15), templates, life read
+    from the game (608.2h)."""
     for name in members:
         model = reader.model(name)
         if "lifelink" in model.keywords() or any("lifelink" in a.keywords for a in model.abilities) \
@@ -260,7 +320,6 @@ def implied_capabilities(lists: dict[str, tuple[str, ...]], claimed, models: dic
                 imply(feature, f"{name}: {template} ({TEMPLATES[template]})")
         if any(e.per is not None or e.equal_to is not None for a in model.abilities for e in a.effects):
             imply("cards:life from the game", f"{name}: a life amount read from the game (CR 608.2h)")
-    return found
 
 
 def area_cards(capabilities, declared, plays_needs) -> dict[str, str]:
@@ -279,8 +338,6 @@ def area_cards(capabilities, declared, plays_needs) -> dict[str, str]:
     scenes (``steps``, ``triggers``) and the stack corner (the board feature "stack games").
     ``tests/test_plan_cards.py`` runs the state machine and checks that every card a run
     observed is in ``Plan.cards``, so an area that names a new card must be added here."""
-    from harness.rules import chance, mana, playtest, search
-
     caps = frozenset(capabilities)
     found: dict[str, str] = {}
 
@@ -291,6 +348,16 @@ def area_cards(capabilities, declared, plays_needs) -> dict[str, str]:
         for card in cards:
             if plays(card):
                 found.setdefault(card, why)
+
+    _mana_and_chance_cards(caps, add, declares)
+    _playtest_and_search_cards(caps, add, declares, plays_needs)
+    _steps_and_stack_cards(caps, add, declares, plays_needs)
+    return found
+
+
+def _mana_and_chance_cards(caps: frozenset[str], add, declares) -> None:
+    """area_cards of the mana corner and the chance scenes."""
+    from harness.rules import chance, mana
 
     if "mana" in caps:
         add(mana.MANA_LANDS + mana.MANA_CREATURES + mana.MANA_ARTIFACTS + mana.MANA_ENCHANTMENTS,
@@ -306,6 +373,12 @@ def area_cards(capabilities, declared, plays_needs) -> dict[str, str]:
         if {"mana", "tap_untap_costs"} <= caps and all(declares(c) for c in (chance.SCOUNDREL, "Forest")):
             add((chance.SCOUNDREL, "Forest"), "Tavern Scoundrel's activation, paid with a Forest's mana "
                                               "(capabilities chance, mana, tap_untap_costs)")
+
+
+def _playtest_and_search_cards(caps: frozenset[str], add, declares, plays_needs) -> None:
+    """area_cards of the playtest corner and scenes and the search corner."""
+    from harness.rules import playtest, search
+
     if set(playtest.PLAYTEST) <= caps and declares(playtest.ORB):
         why = "playtest corner and scenes (capabilities " + ", ".join(playtest.PLAYTEST) + ")"
         add((playtest.ORB, *playtest.PLAYTEST_ARTIFACTS), why)
@@ -315,6 +388,10 @@ def area_cards(capabilities, declared, plays_needs) -> dict[str, str]:
     if "library_search" in caps:
         corner = (search.IMPOSTOR, "Forest", "Darksteel Myr")
         add(corner, "search corner (capability library_search)", lambda c: declares(c) and plays_needs(c))
+
+
+def _steps_and_stack_cards(caps: frozenset[str], add, declares, plays_needs) -> None:
+    """area_cards of the upkeep scenes and the stack corner."""
     if {"steps", "triggers"} <= caps:
         from harness.rules import steps
 
@@ -326,7 +403,6 @@ def area_cards(capabilities, declared, plays_needs) -> dict[str, str]:
 
         add(("Hangarback Walker", *stack.PENUMBRA_HOSTS, "Penumbra Umbra"),
             f"stack corner (capability {FEATURES['stack games']})", lambda c: declares(c) and plays_needs(c))
-    return found
 
 
 #: Templates whose invariants are checked only where a card of the plan has them: template
@@ -386,71 +462,22 @@ class Plan:
         defined = define(definitions) if definitions else []
         declared = frozenset(cards) | frozenset(defined) if cards is not None else None
         pool = card_data.names()
-        lists: dict[str, list[str]] = {}
         left_out: dict[str, str] = {}
         waived = frozenset() if cards is None else CARD_IMPLIED
-        for name, members in S.CARD_LISTS.items():
-            kept = []
-            for card in members:
-                why = cls._why_not(card, caps, declared, waived)
-                if why:
-                    left_out[card] = why
-                else:
-                    kept.append(card)
-            lists[name] = kept
-        for name in MODEL_LISTS:
-            lists.setdefault(name, [])
+        lists = _curated_lists(caps, declared, waived, left_out)
         extra = sorted((declared - pool) if declared is not None else defined)
-        unmodelled: dict[str, tuple[str, ...]] = {}
-        models = {}
-        from cards import reader
-
-        for name in extra:
-            model = reader.model(name)
-            if not model.modelled:
-                unmodelled[name] = tuple(model.unread)
-                continue
-            models[name] = model
-            where = lists_of(card_data.card(name), model)
-            if not where:
-                left_out[name] = "modelled, but no generator plays what it does yet"
-            for list_name in where:
-                lists[list_name].append(name)
-        groups: dict[str, tuple[tuple[str, ...], ...]] = {}
-        for name, members in lists.items():
-            if not any(m in models for m in members):
-                continue
-            by_key: dict[tuple, list[str]] = {}
-            curated = [m for m in members if m not in models]
-            if curated:
-                by_key[("curated",)] = curated
-            modelled = sorted((m for m in members if m in models),
-                              key=lambda m: (group_key(m, models[m]) != ("vanilla",), group_key(m, models[m]), m))
-            for m in modelled:
-                by_key.setdefault(group_key(m, models[m]), []).append(m)
-            groups[name] = tuple(tuple(v) for v in by_key.values())
-            lists[name] = [m for group in groups[name] for m in group]
+        unmodelled, models = _add_declared(extra, lists, left_out)
+        groups = _grouped(lists, models)
         frozen = {name: tuple(members) for name, members in lists.items()}
         implied = implied_capabilities(frozen, caps, models)
         every = caps | frozenset(implied)
-        features, left_features = set(), {}
-        for feature, cap in FEATURES.items():
-            if cap in every:
-                features.add(feature)
-            else:
-                left_features[feature] = f"needs capability {cap}"
+        features, left_features = _board_features(every)
         kinds = S.COUNTER_KINDS if counter_kinds is None else tuple(
             [k for k in S.COUNTER_KINDS if k in counter_kinds] + sorted(set(counter_kinds) - set(S.COUNTER_KINDS)))
         plan = cls(every, declared, frozen, left_out, frozenset(features), left_features, caps, implied, unmodelled,
                    models, groups, kinds)
         by_area = area_cards(every, declared, plan.plays)
-        if {"steps", "triggers"} <= every:  # declared cards read with a step ability: the upkeep scenes play them
-            from harness.rules.steps import STEP_TEMPLATES
-
-            for name, model in sorted(models.items()):
-                if any(a.template in STEP_TEMPLATES for a in model.abilities):
-                    by_area.setdefault(name, "upkeep scenes' permanents with step abilities (capabilities steps, "
-                                             "triggers)")
+        _add_step_cards(every, models, by_area)
         plan.area_cards.update((card, why) for card, why in by_area.items() if card not in plan.listed_cards)
         for card in plan.area_cards:
             left_out.pop(card, None)  # left out of the generator lists, but a rules area plays it
@@ -517,6 +544,87 @@ class Plan:
             else:
                 cache[name] = st.sampled_from(self.lists[name])
         return cache[name]
+
+
+def _curated_lists(caps: frozenset[str], declared: frozenset[str] | None, waived: frozenset[str],
+                   left_out: dict[str, str]) -> dict[str, list[str]]:
+    """Plan.of's generator lists of the curated pool (``strategies.CARD_LISTS``) and the empty
+    :data:`MODEL_LISTS`; why each card left out is, into ``left_out``."""
+    lists: dict[str, list[str]] = {}
+    for name, members in S.CARD_LISTS.items():
+        kept = []
+        for card in members:
+            why = Plan._why_not(card, caps, declared, waived)
+            if why:
+                left_out[card] = why
+            else:
+                kept.append(card)
+        lists[name] = kept
+    for name in MODEL_LISTS:
+        lists.setdefault(name, [])
+    return lists
+
+
+def _add_declared(extra: list[str], lists: dict[str, list[str]],
+                  left_out: dict[str, str]) -> tuple[dict[str, tuple[str, ...]], dict]:
+    """Plan.of's declared cards outside the pool (``extra``) put into the lists their models say:
+    (unmodelled card -> the sentences not read, modelled card -> its model)."""
+    unmodelled: dict[str, tuple[str, ...]] = {}
+    models = {}
+    for name in extra:
+        model = reader.model(name)
+        if not model.modelled:
+            unmodelled[name] = tuple(model.unread)
+            continue
+        models[name] = model
+        where = lists_of(card_data.card(name), model)
+        if not where:
+            left_out[name] = "modelled, but no generator plays what it does yet"
+        for list_name in where:
+            lists[list_name].append(name)
+    return unmodelled, models
+
+
+def _grouped(lists: dict[str, list[str]], models: dict) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Plan.of's template groups of each list with a modelled card (:func:`group_key`; the curated
+    cards first, then the vanilla group); each such list reordered group by group."""
+    groups: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for name, members in lists.items():
+        if not any(m in models for m in members):
+            continue
+        by_key: dict[tuple, list[str]] = {}
+        curated = [m for m in members if m not in models]
+        if curated:
+            by_key[("curated",)] = curated
+        modelled = sorted((m for m in members if m in models),
+                          key=lambda m: (group_key(m, models[m]) != ("vanilla",), group_key(m, models[m]), m))
+        for m in modelled:
+            by_key.setdefault(group_key(m, models[m]), []).append(m)
+        groups[name] = tuple(tuple(v) for v in by_key.values())
+        lists[name] = [m for group in groups[name] for m in group]
+    return groups
+
+
+def _board_features(every: frozenset[str]) -> tuple[set[str], dict[str, str]]:
+    """Plan.of's board features the capabilities ``every`` unlock, and those left out with why."""
+    features, left_features = set(), {}
+    for feature, cap in FEATURES.items():
+        if cap in every:
+            features.add(feature)
+        else:
+            left_features[feature] = f"needs capability {cap}"
+    return features, left_features
+
+
+def _add_step_cards(every: frozenset[str], models: dict, by_area: dict[str, str]) -> None:
+    """Plan.of's declared cards read with a step ability: the upkeep scenes play them."""
+    if {"steps", "triggers"} <= every:
+        from harness.rules.steps import STEP_TEMPLATES
+
+        for name, model in sorted(models.items()):
+            if any(a.template in STEP_TEMPLATES for a in model.abilities):
+                by_area.setdefault(name, "upkeep scenes' permanents with step abilities (capabilities steps, "
+                                         "triggers)")
 
 
 _EFFECTIVE: dict[int, tuple[object, frozenset[str]]] = {}
