@@ -218,6 +218,10 @@ class IllegalAction(RulesfuzzError):
     ``reason`` is a short code such as ``"not_on_battlefield"`` or ``"illegal_target"``.
     """
 
+    #: Set by :mod:`harness.connection.rpc` on the refusal of an engine process whose error data
+    #: carried the game's observation (``None`` when it carried none); engines don't set it.
+    observation: Observation | None
+
     def __init__(self, reason: str, message: str = ""):
         super().__init__(f"{reason}: {message}" if message else reason)
         self.reason = reason

@@ -34,6 +34,8 @@ replays the failures HypoFuzz saved first (:func:`adopt_hypofuzz_failures`), wit
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from harness.protocol import RulesfuzzError
 
@@ -85,6 +87,17 @@ def pytest_addoption(parser):
                     help="don't check this invariant (repeatable), as `rulesfuzz run --skip-invariant`")
 
 
+#: The session's resolved rulesfuzz options (:func:`_resolve`), kept in the pytest config's stash.
+_OPTIONS = pytest.StashKey[dict[str, Any] | None]()
+
+
+def _options(config: pytest.Config) -> dict[str, Any]:
+    """The resolved options of a session fuzzing an engine (only such a session has rulesfuzz's item)."""
+    options = config.stash.get(_OPTIONS, None)
+    assert options is not None
+    return options
+
+
 def _resolve(config) -> dict | None:
     """The item's options: the command line's, else the settings of ``[tool.rulesfuzz]`` (and of
     ``--rulesfuzz-profile``) when fuzzing at all, else the defaults. None: no item (neither
@@ -103,12 +116,12 @@ def _resolve(config) -> dict | None:
         settings, _ = load_settings(run_parser, profile, profile_flag="--rulesfuzz-profile")
     except ConfigError as exc:
         raise pytest.UsageError(str(exc)) from None
-    resolved = {}
+    resolved: dict[str, Any] = {}
     for name, (setting, default) in OPTIONS.items():
         given = config.getoption(name)
         resolved[name] = given if given is not None else settings.get(setting, default)
-    for setting, default in SETTINGS.items():
-        resolved[setting] = settings.get(setting, default)
+    for setting, fallback in SETTINGS.items():
+        resolved[setting] = settings.get(setting, fallback)
     if not resolved["rulesfuzz_engine"]:
         raise pytest.UsageError(f"--rulesfuzz-profile {profile}: no engine (give --rulesfuzz-engine, or engine in "
                                 f"[tool.rulesfuzz] of pyproject.toml)")
@@ -117,7 +130,7 @@ def _resolve(config) -> dict | None:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", f"{MARKER}: the rulesfuzz item fuzzing --rulesfuzz-engine")
-    options = config._rulesfuzz = _resolve(config)
+    options = config.stash[_OPTIONS] = _resolve(config)
     if options is None:
         return
     from harness.reporting import baseline as baseline_file
@@ -278,7 +291,7 @@ class RulesfuzzItem(pytest.Item):
         from harness.connection.loading import EngineLoadError, load_engine
 
         try:
-            return load_engine(spec, step_timeout=self.config._rulesfuzz["step_timeout"], isolate=isolate)
+            return load_engine(spec, step_timeout=_options(self.config)["step_timeout"], isolate=isolate)
         except EngineLoadError as exc:
             raise RulesfuzzFailure(f"rulesfuzz: error: {exc}") from None
 
@@ -287,7 +300,7 @@ class RulesfuzzItem(pytest.Item):
         from harness.running.runner import database_from, run
         from harness.running.settings import RunSettings
 
-        option = self.config._rulesfuzz.__getitem__
+        option = _options(self.config).__getitem__
         engine = self._engine(self.spec, option("isolate"))
         against_spec = option("rulesfuzz_against")
         against = self._engine(against_spec) if against_spec else None
@@ -343,7 +356,7 @@ class RulesfuzzCollector(pytest.Collector):
 
         from harness.connection.loading import EngineLoadError, load_engine
 
-        option = self.config._rulesfuzz.__getitem__
+        option = _options(self.config).__getitem__
         try:
             engine = load_engine(self.spec, step_timeout=option("step_timeout"), isolate=option("isolate"))
             against_spec = option("rulesfuzz_against")
@@ -377,7 +390,7 @@ def pytest_make_collect_report(collector):
     its item is collected, counted and reported like any other, then selected by -k, -m and
     --deselect."""
     report = yield
-    options = getattr(collector.config, "_rulesfuzz", None)
+    options = collector.config.stash.get(_OPTIONS, None)
     spec = options["rulesfuzz_engine"] if options else None
     if spec and isinstance(collector, pytest.Session) and report.passed:
         report.result.append(RulesfuzzCollector.from_parent(collector, name="rulesfuzz", nodeid="rulesfuzz",

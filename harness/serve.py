@@ -27,11 +27,11 @@ def info_to_json(info: EngineInfo) -> dict:
     return {
         "protocol": PROTOCOL_VERSION, "name": info.name, "version": info.version,
         "capabilities": sorted(info.capabilities),
-        "cards": None if getattr(info, "cards", None) is None else sorted(info.cards),
+        "cards": None if (names := getattr(info, "cards", None)) is None else sorted(names),
         "ignored_fields": sorted(getattr(info, "ignored_fields", ()) or ()),
         **({"card_definitions": [dict(d) for d in info.card_definitions]}
            if getattr(info, "card_definitions", ()) else {}),
-        **({"counter_kinds": sorted(info.counter_kinds)} if getattr(info, "counter_kinds", None) is not None else {}),
+        **({"counter_kinds": sorted(kinds)} if (kinds := getattr(info, "counter_kinds", None)) is not None else {}),
     }
 
 
@@ -95,7 +95,7 @@ class Server:
     # ------------------------------------------------------------------ methods
     def _game(self, params: dict):
         handle = params.get("game")
-        if handle not in self.games:
+        if not isinstance(handle, str) or handle not in self.games:  # games are named by strings
             raise _UnknownGame(handle)
         return self.games[handle]
 
@@ -117,7 +117,8 @@ class Server:
                 self._error(mid, "unknown_game", f"no game {exc.args[0]!r}")
             return
         except IllegalAction as exc:
-            game = self.games.get(params.get("game"))
+            handle = params.get("game")
+            game = self.games.get(handle) if isinstance(handle, str) else None
             data = {"reason": exc.reason}
             if params.get("observe") and game is not None:
                 data["observation"] = game.observe()
@@ -168,7 +169,8 @@ class Server:
         if method == "observe":
             return self._game(params).observe()
         if method == "dispose":
-            self.games.pop(params.get("game"), None)
+            if isinstance(disposed := params.get("game"), str):
+                self.games.pop(disposed, None)
             return None
         if method == "shutdown":
             return None

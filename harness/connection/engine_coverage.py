@@ -251,7 +251,7 @@ class EngineCoverage:
                 branches[1] += s.get("num_branches", 0)
                 if s["num_statements"] and not s["covered_lines"]:
                     never.append(f"{_relative(path)}:{name}")
-        return CoverageSummary(tuple(lines), tuple(branches), functions, never, self.data_file, self.sources)
+        return CoverageSummary((lines[0], lines[1]), (branches[0], branches[1]), functions, never, self.data_file, self.sources)
 
 
 def _relative(path: str) -> str:

@@ -54,6 +54,8 @@ def load_engine(spec: str, *, step_timeout: float | None = 10.0, isolate: bool =
             raise EngineLoadError(f"engine {spec!r}: no file {path}")
         name = f"rulesfuzz_engine_{abs(hash(str(path.resolve())))}"
         module_spec = importlib.util.spec_from_file_location(name, path)
+        if module_spec is None or module_spec.loader is None:  # not a suffix Python imports (.py, .pyc ...)
+            raise EngineLoadError(f"engine {spec!r}: {path} is not a Python file")
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = module
         try:

@@ -160,7 +160,9 @@ class _Child:
         self.dead = False
 
     def _drain_stderr(self) -> None:
-        for raw in iter(self.proc.stderr.readline, b""):
+        stderr = self.proc.stderr
+        assert stderr is not None  # Popen(stderr=PIPE)
+        for raw in iter(stderr.readline, b""):
             self.stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
 
     def tail(self) -> list[str]:
@@ -191,7 +193,8 @@ class _Child:
             pass
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
-                stream.close()
+                if stream is not None:  # Popen(stdin=PIPE, stdout=PIPE): never None
+                    stream.close()
             except OSError:
                 pass
 
@@ -199,10 +202,12 @@ class _Child:
         if self.trace is not None:
             self.trace.append(("to engine", message))
         data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        stdin = self.proc.stdin
+        assert stdin is not None  # Popen(stdin=PIPE)
         try:
             view = memoryview(data)
             while view:
-                view = view[os.write(self.proc.stdin.fileno(), view):]
+                view = view[os.write(stdin.fileno(), view):]
         except (BrokenPipeError, OSError, ValueError):
             code = self.proc.poll()
             raise self.fail(f"engine process exited (code {code}) before reading {message.get('method', 'a reply')!r}")
@@ -215,7 +220,9 @@ class _Child:
     def receive(self, waiting_for: str) -> dict:
         """The next message (a dict); raises on end of file, a deadline passed, or a line that is not JSON-RPC."""
         deadline = None if not self.timeout else time.monotonic() + self.timeout
-        fd = self.proc.stdout.fileno()
+        stdout = self.proc.stdout
+        assert stdout is not None  # Popen(stdout=PIPE)
+        fd = stdout.fileno()
         while b"\n" not in self._buffer:
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
@@ -315,6 +322,7 @@ class ProcessEngine:
             self._child = None
             with _alarm_paused():
                 self._start()
+        assert self._child is not None  # _start() set it or raised
         return self._child
 
     @staticmethod

@@ -75,12 +75,13 @@ class Guidance:
         exercised, ``(its steps that exercised x) / (s + PRIOR)`` times ``x`` 's rarity. None
         when it had no step yet."""
         coverage = self.coverage
-        steps = coverage.source_steps.get(source, 0) if coverage is not None else 0
-        if not steps:
+        links = coverage.links if coverage is not None else None  # a source's steps are counted with links
+        steps = coverage.source_steps.get(source, 0) if coverage is not None and links is not None else 0
+        if not steps or links is None:
             return None
         rare = self._rare
         return 1.0 / (1 + steps) + sum(n / (steps + PRIOR) * rare[item]
-                                       for item, n in coverage.links.get(source, {}).items() if item in rare)
+                                       for item, n in links.get(source, {}).items() if item in rare)
 
     @staticmethod
     def rare(coverage: RuleCoverage) -> dict[tuple[str, str], float]:
@@ -133,4 +134,5 @@ class GuidedPlan(Plan):
         return guided
 
     def choice(self, name: str):
+        assert self.guidance is not None  # of_plan gives each GuidedPlan its Guidance
         return self.guidance.choice(name)

@@ -100,8 +100,12 @@ CARD_LISTS: dict[str, tuple[str, ...]] = {
 
 
 def toughness(name: str) -> int:
-    """The printed toughness of creature card ``name`` (card data; CR 208)."""
-    return card_data.card(name).toughness
+    """The printed toughness of creature card ``name`` (card data; CR 208). Raises ValueError for a
+    card with none (a generator list's creature always has one)."""
+    value = card_data.card(name).toughness
+    if value is None:
+        raise ValueError(f"{name} has no printed toughness")
+    return value
 
 
 def rarely(draw, one_in: int, label: str | None = None) -> bool:

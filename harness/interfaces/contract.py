@@ -119,10 +119,12 @@ def _range(spec: dict) -> str:
         out.append("distinct")
     if "pattern" in spec:
         out.append(f"matches `{spec['pattern']}`")
-    items = spec.get("items") if isinstance(spec.get("items"), dict) else {}
+    items = spec.get("items")
+    items = items if isinstance(items, dict) else {}
     if items.get("minimum") is not None:
         out.append(f"items >= {items['minimum']}")
-    extra = spec.get("additionalProperties") if isinstance(spec.get("additionalProperties"), dict) else {}
+    extra = spec.get("additionalProperties")
+    extra = extra if isinstance(extra, dict) else {}
     if extra.get("minimum") is not None:
         out.append(f"values >= {extra['minimum']}")
     return ", ".join(out)
@@ -431,7 +433,7 @@ def _events(src) -> list[str]:
 
 def _field_rows(schema: dict, spec: dict, required: Iterable[str]) -> list[tuple[str, ...]]:
     required = set(required)
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for name, field in spec.get("properties", {}).items():
         field = _resolve(field, schema)
         rows.append((f"`{name}`", "yes" if name in required else "no", _cell(_type(field)), _cell(_range(field)),

@@ -57,7 +57,7 @@ def report_end(args, code: int, state: ChildState, judged: Verdict) -> int:
                              "on past it, each crash a finding)")
         if found is not None:
             finding.replay_path = save_scenario(args.replay_dir, name, key, scenario)
-        known = {}
+        known: dict[str, str] = {}
         if getattr(args, "baseline", None):
             from harness.reporting import baseline as baseline_file
 

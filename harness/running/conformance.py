@@ -98,7 +98,8 @@ class _FirstOption:
 
 
 def _creatures(info: EngineInfo) -> list[cards.Card]:
-    names = sorted(info.cards) if getattr(info, "cards", None) is not None else cards.names()
+    declared = getattr(info, "cards", None)
+    names = sorted(declared) if declared is not None else cards.names()
     names = sorted(names, key=lambda n: n not in PREFERRED)  # cards every engine is likely to play first
     found = []
     for name in names:
@@ -126,13 +127,13 @@ def small_board(info: EngineInfo) -> dict | None:
     creatures = _creatures(info)
     if not creatures:
         return None
-    first = next((c for c in creatures if c.toughness >= 2), creatures[0])
+    first = next((c for c in creatures if (c.toughness or 0) >= 2), creatures[0])  # each has a toughness
     second = creatures[0]
     return {
         "players": [{"id": "P1", "life": 17}, {"id": "P2", "life": 20}],
         "objects": [
             {"id": "c1", "card": first.name, "zone": "battlefield", "owner": "P1", "controller": "P1",
-             "tapped": "tap_untap_costs" in info.capabilities, "summoning_sick": False, "damage": 1 if first.toughness >= 2 else 0},
+             "tapped": "tap_untap_costs" in info.capabilities, "summoning_sick": False, "damage": 1 if (first.toughness or 0) >= 2 else 0},
             {"id": "c2", "card": second.name, "zone": "battlefield", "owner": "P2", "controller": "P2",
              "tapped": False, "summoning_sick": False, "damage": 0},
         ],
