@@ -18,6 +18,33 @@ settings.register_profile("ci", deadline=None, suppress_health_check=list(Health
 settings.load_profile(os.environ.get("RULESFUZZ_HYPOTHESIS_PROFILE", "ci"))
 
 
+#: The tests that run longest (tens of CPU-seconds each, most starting engine processes again
+#: and again), longest first, as node id prefixes: collected before all others (the rest keep
+#: their order), so that pytest-xdist's workers start them first and the run doesn't end with
+#: one worker still on one of them while the other has nothing left (worksteal takes tests from
+#: the end of a worker's queue: short ones, once these are first). A test that stops being slow
+#: only loses its place at the front; none depends on it.
+SLOW_FIRST = (
+    "tests/test_rpc.py::test_processes_an_engine_started_are_stopped_with_it",
+    "tests/test_rpc.py::test_isolated_run_finds_what_the_in_process_run_finds",
+    "tests/test_rpc.py::test_keep_going_reports_a_child_fault_and_a_rules_bug_each_with_its_replay_file",
+    "tests/test_rpc.py::test_a_crashing_child_is_reported_shrunk_and_replays",
+    "tests/test_rpc.py::test_the_tiny_engine_gives_the_same_findings_in_process_and_over_the_protocol",
+    *(f"tests/test_bugfinding.py::test_the_harness_finds_the_mutant[{name}]" for name in (
+        "layers_attach_keeps_timestamp", "layers_copy_keeps_x", "pokey_roll_ignores_pixie",
+        "deathtouch_lethal_replaced_once", "pokey_flip_keeps_pixie_die", "layers_copy_of_token_copies_card")),
+    "tests/test_bugfinding.py::test_the_harness_finds_the_mutant",
+)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own grouping by fixture scope
+def pytest_collection_modifyitems(items):
+    def rank(item) -> int:
+        return next((i for i, prefix in enumerate(SLOW_FIRST) if item.nodeid.startswith(prefix)), len(SLOW_FIRST))
+
+    items.sort(key=rank)  # stable: the same order in every xdist worker, as xdist requires
+
+
 #: Child processes a test process may keep to its end: multiprocessing's resource tracker
 #: (started once by the first spawn-context lock or value, it ends with this process).
 LONG_LIVED_CHILDREN = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
