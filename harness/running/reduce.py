@@ -37,6 +37,92 @@ def _size(scenario: dict) -> tuple[int, int]:
     return len(scenario["steps"]), len(scenario["board"]["objects"])
 
 
+def _plain(steps: list) -> list[dict]:
+    """``steps`` as a scenario to replay gives them: their events and decisions."""
+    return [{k: v for k, v in s.items() if k in ("event", "decisions")} for s in steps]
+
+
+def _without_a_step(best: dict):
+    """``(board, steps)`` of ``best`` without one of its steps, the last first."""
+    for i in reversed(range(len(best["steps"]))):
+        yield best["board"], _plain(best["steps"][:i] + best["steps"][i + 1:])
+
+
+def _entered_on_the_board(best: dict):
+    """``(board, steps)`` of ``best`` with a permanent a step puts onto the battlefield on the
+    board instead (:func:`_with_entered_object`), the first first."""
+    for i, step in enumerate(best["steps"]):
+        board = _with_entered_object(best["board"], step["event"])
+        if board is not None:
+            yield board, _plain(best["steps"][:i] + best["steps"][i + 1:])
+
+
+def _without_an_object(best: dict):
+    """``(board, steps)`` of ``best`` without one board object (and the Auras attached to it), the last first."""
+    objects = best["board"]["objects"]
+    for obj in reversed(objects):
+        gone = {obj["id"]} | {o["id"] for o in objects if o.get("attached_to") == obj["id"]}
+        yield {**best["board"], "objects": [o for o in objects if o["id"] not in gone]}, _plain(best["steps"])
+
+
+#: The ways of making a scenario smaller, tried in this order: the first that keeps the
+#: finding is kept, and the search starts again from the first.
+_PASSES = (_without_a_step, _entered_on_the_board, _without_an_object)
+
+
+def _key_of(scenario: dict) -> str | None:
+    """The finding key of ``scenario``'s violation (None without one)."""
+    from harness.protocol import Violation
+    from harness.reporting.findings import violation_keys
+
+    if "violation" not in scenario:
+        return None
+    found = [scenario["violation"], *scenario.get("also_violated", ())]
+    return violation_keys([Violation(v["invariant"], v.get("step", 0), tuple(v.get("messages", ())))
+                           for v in found])[0]
+
+
+class _Attempts:
+    """Replays of variants of ``scenario`` on ``engine``, within ``max_replays`` and ``max_seconds``."""
+
+    def __init__(self, engine, scenario: dict, invariants: tuple, against, max_replays: int, max_seconds: float,
+                 step_timeout: float | None, key: str):
+        self.engine, self.scenario, self.invariants, self.against = engine, scenario, invariants, against
+        self.budget = max_replays
+        self.deadline = time.perf_counter() + max_seconds
+        self.step_timeout, self.key = step_timeout, key
+
+    def __call__(self, board: dict, steps: list) -> dict | None:
+        """The re-recorded scenario if it still fails with the key, else None."""
+        from harness.running import scenario as scenario_file
+        from harness.reporting.findings import primary_first, violation_keys
+
+        if self.budget <= 0 or time.perf_counter() > self.deadline:
+            self.budget = 0
+            return None
+        self.budget -= 1
+        candidate = {"format": scenario_file.FORMAT, "board": board, "steps": steps}
+        step_invariants, scenario_invariants = self.invariants
+        try:
+            result = scenario_file.replay(self.engine, candidate, step_invariants, scenario_invariants,
+                                          against=self.against, keep_session=True, step_timeout=self.step_timeout)
+        except (BoardRejected, Declined, ReplayDiverged, EngineTimeout):
+            return None
+        keys = violation_keys(result.violations)
+        if self.key not in keys:  # a crash elsewhere, another difference: another finding
+            return None
+        first = primary_first(result.violations, self.key, keys)[0]
+        same_step = [v for v in result.violations if v.step == first.step]
+        others = [v for v in same_step if v is not first]
+        rebuilt = scenario_file.build(board, result.session.steps[: first.step], [first, *others])
+        if result.session.output:
+            rebuilt["engine_output"] = result.session.output
+        for field in ("engine", "seed"):
+            if field in self.scenario:
+                rebuilt[field] = self.scenario[field]
+        return rebuilt
+
+
 def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants=(), against=None,
                     max_replays: int = 400, max_seconds: float = 10.0, step_timeout: float | None = 10.0,
                     key: str | None = None) -> dict:
@@ -48,78 +134,18 @@ def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants
     ``max_seconds`` bound the work (each replay is one run of the scenario on ``engine``;
     an engine that hangs costs ``step_timeout`` seconds per replay).
     """
-    from harness.running import scenario as scenario_file
-
-    from harness.protocol import Violation
-
-    from harness.reporting.findings import primary_first, violation_keys
-
-    if key is None and "violation" in scenario:
-        found = [scenario["violation"], *scenario.get("also_violated", ())]
-        key = violation_keys([Violation(v["invariant"], v.get("step", 0), tuple(v.get("messages", ())))
-                              for v in found])[0]
+    if key is None:
+        key = _key_of(scenario)
     if key is None:
         return scenario
-    budget = [max_replays]
-    deadline = time.perf_counter() + max_seconds
-
-    def attempt(board, steps):
-        """The re-recorded scenario if it still fails with ``key``, else None."""
-        if budget[0] <= 0 or time.perf_counter() > deadline:
-            budget[0] = 0
-            return None
-        budget[0] -= 1
-        candidate = {"format": scenario_file.FORMAT, "board": board, "steps": steps}
-        try:
-            result = scenario_file.replay(engine, candidate, step_invariants, scenario_invariants, against=against,
-                                          keep_session=True, step_timeout=step_timeout)
-        except (BoardRejected, Declined, ReplayDiverged, EngineTimeout):
-            return None
-        keys = violation_keys(result.violations)
-        if key not in keys:  # a crash elsewhere, another difference: another finding
-            return None
-        first = primary_first(result.violations, key, keys)[0]
-        same_step = [v for v in result.violations if v.step == first.step]
-        others = [v for v in same_step if v is not first]
-        rebuilt = scenario_file.build(board, result.session.steps[: first.step], [first, *others])
-        if result.session.output:
-            rebuilt["engine_output"] = result.session.output
-        for field in ("engine", "seed"):
-            if field in scenario:
-                rebuilt[field] = scenario[field]
-        return rebuilt
-
+    attempt = _Attempts(engine, scenario, (step_invariants, scenario_invariants), against, max_replays,
+                        max_seconds, step_timeout, key)
     best = scenario
-    changed = True
-    while changed and budget[0] > 0:
-        changed = False
-        for i in reversed(range(len(best["steps"]))):
-            steps = best["steps"][:i] + best["steps"][i + 1:]
-            found = attempt(best["board"], [{k: v for k, v in s.items() if k in ("event", "decisions")}
-                                            for s in steps])
-            if found is not None and _size(found) < _size(best):
-                best, changed = found, True
-                break
-        if changed:
-            continue
-        for i, step in enumerate(best["steps"]):
-            board = _with_entered_object(best["board"], step["event"])
-            if board is None:
-                continue
-            steps = best["steps"][:i] + best["steps"][i + 1:]
-            found = attempt(board, [{k: v for k, v in s.items() if k in ("event", "decisions")} for s in steps])
-            if found is not None and _size(found) < _size(best):
-                best, changed = found, True
-                break
-        if changed:
-            continue
-        objects = best["board"]["objects"]
-        for obj in reversed(objects):
-            gone = {obj["id"]} | {o["id"] for o in objects if o.get("attached_to") == obj["id"]}
-            board = {**best["board"], "objects": [o for o in objects if o["id"] not in gone]}
-            found = attempt(board, [{k: v for k, v in s.items() if k in ("event", "decisions")}
-                                    for s in best["steps"]])
-            if found is not None and _size(found) < _size(best):
-                best, changed = found, True
-                break
+    while attempt.budget > 0:
+        better = next((found for variants in _PASSES for board, steps in variants(best)
+                       for found in [attempt(board, steps)] if found is not None and _size(found) < _size(best)),
+                      None)
+        if better is None:
+            break
+        best = better
     return best

@@ -426,15 +426,33 @@ def merge(results: list, engine_name: str, replay_dir, slot_list: list[Slot]):
     the lowest slot on a tie, in the order first found), stats summed, replay files moved to
     ``replay_dir``. A finding's ``examples_to_find`` counts the examples of the slot that found it."""
     from harness.reporting import rule_coverage
-    from harness.running.runner import RunResult, replay_file_path
+    from harness.running.runner import RunResult
 
     merged = RunResult(engine_name, merge_stats([r.stats for r in results]),  # (a crashed slot has no invariants)
                        invariants=next((list(r.invariants) for r in results if r.invariants), []),
                        skipped=next((list(r.skipped) for r in results if r.skipped), []))
     merged.rule_coverage = rule_coverage.merge_reports([r.rule_coverage for r in results])
-    for result in results:  # how each slot's examples came about (harness.running.runner.count_outcomes), added up
+    for result in results:  # how each slot's examples came about (harness.running.drivers.count_outcomes), added up
         for outcome, n in (getattr(result, "examples_by_outcome", None) or {}).items():
             merged.examples_by_outcome[outcome] = merged.examples_by_outcome.get(outcome, 0) + n
+    chosen, others = _distinct_findings(results)
+    for finding in chosen.values():
+        _move_replay_file(finding, replay_dir, engine_name)
+        merged.findings.append(finding)
+    for finding in others:
+        if finding.replay_path is not None:
+            Path(finding.replay_path).unlink(missing_ok=True)
+    if replay_dir is not None:
+        _remove_empty_slot_folders(replay_dir, slot_list)
+    cuts = {r.cut_short for r in results}
+    merged.cut_short = "interrupted" if "interrupted" in cuts else ("time budget" if "time budget" in cuts else None)
+    merged.also_seen = list(dict.fromkeys(k for r in results for k in r.also_seen if k not in chosen))
+    return merged
+
+
+def _distinct_findings(results: list) -> tuple[dict, list]:
+    """The slots' findings by key (the smallest scenario of each, the lowest slot on a tie, in
+    the order first found; the others counted as its repeats) and the others."""
     chosen: dict[str, object] = {}
     others = []
     for result in results:
@@ -449,22 +467,23 @@ def merge(results: list, engine_name: str, replay_dir, slot_list: list[Slot]):
             else:
                 best.repeats += finding.repeats + 1
                 others.append(finding)
-    for finding in chosen.values():
-        old = finding.replay_path
-        if replay_dir is not None and old is not None:
-            finding.replay_path = scenario_file.save(
-                finding.scenario, replay_file_path(replay_dir, engine_name, finding.key, finding.scenario))
-            Path(old).unlink(missing_ok=True)
-        merged.findings.append(finding)
-    for finding in others:
-        if finding.replay_path is not None:
-            Path(finding.replay_path).unlink(missing_ok=True)
-    if replay_dir is not None:
-        for slot in slot_list:
-            folder = slot_folder(replay_dir, slot)
-            if folder.is_dir() and not any(folder.iterdir()):
-                shutil.rmtree(folder, ignore_errors=True)
-    cuts = {r.cut_short for r in results}
-    merged.cut_short = "interrupted" if "interrupted" in cuts else ("time budget" if "time budget" in cuts else None)
-    merged.also_seen = list(dict.fromkeys(k for r in results for k in r.also_seen if k not in chosen))
-    return merged
+    return chosen, others
+
+
+def _remove_empty_slot_folders(replay_dir, slot_list: list[Slot]) -> None:
+    for slot in slot_list:
+        folder = slot_folder(replay_dir, slot)
+        if folder.is_dir() and not any(folder.iterdir()):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _move_replay_file(finding, replay_dir, engine_name: str) -> None:
+    """Move ``finding``'s replay file from its slot's folder to ``replay_dir`` (its name there:
+    :func:`harness.running.runner.replay_file_path`)."""
+    from harness.running.runner import replay_file_path
+
+    old = finding.replay_path
+    if replay_dir is not None and old is not None:
+        finding.replay_path = scenario_file.save(
+            finding.scenario, replay_file_path(replay_dir, engine_name, finding.key, finding.scenario))
+        Path(old).unlink(missing_ok=True)
