@@ -446,7 +446,12 @@ def test_buggy_gives_exactly_its_five_findings_in_one_keep_going_run(tmp_path, c
     assert sorted(f["key"] for f in report["findings"]) == sorted(BUG_KEYS.values())
     for finding in report["findings"]:
         replay_file = finding["replay_file"]
-        assert replay_file and len(finding["scenario"]["steps"]) <= 2, finding
+        # What each bug needs, at most: two events, except the Equipment moved between two creatures (301.5,
+        # 611.3a): two attach events, and the Equipment and the second creature may enter by events (a
+        # put_onto_battlefield, a token-making spell) where the shrink stops before putting them on the
+        # board: 4 (Hypothesis 6.170's shrink of seed 0 keeps both entries; 6.155's put them on the board).
+        bound = 4 if finding["key"] == BUG_KEYS["Equipment bonus stays after it moves (611.3a)"] else 2
+        assert replay_file and len(finding["scenario"]["steps"]) <= bound, finding
         assert main(["replay", replay_file, "--engine", f"{POOL}/buggy.py:engine"]) == 1
         assert main(["replay", replay_file, "--engine", f"{POOL}/engine.py:engine"]) == 0
 
