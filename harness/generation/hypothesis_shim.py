@@ -686,8 +686,19 @@ def internals_problems() -> list[str]:
         return f"its _rules_strategy has no {', '.join(missing)}" if missing else None
     check("a machine's _rules_strategy (machine_rule_names, weight_rules)", rules_strategy)
 
-    check("MultipleResults.values (results_of)",
+    check("multiple(...) iterated (results_of)",
           lambda: None if results_of(stateful.multiple(1, 2)) == (1, 2) else "multiple(1, 2) reads otherwise")
+
+    def bundle_filter():
+        filtered = Bundle("b").filter(bool)
+        if isinstance(filtered, Bundle):  # since Bundle draws were rewritten: the Bundle keeps it
+            steps = sampled_transformations(filtered)
+            if [name for name, _ in steps] != ["filter"] or getattr(filtered, "consume", None) is not False:
+                return f"Bundle.filter gives a Bundle whose _transformations read {steps!r} (consume: " \
+                       f"{getattr(filtered, 'consume', 'missing')})"
+        elif not (isinstance(filtered, FilteredStrategy) and isinstance(filtered.filtered_strategy, Bundle)):
+            return f"Bundle.filter gives a {type(filtered).__qualname__}, neither a Bundle nor a FilteredStrategy of one"
+    check("Bundle.filter (drawn at random by --explore: _bundle_sampler)", bundle_filter)
 
     def test_attributes():
         test = get_state_machine_test(machine, settings=Settings(max_examples=1, database=None))
