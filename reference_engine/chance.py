@@ -64,7 +64,9 @@ from harness import decisions as D
 from .abilities import FLIP_A_COIN
 from .cards import TOKEN_DEFS
 from .errors import IllegalAction
+from .model_targets import deal_damage_from
 from .objects import BATTLEFIELD, GameObject, Trigger
+from .records import ChanceEvent
 
 if TYPE_CHECKING:
     from .cards import CardScript
@@ -73,21 +75,6 @@ else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 COIN = (D.HEADS, D.TAILS)
-
-
-@dataclass(frozen=True, slots=True)
-class ChanceEvent:
-    """A coin flip or die roll about to happen, as replacement effects modify it.
-
-    ``kind`` is ``"flip"`` or ``"roll"``; ``count`` coins or dice with ``sides`` sides
-    (2 for a coin); ``ignore`` of them are ignored (Krark's Thumb: all but one; Pixie
-    Guide: the lowest).
-    """
-
-    kind: str
-    count: int = 1
-    sides: int = 2
-    ignore: int = 0
 
 
 def _single_flip(e: ChanceEvent) -> bool:
@@ -377,13 +364,11 @@ class ChanceRules(GameBase):
                 self.create_token(self.new_token_id(f"{trigger.source}.treasure{i}"), definition, script,
                                   trigger.controller, trigger.source)
         elif trigger.kind == "1 damage to each opponent":
-            from .events import _deal_damage
-
             source = self.objects.get(trigger.source)
             source = source if source is not None and source.zone == BATTLEFIELD else None
             for opponent in self.players:
                 if opponent != trigger.controller:
-                    _deal_damage(self, trigger.source, source, opponent, 1)
+                    deal_damage_from(self, trigger.source, source, opponent, 1)
         else:
             super().resolve_trigger(trigger, decider)
 

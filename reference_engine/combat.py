@@ -58,12 +58,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import re
-from dataclasses import dataclass, field
 
 from harness import decisions as D
 from .errors import IllegalAction, Unsupported
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject
+from .records import DECLARE_ATTACKERS, Combat
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -71,7 +71,7 @@ if TYPE_CHECKING:
 else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
-DECLARE_ATTACKERS, DECLARE_BLOCKERS = "declare_attackers", "declare_blockers"
+DECLARE_BLOCKERS = "declare_blockers"
 FIRST_STRIKE_DAMAGE, COMBAT_DAMAGE = "first_strike_damage", "combat_damage"
 
 #: Keyword abilities that matter only in combat and are not modelled: the example is declined
@@ -94,22 +94,6 @@ _UNMODELLED_TEXT = (
 _ASSIGNS_TOUGHNESS = re.compile(r"assigns combat damage equal to its toughness rather than its power")
 #: A requirement to attack or block (CR 508.1d, 509.1c), read from a card model's restriction text.
 _REQUIREMENT = re.compile(r"(attacks|blocks|attacks or blocks) each combat if able")
-
-
-@dataclass(slots=True)
-class Combat:
-    """The combat in progress: who attacks whom, the declared blocks (blocker -> attacker, kept
-    after a blocker leaves combat: the attacker stays blocked, CR 509.1h), the last step reached,
-    and the creatures that had first strike or double strike as the first combat damage step
-    began (CR 510.4). Whether a creature is still attacking or blocking is its ``combat`` field."""
-
-    attacking_player: str
-    defending_player: str
-    attackers: tuple[str, ...]
-    blocks: dict[str, str] = field(default_factory=dict)
-    blockers_declared: bool = False
-    step: str = DECLARE_ATTACKERS
-    first_strikers: tuple[str, ...] = ()
 
 
 def _ids(value, what: str) -> list[str]:

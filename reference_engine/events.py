@@ -17,7 +17,9 @@ import reference_engine.turn as turn
 import reference_engine.zones as zones
 from .cards import MODEL_SPELL, TOKEN_DEFS, card
 from .errors import IllegalAction, UnknownCard, Unsupported
-from .model_cards import deal_damage, protected_from
+from .event_fields import new_ids as _new_ids
+from .model_cards import protected_from
+from .model_targets import deal_damage_from as _deal_damage
 from .layers import characteristics, counter_pt
 from .objects import BATTLEFIELD, COMBAT_STATUSES
 
@@ -47,32 +49,12 @@ def _creature(game: GameBase, event, key):
     return obj
 
 
-def _new_ids(game: GameBase, event, key, count):
-    """``event[key]``: a list of ``count`` distinct ids never used in this game."""
-    ids = event.get(key)
-    if not isinstance(ids, list) or len(ids) != count or not all(isinstance(i, str) and i for i in ids) \
-            or len(set(ids)) != count:
-        raise IllegalAction("bad_event", f"{key}: expected a list of {count} distinct new object ids, got {ids!r}")
-    for oid in ids:
-        if oid in game.objects or oid in game.last_known or oid in game.players:
-            raise IllegalAction("bad_event", f"{key}: {oid!r} is already an id in this game")
-    return ids
-
-
 def _int(event, key, low=None):
     value = event.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or (low is not None and value < low):
         bound = f" >= {low}" if low is not None else ""
         raise IllegalAction("bad_event", f"{key}: expected an integer{bound}, got {value!r}")
     return value
-
-
-def _deal_damage(game: GameBase, source_name, source_obj, target, amount):
-    """Deal ``amount`` damage (CR 120.3): marked on creatures, lost as life by players;
-    deathtouch and lifelink (CR 702.15b: on any damage) from the source permanent's keywords."""
-    keywords = characteristics(game, source_obj).keywords if source_obj is not None else frozenset()
-    deal_damage(game, source_name, keywords, source_obj.controller if source_obj is not None else None,
-                target, amount)
 
 
 def cast(game: GameBase, event):

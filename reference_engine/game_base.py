@@ -29,20 +29,16 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Callable, Literal
 
-from .zones import EVENT_BY  # the default ``by`` of exile, return_to_hand, flicker
+from .records import EVENT_BY  # the default ``by`` of exile, return_to_hand, flicker
 
 if TYPE_CHECKING:
     from cards import Card
 
     from .abilities import ActivatedAbility, Cost
     from .cards import CardDef, CardScript
-    from .chance import ChanceEvent
-    from .combat import Combat
-    from .mana import Mana
-    from .model_cards import Source
     from .objects import GameObject, LastKnown, Player, PTEffect, Trigger
+    from .records import ChanceEvent, Combat, Mana, Source, StackEntry
     from .shapes import ObservedStack
-    from .stack import StackEntry
 
 
 class GameBase:

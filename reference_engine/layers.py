@@ -27,11 +27,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import re
-from dataclasses import dataclass
 
 from .cards import CardDef, CardScript
 from .kept import kept_characteristics
+from .filters import matches
 from .objects import BATTLEFIELD, VERSION, GameObject, PTEffect
+from .records import Characteristics  # computed here, defined below every rules module
 
 if TYPE_CHECKING:
     from cards.model import Ability, Affected
@@ -54,34 +55,6 @@ def counter_pt(kind: str) -> tuple[int, int] | None:
         return None
     ps, p, ts, t = match.groups()
     return (int(p) if ps == "+" else -int(p)), (int(t) if ts == "+" else -int(t))
-
-
-@dataclass(slots=True)
-class Characteristics:
-    """An object's characteristics after all layers (CR 613.1).
-
-    ``keywords`` is a frozenset of keyword abilities (layer 6); ``mana_cost`` and
-    ``text`` are the copiable mana cost and rules text.
-    """
-
-    name: str
-    supertypes: tuple[str, ...]
-    types: tuple[str, ...]
-    subtypes: tuple[str, ...]
-    colors: tuple[str, ...]
-    keywords: frozenset[str]
-    power: int | None
-    toughness: int | None
-    mana_cost: str = ""
-    text: str = ""
-
-    @property
-    def is_creature(self) -> bool:
-        return "Creature" in self.types
-
-    @property
-    def is_aura(self) -> bool:
-        return "Aura" in self.subtypes
 
 
 class Layers(GameBase):
@@ -159,8 +132,6 @@ class Layers(GameBase):
         return found
 
     def _anthem_applies(self, obj: GameObject, source: GameObject, affected: Affected) -> bool:
-        from .model_cards import object_matches
-
         guard = getattr(self, "_anthem_guard", None)
         if guard is None:
             guard = self._anthem_guard = set()
@@ -169,7 +140,8 @@ class Layers(GameBase):
         guard.add(obj.id)
         try:
             state_cache(self)["characteristics"].pop(obj.id, None)
-            return object_matches(self, obj, affected.kind, affected.filters, source.controller, source.id)
+            return obj.zone == BATTLEFIELD and matches(obj, characteristics(self, obj), affected.kind, affected.filters,
+                                                       source.controller, source.id)
         finally:
             guard.discard(obj.id)
             state_cache(self)["characteristics"].pop(obj.id, None)  # computed without anthems: not kept

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dataclasses import dataclass
 from itertools import permutations
 
 from harness import decisions as D
@@ -41,6 +40,7 @@ from .abilities import (ADD, ADD_ANY_COLOR, ADD_ONE_OF, ADD_LAND_YOU_CONTROL_TYP
 from .errors import Unsupported
 from .layers import characteristics
 from .objects import GameObject
+from .records import Mana
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -48,16 +48,6 @@ else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 __all__ = ["CONTAMINATION", "DOUBLE", "MULTIPLIERS", "TRIPLE", "Mana", "ManaRules", "counts", "payable"]
-
-
-@dataclass(frozen=True, slots=True)
-class Mana:
-    """One mana in a pool: ``type`` (one of W U B R G C), ``source`` (object id, CR 106.3),
-    ``restrictions`` (how it may be spent, CR 106.6; none in the card pool)."""
-
-    type: str
-    source: str
-    restrictions: tuple[str, ...] = ()
 
 
 def counts(mana) -> dict[str, int]:

@@ -47,6 +47,7 @@ from cards.model import Ability, Effect
 from harness import decisions as D
 from .cards import CardDef, CardScript
 from .errors import Unsupported
+from .event_fields import new_ids
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject, Trigger
 # What effects target and affect, and the checks before they resolve; re-exported from here, where
@@ -303,9 +304,7 @@ class ModelAbilities(GameBase):
         token_ids = None
         if "token_ids" in event:
             count = sum(e.amount for e in effects if e.action == "create_tokens")
-            from .events import _new_ids
-
-            token_ids = _new_ids(self, event, "token_ids", count)
+            token_ids = new_ids(self, event, "token_ids", count)
 
         def perform(decider):
             self.resolve_model_effects(effects, source, assigned, decider, "spell", token_ids)

@@ -11,42 +11,20 @@ event's targets among the targeting effects and :func:`divide_damage` a divided 
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from cards.model import Affected
 
 from .cards import CardDef, CardScript
 from .errors import IllegalAction, Unsupported
-from .layers import Characteristics, characteristics
+from .filters import COLOR_LETTERS, matches
+from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject
+from .records import Source
 
 if TYPE_CHECKING:
     from .game_base import GameBase
-
-COLOR_LETTERS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """What an effect comes from: ``label`` (the spell's name or the permanent's id, as logged),
-    ``name`` (its name, for causes ``by``), ``obj`` (the permanent's id, None for a spell),
-    ``controller``, and the ``colors``, ``types`` and ``keywords`` it has (or last had)."""
-
-    label: str
-    name: str
-    obj: str | None
-    controller: str
-    colors: tuple[str, ...] = ()
-    types: tuple[str, ...] = ()
-    keywords: frozenset[str] = frozenset()
-    #: Its power and toughness now (or as it last existed); None for a spell or a noncreature.
-    power: int | None = None
-    toughness: int | None = None
-    #: For a creature dies trigger: (power, toughness) of the creature that died, as it last
-    #: existed (CR 603.10a), the "that creature" of its effects.
-    that_creature: tuple | None = None
 
 
 # ---------------------------------------------------------------- protection, filters
@@ -69,87 +47,13 @@ def protected_from(keywords, colors, types) -> bool:
     return False
 
 
-def _has_subtype(ch, subtype: str) -> bool:
-    """A subtype check; a changeling creature has every creature type (CR 702.73a)."""
-    return subtype in ch.subtypes or ("changeling" in ch.keywords and ch.is_creature)
-
-
-_PT_FILTER = re.compile(r"^(power|toughness) (\d+) or (less|greater)$")
-_KINDS = {"creature": "Creature", "artifact": "Artifact", "enchantment": "Enchantment", "land": "Land"}
-
-
 def object_matches(game: GameBase, obj: GameObject, kind: str, filters, controller: str, source_id: str | None) -> bool:
     """Whether permanent ``obj`` is a ``kind`` with ``filters`` (cards.model) for an effect that
-    ``controller`` controls from ``source_id``. Raises Unsupported for a filter not modelled."""
+    ``controller`` controls from ``source_id``. Raises Unsupported for a filter not modelled
+    (:func:`reference_engine.filters.matches` of its characteristics)."""
     if obj.zone != BATTLEFIELD:
         return False
-    ch = characteristics(game, obj)
-    union = [k.strip() for k in kind.replace(", or ", ", ").replace(" or ", ", ").split(", ")]
-    if kind in _KINDS:
-        if _KINDS[kind] not in ch.types:
-            return False
-    elif len(union) > 1 and all(k in _KINDS for k in union):  # "artifact or enchantment"
-        if not any(_KINDS[k] in ch.types for k in union):
-            return False
-    elif kind not in ("permanent", "any", "creature or player", "creature and player"):
-        return False
-    elif kind != "permanent" and not ch.is_creature:
-        if "Planeswalker" in ch.types:
-            raise Unsupported("ability:planeswalker", f"{obj.id!r} is a planeswalker (damage to it is not modelled)")
-        return False
-    for f in filters:
-        if not _filter(game, obj, ch, f, controller, source_id):
-            return False
-    return True
-
-
-#: Filters that are one test of the object (its characteristics ``ch``) for an effect that
-#: ``controller`` controls from ``source_id``: ``test(obj, ch, controller, source_id)``.
-_FILTERS: dict[str, Callable[[GameObject, Characteristics, str, str | None], bool]] = {
-    **{color: (lambda letter: lambda obj, ch, c, s: letter in ch.colors)(letter)
-       for color, letter in COLOR_LETTERS.items()},
-    **{f"non{color}": (lambda letter: lambda obj, ch, c, s: letter not in ch.colors)(letter)
-       for color, letter in COLOR_LETTERS.items()},
-    "artifact": lambda obj, ch, c, s: "Artifact" in ch.types,
-    "nonartifact": lambda obj, ch, c, s: "Artifact" not in ch.types,
-    "nonland": lambda obj, ch, c, s: "Land" not in ch.types,
-    "nonlegendary": lambda obj, ch, c, s: "Legendary" not in ch.supertypes,
-    "you control": lambda obj, ch, c, s: obj.controller == c,
-    "opponent controls": lambda obj, ch, c, s: obj.controller != c,
-    "other": lambda obj, ch, c, s: obj.id != s,
-    "tapped": lambda obj, ch, c, s: obj.tapped,
-    "untapped": lambda obj, ch, c, s: not obj.tapped,
-    "flying": lambda obj, ch, c, s: "flying" in ch.keywords,
-    "without flying": lambda obj, ch, c, s: "flying" not in ch.keywords,
-    "attacking": lambda obj, ch, c, s: obj.combat == "attacking",
-    "blocking": lambda obj, ch, c, s: obj.combat == "blocking",
-    "attacking or blocking": lambda obj, ch, c, s: obj.combat in ("attacking", "blocking"),
-}
-
-
-def _filter(game: GameBase, obj: GameObject, ch: Characteristics, f: str, controller: str, source_id: str | None) -> bool:
-    test = _FILTERS.get(f)
-    if test is not None:
-        return test(obj, ch, controller, source_id)
-    return _written_filter(ch, f)
-
-
-def _written_filter(ch: Characteristics, f: str) -> bool:
-    """A filter that names a subtype, a power or toughness bound or a union of kinds."""
-    if f.startswith("non-"):
-        return not _has_subtype(ch, f[4:])
-    m = _PT_FILTER.match(f)
-    if m:  # "power 2 or less" (CR 208: its power now)
-        value = ch.power if m.group(1) == "power" else ch.toughness
-        if value is None:
-            return False
-        return value <= int(m.group(2)) if m.group(3) == "less" else value >= int(m.group(2))
-    if f[:1].isupper() and f.isalpha():  # a creature type: "Zombie"
-        return _has_subtype(ch, f)
-    union = [k.strip() for k in f.replace(", or ", ", ").replace(" or ", ", ").split(", ")]
-    if len(union) > 1 and all(k in _KINDS for k in union):  # "target creature or enchantment" (kind permanent)
-        return any(_KINDS[k] in ch.types for k in union)
-    raise Unsupported("ability:filter", f"the filter {f!r} is not modelled")
+    return matches(obj, characteristics(game, obj), kind, filters, controller, source_id)
 
 
 def legal_target(game: GameBase, affected: Affected, target, source: Source) -> bool:
@@ -367,6 +271,14 @@ def deal_damage(game: GameBase, label: str, keywords, controller: str | None, ta
     if lifelink and controller is not None:
         game.players[controller].life += amount
         game.log.append({"kind": "life_gained", "player": controller, "amount": amount})
+
+
+def deal_damage_from(game: GameBase, source_name, source_obj, target, amount):
+    """Deal ``amount`` damage (CR 120.3): marked on creatures, lost as life by players;
+    deathtouch and lifelink (CR 702.15b: on any damage) from the source permanent's keywords."""
+    keywords = characteristics(game, source_obj).keywords if source_obj is not None else frozenset()
+    deal_damage(game, source_name, keywords, source_obj.controller if source_obj is not None else None,
+                target, amount)
 
 
 def token_definition(token) -> tuple[CardDef, CardScript]:

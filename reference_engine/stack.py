@@ -62,7 +62,6 @@ resolves, where its effect depends on it.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 import reference_engine.events as _events
@@ -71,6 +70,7 @@ from .abilities import (DOUBLE_COUNTERS, EFFECT_NOT_IN_RULINGS, EQUIP, FLIP_A_CO
 from .cards import MODEL_SPELL, card
 from .errors import IllegalAction, UnknownCard, Unsupported
 from .objects import BATTLEFIELD, GameObject, Trigger
+from .records import StackEntry
 from .triggers import MODEL_TRIGGER
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ if TYPE_CHECKING:
 
     from .abilities import ActivatedAbility
     from .game_base import GameBase
-    from .shapes import ObservedStack, ObservedStackObject
+    from .shapes import ObservedStack
 else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
@@ -96,40 +96,6 @@ SOURCE_FREE_ABILITIES = frozenset({DOUBLE_COUNTERS, LOOK_AND_EXILE_TOP, TAP_OR_U
                                    FLIP_A_COIN, EQUIP, EFFECT_NOT_IN_RULINGS})
 #: Abilities that trigger when their source leaves the battlefield (CR 603.6c, 603.10a).
 LEAVES_ABILITIES = frozenset({"dies", "put into a graveyard"})
-
-
-@dataclass(slots=True)
-class StackEntry:
-    """A spell or ability on the stack (CR 405.1, 112.1, 113.1a).
-
-    ``id``: a spell's is its cast event's ``id``; an ability's ``"<source id>.ability<n>"``
-    (n = 1, 2, ...: the first not used in this game). ``card``: a spell's card name;
-    ``source``: an ability's source id; ``trigger``: what a triggered ability triggered on (the
-    log's ``trigger`` ``ability``), None for an activated one; ``ability``: an activated
-    ability's index. ``event`` is the spell's cast event (or the ability's activate event);
-    ``payload`` the :class:`Trigger`, or ``(object, ability, player)`` of an activated ability;
-    ``stamps`` what each object it refers to was when it was put on the stack
-    (:meth:`StackRules.stamp`); ``info`` what resolving needs (the activation's source
-    snapshot).
-    """
-
-    id: str
-    kind: str
-    controller: str
-    targets: list
-    card: str | None = None
-    source: str | None = None
-    trigger: str | None = None
-    ability: int | None = None
-    event: dict | None = None
-    payload: Trigger | tuple[GameObject, ActivatedAbility, str] | None = None
-    stamps: dict = field(default_factory=dict)
-    info: dict = field(default_factory=dict)
-
-    def to_json(self) -> ObservedStackObject:
-        return {"id": self.id, "kind": self.kind, "card": self.card, "source": self.source,
-                "controller": self.controller, "targets": list(self.targets), "trigger": self.trigger,
-                "ability": self.ability}
 
 
 class StackRules(GameBase):

@@ -40,14 +40,12 @@ from typing import TYPE_CHECKING
 
 from .errors import IllegalAction, Unsupported
 from .objects import BATTLEFIELD, GameObject
+from .records import EVENT_BY
 
 if TYPE_CHECKING:
     from .game_base import GameBase
 else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
-
-#: The ``by`` of each event's cause (a card's effect has the card's name instead).
-EVENT_BY = {"exile": "exile effect", "return_to_hand": "return effect", "flicker": "flicker effect"}
 
 
 class ZoneRules(GameBase):

@@ -16,7 +16,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("cards", "harness", "invariants", "reference_engine")
@@ -48,22 +47,6 @@ ALLOWED: dict[str, set[str]] = {
     "harness.errors": {"cards", "invariants", "reference_engine", "harness.wire", "harness.reporting",
                        "harness.connection", "harness.generation", "harness.running", "harness.interfaces", *_BASE},
 }
-
-#: The reference engine's own cycle, not removed yet (issue 24 item 1 left it open): its mixins
-#: import ``game_base`` for the type checker while ``game_base`` imports their types (``Combat``,
-#: ``Mana``, ``StackEntry``, ``ChanceEvent``, ``Source``) and ``zones.EVENT_BY``; ``events``
-#: imports the handlers' modules while ``chance``, ``stack`` and ``model_cards`` import
-#: ``events`` (its registry, ``_deal_damage``, ``_new_ids``). No module may join it and no other
-#: cycle may appear; :func:`test_the_reference_engine_has_no_import_cycle` (strict xfail) fails
-#: once it is gone, so this allowance goes with it.
-KNOWN_CYCLE = frozenset({
-    "reference_engine.activation", "reference_engine.chance", "reference_engine.combat",
-    "reference_engine.combat_events", "reference_engine.events", "reference_engine.game_base",
-    "reference_engine.layers", "reference_engine.mana", "reference_engine.model_cards",
-    "reference_engine.model_targets", "reference_engine.search", "reference_engine.stack",
-    "reference_engine.steps", "reference_engine.triggers", "reference_engine.turn", "reference_engine.zones",
-})
-
 
 def modules(root: Path = ROOT) -> dict[str, Path]:
     """Dotted name -> file, for every module of the four packages."""
@@ -196,19 +179,11 @@ def test_from_package_import_x_counts_the_package_and_the_submodule(tmp_path):
 
 
 # ---------------------------------------------------------------- the product
-def test_no_import_cycle_but_the_reference_engines_known_one():
+def test_no_import_cycle():
     graph = import_graph()
     assert "harness.running.execution" in graph and "reference_engine.game" in graph
     found = cycles(graph)
-    unknown = [c for c in found if not set(c) <= KNOWN_CYCLE]
-    assert not unknown, "import cycle: " + "; ".join(" -> ".join(c) for c in unknown)
-    outside = {m for c in found for m in c} - KNOWN_CYCLE
-    assert not outside, f"modules joined the reference engine's cycle: {sorted(outside)}"
-
-
-@pytest.mark.xfail(strict=True, reason="the reference engine's own import cycle is not removed yet (KNOWN_CYCLE)")
-def test_the_reference_engine_has_no_import_cycle():
-    assert not cycles(import_graph())
+    assert not found, "import cycle: " + "; ".join(" -> ".join(c) for c in found)
 
 
 def test_rooms_import_only_in_the_allowed_directions():
