@@ -36,14 +36,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 TINY = ROOT / "examples" / "engines" / "tiny" / "engine.py"
-DIFFERENTIAL = "differential.matches_reference"
+MATCHES_REFERENCE = "differential.matches_reference"
 #: The finding keys that show each planted bug: the rules invariants that catch it, then its
 #: differential key (the first differing field).
 BUG_KEYS = {
     "deathtouch_ignored": ("zones.destroyed_without_replacement_leaves", "sba.deathtouch_damage",
-                           f"{DIFFERENTIAL}[objects.*.zone]"),
-    "damage_kept_off_battlefield": ("generic.damage_only_on_battlefield", f"{DIFFERENTIAL}[objects.*.damage]"),
-    "damage_to_wrong_player": ("damage.player_loses_life", f"{DIFFERENTIAL}[players.*.life]"),
+                           f"{MATCHES_REFERENCE}[objects.*.zone]"),
+    "damage_kept_off_battlefield": ("generic.damage_only_on_battlefield",
+                                    f"{MATCHES_REFERENCE}[objects.*.damage]"),
+    "damage_to_wrong_player": ("damage.player_loses_life", f"{MATCHES_REFERENCE}[players.*.life]"),
 }
 
 
@@ -64,7 +65,7 @@ def fuzz(engine, *, examples: int, seed: int, against: bool, keep_going: bool, o
     started = time.perf_counter()
     result = run(engine, max_examples=examples, seed=seed, database=None,
                  against=ReferenceAdapter() if against else None, keep_going=keep_going,
-                 invariant_names=[DIFFERENTIAL] if oracle_only else None)
+                 invariant_names=[MATCHES_REFERENCE] if oracle_only else None)
     return result, time.perf_counter() - started
 
 
@@ -74,7 +75,7 @@ def bugs_found(keys: list[str], mode: str) -> tuple[dict[str, str | None], list[
     unexpected = []
     for key in keys:
         bug = next((b for b, k in BUG_KEYS.items() if key in k), None)
-        if bug is None or key.startswith(DIFFERENTIAL) != (mode == "differential") or found[bug] is not None:
+        if bug is None or key.startswith(MATCHES_REFERENCE) != (mode == "differential") or found[bug] is not None:
             unexpected.append(key)
         else:
             found[bug] = key

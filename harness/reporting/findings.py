@@ -41,7 +41,9 @@ from invariants.differential import first_path
 
 from harness.protocol import Violation
 
-DIFFERENTIAL = "differential.matches_reference"
+#: The name of the differential invariant (``invariants.differential``'s ``matches_reference``), not
+#: its pseudo-capability ``invariants.differential.DIFFERENTIAL`` (``"differential"``).
+MATCHES_REFERENCE = "differential.matches_reference"
 CRASH = "generic.engine_does_not_raise"
 #: The message of a crash violation that names its site (:func:`crash_site`), read back by
 #: :func:`finding_key`: ``crash site: KeyError@engines/mine.py:_destroy (line 42)``.
@@ -76,8 +78,8 @@ def finding_key(violation: Violation) -> str:
 
     A difference that another invariant also caught on its step has that invariant's key
     instead: :func:`violation_keys` gives the keys of the violations of a step together."""
-    if violation.invariant == DIFFERENTIAL:
-        return f"{DIFFERENTIAL}[{first_path(violation.messages) or 'other'}]"
+    if violation.invariant == MATCHES_REFERENCE:
+        return f"{MATCHES_REFERENCE}[{first_path(violation.messages) or 'other'}]"
     if violation.invariant == CRASH:
         for message in violation.messages:
             found = _SITE.match(message)
@@ -131,16 +133,16 @@ def violation_keys(violations: Sequence[Violation]) -> list[str]:
     before generic) and then the registry's order (``invariants.REGISTRY``): the same bug then
     has the same key in invariant mode and in differential mode, and one baseline entry covers both."""
     own = [finding_key(v) for v in violations]
-    if not any(v.invariant == DIFFERENTIAL for v in violations):
+    if not any(v.invariant == MATCHES_REFERENCE for v in violations):
         return own
     rank = _registry_rank()
     caught: dict[int, tuple] = {}  # step -> (family and registry rank, key) of its first rules invariant
     for v, key in zip(violations, own):
-        if v.invariant != DIFFERENTIAL and _adoptable(v.invariant):
+        if v.invariant != MATCHES_REFERENCE and _adoptable(v.invariant):
             mine = (_order(v.invariant, rank), key)
             if v.step not in caught or mine < caught[v.step]:
                 caught[v.step] = mine
-    return [caught[v.step][1] if v.invariant == DIFFERENTIAL and v.step in caught else key
+    return [caught[v.step][1] if v.invariant == MATCHES_REFERENCE and v.step in caught else key
             for v, key in zip(violations, own)]
 
 
@@ -158,8 +160,8 @@ def primary_first(violations: Sequence[Violation], key: str, keys: Sequence[str]
     hits = [i for i, k in enumerate(keys) if k == key]
     if not hits:
         return list(violations)
-    first = next((i for i in hits if violations[i].invariant != DIFFERENTIAL or key.startswith(DIFFERENTIAL)),
-                 hits[0])
+    first = next((i for i in hits
+                  if violations[i].invariant != MATCHES_REFERENCE or key.startswith(MATCHES_REFERENCE)), hits[0])
     return [violations[first], *(v for i, v in enumerate(violations) if i != first)]
 
 
