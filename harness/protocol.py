@@ -167,9 +167,13 @@ class ObservedObject(TypedDict, total=False):
 
 
 class LogEntry(TypedDict, total=False):
-    """One entry of an observation's log; ``kind`` selects the other fields."""
+    """One entry of an observation's log; ``kind`` selects the other fields (:mod:`harness.wire.log_kinds`
+    lists each kind's), among them ``object`` (the id of the object most kinds are about) and ``cause``
+    (a ``zone_change`` 's cause object; a string for a tap or an untap)."""
 
     kind: Required[str]
+    object: str
+    cause: dict[str, Any] | str
 
 
 class Observation(TypedDict, total=False):

@@ -34,7 +34,6 @@ capabilities and the card list they need (``harness.rules.needs``).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -42,72 +41,11 @@ from hypothesis import strategies as st
 
 import cards as card_data
 from cards import reader
-from cards.model import TEMPLATES
+from cards.model import TEMPLATES, Effect
 
 from harness.generation import strategies as S
+from harness.generation.needs import card_needs
 from harness.protocol import CAPABILITIES
-
-
-def card_needs(card: card_data.Card) -> frozenset[str]:
-    """The capabilities an engine needs to play ``card`` as its Oracle text reads.
-
-    Derived from card data only: keywords (CR 702), supertypes (CR 205.4), {X} in the
-    mana cost (CR 107.3) and the words of its rules text (triggered abilities "When",
-    "Whenever"; "copy"; "token"; "counter"; "Regenerate"; "Destroy"; "damage";
-    "base power and toughness"; "until end of turn"; "has all card names", "with the same
-    name as" and a spell's or activated ability's "Search your library"); a playtest
-    supertype (mono, continuous, poly) or an equip ability (CR 702.6) needs
-    ``playtest_supertypes``.
-    """
-    text = card.oracle_text
-    needs: set[str] = set()
-    _characteristic_needs(card, text, needs)
-    _text_needs(card, text, needs)
-    return frozenset(needs)
-
-
-def _characteristic_needs(card: card_data.Card, text: str, needs: set[str]) -> None:
-    """card_needs' keywords (CR 702), supertypes (CR 205.4), {X} (CR 107.3) and triggers (CR 603)."""
-    if "deathtouch" in card.keywords:
-        needs.add("deathtouch")
-    if "indestructible" in card.keywords:
-        needs.add("indestructible")
-    if "umbra armor" in text.lower():
-        needs.add("umbra_armor")
-    if "Legendary" in card.supertypes and not card.is_type("Planeswalker"):
-        needs.add("legend_rule")
-    if "Regenerate" in text:
-        needs.add("regeneration")
-    if card.x_in_cost:
-        needs.add("x_costs")
-    if re.search(r"(^|\n|\. )(When|Whenever)\b", text):
-        needs.add("triggers")
-
-
-def _text_needs(card: card_data.Card, text: str, needs: set[str]) -> None:
-    """card_needs' words of the rules text: copies, tokens, counters, a spell's effect, layers,
-    zones, names and searches, playtest supertypes."""
-    if "copy of" in text:
-        needs.add("copies")
-    if re.search(r"\btokens?\b", text):
-        needs.add("tokens")
-    if "counter" in text:
-        needs.add("counters")
-    if card.is_type("Instant") or card.is_type("Sorcery"):
-        if re.search(r"\bDestroy\b", text):
-            needs.add("destroy")
-        if re.search(r"deals \d+ damage", text):
-            needs.add("damage")
-        if "until end of turn" in text:
-            needs.add("pt_until_end_of_turn")
-    if "base power and toughness" in text:
-        needs.add("layers")
-    if re.search(r"\b[Ee]xile (?:target|all|each|up to|another|~|this)|\bto (?:its owner's|their owners') hands?\b", text):
-        needs.add("zones")  # exile, return to hand, exile and return (CR 400.7)
-    if "has all card names" in text or "with the same name as" in text or re.search(r"(^|: )Search your library", text):
-        needs.add("library_search")  # names (CR 201.2) and searches by a spell or an activated ability
-    if {"Mono", "Continuous", "Poly"} & set(card.supertypes) or re.search(r"(^|\n)Equip\b", text):
-        needs.add("playtest_supertypes")  # Orb of Origin's rulings; Equipment comes with them
 
 
 #: Board feature -> the capability that unlocks it, from the capability table.
@@ -125,7 +63,7 @@ MODEL_LISTS = ("shrink_spells", "counter_spells", "token_makers", "life_draw_spe
                "anthems", "activated_creatures", "divided_damage_spells")
 
 
-def _single_spell_effect(model) -> "object | None":
+def _single_spell_effect(model) -> Effect | None:
     spells = model.of("spell")
     if len(model.abilities) != len(spells) or len(spells) != 1 or len(spells[0].effects) != 1:
         return None
@@ -297,7 +235,8 @@ def _imply_beside_creatures(lists: dict[str, tuple[str, ...]], claimed: frozense
     if not creatures:
         return
     damage = lists.get("damage_spells") or [n for n in lists.get("sweepers", ())
-                                            if n in models and _single_spell_effect(models[n]).action == "damage"]
+                                            if n in models and (effect := _single_spell_effect(models[n])) is not None
+                                            and effect.action == "damage"]  # a modelled sweeper has one
     if damage:
         imply("sba.lethal_damage", f"{damage[0]}: damage beside creatures (CR 704.5g)")
     elif "damage" in claimed:

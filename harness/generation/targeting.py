@@ -6,30 +6,54 @@ the permanents on the battlefield in the current observation instead, so most ev
 something, and steer some draws toward the rare states the rulings talk about.
 
 :class:`Targeting` is a mixin of the machine (``harness.running.machine.EngineMachine``); it
-reads ``self.session.observation`` (an :class:`~harness.protocol.Observation`),
+reads ``self.observation`` (an :class:`~harness.protocol.Observation`),
 ``self.copies`` and ``self.special`` (object ids the machine keeps).
 """
 
 from __future__ import annotations
+
+from typing import Protocol
 
 from hypothesis import strategies as st
 
 from invariants.card_abilities import has_umbra_armor
 
 from harness.generation import strategies as S
+from harness.protocol import BoardSpec, Observation
+from harness.wire.plain import plain
+
+
+class MachineSession(Protocol):
+    """What the rules read of the machine's session (a :class:`harness.running.execution.Session`)."""
+
+    @property
+    def observation(self) -> Observation: ...
+
+    @property
+    def broken(self) -> bool: ...
+
+    @property
+    def board(self) -> BoardSpec: ...
 
 
 class Targeting:
     """Live-target queries (also used as rule preconditions) and interesting picks."""
 
-    session = None
+    session: MachineSession | None = None
     copies: list[str]
     special: list[str]
     _live_cache: tuple | None = None
 
+    @property
+    def observation(self) -> Observation:
+        """The session's observation after the last step (a rule runs once the board is set up)."""
+        session = self.session
+        assert session is not None
+        return session.observation
+
     def _live(self, keyword: str | None = None) -> list[str]:
         """Ids of the creatures on the battlefield, optionally only those with ``keyword``."""
-        observation = self.session.observation
+        observation = self.observation
         key = (id(observation), keyword)
         if self._live_cache is not None and self._live_cache[0] == key:  # preconditions ask often
             return list(self._live_cache[1])
@@ -58,7 +82,7 @@ class Targeting:
         return "indestructible" not in o.get("keywords", ()) and cls.toughness_left(o) > 1
 
     def _live_auras(self) -> list[str]:
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         return [oid for oid, o in objects.items() if o["zone"] == "battlefield" and "Aura" in o.get("subtypes", ())]
 
     def has_aura(self) -> bool:
@@ -69,10 +93,10 @@ class Targeting:
 
         Whether an Aura has umbra armor is worked out from its card data and the board
         (:func:`invariants.card_abilities.has_umbra_armor`), not from the keywords the engine lists."""
-        observation = self.session.observation
+        observation = self.observation
         objects = observation["objects"]
         return sorted(oid for oid, o in objects.items() if o["zone"] == "battlefield" and "Aura" in o["subtypes"]
-                      and has_umbra_armor(observation, oid))
+                      and has_umbra_armor(plain(observation), oid))
 
     def has_umbra_aura(self) -> bool:
         return self.session is not None and bool(self._live_umbra_auras())
@@ -83,8 +107,8 @@ class Targeting:
     def legal_targets(self, affected, caster: str | None = None) -> list[str]:
         """Ids of the permanents on the battlefield ``affected`` (a :class:`cards.model.Affected`
         of a declared card's model) may target, by kind and filters (:func:`matches`)."""
-        objects = self.session.observation["objects"]
-        return [oid for oid, o in objects.items() if o["zone"] == "battlefield" and matches(affected, o, caster)]
+        objects = self.observation["objects"]
+        return [oid for oid, o in objects.items() if o["zone"] == "battlefield" and matches(affected, plain(o), caster)]
 
     def _pick_interesting(self, data, options: list[str], interesting, label: str) -> str:
         """One of ``options``: a quarter of the time any, else (when there is one) one for which
@@ -95,7 +119,7 @@ class Targeting:
         reach rare states on purpose): copies of tokens, of copies, of creatures cast
         with X, of creatures with enters abilities or counters or an Octopus Umbra.
         """
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         chosen = [oid for oid in options if interesting(objects[oid])]
         copies = [oid for oid in options if oid in self.copies]
         special = [oid for oid in options if oid in self.special]
@@ -126,9 +150,9 @@ class Targeting:
         destroys, would count the legend put into the graveyard by CR 704.5j as a
         creature umbra armor failed to save.
         """
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         name = objects[aura].get("name") if aura in objects else aura
-        return name == "Penumbra Umbra" and "Legendary" in (objects.get(host) or {}).get("supertypes", ())
+        return name == "Penumbra Umbra" and "Legendary" in (objects[host].get("supertypes", []) if host in objects else ())
 
 
 _COLOR_LETTERS = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}

@@ -15,12 +15,13 @@ and card draws by these counts, toward what the run has exercised least so far.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Mapping
 
 #: Event fields that name objects.
 OBJECT_FIELDS = ("object", "source", "target", "attach_to", "copy_of")
 
 
-def cards_of_step(event: dict, before: dict, after: dict) -> set[str]:
+def cards_of_step(event: Mapping[str, Any], before: Mapping[str, Any], after: Mapping[str, Any]) -> set[str]:
     """Names of the cards a step involves: named by ``event`` (directly or through an object
     id of ``before``/``after``), or an object of that card in ``after``'s log."""
     objects_after = after.get("objects") or {}
@@ -72,7 +73,7 @@ class RuleCoverage:
     source_steps: dict = field(default_factory=dict)
     source: str | None = None
 
-    def record(self, applied, event: dict, before: dict, after: dict) -> None:
+    def record(self, applied, event: Mapping[str, Any], before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
         """Count one step: ``applied`` are the invariants (``invariants.Invariant``) that applied to it."""
         rules = {r for inv in applied for r in inv.rules}
         rulings = {r for inv in applied for r in inv.rulings}

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle
 
 from harness.generation.targeting import Targeting
+from harness.protocol import BoardSpec, Engine, Event
 
 #: The object ids of the example: the board's, and those events create. Bundles are
 #: looked up by name, so every mixin's rules share this one.
@@ -44,6 +47,37 @@ def needs(*capabilities: str, cards: str | None = None, declared: bool = False):
     return decorate
 
 
+class RunPlan(Protocol):
+    """What the rules read of the run's plan, a :class:`harness.generation.plan.Plan` (a protocol:
+    that module imports the rules areas, so they don't import it)."""
+
+    @property
+    def lists(self) -> dict[str, tuple[str, ...]]: ...
+
+    @property
+    def groups(self) -> dict[str, tuple[tuple[str, ...], ...]]: ...
+
+    @property
+    def models(self) -> dict: ...
+
+    @property
+    def declared_cards(self) -> frozenset[str] | None: ...
+
+    @property
+    def counter_kinds(self) -> tuple[str, ...]: ...
+
+    @property
+    def cards(self) -> frozenset[str]: ...
+
+    def choice(self, name: str) -> st.SearchStrategy[str]: ...
+
+    def model(self, card: str) -> Any: ...
+
+    def has(self, feature: str) -> bool: ...
+
+    def plays(self, card: str) -> bool: ...
+
+
 class RulesArea(Targeting):
     """Base of the rules-area mixins: what the machine provides to their rules.
 
@@ -55,40 +89,51 @@ class RulesArea(Targeting):
     """
 
     capabilities: frozenset = frozenset()
-    plan = None  # harness.generation.plan.Plan of the run
+    plan: RunPlan | None = None  # harness.generation.plan.Plan of the run
+    #: Provided by the machine (``harness.running.machine``): the engine it is bound to, and whether
+    #: the example stopped (a finding already reported).
+    engine: Engine
+    stopped: bool
+
+    @property
+    def run_plan(self) -> RunPlan:
+        """The run's plan (the machine always has one; a mixin alone has none)."""
+        assert self.plan is not None
+        return self.plan
 
     def _card(self, data, name: str) -> str:
         """One card of the run's card list ``name`` (``harness.generation.strategies.CARD_LISTS``)."""
-        return data.draw(self.plan.choice(name), label=name)
+        return data.draw(self.run_plan.choice(name), label=name)
 
     def _modelled_card(self, data, name: str) -> str:
         """One card of list ``name`` that the plan reads from its model (a declared card of the
         card database, ``Plan.models``), for a rule marked ``needs(declared=True)``."""
-        cache = self.plan.__dict__.setdefault("_modelled_choices", {})  # built once per plan
+        plan = self.run_plan
+        cache = plan.__dict__.setdefault("_modelled_choices", {})  # built once per plan
         if name not in cache:
-            models = self.plan.models
-            groups = [tuple(c for c in g if c in models) for g in self.plan.groups.get(name, ())]
-            groups = [g for g in groups if g] or [tuple(c for c in self.plan.lists[name] if c in models)]
+            models = plan.models
+            groups = [tuple(c for c in g if c in models) for g in plan.groups.get(name, ())]
+            groups = [g for g in groups if g] or [tuple(c for c in plan.lists[name] if c in models)]
             cache[name] = st.sampled_from(groups[0]) if len(groups) == 1 else \
                 st.integers(0, len(groups) - 1).flatmap(lambda i: st.sampled_from(groups[i]))
         return data.draw(cache[name], label=name)
 
-    def _apply(self, event: dict, data) -> None:  # provided by the machine
+    def _apply(self, event: Event, data) -> None:  # provided by the machine
         raise NotImplementedError
 
     def _new_id(self) -> str:  # provided by the machine
         raise NotImplementedError
 
-    def stack_event(self, event: dict) -> dict:
+    def stack_event(self, event: Event) -> Event:
         """The event as it is applied (``harness.rules.stack`` adds a spell id to a cast in a game
         with the stack); by default unchanged."""
         return event
 
-    def after_event(self, event: dict, data) -> None:
+    def after_event(self, event: Event, data) -> None:
         """Called after each event the machine applied (``harness.rules.stack`` then lets players
         pass priority in a game with the stack); by default nothing."""
 
-    def extend_board(self, board: dict, extras: dict) -> dict:
+    def extend_board(self, board: BoardSpec, extras: dict) -> BoardSpec:
         """The board of a new example with this area's board features added: an area
         overrides it, calls ``super()`` first, and adds objects from ``extras`` (drawn with
         the board, whatever the engine, so no data is drawn while the example runs) only for

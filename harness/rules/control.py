@@ -12,7 +12,7 @@ from harness.generation import strategies as S
 from .base import RulesArea, needs, objects
 
 
-class ControlRules(RulesArea):
+class ControlActions(RulesArea):
     """The ``change_control`` event: any object of the example (refused off the battlefield),
     or, more often, a permanent on the battlefield given to the player who doesn't control it."""
 
@@ -24,7 +24,7 @@ class ControlRules(RulesArea):
     @needs("control_change")
     @rule(data=st.data())
     def steal_permanent(self, data):
-        objects_now = self.session.observation.get("objects", {})
+        objects_now = self.observation.get("objects", {})
         live = sorted(oid for oid, o in objects_now.items() if o.get("zone") == "battlefield")
         if not live:
             return

@@ -10,7 +10,7 @@ from harness.generation import strategies as S
 from .base import RulesArea, needs, objects
 
 
-class DestructionRules(RulesArea):
+class DestructionActions(RulesArea):
     """Destroy and damage spells and effects, on live creatures and on any object id."""
 
     # Casting a spell of a list needs no claim (the card is the engine's declaration; the
@@ -55,7 +55,7 @@ class DestructionRules(RulesArea):
         """
         source = self._pick(data, self._live("deathtouch"), "source")
         victims = self._live()
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         focused = [oid for oid in victims if self.survives_damage(objects[oid])]
         if focused and data.draw(st.integers(0, 3), label="only deathtouch destroys it") < 3:
             victim = self._pick(data, focused, "victim")

@@ -14,7 +14,7 @@ from harness.generation import strategies as S
 from .base import RulesArea, needs, objects
 
 
-class LayersRules(RulesArea):
+class LayersActions(RulesArea):
     """Counters, P/T setting and switching, anthems, Octopus and Penumbra Umbra, copies, tokens."""
 
     @needs("counters")
@@ -23,7 +23,7 @@ class LayersRules(RulesArea):
     def add_counters(self, kind, amount, data):
         victim = self._pick_interesting(
             data, self._live(), lambda o: bool({"+1/+1", "-1/-1"} & set(o.get("counters") or ())), "victim")
-        counters = self.session.observation["objects"][victim].get("counters") or {}
+        counters = self.observation["objects"][victim].get("counters") or {}
         kinds = self.plan.counter_kinds if self.plan is not None else S.COUNTER_KINDS
         if kind not in kinds:  # an engine that models only some kinds (EngineInfo.counter_kinds)
             kind = S.pick(data, kinds, "kind")
@@ -61,7 +61,7 @@ class LayersRules(RulesArea):
         """Octopus Umbra (a setting effect, layer 7b) on any creature, or Penumbra Umbra
         ("enchant creature you control") on a creature, with that creature's controller."""
         card = self._card(data, "layers_auras")
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         oid = self._new_id()
         hosts = [o for o in self._live() if not self._penumbra_would_copy_a_legend("Penumbra Umbra", o)]
         if card == "Penumbra Umbra" and hosts:
@@ -102,7 +102,7 @@ class LayersRules(RulesArea):
         spell = self._card(data, "token_spells")
         if spell == "Cackling Counterpart" and self._live():
             original = self._pick_interesting(data, self._live(), self.worth_copying, "target")
-            caster = self.session.observation["objects"][original].get("controller", caster)
+            caster = self.observation["objects"][original].get("controller", caster)
             ids = [self._new_id()]
             event = {"type": "cast", "card": spell, "controller": caster, "targets": [original], "token_ids": ids}
         elif "Raise the Alarm" in self.plan.lists["token_spells"]:

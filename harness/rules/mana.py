@@ -21,6 +21,7 @@ from hypothesis.stateful import multiple, precondition, rule
 from invariants import mana_model as M
 
 from harness.generation import strategies as S
+from harness.protocol import BoardSpec
 from .base import RulesArea, needs, objects
 
 #: Lands with mana abilities (CR 305.6 for the basic land types; CR 106.7 for the others).
@@ -108,10 +109,10 @@ def board_extras():
     return st.fixed_dictionaries({"mana": corner, "stack": stack_extras()})
 
 
-class ManaRules(RulesArea):
+class ManaActions(RulesArea):
     """Activating abilities, mana, steps and turns."""
 
-    def extend_board(self, board: dict, extras: dict) -> dict:
+    def extend_board(self, board: BoardSpec, extras: dict) -> BoardSpec:
         """Add the mana corner (``extras["mana"]``, on most boards) to the board of an engine
         that claims ``mana``; {Q} creatures and Fatestitcher only if it claims ``tap_untap_costs``."""
         board = super().extend_board(board, extras)
@@ -134,7 +135,7 @@ class ManaRules(RulesArea):
         """Permanents on the battlefield with an activated ability of this area's cards (read
         from card data; other cards' abilities, such as River Boa's regeneration, have their
         own events)."""
-        observation = self.session.observation
+        observation = self.observation
         return [oid for oid in observation["zones"]["battlefield"]
                 if observation["objects"][oid]["name"] in ACTIVATED
                 or any(t in M.BASIC_LAND_MANA for t in observation["objects"][oid]["subtypes"])]
@@ -144,7 +145,7 @@ class ManaRules(RulesArea):
 
     def _usable(self, oid: str) -> bool:
         """Whether a payable-looking ability is there: {T} untapped, {Q} tapped, no sickness."""
-        o = self.session.observation["objects"][oid]
+        o = self.observation["objects"][oid]
         for ability in M.abilities(o["name"], tuple(o["subtypes"])):
             if ability.tap != ability.untap and ability.tap == (not o["tapped"]):
                 if not (o["summoning_sick"] and "Creature" in o["types"]):
@@ -156,7 +157,7 @@ class ManaRules(RulesArea):
     @rule(data=st.data())
     def activate(self, data):
         """Activate an ability of a live permanent: mostly one whose {T}/{Q} can be paid."""
-        observation = self.session.observation
+        observation = self.observation
         options = self._activatable()
         if "tap_untap_costs" not in self.capabilities:
             options = [oid for oid in options if all(
@@ -176,7 +177,7 @@ class ManaRules(RulesArea):
 
     def _mana_sources(self) -> list[tuple[str, int]]:
         """(id, ability index) of the {T} mana abilities that can be paid now."""
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         found = []
         for oid in self._activatable():
             o = objects[oid]
@@ -199,7 +200,7 @@ class ManaRules(RulesArea):
 
     def _untap_abilities(self) -> list[tuple[str, int]]:
         """(id, ability index) of the {Q} abilities of tapped permanents on the battlefield."""
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         return [(oid, i) for oid in self._activatable() if objects[oid]["tapped"]
                 for i, a in enumerate(M.abilities(objects[oid]["name"], tuple(objects[oid]["subtypes"]))) if a.untap]
 
@@ -214,12 +215,12 @@ class ManaRules(RulesArea):
         activate it (CR 107.6, 601.2h): reaches {Q} costs paid with mana, by creatures that
         may be summoning sick (CR 302.6) and under "tapped for mana" effects."""
         oid, index = S.pick(data, sorted(self._untap_abilities()), "untap ability")
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         player = objects[oid]["controller"]
         cost = sum(int(s) if s.isdigit() else 1 for s in M.abilities(
             objects[oid]["name"], tuple(objects[oid]["subtypes"]))[index].mana_cost)
         for source in self._activatable():
-            observation = self.session.observation
+            observation = self.observation
             if sum(M.pool(observation, player).values()) >= cost:
                 break
             o = observation["objects"].get(source)

@@ -25,12 +25,12 @@ def _effect(model):
     return spells[0].effects[0] if spells and spells[0].effects else None
 
 
-class ModelledRules(RulesArea):
+class ModelledActions(RulesArea):
     """Spells, Auras, Equipment, anthems and abilities of declared cards, by their models."""
 
     def _spell_targets(self, data, spell: str, caster: str) -> list[str]:
         """The targets of ``spell`` (one effect): a legal creature or player for its model, or none."""
-        effect = _effect(self.plan.model(spell))
+        effect = _effect(self.run_plan.model(spell))
         if effect is None or effect.affected.scope != "target":
             return []
         if effect.affected.kind in ("player", "opponent"):
@@ -81,7 +81,7 @@ class ModelledRules(RulesArea):
             return None
         if S.enchants_own(aura):
             host = self._pick(data, live, "host")
-            return host, self.session.observation["objects"][host].get("controller", controller)
+            return host, self.observation["objects"][host].get("controller", controller)
         return self._pick(data, live, "host"), controller
 
     @needs("cast_permanents", cards="creatures", declared=True)
@@ -121,9 +121,9 @@ class ModelledRules(RulesArea):
         return oid
 
     def _live_attachable(self, subtype: str) -> list[str]:
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         return [oid for oid, o in objects.items() if o["zone"] == "battlefield" and subtype in o.get("subtypes", ())
-                and o.get("name") in self.plan.cards]
+                and o.get("name") in self.run_plan.cards]
 
     def has_equipment(self) -> bool:
         return self.session is not None and bool(self._live_attachable("Equipment")) and bool(self._live())
@@ -157,7 +157,7 @@ class ModelledRules(RulesArea):
     @rule(data=st.data())
     def attach_bonus_aura(self, data):
         """An Aura with a bonus moves to another creature it may enchant (CR 303.4, 613.7e)."""
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         aura = self._pick(data, self._live_attachable("Aura"), "aura")
         hosts = [o for o in self._live() if o != objects[aura].get("attached_to")
                  and (not S.enchants_own(objects[aura]["name"])
@@ -176,10 +176,10 @@ class ModelledRules(RulesArea):
         return oid
 
     def _activatable_models(self) -> list[tuple[str, int]]:
-        observation = self.session.observation
+        observation = self.observation
         found = []
         for oid in observation["zones"]["battlefield"]:
-            model = self.plan.model(observation["objects"][oid].get("name"))
+            model = self.run_plan.model(observation["objects"][oid].get("name"))
             if model is not None and oid in observation["objects"]:
                 count = len([a for a in model.abilities if a.kind in ("activated", "mana")])
                 found += [(oid, i) for i in range(count)]

@@ -11,7 +11,7 @@ from harness.generation import strategies as S
 from .base import RulesArea, needs, objects
 
 
-class PermanentRules(RulesArea):
+class PermanentActions(RulesArea):
     """Creatures and legends entering, P/T until end of turn, combat and cleanup."""
 
     @needs("pt_until_end_of_turn")
@@ -42,7 +42,7 @@ class PermanentRules(RulesArea):
         oid = self._new_id()
         card = self._card(data, "legends")
         if self.plan is not None and self.plan.declared_cards is not None and self.session is not None:
-            objects = self.session.observation["objects"]
+            objects = self.observation["objects"]
             held = sorted(oid_ for oid_, o in objects.items() if o["zone"] == "battlefield"
                           and "Legendary" in (o.get("supertypes") or ()) and o.get("name") in self.plan.lists["legends"])
             if held and data.draw(st.booleans(), label="same name"):

@@ -90,7 +90,7 @@ def with_playtest_corner(boards: st.SearchStrategy, plan) -> st.SearchStrategy:
     return st.tuples(boards, st.one_of(st.none(), playtest_objects())).map(merge)
 
 
-class PlaytestRules(RulesArea):
+class PlaytestActions(RulesArea):
     """Orbs of Origin, the artifacts they change, and activating their abilities."""
 
     def _playtest_plays(self, card: str) -> bool:
@@ -98,7 +98,7 @@ class PlaytestRules(RulesArea):
         return cards is None or card in cards
 
     def _activatable_playtest(self) -> list[str]:
-        observation = self.session.observation
+        observation = self.observation
         return [oid for oid in observation["zones"]["battlefield"]
                 if observation["objects"][oid]["name"] in ACTIVATED]
 

@@ -66,16 +66,16 @@ def with_search_corner(boards: st.SearchStrategy[dict], plan) -> st.SearchStrate
         lambda pair: pair[0] if not pair[1] else {**pair[0], "objects": pair[0]["objects"] + pair[1]})
 
 
-class SearchRules(RulesArea):
+class SearchActions(RulesArea):
     """Rules generating library searches and name checks (the board's search corner is added
     by :func:`with_search_corner`, in ``harness.running.machine.make_machine``)."""
 
     def _searcher(self, data) -> str:
         """The player who searches: three times in four the owner of an Omnipresent Impostor in
         a library (when there is one), else either player."""
-        observation = self.session.observation
-        owners = sorted({o.get("owner") for o in observation.get("objects", {}).values()
-                         if o.get("zone") == "library" and o.get("name") == IMPOSTOR})
+        observation = self.observation
+        owners = sorted({owner for o in observation["objects"].values()
+                         if o.get("zone") == "library" and o.get("name") == IMPOSTOR and (owner := o.get("owner")) is not None})
         if owners and data.draw(st.integers(0, 3), label="an Impostor's owner searches") < 3:
             return owners[0] if len(owners) == 1 else data.draw(st.sampled_from(owners), label="searcher")
         return data.draw(S.players, label="searcher")
@@ -102,7 +102,7 @@ class SearchRules(RulesArea):
         Tokens were created (Raise the Alarm), whose name is a token's (then one of them is the
         target half the time)."""
         tokens = []
-        if "tokens" in self.capabilities and "Raise the Alarm" in self.plan.lists.get("token_spells", ()) \
+        if "tokens" in self.capabilities and "Raise the Alarm" in self.run_plan.lists.get("token_spells", ()) \
                 and data.draw(st.integers(0, 2), label="tokens first") == 2:
             tokens = [self._new_id(), self._new_id()]
             self._apply({"type": "cast", "card": "Raise the Alarm", "controller": caster, "targets": [],

@@ -14,7 +14,7 @@ it: their targets become illegal, CR 608.2b), and players pass until the stack i
 (``pass_priority``; sometimes by a player who doesn't hold priority: refused, 117.3d); effects
 that kill the corner's permanents together put their abilities on the stack at once. Every
 event of the other areas happens in stack games too: a cast of theirs gets a spell id
-(:meth:`StackRules.stack_event`), and is refused when its caster doesn't hold priority.
+(:meth:`StackActions.stack_event`), and is refused when its caster doesn't hold priority.
 
 An engine that doesn't claim ``stack`` gets none of this: its boards and events are those of
 the other areas (the corner is drawn for every engine, so no engine's draws depend on it).
@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule
 
 from harness.generation import strategies as S
+from harness.protocol import BoardSpec, Event
 from .base import RulesArea, needs
 
 #: Creatures the corner enchants with Penumbra Umbra (nonlegendary: its copy would start the legend rule).
@@ -66,10 +67,10 @@ def stack_extras():
     return st.one_of(st.none(), st.none(), stack_corner())
 
 
-class StackRules(RulesArea):
+class StackActions(RulesArea):
     """Casting, responding and passing priority in games with the stack."""
 
-    def extend_board(self, board: dict, extras: dict) -> dict:
+    def extend_board(self, board: BoardSpec, extras: dict) -> BoardSpec:
         """Make the board a stack game (``"stack": true``) with the corner (``extras["stack"]``) for an
         engine that claims ``stack``; the corner's cards only as far as the engine plays them."""
         board = super().extend_board(board, extras)
@@ -81,14 +82,14 @@ class StackRules(RulesArea):
         kept = [o for o in kept if o.get("attached_to") is None or o["attached_to"] in ids]
         return {**board, "stack": True, "objects": board["objects"] + kept}
 
-    def stack_event(self, event: dict) -> dict:
+    def stack_event(self, event: Event) -> Event:
         """In a stack game every cast names its spell (``"id"``, CR 405.1): one is added to a cast
         of another area's rules."""
         if event.get("type") == "cast" and "id" not in event and self.stack_game():
             return {**event, "id": self._new_id()}
         return event
 
-    def after_event(self, event: dict, data) -> None:
+    def after_event(self, event: Event, data) -> None:
         """After an event of another area's rules in a stack game with objects on the stack, two
         times in three players pass until it is empty (or a drawn number of resolutions): what
         other areas cast and trigger resolves too, after other events."""
@@ -98,7 +99,7 @@ class StackRules(RulesArea):
             return
         self._pass_until_empty(data)
 
-    def _stack_apply(self, event: dict, data) -> None:
+    def _stack_apply(self, event: Event, data) -> None:
         """``_apply`` for this area's own events (no passes after them but its own)."""
         self._stack_rule = True
         try:
@@ -113,13 +114,13 @@ class StackRules(RulesArea):
         return self.session is not None and bool(self.session.board.get("stack"))
 
     def _stack(self) -> list:
-        return self.session.observation.get("stack") or []
+        return self.observation.get("stack") or []
 
     def _holder(self) -> str:
-        return (self.session.observation.get("priority") or {}).get("player") or S.PLAYERS[0]
+        return (self.observation.get("priority") or {}).get("player") or S.PLAYERS[0]
 
     def _spells(self, lists) -> list[str]:
-        return [c for name in lists for c in self.plan.lists.get(name, ())]
+        return [c for name in lists for c in self.run_plan.lists.get(name, ())]
 
     def _relevant(self) -> list[str]:
         """Live creatures the stack is about, first what its top object targets (a response that
@@ -128,11 +129,11 @@ class StackRules(RulesArea):
         live = self._live()
         found = [t for e in reversed(self._stack()) for t in e.get("targets") or () if t in live]
         found += [oid for oid in sorted(live) if oid.startswith("k")] + sorted(live)
-        return list(dict.fromkeys(found)) or sorted(self.session.observation["objects"])
+        return list(dict.fromkeys(found)) or sorted(self.observation["objects"])
 
     # ------------------------------------------------------------ events
     def _cast(self, data, caster: str, spell: str, target: str | None) -> None:
-        event = {"type": "cast", "card": spell, "controller": caster, "targets": [] if target is None else [target],
+        event: Event = {"type": "cast", "card": spell, "controller": caster, "targets": [] if target is None else [target],
                  "id": self._new_id()}
         if spell == "Raise the Alarm":
             event["token_ids"] = [self._new_id(), self._new_id()]
@@ -148,7 +149,7 @@ class StackRules(RulesArea):
             return
         spell = S.pick(data, spells, "spell")
         target = S.pick(data, options, "target")
-        if spell in self.plan.lists.get("damage_spells", ()) and data.draw(st.integers(0, 5), label="a player") == 5:
+        if spell in self.run_plan.lists.get("damage_spells", ()) and data.draw(st.integers(0, 5), label="a player") == 5:
             target = S.pick(data, list(S.PLAYERS), "player")
         self._cast(data, self._caster(data), spell, target)
 
@@ -260,9 +261,10 @@ class StackRules(RulesArea):
             self._pass_until_empty(data)
 
     def _enchanted_by_penumbra(self) -> list[str]:
-        objects = self.session.observation["objects"]
-        return sorted({o.get("attached_to") for o in objects.values() if o.get("zone") == "battlefield"
-                       and o.get("name") == "Penumbra Umbra" and o.get("attached_to") in objects})
+        objects = self.observation["objects"]
+        return sorted({host for o in objects.values() if o.get("zone") == "battlefield"
+                       and o.get("name") == "Penumbra Umbra" and (host := o.get("attached_to")) in objects
+                       and host is not None})
 
     @needs("stack")
     @precondition(lambda self: self.stack_game())

@@ -40,7 +40,7 @@ def other_player(player: str) -> str:
     return next(p for p in S.PLAYERS if p != player)
 
 
-class StepsRules(RulesArea):
+class StepsActions(RulesArea):
     """Rules generating begin_step, edict, put tapped, 0 damage, several players' flips, divided damage."""
 
     # ------------------------------------------------------------ cards
@@ -58,7 +58,7 @@ class StepsRules(RulesArea):
         return bool(self.step_cards())
 
     def _steps_library(self, player: str) -> list:
-        zones = self.session.observation.get("zones") or {}
+        zones = self.observation.get("zones") or {}
         return list((zones.get("library") or {}).get(player) or ())
 
     def _steps_upkeep(self, player: str, data) -> None:
@@ -66,7 +66,8 @@ class StepsRules(RulesArea):
         half the time that of another player with cards in their library instead, else theirs anyway
         (704.5b: they lose)."""
         self._apply({"type": "begin_step", "step": "upkeep", "player": player}, data)
-        if self.session.broken or not data.draw(st.booleans(), label="draw step"):
+        session = self.session
+        if session is None or session.broken or not data.draw(st.booleans(), label="draw step"):
             return
         drawing = [p for p in S.PLAYERS if self._steps_library(p)]
         if player not in drawing and drawing and data.draw(st.booleans(), label="another player draws"):
@@ -118,7 +119,7 @@ class StepsRules(RulesArea):
     def edict_a_creature(self, player, data):
         """"Target player sacrifices a creature" (CR 701.17a), three times in four for a player
         who controls two or more creatures (a choice), when there is one."""
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         counts = {p: sum(1 for oid in self._live() if objects[oid]["controller"] == p) for p in S.PLAYERS}
         choosing = [p for p in S.PLAYERS if counts[p] >= 2]
         if choosing and player not in choosing and data.draw(st.integers(0, 3), label="a player who chooses") < 3:
@@ -145,7 +146,7 @@ class StepsRules(RulesArea):
     def zero_damage(self, data):
         """A permanent deals 0 damage (CR 120.8) to a creature or a player; the source has
         deathtouch or lifelink when one on the battlefield has."""
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         live = self._live()
         keyed = [oid for oid in live if {"deathtouch", "lifelink"} & {str(k).lower() for k in objects[oid]["keywords"]}]
         source = self._pick(data, keyed if keyed and data.draw(st.integers(0, 3), label="keyed source") else live,
@@ -182,7 +183,7 @@ class StepsRules(RulesArea):
                          "sides": S.pick(data, (20, 6), "sides")}, data)
 
     def _steps_controls(self, player: str, name: str) -> bool:
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         return any(o["zone"] == "battlefield" and o["controller"] == player and o["name"] == name
                    for o in objects.values())
 

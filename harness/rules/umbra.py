@@ -10,7 +10,7 @@ from harness.generation import strategies as S
 from .base import RulesArea, needs, objects
 
 
-class UmbraRules(RulesArea):
+class UmbraActions(RulesArea):
     """Umbra Auras on live creatures and on any object id; attach; destroy both at once."""
 
     @needs("umbra_armor", cards="umbra_auras")
@@ -32,7 +32,7 @@ class UmbraRules(RulesArea):
         """One effect destroys a permanent and its umbra Aura, in either order (Planar Cleansing;
         ruling Hyena Umbra 2010-06-15: the Aura is destroyed "in two different ways at the same time")."""
         aura = S.pick(data, self._live_umbra_auras(), "aura")
-        host = self.session.observation["objects"][aura]["attached_to"]
+        host = self.observation["objects"][aura]["attached_to"]
         targets = data.draw(st.permutations([aura, host]), label="targets")
         self._apply({"type": "destroy", "targets": targets, "cant_be_regenerated": data.draw(st.booleans())}, data)
 
@@ -56,7 +56,7 @@ class UmbraRules(RulesArea):
     @precondition(RulesArea.has_aura)
     @rule(data=st.data())
     def attach_live(self, data):
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         aura = self._pick_interesting(data, self._live_auras(), lambda o: o.get("name") == "Octopus Umbra", "aura")
         hosts = [oid for oid in self._live() if oid != objects[aura].get("attached_to")
                  and not self._penumbra_would_copy_a_legend(aura, oid)]

@@ -35,12 +35,12 @@ def _zone_abilities(name) -> bool:
     return isinstance(name, str) and bool(_ZONE_ABILITY.search(reader.normalise(card_text(name), name)))
 
 
-class ZoneRules(RulesArea):
+class ZoneActions(RulesArea):
     """exile, return_to_hand and flicker on any object of the example, or on a live permanent with
     state a zone change wipes; zone spells of declared cards."""
 
     def _permanents(self) -> list[str]:
-        objects_now = self.session.observation["objects"]
+        objects_now = self.observation["objects"]
         return [oid for oid, o in objects_now.items() if o.get("zone") == "battlefield"]
 
     def has_permanent(self) -> bool:
@@ -50,7 +50,9 @@ class ZoneRules(RulesArea):
         """A permanent whose return to the battlefield needs a choice the flicker event doesn't give
         (an Aura: what it enchants, CR 303.4f; a card that may enter as a copy, 707.5): the engine
         may decline it, so the generator doesn't flicker it."""
-        o = self.session.observation["objects"].get(oid) or {}
+        o = self.observation["objects"].get(oid)
+        if o is None:
+            return False
         return (not o.get("token") and "Aura" in (o.get("subtypes") or ())) or o.get("name") in S.COPY_CREATURES
 
     @staticmethod
@@ -76,7 +78,7 @@ class ZoneRules(RulesArea):
     @rule(target=objects, kind=st.sampled_from(MOVES), data=st.data())
     def move_permanent(self, kind, data):
         """A live permanent, often one with state the move must wipe or one others are attached to."""
-        objects_now = self.session.observation["objects"]
+        objects_now = self.observation["objects"]
         options = [oid for oid in self._permanents() if kind != "flicker" or not self._returns_with_a_choice(oid)]
         if not options:
             return multiple()

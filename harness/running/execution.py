@@ -14,6 +14,8 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any, Callable, Mapping, cast
 
 from hypothesis.errors import HypothesisException, StopTest
 
@@ -24,8 +26,10 @@ from harness.running import interrupts, monitor as supervisor
 from harness.reporting.findings import CRASH, crash_site, crash_site_message
 from harness.running.decider import REFERENCE_ONLY, BadDecisionRequest, ReplayDecider, ReplayDiverged
 from harness.running.oracle import Oracle
-from harness.protocol import IllegalAction, ScenarioRun, Transition, Unsupported, Violation
+from harness.protocol import (BoardSpec, Engine, Event, Game, IllegalAction, Observation, ScenarioRun, Transition,
+                              Unsupported, Violation)
 from harness.reporting.rule_coverage import RuleCoverage
+from harness.wire.plain import plain
 from harness.connection.rpc import EngineTimeout  # noqa: F401  (defined with the engine's process; raised here too)
 from harness.protocol import RulesfuzzError
 
@@ -186,7 +190,7 @@ class time_limit:
         self.seconds, self.what = seconds, what
         self.fired: BaseException | None = None
         self._timed = False
-        self._previous = None
+        self._previous: Callable[[int, FrameType | None], Any] | int | None = None  # what signal.signal returns
         self._engine = interrupts.engine_running()
 
     def __enter__(self) -> "time_limit":
@@ -445,7 +449,7 @@ def _claimed_events(engine) -> set:
 _OBJECT_FIELDS = ("source", "target", "object", "attach_to", "copy_of", "aura")
 
 
-def _aims_at_gone(event: dict, before: dict) -> bool:
+def _aims_at_gone(event: Mapping[str, Any], before: Mapping[str, Any]) -> bool:
     """Whether ``event`` names an object that is not on the battlefield in ``before`` (the
     observation before it; a name that is a player's is none): the generator aims some events
     at objects that left, or never were, on purpose (CR 400.7: a new object), so a correct
@@ -485,8 +489,8 @@ class Session:
     harness records.
     """
 
-    def __init__(self, engine, board: dict, invariants, stats: Stats | None = None, step_timeout: float | None = None,
-                 against=None):
+    def __init__(self, engine: Engine, board: BoardSpec, invariants, stats: Stats | None = None,
+                 step_timeout: float | None = None, against: Engine | None = None):
         self.engine = engine
         self.against = against
         self.board = board
@@ -499,8 +503,9 @@ class Session:
         #: Violations of the board itself (step 0): the engine raised or hung in
         #: ``new_game``, or its first observation is malformed. The session is then broken.
         self.initial_violations: list[Violation] = []
-        self.game = None
-        self.observation: dict = {}
+        self.game: Game | None = None
+        #: The last observation (a checked one: a step observed malformed breaks the session instead).
+        self.observation: Observation = {"players": {}, "objects": {}}  # the first, or _break_at_start's
         #: Whether this game's observations are copied as they arrive: the engine shares its
         #: own state in them (seen at the start, or at a step: :func:`shares_parts`).
         self.copies = False
@@ -553,7 +558,7 @@ class Session:
         finally:
             self.output = sink.tail()
 
-    def step(self, event: dict, decider) -> list[Violation]:
+    def step(self, event: Event, decider) -> list[Violation]:
         """Apply ``event``; returns the violations of this step (empty if none).
 
         After an engine crash, hang or malformed observation the session is ``broken``:
@@ -567,8 +572,10 @@ class Session:
         monitor = supervisor.ACTIVE
         if monitor is not None:
             monitor.event(event)
+        game = self.game
+        assert game is not None  # only a session broken at the start has none, and it takes no step
         try:
-            self._call(f"apply({event.get('type')})", self.game.apply, copy.deepcopy(event), decider)
+            self._call(f"apply({event.get('type')})", game.apply, copy.deepcopy(event), decider)
         except IllegalAction as exc:
             illegal = exc.reason or "illegal"
         except Unsupported as exc:
@@ -581,7 +588,7 @@ class Session:
         aliased = False
         if error is None:
             try:
-                after = self._call("observe", self.game.observe)
+                after = self._call("observe", game.observe)
                 if self.copies:
                     after = _plain_copy(after)
                 elif shares_parts(after, before):  # found only now: ``before`` may have changed
@@ -596,7 +603,7 @@ class Session:
         engine_asked = len(decider.asked)  # what the reference alone was asked comes after (differential mode)
         reference = None
         if self.oracle is not None and error is None:
-            reference = self._oracle_step(event, decider)
+            reference = self._oracle_step(self.oracle, event, decider)
         self.stats.steps += 1
         etype = event.get("type", "?")
         self.stats.events[etype] = self.stats.events.get(etype, 0) + 1
@@ -607,7 +614,8 @@ class Session:
         elif illegal:
             reasons = self.stats.refused.setdefault(etype, {})
             reasons[illegal] = reasons.get(illegal, 0) + 1
-        transition = Transition(before, event, after, illegal, decider.asked[:engine_asked], error, reference)
+        transition = Transition(plain(before), plain(event), plain(after), illegal, decider.asked[:engine_asked], error,
+                                reference)
         decisions = [d.to_json() for d in decider.asked[:engine_asked]] + [
             {**d.to_json(), "asked_by": REFERENCE_ONLY} for d in decider.asked[engine_asked:]]
         self.steps.append({"event": event, "decisions": decisions, **({"illegal": illegal} if illegal else {})})
@@ -627,7 +635,7 @@ class Session:
             label = _interaction(entry)
             if label:
                 self.stats.interactions[label] = self.stats.interactions.get(label, 0) + 1
-        violations = []
+        violations: list[Violation] = []
         if aliased:
             return violations
         applied = []
@@ -645,7 +653,7 @@ class Session:
         return violations
 
     # ------------------------------------------------------------------ the oracle (differential mode)
-    def _start_oracle(self, against, board: dict) -> Oracle:
+    def _start_oracle(self, against: Engine, board: BoardSpec) -> Oracle:
         """The reference engine's game on the same board, restricted to what the engine declares.
 
         Compares the first observations (a board read wrongly is a finding at step 0, in
@@ -656,7 +664,8 @@ class Session:
                 oracle = Oracle(against, self.engine.info, board)
         except Unsupported as exc:
             raise Declined(exc.reason, exc.message, 0, "reference") from None
-        first = Transition({}, {"type": "new_game"}, self.observation, None, [], None, oracle.reference(oracle.first))
+        first = Transition({}, {"type": "new_game"}, plain(self.observation), None, [], None,
+                           oracle.reference(oracle.first))
         for inv in self.invariants:
             if inv.family == "differential":
                 result = inv.check(first)
@@ -665,14 +674,14 @@ class Session:
                     self.initial_violations.append(Violation(inv.name, 0, tuple(result)))
         return oracle
 
-    def _oracle_step(self, event: dict, decider) -> dict:
+    def _oracle_step(self, oracle: Oracle, event: Event, decider) -> dict:
         """Apply ``event`` to the reference engine with the engine's decisions (differential mode).
 
         Raises :class:`Declined` when the reference declines it or goes beyond the engine's declaration.
         """
         try:
             with time_limit(self.step_timeout, "reference apply"):
-                return self.oracle.step(event, decider.asked, decider)
+                return oracle.step(event, decider.asked, decider)
         except Unsupported as exc:
             decider.asked.clear()
             raise Declined(exc.reason, exc.message, len(self.steps) + 1, "reference") from None
@@ -715,4 +724,5 @@ def scenario_run(engine, session: Session) -> ScenarioRun:
         except (EngineFailed, Unsupported) as exc:  # a game that went differently the second time
             return observations + [{"replay failed": f"{type(exc).__name__}: {exc}"}]
 
-    return ScenarioRun(session.board, [s["event"] for s in session.steps], session.observations, again)
+    return ScenarioRun(plain(session.board), [s["event"] for s in session.steps], cast(list, session.observations),
+                       again)  # plain dicts for invariants, as a Transition's (harness.wire.plain)

@@ -13,17 +13,17 @@ soon as it is found, so an interrupted run loses nothing.
 Adding a rules area
 -------------------
 The rules live in ``harness/rules/``, one mixin class per rules area
-(``destruction.py``: :class:`DestructionRules`, ``umbra.py``, ``permanents.py``,
+(``destruction.py``: :class:`DestructionActions`, ``umbra.py``, ``permanents.py``,
 ``layers.py``). To add an area (say mana abilities):
 
-1. Write ``harness/rules/mana.py`` with ``class ManaRules(RulesArea)`` whose methods are
+1. Write ``harness/rules/mana.py`` with ``class ManaActions(RulesArea)`` whose methods are
    ordinary Hypothesis rules::
 
        from hypothesis import strategies as st
        from hypothesis.stateful import rule
        from .base import RulesArea, needs, objects
 
-       class ManaRules(RulesArea):
+       class ManaActions(RulesArea):
            @needs("mana_abilities")          # a capability row of harness/protocol.py
            @rule(obj=objects, data=st.data())
            def activate(self, obj, data):
@@ -45,6 +45,8 @@ names must be unique across areas.
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from hypothesis import reject
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, multiple
@@ -57,48 +59,52 @@ from harness.running.execution import Declined, Session, Stats
 from harness.running.explore import ExampleDeclined
 from harness.reporting.findings import primary_first, step_key, violation_keys
 from harness.generation.guidance import GuidedPlan
-from harness.protocol import Violation
+from harness.protocol import Engine, Event, Violation
 from harness.generation.hypothesis_shim import is_rule
 from harness.generation.plan import FULL, Plan
 from harness.running.recording import InvariantViolation, Recorder, scenario_run
 from harness.rules.mana import board_extras
 from harness.rules.playtest import with_playtest_corner
 from harness.rules.search import with_search_corner
-from harness.rules.combat import CombatRules, with_combat_corner
-from harness.rules.stack import StackRules
+from harness.rules.combat import CombatActions, with_combat_corner
+from harness.rules.stack import StackActions
 from harness.rules import (
     CARD_LISTS,
     DECLARED_ONLY,
     REQUIRES,
-    ChanceRules,
-    ControlRules,
-    DestructionRules,
-    LayersRules,
-    ManaRules,
-    ModelledRules,
-    PermanentRules,
-    PlaytestRules,
-    SearchRules,
-    StepsRules,
-    UmbraRules,
-    ZoneRules,
+    ChanceActions,
+    ControlActions,
+    DestructionActions,
+    LayersActions,
+    ManaActions,
+    ModelledActions,
+    PermanentActions,
+    PlaytestActions,
+    SearchActions,
+    StepsActions,
+    UmbraActions,
+    ZoneActions,
     objects,
 )
 
 __all__ = ["EngineMachine", "InvariantViolation", "Recorder", "make_machine", "rule_gates", "scenario_run"]
 
 
-class EngineMachine(StackRules, DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules, ManaRules, ChanceRules,
-                    SearchRules, PlaytestRules, ModelledRules, ZoneRules, StepsRules, CombatRules,
+class EngineMachine(StackActions, DestructionActions, UmbraActions, PermanentActions, LayersActions, ControlActions, ManaActions, ChanceActions,
+                    SearchActions, PlaytestActions, ModelledActions, ZoneActions, StepsActions, CombatActions,
                     RuleBasedStateMachine):
     """The rules of every area (``harness.rules``) over one engine. Use :func:`make_machine` to bind an engine."""
 
-    engine = None
+    # Set by make_machine: the engine, the run's counts, its recorder, the keys of the findings
+    # reported, a key -> the key of the finding it joined, and a key -> its group (see _found).
+    engine: Engine
+    run_stats: Stats
+    recorder: Recorder
+    found_keys: set[str]
+    finding_of: dict[str, str]
+    groups: dict[str, str]
     step_invariants: list = []
     scenario_invariants: list = []
-    run_stats: Stats = None
-    recorder: Recorder = None
-    found_keys: set = frozenset()
     coverage_guided: bool = False
     #: Set on an instance run by :mod:`harness.running.explore` (no Hypothesis test around it).
     outside_hypothesis: bool = False
@@ -128,7 +134,9 @@ class EngineMachine(StackRules, DestructionRules, UmbraRules, PermanentRules, La
     def _guide_rule_choices(self) -> None:
         """Have Hypothesis draw this example's rules weighted by the run's rule coverage
         (:mod:`harness.generation.guidance`), and note each rule drawn as the source of its step."""
-        guidance, coverage = self.plan.guidance, self.run_stats.coverage
+        plan = self.plan
+        assert isinstance(plan, GuidedPlan) and plan.guidance is not None  # make_machine's, when coverage-guided
+        guidance, coverage = plan.guidance, self.run_stats.coverage
         names = tuple(hypothesis_shim.machine_rule_names(self))
         hypothesis_shim.weight_rules(self, lambda: guidance.rule_weights(names),
                                      lambda name: setattr(coverage, "source", name))
@@ -156,6 +164,7 @@ class EngineMachine(StackRules, DestructionRules, UmbraRules, PermanentRules, La
         stops without failing, so Hypothesis looks for other bugs.
         """
         session = self.session
+        assert session is not None  # violations are found by the session's steps and checks
         keys = violation_keys(violations)  # a difference another invariant caught has that one's key
         known = next((k for k in keys if k in self.found_keys), None)
         if known is not None:  # one of a reported finding's keys: that finding again (harness.reporting.findings)
@@ -175,7 +184,7 @@ class EngineMachine(StackRules, DestructionRules, UmbraRules, PermanentRules, La
         ordered = primary_first(violations, key, keys)
         raise self.recorder.violation(session, ordered, self.engine, self.run_stats.examples, group)
 
-    def _decline(self, exc: Declined) -> None:
+    def _decline(self, exc: Declined) -> NoReturn:
         """End the example without blame: the engine doesn't model what it needs (counted by reason).
 
         Hypothesis counts the example as rejected, so shrinking never turns a finding into
@@ -186,24 +195,27 @@ class EngineMachine(StackRules, DestructionRules, UmbraRules, PermanentRules, La
             raise ExampleDeclined(exc.reason)
         reject()
 
-    def _apply(self, event: dict, data) -> None:
+    def _apply(self, event: Event, data) -> None:
         interrupts.check()
         if self.stopped:  # a finding already reported: the rest of the example does nothing
             return
         event = self.stack_event(event)
+        session = self.session
+        assert session is not None  # rules run after setup made it
         try:
-            violations = self.session.step(event, DrawingDecider(data))
+            violations = session.step(event, DrawingDecider(data))
         except Declined as exc:
             self._decline(exc)
-        objects = self.session.observation.get("objects", {})
-        for entry in self.session.observation.get("log", ()):
+        objects = session.observation.get("objects", {})
+        for entry in session.observation.get("log", ()):
             cause = entry.get("cause") if isinstance(entry, dict) else None
             if entry.get("kind") == "zone_change" and isinstance(cause, dict) and cause.get("copy_of"):
                 self.copies.append(entry["object"])
-                if (objects.get(cause.get("by")) or {}).get("name") == "Penumbra Umbra":
+                by = cause.get("by")  # the copy effect's source: a string (harness.wire.log_kinds)
+                if isinstance(by, str) and by in objects and objects[by].get("name") == "Penumbra Umbra":
                     self.special.append(entry["object"])
-        if event.get("type") == "put_onto_battlefield" and event.get("x"):
-            self.special.append(event.get("id"))
+        if event.get("type") == "put_onto_battlefield" and event.get("x") and (oid := event.get("id")) is not None:
+            self.special.append(oid)
         if violations:
             self._found(violations)
         self.after_event(event, data)

@@ -15,6 +15,7 @@ import mmap
 import os
 import struct
 import tempfile
+from typing import Any, Mapping
 from dataclasses import dataclass
 
 #: Offsets in the shared file: the phase byte, the finished byte, its exit code (int32), the
@@ -67,13 +68,13 @@ class Monitor:
         self._append(b"M", {"name": engine_name, "version": engine_version, "seed": seed})
         self._start = self._end
 
-    def board(self, board: dict) -> None:
+    def board(self, board: Mapping[str, Any]) -> None:
         """A new game starts on ``board``: the record is this example's from here on."""
         self._end = self._start
         self._full = False
         self._append(b"B", board)
 
-    def event(self, event: dict) -> None:
+    def event(self, event: Mapping[str, Any]) -> None:
         """The next event is about to be applied."""
         self._append(b"E", event)
 

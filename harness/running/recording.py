@@ -82,8 +82,9 @@ class Recorder:
         self.tick = tick
         self.best: dict[str, dict] = {}
         self.failures = 0
-        self.first_example: dict[str, int] = {}
-        self.first_seconds: dict[str, float] = {}
+        # None for a finding no failing example came before (an engine not deterministic across games)
+        self.first_example: dict[str, int | None] = {}
+        self.first_seconds: dict[str, float | None] = {}
         self.repeats: dict[str, int] = {}
         self.started = time.perf_counter()
         self._last: tuple | None = None

@@ -114,9 +114,10 @@ class _Attempts:
         first = primary_first(result.violations, self.key, keys)[0]
         same_step = [v for v in result.violations if v.step == first.step]
         others = [v for v in same_step if v is not first]
-        rebuilt = scenario_file.build(board, result.session.steps[: first.step], [first, *others])
-        if result.session.output:
-            rebuilt["engine_output"] = result.session.output
+        session = result.kept_session
+        rebuilt = scenario_file.build(board, session.steps[: first.step], [first, *others])
+        if session.output:
+            rebuilt["engine_output"] = session.output
         for field in ("engine", "seed"):
             if field in self.scenario:
                 rebuilt[field] = self.scenario[field]

@@ -125,8 +125,7 @@ def _guided_chunk(stats: Stats, chunk: int) -> int:
 
 def _violations_of(recorded: dict) -> list[Violation]:
     """The violations of a scenario the recorder kept (its ``violation`` and ``also_violated``)."""
-    return [Violation(**{k: (tuple(v) if k == "messages" else v) for k, v in found.items()
-                         if k in ("invariant", "step", "messages")})
+    return [Violation(found["invariant"], found["step"], tuple(found["messages"]))
             for found in [recorded["violation"], *recorded.get("also_violated", [])]]
 
 
@@ -268,7 +267,7 @@ class RunState:
             return False  # a reported finding's step again
         key = step_key(same)
         fresh = primary_first(same, key)
-        scenario = scenario_file.build(saved["board"], replayed.session.steps[: fresh[0].step], fresh, engine,
+        scenario = scenario_file.build(saved["board"], replayed.kept_session.steps[: fresh[0].step], fresh, engine,
                                        self.settings.seed)
         self.from_database.add(key)
         self.recorder.first_example.setdefault(key, self.stats.examples)
@@ -284,7 +283,7 @@ class RunState:
         scenario = dict(recorder.best[key]) if key is not None else recorder.last_scenario()
         recorded = scenario.get("violation") if key is not None else None
         site = key[len(CRASH) + 1:-1] if key is not None and key.startswith(CRASH + "[") else ""
-        if recorded and site.split(" ")[0] in PROCESS_FAULTS:
+        if key is not None and recorded and site.split(" ")[0] in PROCESS_FAULTS:
             self._fault_once(key, recorded, scenario)
             return
         said = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -296,8 +295,8 @@ class RunState:
         violations = [Violation(NOT_DETERMINISTIC, len(scenario["steps"]), (message,))]
         scenario["violation"] = violation_json(violations[0])
         self.machine.found_keys.update(recorder.keys())
-        recorder.first_example.setdefault(NOT_DETERMINISTIC, recorder.first_example.get(key))
-        recorder.first_seconds.setdefault(NOT_DETERMINISTIC, recorder.first_seconds.get(key))
+        recorder.first_example.setdefault(NOT_DETERMINISTIC, recorder.first_example.get(key) if key else None)
+        recorder.first_seconds.setdefault(NOT_DETERMINISTIC, recorder.first_seconds.get(key) if key else None)
         self.finish(NOT_DETERMINISTIC, violations, scenario, False, reduce=False)
         for folded in recorder.keys():  # their failures are this finding's: no pending file of theirs is left
             recorder.forget(folded)

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any, Mapping, Sequence
 
 import jsonschema
 
@@ -133,7 +134,9 @@ def version_problem(data) -> tuple[str, str] | None:
     steps = data.get("steps")
     for i, step in enumerate(steps if isinstance(steps, list) else ()):
         expect = step.get("expect") if isinstance(step, dict) else None
-        for name in V3_EXPECT if isinstance(expect, dict) else ():
+        if not isinstance(expect, dict):
+            continue
+        for name in V3_EXPECT:
             if name in expect:
                 return f"steps/{i}/expect/{name}", f"expect.{name} {needs}"
     return None
@@ -191,7 +194,8 @@ def vocabulary_problem(data: dict, source: str = "scenario") -> None:
         raise ScenarioError(located(source, where, message))
 
 
-def build(board: dict, steps: list[dict], violations: list[Violation] = (), engine=None, seed=None) -> dict:
+def build(board: Mapping[str, Any], steps: list[dict], violations: Sequence[Violation] = (), engine=None,
+          seed=None) -> dict:
     """A scenario dict from a board and recorded steps (as :class:`Session` records them).
 
     ``violation`` holds the first of ``violations``; ``also_violated`` the others.
@@ -264,7 +268,7 @@ def _field_difference(path: str, expected, actual) -> str | None:
     return f"{path}: expected {expected!r}, got {actual!r}"
 
 
-def exact_differences(expect: dict, observation: dict) -> list[str]:
+def exact_differences(expect: dict, observation: Mapping[str, Any]) -> list[str]:
     """Paths where ``observation`` differs from ``expect`` as ``rulesfuzz-scenario/2`` reads it.
 
     ``expect["players"]`` and ``expect["objects"]`` map ids to fields: ids not named are
@@ -302,7 +306,8 @@ def exact_differences(expect: dict, observation: dict) -> list[str]:
                     diff = _field_difference(f"{where}.{name}", value, actual[name])
                     if diff:
                         out.append(diff)
-    zones = observation.get("zones") if isinstance(observation.get("zones"), dict) else {}
+    zones = observation.get("zones")
+    zones = zones if isinstance(zones, dict) else {}
     for zone, content in (expect.get("zones") or {}).items():
         where = f"zones.{zone}"
         if zone not in zones:
@@ -466,7 +471,7 @@ def decision_differences(expected: list[dict], asked: list[dict]) -> list[str]:
     return out
 
 
-def expectation_differences(scenario: dict, expect: dict, observation: dict, asked: list[dict] | None = None,
+def expectation_differences(scenario: dict, expect: dict, observation: Mapping[str, Any], asked: list[dict] | None = None,
                             log: list | None = None) -> list[str]:
     """The differences between ``observation`` and the ``expect`` of one step of ``scenario``
     (the ``illegal`` key aside), read as the scenario's format says: exact fields for
@@ -610,13 +615,19 @@ class ReplayResult:
     refused: list[tuple[int, str]] = field(default_factory=list)
     steps_run: int = 0
     notes: list[tuple[int, str]] = field(default_factory=list)
-    session: object = None
+    session: Session | None = None  # the replay's session, with keep_session
     unanswered: tuple[int, str] | None = None
     strict: bool = False
 
     @property
     def ok(self) -> bool:
         return not self.violations and not self.mismatches and not self.refused and self.unanswered is None
+
+    @property
+    def kept_session(self) -> Session:
+        """The session of a replay with ``keep_session``."""
+        assert self.session is not None
+        return self.session
 
 
 def board_problem(board: dict) -> str | None:

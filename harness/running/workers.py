@@ -44,15 +44,18 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from harness.running import interrupts
 from harness.running import scenario as scenario_file
 from harness.running.execution import Stats
 from harness.running.settings import RunSettings
 from harness.running.processes import _worker_process, collect, run_processes  # noqa: F401  (this module's, as before)
-from harness.reporting.findings import scenario_size
+from harness.reporting.findings import Finding, scenario_size
 from harness.protocol import RulesfuzzError
+
+if TYPE_CHECKING:
+    from hypothesis.database import ExampleDatabase
 
 #: The fewest examples a slot of a run of several slots gets (the last slots of the run,
 #: and a budget too small to split): a run costs a few milliseconds before its first example.
@@ -175,7 +178,7 @@ class Worker:
     def __init__(self, label: str = "worker"):
         self.label = label
         self._engines: dict[tuple, object] = {}
-        self._shared: dict[str | None, object] = {}
+        self._shared: dict[str | None, ExampleDatabase | None] = {}  # database_from's, by spec
         self._buffers: list = []
 
     def _engine(self, spec: str, step_timeout, isolate: bool):
@@ -332,9 +335,10 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=N
         try:
             found, cut = run_processes(jobs, len(taken), deadline, taken, measure, supervised, engine_name)
         except WorkerFailed as failed:  # the slots that ended keep their findings, reported with the failure
-            failed.result = merge(failed.results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
-            failed.result.slots = {"slots": len(jobs), "taken": taken}
-            failed.result.seconds = time.perf_counter() - started
+            merged = merge(failed.results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
+            merged.slots = {"slots": len(jobs), "taken": taken}
+            merged.seconds = time.perf_counter() - started
+            failed.result = merged
             raise
     merged = merge(found, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
     merged.slots = {"slots": len(jobs), "taken": taken}
@@ -453,7 +457,7 @@ def merge(results: list, engine_name: str, replay_dir, slot_list: list[Slot]):
 def _distinct_findings(results: list) -> tuple[dict, list]:
     """The slots' findings by key (the smallest scenario of each, the lowest slot on a tie, in
     the order first found; the others counted as its repeats) and the others."""
-    chosen: dict[str, object] = {}
+    chosen: dict[str, Finding] = {}
     others = []
     for result in results:
         for finding in result.findings:
@@ -473,7 +477,7 @@ def _distinct_findings(results: list) -> tuple[dict, list]:
 def _remove_empty_slot_folders(replay_dir, slot_list: list[Slot]) -> None:
     for slot in slot_list:
         folder = slot_folder(replay_dir, slot)
-        if folder.is_dir() and not any(folder.iterdir()):
+        if folder is not None and folder.is_dir() and not any(folder.iterdir()):
             shutil.rmtree(folder, ignore_errors=True)
 
 
