@@ -196,6 +196,69 @@ def enchants_own(name: str) -> bool:
     return "enchant creature you control" in card_data.card(name).keywords
 
 
+def _creature_auras(draw, plan, i: int, creature: dict, max_auras: int) -> list[dict]:
+    """The Auras of board creature ``i`` (boards): 0..max_auras umbra Auras, sometimes a Penumbra
+    Umbra (never on a legend), sometimes an Aura with a bonus."""
+    auras = []
+    umbras = plan.lists["umbra_auras"] if plan.has("umbra Auras") else ()
+    penumbra = "Penumbra Umbra" in plan.lists["layers_auras"]
+    bonus_auras = plan.lists.get("bonus_auras", ())
+    for j in range(draw(st.integers(0, max_auras)) if umbras else 0):
+        controller = draw(players)
+        auras.append({"id": f"c{i}a{j}", "card": draw(plan.choice("umbra_auras")),
+                      "owner": owner_of(draw, controller, plan), "controller": controller,
+                      "attached_to": creature["id"]})
+    if penumbra and creature["card"] not in plan.lists["legends"] and rarely(draw, 6):
+        # Penumbra Umbra: "Enchant creature you control".
+        auras.append({"id": f"c{i}p", "card": "Penumbra Umbra", "owner": creature["controller"],
+                      "controller": creature["controller"], "attached_to": creature["id"]})
+    if bonus_auras and rarely(draw, 3):
+        # An Aura with a bonus ("Enchanted creature gets +N/+M", CR 303.4, 613.4c) on a creature it may enchant.
+        card = draw(plan.choice("bonus_auras"))
+        controller = creature["controller"] if enchants_own(card) else draw(players)
+        auras.append({"id": f"c{i}b", "card": card, "owner": owner_of(draw, controller, plan),
+                      "controller": controller, "attached_to": creature["id"]})
+    return auras
+
+
+def _equipment_and_anthem(draw, plan, objects: list[dict]) -> list[dict]:
+    """boards' Equipment ``e0`` (attached to one of ``objects`` or not) and anthem ``g0``, each sometimes."""
+    found = []
+    if plan.lists.get("equipment") and objects and rarely(draw, 2):
+        # An Equipment (CR 301.5), attached to a creature (its controller needn't be the creature's) or not.
+        controller = draw(players)
+        spec = {"id": "e0", "card": draw(plan.choice("equipment")), "owner": owner_of(draw, controller, plan),
+                "controller": controller}
+        if draw(st.integers(0, 2)):
+            spec["attached_to"] = objects[draw(st.integers(0, len(objects) - 1))]["id"]
+        found.append(spec)
+    anthems = [n for n in plan.lists.get("anthems", ()) if not card_data.card(n).is_type("Creature")]
+    if anthems and rarely(draw, 3):
+        controller = draw(players)
+        found.append({"id": "g0", "card": draw(st.sampled_from(anthems)), "owner": owner_of(draw, controller, plan),
+                      "controller": controller})
+    return found
+
+
+def _deathtouch_and_x_creatures(draw, plan) -> list[dict]:
+    """boards' deathtouch pair ``d0``, ``d1`` (sometimes) and 0..1 {X} creature ``x0``."""
+    extras = []
+    if plan.has("deathtouch creatures") and plan.lists["deathtouch_creatures"] and plan.lists["survivors"] \
+            and rarely(draw, 3):
+        # CR 704.5h: a deathtouch creature facing a creature that only deathtouch damage would
+        # destroy (704.5g wouldn't), the pair the deathtouch rule (harness.rules.destruction) needs.
+        for i, name in enumerate((draw(plan.choice("deathtouch_creatures")), draw(plan.choice("survivors")))):
+            controller = draw(players)
+            extras.append({"id": f"d{i}", "card": name, "owner": owner_of(draw, controller, plan),
+                           "controller": controller})
+    for i in range(draw(st.integers(0, 1)) if plan.lists["x_creatures"] and plan.has("counters") else 0):
+        # A creature with {X} in its cost that entered with X >= 1 +1/+1 counters.
+        controller = draw(players)
+        extras.append({"id": f"x{i}", "card": draw(plan.choice("x_creatures")), "owner": owner_of(draw, controller, plan),
+                       "controller": controller, "counters": {"+1/+1": draw(st.integers(1, 3))}})
+    return extras
+
+
 @st.composite
 def boards(draw, plan, max_creatures: int = 4, max_auras: int = 3):
     """A board (``BoardSpec``) inside ``plan`` (a ``harness.generation.plan.Plan``; ``plan.FULL``:
@@ -219,55 +282,13 @@ def boards(draw, plan, max_creatures: int = 4, max_auras: int = 3):
     legends: set = set()
     objects = []
     auras = []
-    umbras = plan.lists["umbra_auras"] if plan.has("umbra Auras") else ()
-    penumbra = "Penumbra Umbra" in plan.lists["layers_auras"]
-    bonus_auras = plan.lists.get("bonus_auras", ())
     n_creatures = draw(st.integers(1, max_creatures)) if plan.lists["creatures"] else 0
     for i in range(n_creatures):
         creature = draw(creature_specs(plan, i, legends))
         objects.append(creature)
-        for j in range(draw(st.integers(0, max_auras)) if umbras else 0):
-            controller = draw(players)
-            auras.append({"id": f"c{i}a{j}", "card": draw(plan.choice("umbra_auras")),
-                          "owner": owner_of(draw, controller, plan), "controller": controller,
-                          "attached_to": creature["id"]})
-        if penumbra and creature["card"] not in plan.lists["legends"] and rarely(draw, 6):
-            # Penumbra Umbra: "Enchant creature you control".
-            auras.append({"id": f"c{i}p", "card": "Penumbra Umbra", "owner": creature["controller"],
-                          "controller": creature["controller"], "attached_to": creature["id"]})
-        if bonus_auras and rarely(draw, 3):
-            # An Aura with a bonus ("Enchanted creature gets +N/+M", CR 303.4, 613.4c) on a creature it may enchant.
-            card = draw(plan.choice("bonus_auras"))
-            controller = creature["controller"] if enchants_own(card) else draw(players)
-            auras.append({"id": f"c{i}b", "card": card, "owner": owner_of(draw, controller, plan),
-                          "controller": controller, "attached_to": creature["id"]})
-    if plan.lists.get("equipment") and objects and rarely(draw, 2):
-        # An Equipment (CR 301.5), attached to a creature (its controller needn't be the creature's) or not.
-        controller = draw(players)
-        spec = {"id": "e0", "card": draw(plan.choice("equipment")), "owner": owner_of(draw, controller, plan),
-                "controller": controller}
-        if draw(st.integers(0, 2)):
-            spec["attached_to"] = objects[draw(st.integers(0, len(objects) - 1))]["id"]
-        auras.append(spec)
-    anthems = [n for n in plan.lists.get("anthems", ()) if not card_data.card(n).is_type("Creature")]
-    if anthems and rarely(draw, 3):
-        controller = draw(players)
-        auras.append({"id": "g0", "card": draw(st.sampled_from(anthems)), "owner": owner_of(draw, controller, plan),
-                      "controller": controller})
-    extras = []
-    if plan.has("deathtouch creatures") and plan.lists["deathtouch_creatures"] and plan.lists["survivors"] \
-            and rarely(draw, 3):
-        # CR 704.5h: a deathtouch creature facing a creature that only deathtouch damage would
-        # destroy (704.5g wouldn't), the pair the deathtouch rule (harness.rules.destruction) needs.
-        for i, name in enumerate((draw(plan.choice("deathtouch_creatures")), draw(plan.choice("survivors")))):
-            controller = draw(players)
-            extras.append({"id": f"d{i}", "card": name, "owner": owner_of(draw, controller, plan),
-                           "controller": controller})
-    for i in range(draw(st.integers(0, 1)) if plan.lists["x_creatures"] and plan.has("counters") else 0):
-        # A creature with {X} in its cost that entered with X >= 1 +1/+1 counters.
-        controller = draw(players)
-        extras.append({"id": f"x{i}", "card": draw(plan.choice("x_creatures")), "owner": owner_of(draw, controller, plan),
-                       "controller": controller, "counters": {"+1/+1": draw(st.integers(1, 3))}})
+        auras += _creature_auras(draw, plan, i, creature, max_auras)
+    auras += _equipment_and_anthem(draw, plan, objects)
+    extras = _deathtouch_and_x_creatures(draw, plan)
     library = []
     if plan.has("library cards") and plan.lists["library_cards"] and rarely(draw, 4):
         for i in range(draw(st.integers(1, 3))):

@@ -171,44 +171,50 @@ def matches(affected, o: dict, caster: str | None = None, source: str | None = N
         return False
     colors, keywords = set(o.get("colors") or ()), set(o.get("keywords") or ())
     for f in affected.filters:
-        if f.startswith("non-"):
-            if f[4:] in (o.get("subtypes") or ()):
-                return False
-        elif f.startswith("non") and f[3:] in _COLOR_LETTERS:
-            if _COLOR_LETTERS[f[3:]] in colors:
-                return False
-        elif f in _COLOR_LETTERS:
-            if _COLOR_LETTERS[f] not in colors:
-                return False
-        elif f.startswith("non") and f[3:].capitalize() in ("Artifact", "Land", "Creature", "Enchantment"):
-            if f[3:].capitalize() in types:
-                return False
-        elif f == "nonlegendary":
-            if "Legendary" in (o.get("supertypes") or ()):
-                return False
-        elif f in ("artifact",):
-            if "Artifact" not in types:
-                return False
-        elif f == "you control":
-            if caster is not None and o.get("controller") != caster:
-                return False
-        elif f == "opponent controls":
-            if caster is not None and o.get("controller") == caster:
-                return False
-        elif f in ("tapped", "untapped"):
-            if bool(o.get("tapped")) != (f == "tapped"):
-                return False
-        elif f == "flying":
-            if "flying" not in keywords:
-                return False
-        elif f == "without flying":
-            if "flying" in keywords:
-                return False
-        elif f in ("attacking", "blocking"):
-            if o.get("combat") != f:
-                return False
-        elif f == "attacking or blocking":
-            if o.get("combat") not in ("attacking", "blocking"):
-                return False
+        fails = _characteristic_filter_fails(f, o, types, colors)
+        if fails is None:
+            fails = _status_filter_fails(f, o, keywords, caster)
+        if fails:
+            return False
     return True
+
+
+def _characteristic_filter_fails(f: str, o: dict, types: set[str], colors: set[str]) -> bool | None:
+    """Whether observed object ``o`` fails filter ``f`` of its subtypes, colors, types or
+    supertypes ("non-Zombie", "nonblack", "red", "nonartifact", "nonlegendary", "artifact");
+    None for a filter of another kind."""
+    if f.startswith("non-"):
+        return f[4:] in (o.get("subtypes") or ())
+    if f.startswith("non") and f[3:] in _COLOR_LETTERS:
+        return _COLOR_LETTERS[f[3:]] in colors
+    if f in _COLOR_LETTERS:
+        return _COLOR_LETTERS[f] not in colors
+    if f.startswith("non") and f[3:].capitalize() in ("Artifact", "Land", "Creature", "Enchantment"):
+        return f[3:].capitalize() in types
+    if f == "nonlegendary":
+        return "Legendary" in (o.get("supertypes") or ())
+    if f in ("artifact",):
+        return "Artifact" not in types
+    return None
+
+
+def _status_filter_fails(f: str, o: dict, keywords: set[str], caster: str | None) -> bool:
+    """Whether observed object ``o`` fails filter ``f`` of its controller (seen by ``caster``),
+    status, flying or combat ("you control", "tapped", "without flying", "attacking", ...);
+    False for a filter not read."""
+    if f == "you control":
+        return caster is not None and o.get("controller") != caster
+    if f == "opponent controls":
+        return caster is not None and o.get("controller") == caster
+    if f in ("tapped", "untapped"):
+        return bool(o.get("tapped")) != (f == "tapped")
+    if f == "flying":
+        return "flying" not in keywords
+    if f == "without flying":
+        return "flying" in keywords
+    if f in ("attacking", "blocking"):
+        return o.get("combat") != f
+    if f == "attacking or blocking":
+        return o.get("combat") not in ("attacking", "blocking")
+    return False
 

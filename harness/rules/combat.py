@@ -98,6 +98,20 @@ def _corner_attachments(plan) -> tuple[str, ...]:
     return cache["attachments"]
 
 
+def _corner_attachment(draw, attachments: tuple[str, ...], name: str, owner: str, attached_to: str) -> dict:
+    """An Aura or Equipment of the combat corner attached to creature ``attached_to`` (card ``name``)."""
+    # half the time one that completes a pair of keywords whose rules meet (deathtouch and
+    # trample, CR 702.2c; trample or double strike and lifelink, 702.15b)
+    wanted = frozenset().union(*(_PAIRS.get(k, ()) for k in _printed_keywords(name)))
+    pairing = [c for c in attachments if _granted(c) & wanted]
+    pool = pairing if pairing and draw(st.booleans()) else attachments
+    card = pool[draw(st.integers(0, len(pool) - 1))]
+    controller = owner if S.enchants_own(card) or "Equipment" in card_data.card(card).subtypes \
+        else draw(S.players)
+    return {"id": f"{attached_to}a", "card": card, "owner": controller, "controller": controller,
+            "attached_to": attached_to}
+
+
 @st.composite
 def combat_corner(draw, plan):
     """The combat corner of a board: 1..4 creatures (``w<i>``), alternately of each player (the
@@ -122,16 +136,7 @@ def combat_corner(draw, plan):
             spec["summoning_sick"] = True
         found.append(spec)
         if attachments and S.rarely(draw, 3):
-            # half the time one that completes a pair of keywords whose rules meet (deathtouch and
-            # trample, CR 702.2c; trample or double strike and lifelink, 702.15b)
-            wanted = frozenset().union(*(_PAIRS.get(k, ()) for k in _printed_keywords(name)))
-            pairing = [c for c in attachments if _granted(c) & wanted]
-            pool = pairing if pairing and draw(st.booleans()) else attachments
-            card = pool[draw(st.integers(0, len(pool) - 1))]
-            controller = owner if S.enchants_own(card) or "Equipment" in card_data.card(card).subtypes \
-                else draw(S.players)
-            found.append({"id": f"w{i}a", "card": card, "owner": controller, "controller": controller,
-                          "attached_to": spec["id"]})
+            found.append(_corner_attachment(draw, attachments, name, owner, spec["id"]))
     return found
 
 
@@ -150,7 +155,49 @@ def _illegal_odds(observation: dict, mine: list[str]) -> int:
     return 1 if any("can't block" in C.restrictions(observation, b) for b in mine) else 0
 
 
-class CombatRules(RulesArea):
+def _loose_blocker(data, observation: dict, mine: list[str], legal: dict[str, list[str]]) -> str:
+    """The creature whose block is any attacker (it may be illegal): mostly one that may block
+    nothing, one that "can't block", else an untapped one."""
+    objects = observation["objects"]
+    stuck = [b for b in mine if not legal[b]]
+    restricted = [b for b in stuck if "can't block" in C.restrictions(observation, b)]
+    untapped = [b for b in stuck if not objects[b].get("tapped")]
+    return S.pick(data, (restricted or untapped or stuck) if stuck and data.draw(st.integers(0, 3), label="stuck")
+                  else mine, "loose")
+
+
+def _blocks(data, objects: dict, attackers: list[str], mine: list[str], legal: dict[str, list[str]],
+            loose: str | None) -> dict[str, str]:
+    """Blocker -> attacker: the loose one any attacker, each other untapped one two times in three an
+    attacker it may block."""
+    blocks: dict[str, str] = {}
+    for blocker in mine:
+        if blocker == loose:
+            blocks[blocker] = S.pick(data, attackers, f"{blocker} blocks")
+            continue
+        if objects[blocker].get("tapped") or not data.draw(st.integers(0, 2), label=f"{blocker} blocks"):
+            continue
+        if legal[blocker]:
+            blocks[blocker] = S.pick(data, legal[blocker], f"{blocker} blocks")
+    return blocks
+
+
+def _menace_blocks(data, objects: dict, attackers: list[str], mine: list[str], legal: dict[str, list[str]],
+                   loose: str | None, blocks: dict[str, str]) -> None:
+    """A creature with menace blocked by one gets a second blocker when there is one, else the block
+    is dropped (CR 702.111b); ``blocks`` changed in place."""
+    for attacker in attackers:
+        its = [b for b, a in blocks.items() if a == attacker]
+        if len(its) == 1 and its[0] != loose and "menace" in (objects[attacker].get("keywords") or ()) \
+                and data.draw(st.integers(0, 3), label="menace needs two"):
+            others = [b for b in mine if b not in blocks and attacker in legal[b]]
+            if others:
+                blocks[S.pick(data, others, "second blocker")] = attacker
+            else:
+                del blocks[its[0]]
+
+
+class CombatActions(RulesArea):
     """Declaring attackers and blockers, combat damage steps, end of combat (CR 508-511)."""
 
     # ------------------------------------------------------------ queries
@@ -208,35 +255,14 @@ class CombatRules(RulesArea):
             return
         if any(C.unplayed(observation, a) for a in attackers):
             return  # an ability not played would matter (the engine may decline): no blockers this time
-        blocks: dict[str, str] = {}
         mine = sorted(b for b in self._creatures_of(defending) if C.unplayed(observation, b) is None)
         legal = {b: [a for a in attackers if C.block_problem(observation, b, a, defending) is None] for b in mine}
         loose = None
         if not legal_only and mine and data.draw(st.integers(0, 3), label="an illegal block") <= _illegal_odds(
                 observation, mine):
-            # mostly a creature that may block nothing: one that "can't block", else an untapped one
-            stuck = [b for b in mine if not legal[b]]
-            restricted = [b for b in stuck if "can't block" in C.restrictions(observation, b)]
-            untapped = [b for b in stuck if not objects[b].get("tapped")]
-            loose = S.pick(data, (restricted or untapped or stuck) if stuck and data.draw(st.integers(0, 3), label="stuck")
-                           else mine, "loose")
-        for blocker in mine:
-            if blocker == loose:
-                blocks[blocker] = S.pick(data, attackers, f"{blocker} blocks")
-                continue
-            if objects[blocker].get("tapped") or not data.draw(st.integers(0, 2), label=f"{blocker} blocks"):
-                continue
-            if legal[blocker]:
-                blocks[blocker] = S.pick(data, legal[blocker], f"{blocker} blocks")
-        for attacker in attackers:
-            its = [b for b, a in blocks.items() if a == attacker]
-            if len(its) == 1 and its[0] != loose and "menace" in (objects[attacker].get("keywords") or ()) \
-                    and data.draw(st.integers(0, 3), label="menace needs two"):
-                others = [b for b in mine if b not in blocks and attacker in legal[b]]
-                if others:
-                    blocks[S.pick(data, others, "second blocker")] = attacker
-                else:
-                    del blocks[its[0]]
+            loose = _loose_blocker(data, observation, mine, legal)
+        blocks = _blocks(data, objects, attackers, mine, legal, loose)
+        _menace_blocks(data, objects, attackers, mine, legal, loose, blocks)
         self._apply({"type": "declare_blockers", "blocks": blocks}, data)
 
     @needs("combat")

@@ -54,26 +54,26 @@ RULING_BOARDS = (
 ACTIVATED = frozenset(MANA_LANDS + MANA_CREATURES + COST_CREATURES + MANA_ARTIFACTS)
 
 
-@st.composite
-def mana_objects(draw, costs: bool):
-    """The mana corner of a board: ids ``r<i>`` (one of :data:`RULING_BOARDS`, on two boards in
-    three), ``m<i>`` (lands and mana permanents), ``e<i>``
-    (enchantments), ``g<i>`` (a creature card in a graveyard, for Order of Whiteclay),
-    ``t<i>`` (a library card, for Puresight Merrow). ``costs``: also {Q} creatures."""
+def _ruling_board(draw, costs: bool) -> list[dict]:
+    """mana_objects' ruling board (``r<i>``), its {Q} creatures only with ``costs``."""
     found = []
-    if draw(st.integers(0, 2)):
-        first = draw(S.players)
-        other = next(p for p in S.PLAYERS if p != first)
-        for i, (card, whose, state) in enumerate(draw(st.sampled_from(RULING_BOARDS), label="ruling board")):
-            if card in COST_CREATURES and not costs:
-                continue
-            owner = (first, other)[whose]
-            spec = {"id": f"r{i}", "card": card, "owner": owner, "controller": owner}
-            if state:
-                spec["tapped"] = True
-            if state == "sick":
-                spec["summoning_sick"] = True
-            found.append(spec)
+    first = draw(S.players)
+    other = next(p for p in S.PLAYERS if p != first)
+    for i, (card, whose, state) in enumerate(draw(st.sampled_from(RULING_BOARDS), label="ruling board")):
+        if card in COST_CREATURES and not costs:
+            continue
+        owner = (first, other)[whose]
+        spec = {"id": f"r{i}", "card": card, "owner": owner, "controller": owner}
+        if state:
+            spec["tapped"] = True
+        if state == "sick":
+            spec["summoning_sick"] = True
+        found.append(spec)
+    return found
+
+
+def _mana_permanents(draw, costs: bool, found: list[dict]) -> None:
+    """mana_objects' lands and mana permanents (``m<i>``, at least one without a ruling board)."""
     creatures = MANA_CREATURES + (COST_CREATURES + ("Pili-Pala",) if costs else ())  # Pili-Pala: the {Q} mana ability
     for i in range(draw(st.integers(0 if found else 1, 4))):
         kind = draw(st.integers(0, 5))
@@ -86,6 +86,10 @@ def mana_objects(draw, costs: bool):
         if pool is creatures and draw(st.integers(0, 2)) == 0:
             spec["summoning_sick"] = True
         found.append(spec)
+
+
+def _mana_enchantments(draw, found: list[dict]) -> None:
+    """mana_objects' "tapped for mana" enchantments (``e<i>``), sometimes two of the same."""
     enchantments = draw(st.lists(st.sampled_from(MANA_ENCHANTMENTS), max_size=3), label="enchantments")
     if enchantments and draw(st.booleans()):
         enchantments.append(enchantments[0])  # two of the same: each applies, each triggers
@@ -93,6 +97,17 @@ def mana_objects(draw, costs: bool):
         # Mostly the first permanent's controller's: "If you tap a permanent for mana".
         owner = found[0]["owner"] if draw(st.integers(0, 2)) else draw(S.players)
         found.append({"id": f"e{i}", "card": card, "owner": owner, "controller": owner})
+
+
+@st.composite
+def mana_objects(draw, costs: bool):
+    """The mana corner of a board: ids ``r<i>`` (one of :data:`RULING_BOARDS`, on two boards in
+    three), ``m<i>`` (lands and mana permanents), ``e<i>``
+    (enchantments), ``g<i>`` (a creature card in a graveyard, for Order of Whiteclay),
+    ``t<i>`` (a library card, for Puresight Merrow). ``costs``: also {Q} creatures."""
+    found = _ruling_board(draw, costs) if draw(st.integers(0, 2)) else []
+    _mana_permanents(draw, costs, found)
+    _mana_enchantments(draw, found)
     if costs and draw(st.integers(0, 2)) == 0:
         found.append({"id": "g0", "card": "Grizzly Bears", "owner": draw(S.players), "zone": "graveyard"})
         found.append({"id": "t0", "card": draw(st.sampled_from(MANA_LANDS)), "owner": draw(S.players),

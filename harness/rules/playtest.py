@@ -138,20 +138,25 @@ class PlaytestActions(RulesArea):
             if self.session.broken:
                 return
             action = data.draw(st.sampled_from(("artifact", "equip", "orb", "turn")), label="action")
-            if action == "artifact":
-                oid, card = data.draw(st.sampled_from(artifacts), label="artifact")
-                if card in ACTIVATED:
-                    self._apply({"type": "activate", "object": oid, "ability": 0}, data)
-            elif action == "equip" and equip:
-                for forest in forests:
-                    self._apply({"type": "activate", "object": forest, "ability": 0}, data)
-                self._apply({"type": "activate", "object": data.draw(st.sampled_from(swords), label="sword"),
-                             "ability": 0}, data)
-            elif action == "orb":
-                self._apply({"type": "activate", "object": data.draw(st.sampled_from(orbs), label="orb"),
-                             "ability": 0}, data)
-            elif action == "turn":
-                self._apply({"type": "begin_turn", "player": data.draw(S.players, label="turn")}, data)
+            self._scene_action(data, action, orbs, artifacts, swords, forests if equip else None)
+
+    def _scene_action(self, data, action: str, orbs: list[str], artifacts: list[tuple[str, str]],
+                      swords: list[str], forests: list[str] | None) -> None:
+        """One action of playtest_scene (``forests`` None: no Sword can be equipped)."""
+        if action == "artifact":
+            oid, card = data.draw(st.sampled_from(artifacts), label="artifact")
+            if card in ACTIVATED:
+                self._apply({"type": "activate", "object": oid, "ability": 0}, data)
+        elif action == "equip" and forests is not None:
+            for forest in forests:
+                self._apply({"type": "activate", "object": forest, "ability": 0}, data)
+            self._apply({"type": "activate", "object": data.draw(st.sampled_from(swords), label="sword"),
+                         "ability": 0}, data)
+        elif action == "orb":
+            self._apply({"type": "activate", "object": data.draw(st.sampled_from(orbs), label="orb"),
+                         "ability": 0}, data)
+        elif action == "turn":
+            self._apply({"type": "begin_turn", "player": data.draw(S.players, label="turn")}, data)
 
     @needs(*PLAYTEST)
     @precondition(has_playtest_artifact)

@@ -73,15 +73,10 @@ class ZoneActions(RulesArea):
             event["id"] = self._new_id()
         self._apply(event, data)
 
-    @needs("zones")
-    @precondition(has_permanent)
-    @rule(target=objects, kind=st.sampled_from(MOVES), data=st.data())
-    def move_permanent(self, kind, data):
-        """A live permanent, often one with state the move must wipe or one others are attached to."""
-        objects_now = self.observation["objects"]
-        options = [oid for oid in self._permanents() if kind != "flicker" or not self._returns_with_a_choice(oid)]
-        if not options:
-            return multiple()
+    def _of_interest(self, data, options: list[str], objects_now: dict) -> list[str]:
+        """move_permanent's permanents to pick from: one time in five each, those with state the move
+        must wipe, tokens, those with an ability about their own zone changes, those others are
+        attached to (when there are some), else every option."""
         attached = sorted({o.get("attached_to") for o in objects_now.values() if o.get("zone") == "battlefield"}
                           & set(options))
         wiped = [oid for oid in options if self._wiped(objects_now[oid])]
@@ -91,14 +86,25 @@ class ZoneActions(RulesArea):
         tokens = [oid for oid in options if objects_now[oid].get("token")]  # CR 111.7, 111.8
         tier = data.draw(st.integers(0, 4), label="permanent of interest")
         if tier == 1 and wiped:
-            options = wiped
-        elif tier == 2 and tokens:
-            options = tokens
-        elif tier == 3 and abilities:
-            options = abilities
-        elif tier == 4 and attached:  # Auras (704.5m) and Equipment (704.5n) left behind
-            options = attached
-        oid = self._pick(data, options, "permanent")
+            return wiped
+        if tier == 2 and tokens:
+            return tokens
+        if tier == 3 and abilities:
+            return abilities
+        if tier == 4 and attached:  # Auras (704.5m) and Equipment (704.5n) left behind
+            return attached
+        return options
+
+    @needs("zones")
+    @precondition(has_permanent)
+    @rule(target=objects, kind=st.sampled_from(MOVES), data=st.data())
+    def move_permanent(self, kind, data):
+        """A live permanent, often one with state the move must wipe or one others are attached to."""
+        objects_now = self.observation["objects"]
+        options = [oid for oid in self._permanents() if kind != "flicker" or not self._returns_with_a_choice(oid)]
+        if not options:
+            return multiple()
+        oid = self._pick(data, self._of_interest(data, options, objects_now), "permanent")
         event = {"type": kind, "object": oid}
         new_id = None
         if kind == "flicker":

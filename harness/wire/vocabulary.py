@@ -148,7 +148,7 @@ def _board_problems(board: dict) -> Iterator[tuple[str, str]]:
     the battlefield attached (CR 303.4d, 704.5m), nothing attached to a permanent with
     protection from one of its qualities (CR 702.16c, 702.16d)."""
     players = [p["id"] for p in board["players"]]
-    seen = set()
+    seen: set[str] = set()
     for i, player in enumerate(players):
         if player in seen:
             yield f"players/{i}/id", f"duplicate player id {player!r}"
@@ -157,33 +157,46 @@ def _board_problems(board: dict) -> Iterator[tuple[str, str]]:
     subtypes: dict[str, frozenset[str]] = {}
     zones: dict[str, str] = {}
     for i, spec in enumerate(board["objects"]):
-        where = f"objects/{i}"
-        oid = spec["id"]
-        if oid in seen:
-            yield f"{where}/id", f"duplicate id {oid!r} (object and player ids share one namespace)"
-        seen.add(oid)
-        card = _known(spec["card"])
-        if card is not None:
-            types[oid], subtypes[oid] = frozenset(card.types), frozenset(card.subtypes)
-        elif spec.get("token") is True and spec["card"] in DEFINED_TOKENS:
-            types[oid] = DEFINED_TOKENS[spec["card"]]
-            subtypes[oid] = frozenset({"Aura"}) if spec["card"] == "Mask" else frozenset()
-        else:
-            yield f"{where}/card", f"unknown card {spec['card']!r}: not an Oracle name in the card pool"
-            continue
-        for key in ("owner", "controller"):
-            if key in spec and spec[key] not in players:
-                yield f"{where}/{key}", f"{spec[key]!r} is not a player"
-        zone = zones[oid] = spec.get("zone", "battlefield")
-        if zone == "battlefield" and {"Instant", "Sorcery"} & types[oid]:
-            yield where, f"{spec['card']} is not a permanent card and can't be on the battlefield (CR 110.4a)"
-        if zone != "battlefield" and spec.get("controller", spec["owner"]) != spec["owner"]:
-            yield f"{where}/controller", "only permanents have a controller other than their owner (CR 108.4)"
-        if zone != "battlefield" and any(spec.get(k) for k in ("tapped", "damage", "combat", "regeneration_shields",
-                                                                "attached_to")):
-            yield where, "only permanents can be tapped, damaged, in combat, shielded or attached"
-        if "Creature" not in types[oid] and (spec.get("damage") or spec.get("combat")):
-            yield where, "only creatures can have damage marked or be in combat (CR 120.3, 506.4)"
+        yield from _object_problems(f"objects/{i}", spec, players, seen, types, subtypes, zones)
+    yield from _attachment_problems(board, types, subtypes, zones)
+
+
+def _object_problems(where: str, spec: dict, players: list[str], seen: set[str], types: dict[str, frozenset[str]],
+                     subtypes: dict[str, frozenset[str]], zones: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """_board_problems of one object ``spec`` (at ``where``): its id, card, players, zone and
+    status; its types, subtypes and zone recorded (not for an unknown card)."""
+    oid = spec["id"]
+    if oid in seen:
+        yield f"{where}/id", f"duplicate id {oid!r} (object and player ids share one namespace)"
+    seen.add(oid)
+    card = _known(spec["card"])
+    if card is not None:
+        types[oid], subtypes[oid] = frozenset(card.types), frozenset(card.subtypes)
+    elif spec.get("token") is True and spec["card"] in DEFINED_TOKENS:
+        types[oid] = DEFINED_TOKENS[spec["card"]]
+        subtypes[oid] = frozenset({"Aura"}) if spec["card"] == "Mask" else frozenset()
+    else:
+        yield f"{where}/card", f"unknown card {spec['card']!r}: not an Oracle name in the card pool"
+        return
+    for key in ("owner", "controller"):
+        if key in spec and spec[key] not in players:
+            yield f"{where}/{key}", f"{spec[key]!r} is not a player"
+    zone = zones[oid] = spec.get("zone", "battlefield")
+    if zone == "battlefield" and {"Instant", "Sorcery"} & types[oid]:
+        yield where, f"{spec['card']} is not a permanent card and can't be on the battlefield (CR 110.4a)"
+    if zone != "battlefield" and spec.get("controller", spec["owner"]) != spec["owner"]:
+        yield f"{where}/controller", "only permanents have a controller other than their owner (CR 108.4)"
+    if zone != "battlefield" and any(spec.get(k) for k in ("tapped", "damage", "combat", "regeneration_shields",
+                                                            "attached_to")):
+        yield where, "only permanents can be tapped, damaged, in combat, shielded or attached"
+    if "Creature" not in types[oid] and (spec.get("damage") or spec.get("combat")):
+        yield where, "only creatures can have damage marked or be in combat (CR 120.3, 506.4)"
+
+
+def _attachment_problems(board: dict, types: dict[str, frozenset[str]], subtypes: dict[str, frozenset[str]],
+                         zones: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """_board_problems of what is attached: only Auras and Equipment, to a permanent on the
+    battlefield they may be attached to; an Aura on the battlefield attached."""
     for i, spec in enumerate(board["objects"]):
         oid, target = spec["id"], spec.get("attached_to")
         if oid not in types:
