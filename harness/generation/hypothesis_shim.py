@@ -188,7 +188,7 @@ class RandomSource:
     def __init__(self, rng: Random, bundles: dict[str, list]):
         self.rng = rng
         self.bundles = bundles
-        self.data = None
+        self.data: object = None  # returned as st.data()'s value, never read here
 
 
 _samplers: dict[int, tuple] = {}
@@ -428,7 +428,8 @@ def results_of(value) -> tuple:
     return (value,)
 
 
-class _WeightedChoice(SampledFromStrategy):
+# A base looked up at run time (_internal, with its stand-in above): no static type for mypy to follow.
+class _WeightedChoice(SampledFromStrategy):  # type: ignore[valid-type, misc]
     """``st.sampled_from(elements)`` whose first tries draw the index with the probabilities
     ``weights()`` returns (:func:`weighted_choice`)."""
 

@@ -26,6 +26,7 @@ from cards import reader
 from invariants import combat as C
 
 from harness.generation import strategies as S
+from harness.wire.plain import plain
 from .base import RulesArea, needs
 
 #: Keywords whose rules apply in combat and are played (CR 702.2, 702.3, 702.4, 702.7, 702.9, 702.10,
@@ -202,28 +203,28 @@ class CombatActions(RulesArea):
 
     # ------------------------------------------------------------ queries
     def _creatures_of(self, player: str) -> list[str]:
-        objects = self.session.observation["objects"]
+        objects = self.observation["objects"]
         return [oid for oid in self._live() if objects[oid].get("controller") == player]
 
     def _may_attack(self, player: str) -> list[str]:
         """The creatures ``player`` may declare as attackers, by the board and the card data."""
-        observation = self.session.observation
+        observation = plain(self.observation)  # invariants.combat reads plain dicts
         return [oid for oid in self._creatures_of(player) if C.attack_problem(observation, oid, player) is None
                 and C.unplayed(observation, oid) is None]
 
     def combat_declared(self) -> bool:
-        return self.session is not None and "combat" in self.session.observation
+        return self.session is not None and "combat" in self.observation
 
     def blockers_due(self) -> bool:
-        return self.combat_declared() and self.session.observation["combat"].get("step") == "declare_attackers"
+        return self.combat_declared() and self.observation["combat"].get("step") == "declare_attackers"
 
     def damage_due(self) -> bool:
-        return self.combat_declared() and self.session.observation["combat"].get("step") != "combat_damage"
+        return self.combat_declared() and self.observation["combat"].get("step") != "combat_damage"
 
     # ------------------------------------------------------------ events
     def _end_combat_first(self, data) -> None:
         """A combat in progress (declared, or statuses of the board or set_combat) ends first (CR 511.3)."""
-        if C.in_combat(self.session.observation):
+        if C.in_combat(plain(self.observation)):
             self._apply({"type": "end_of_combat"}, data)
 
     def _declare_attackers(self, data, legal_only: bool = False) -> None:
@@ -235,7 +236,7 @@ class CombatActions(RulesArea):
         legal = sorted(self._may_attack(player))
         attackers = [oid for oid in legal if data.draw(st.integers(0, 3), label=f"{oid} attacks")]
         if not legal_only and data.draw(st.integers(0, 7), label="an illegal attacker") == 0:
-            observation = self.session.observation
+            observation = plain(self.observation)
             illegal = sorted(oid for oid in self._live() if C.attack_problem(observation, oid, player) is not None)
             if illegal:
                 attackers.append(S.pick(data, illegal, "illegal attacker"))
@@ -246,7 +247,7 @@ class CombatActions(RulesArea):
         block; a creature with menace gets a second blocker when there is one (CR 702.111b), else the
         block is dropped; sometimes (one time in four, in two when one of them "can't block") one block is
         any attacker (it may be illegal)."""
-        observation = self.session.observation
+        observation = plain(self.observation)
         objects = observation["objects"]
         combat = observation["combat"]
         defending = combat["defending_player"]
@@ -271,7 +272,7 @@ class CombatActions(RulesArea):
     def declare_attackers(self, data):
         """Declare attackers (CR 508.1), after the combat in progress ends, but one time in eight while
         it goes on (refused: a combat at a time)."""
-        if data.draw(st.integers(0, 7), label="during a combat") or not C.in_combat(self.session.observation):
+        if data.draw(st.integers(0, 7), label="during a combat") or not C.in_combat(plain(self.observation)):
             self._end_combat_first(data)
         self._declare_attackers(data)
 
