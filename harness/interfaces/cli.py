@@ -608,7 +608,7 @@ def cmd_plan(args) -> int:
     info = engine.info
     plan = Plan.for_info(info)  # claimed capabilities and those its cards imply
     gates = rule_gates(EngineMachine, plan)
-    invariants = {}
+    invariants: dict[str, str | None] = {}  # name -> None if it runs, else why not
     for inv in invariant_registry.REGISTRY.values():
         missing = sorted(inv.requires - plan.capabilities)
         if inv.family == "differential":
