@@ -105,8 +105,11 @@ def check_engine(engine, spec: str = "engine") -> None:
 def declaration_problem(info) -> str | None:
     """One line naming the first field of ``info`` (an ``EngineInfo``) that names an unknown
     capability or card, with the accepted values; None when every name is known."""
-    import cards as card_data
+    return _capabilities_problem(info) or _counter_kinds_problem(info) or _cards_problem(info)
 
+
+def _capabilities_problem(info) -> str | None:
+    """declaration_problem of ``info.capabilities``."""
     from harness.protocol import CAPABILITIES
 
     caps = getattr(info, "capabilities", None)
@@ -116,6 +119,11 @@ def declaration_problem(info) -> str | None:
     if unknown:
         return (f"info.capabilities: unknown capability {', '.join(map(repr, unknown))}; accepted: "
                 f"{', '.join(sorted(CAPABILITIES))}")
+    return None
+
+
+def _counter_kinds_problem(info) -> str | None:
+    """declaration_problem of ``info.counter_kinds`` (None: every kind)."""
     kinds = getattr(info, "counter_kinds", None)
     if kinds is not None:
         if isinstance(kinds, str) or not isinstance(kinds, (set, frozenset, list, tuple)):
@@ -123,6 +131,13 @@ def declaration_problem(info) -> str | None:
         bad = sorted(str(k) for k in kinds if not isinstance(k, str) or not re.fullmatch(r"[+-]\d+/[+-]\d+", k))
         if bad:
             return f"info.counter_kinds: {', '.join(map(repr, bad))} is not a power/toughness counter kind like '+1/+1'"
+    return None
+
+
+def _cards_problem(info) -> str | None:
+    """declaration_problem of ``info.card_definitions`` (registered here) and ``info.cards``."""
+    import cards as card_data
+
     definitions = getattr(info, "card_definitions", ()) or ()
     if isinstance(definitions, (str, dict)) or not isinstance(definitions, (list, tuple)):
         return f"info.card_definitions: expected a list of card definitions, got {type(definitions).__name__}"

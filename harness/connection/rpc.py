@@ -107,6 +107,11 @@ class BadBoard(RulesfuzzError):
     """The engine refused to build a game from the board (error ``bad_board``); the message says why."""
 
 
+def _list_of(value: Any, kind: type) -> bool:
+    """Whether ``value`` is a list of ``kind`` instances (JSON: an array of strings, of objects)."""
+    return isinstance(value, list) and all(isinstance(x, kind) for x in value)
+
+
 def _info_from_json(result: Any) -> EngineInfo:
     """An :class:`EngineInfo` from an ``initialize`` result; raises ValueError naming the bad field."""
     if not isinstance(result, dict):
@@ -115,19 +120,19 @@ def _info_from_json(result: Any) -> EngineInfo:
         if not isinstance(result.get(key), str) or not result[key]:
             raise ValueError(f"initialize result: {key!r} must be a non-empty string")
     caps = result.get("capabilities")
-    if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
+    if not _list_of(caps, str):
         raise ValueError("initialize result: 'capabilities' must be a list of strings")
     cards = result.get("cards")
-    if cards is not None and (not isinstance(cards, list) or not all(isinstance(c, str) for c in cards)):
+    if cards is not None and not _list_of(cards, str):
         raise ValueError("initialize result: 'cards' must be null or a list of Oracle names")
     ignored = result.get("ignored_fields", [])
-    if not isinstance(ignored, list) or not all(isinstance(c, str) for c in ignored):
+    if not _list_of(ignored, str):
         raise ValueError("initialize result: 'ignored_fields' must be a list of strings")
     definitions = result.get("card_definitions", [])
-    if not isinstance(definitions, list) or not all(isinstance(d, dict) for d in definitions):
+    if not _list_of(definitions, dict):
         raise ValueError("initialize result: 'card_definitions' must be a list of card definition objects")
     kinds = result.get("counter_kinds")
-    if kinds is not None and (not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds)):
+    if kinds is not None and not _list_of(kinds, str):
         raise ValueError("initialize result: 'counter_kinds' must be null or a list of counter kinds")
     if result.get("protocol") != PROTOCOL_VERSION:
         raise ValueError(f"initialize result: 'protocol' is {result.get('protocol')!r}; this harness speaks "

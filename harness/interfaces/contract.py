@@ -34,10 +34,11 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
+from harness.interfaces.contract_problems import CARD_FEATURE, event_branches, problems, resolve as _resolve, \
+    sources as _sources
+
 #: Where the reference lives, relative to the project root.
 REFERENCE = Path("docs") / "reference.md"
-#: The prefix of a card feature: a name invariants may require that a plan's cards imply, never claimed.
-CARD_FEATURE = "cards:"
 #: The command that regenerates it.
 COMMAND = "python3 -m harness.interfaces.contract --write"
 _ROOT = Path(__file__).resolve().parents[2]
@@ -76,13 +77,6 @@ def _rules(rules: Iterable[str]) -> str:
 
 
 # --------------------------------------------------------------------------- JSON Schema helpers
-def _resolve(spec: dict, schema: dict) -> dict:
-    """``spec`` with a local ``$ref`` (``#/$defs/x``) merged in (its own keys win)."""
-    ref = spec.get("$ref", "")
-    if ref.startswith("#/$defs/"):
-        target = schema["$defs"][ref.rsplit("/", 1)[1]]
-        return {**_resolve(target, schema), **{k: v for k, v in spec.items() if k != "$ref"}}
-    return spec
 
 
 def _type(spec: dict) -> str:
@@ -131,34 +125,6 @@ def _range(spec: dict) -> str:
 
 
 # --------------------------------------------------------------------------- the sources
-def _sources() -> dict:
-    """Everything the reference reads, imported here (the registry imports the whole harness)."""
-    import invariants
-    from invariants import differential
-
-    from harness import decisions, protocol
-    from harness.wire import log_kinds, schemas, vocabulary
-    from harness.generation import plan
-
-    return {"protocol": protocol, "registry": invariants.REGISTRY, "plan": plan, "differential": differential,
-            "decisions": decisions, "log_kinds": log_kinds, "schemas": schemas, "vocabulary": vocabulary}
-
-
-def event_branches(schema: dict | None = None) -> dict[str, dict]:
-    """Event type -> the ``then`` of its ``allOf`` branch in the event schema (``{}`` for a type
-    of the enum without a branch), in the enum's order."""
-    if schema is None:
-        from harness.wire import schemas
-
-        schema = schemas.load("event")
-    branches = {}
-    for entry in schema.get("allOf", ()):
-        const = (((entry.get("if") or {}).get("properties") or {}).get("type") or {}).get("const")
-        if const is not None:
-            branches[const] = entry.get("then") or {}
-    return {t: branches.get(t, {}) for t in schema["properties"]["type"]["enum"]}
-
-
 def _event_fields(schema: dict, branch: dict) -> list[tuple[str, bool, dict]]:
     """``(field, required, merged spec)`` of one event type: its required fields, then the
     optional ones its branch names; each spec is the top-level property with the branch's
@@ -178,90 +144,6 @@ def _capability_events(capabilities) -> dict[str, list[tuple[str, str]]]:
     return out
 
 
-_BACKQUOTED = re.compile(r"`([^`]+)`")
-
-
-def _fixed_labels_missing(kind) -> list[str]:
-    """The backquoted fixed options of a decision kind's ``options`` text (no ``<...>``
-    placeholder) that its ``labels`` don't list."""
-    return [word for word in _BACKQUOTED.findall(kind.options) if "<" not in word and word not in kind.labels]
-
-
-# --------------------------------------------------------------------------- problems
-#: Words an event's description may put in backticks as observation or log fields, not its own.
-_OBSERVED_NAMES = frozenset({"object", "tapped", "source"})
-
-
-def problems() -> list[str]:
-    """Every gap in the contract the reference would have to paper over, one line each (empty:
-    none): an event type without a description (its schema branch's ``then``), a capability
-    event the schema doesn't have, an invariant requiring a name that is no capability and no
-    card feature, a decision kind without who, options or rules, or whose fixed options its
-    labels don't list, an observation or board field without a description, a log kind
-    compared by the differential oracle that the log table doesn't have, a log kind or cause
-    without a summary or field descriptions."""
-    src = _sources()
-    protocol, registry, differential = src["protocol"], src["registry"], src["differential"]
-    schemas, log_kinds = src["schemas"], src["log_kinds"]
-    out = []
-    event_schema = schemas.load("event")
-    branches = event_branches(event_schema)
-    for etype, branch in branches.items():
-        if not branch:
-            out.append(f"event type {etype!r} has no allOf branch in harness/schema/event.schema.json")
-        elif not str(branch.get("description", "")).strip():
-            out.append(f"event type {etype!r} has no description (the \"description\" of its branch's \"then\" in "
-                       f"harness/schema/event.schema.json)")
-        else:  # a field the description names must be in the event's field table
-            listed = set(branch.get("required", ())) | set(branch.get("properties", {}))
-            named = set(re.findall(r"`([a-z_]+)`", branch["description"])) & set(event_schema.get("properties", {}))
-            named -= _OBSERVED_NAMES  # a description may name what the event changes
-            for field_name in sorted(named - listed - {"type"}):
-                out.append(f"event type {etype!r}: its description names the field {field_name!r}, which its branch "
-                           f"doesn't list (\"properties\" of its \"then\" in harness/schema/event.schema.json)")
-    for cap in protocol.CAPABILITIES.values():
-        for name in cap.events:
-            if name.split(":", 1)[0] not in branches:
-                out.append(f"capability {cap.name!r} generates event {name!r}, whose type is not in the event schema")
-        for feature in cap.board_features:
-            if not feature:
-                out.append(f"capability {cap.name!r} has an empty board feature")
-    for inv in registry.values():
-        for need in inv.requires:
-            if need not in protocol.CAPABILITIES and need != differential.DIFFERENTIAL \
-                    and not need.startswith(CARD_FEATURE):
-                out.append(f"invariant {inv.name!r} requires {need!r}: no capability of harness.protocol."
-                           f"CAPABILITIES, no card feature ({CARD_FEATURE}...) and not 'differential'")
-    for kind in src["decisions"].TABLE:
-        for key in ("asked", "options", "rules"):
-            if not getattr(kind, key):
-                out.append(f"decision kind {kind.kind!r} has no {key}")
-        missing = _fixed_labels_missing(kind)
-        if missing:
-            out.append(f"decision kind {kind.kind!r} lacks labels {missing} (its options name them; "
-                       f"harness/decisions.py DecisionKind.labels)")
-    for name in ("board", "observation"):
-        for where, spec in _schema_fields(schemas.load(name)):
-            if not str(spec.get("description", "")).strip():
-                out.append(f"{name} field {where} has no description (harness/schema/{name}.schema.json)")
-    kinds = {k.kind for k in log_kinds.KINDS}
-    for kind, cap in differential.LOG_KINDS.items():
-        if kind not in kinds:
-            out.append(f"invariants.differential.LOG_KINDS names log kind {kind!r}, which harness.wire.log_kinds "
-                       f"doesn't have")
-        if cap not in protocol.CAPABILITIES:
-            out.append(f"invariants.differential.LOG_KINDS: {kind!r} is compared with {cap!r}, not a capability")
-    for row in (*log_kinds.KINDS, *log_kinds.CAUSES):
-        name = getattr(row, "kind", None) or f"cause {row.event}"
-        if not row.summary:
-            out.append(f"log {name!r} has no summary")
-        out += [f"log {name!r} field {f.name!r} has no description" for f in row.fields if not f.description]
-    for field_name in differential.OPTIONAL_FIELDS:
-        if field_name not in schemas.load("observation")["$defs"]["object"]["properties"]:
-            out.append(f"invariants.differential.OPTIONAL_FIELDS names {field_name!r}, not an observed object field")
-    return out
-
-
 def _card_features(plan, registry) -> dict[str, str]:
     """The card features (names ``cards:...``: implied by a plan's cards, never claimed) the
     invariants require -> what implies them: a template (``harness.generation.plan.TEMPLATE_FEATURES``), or
@@ -273,18 +155,6 @@ def _card_features(plan, registry) -> dict[str, str]:
     return {feature: (f"a card with the {' or '.join(f'`{t}`' for t in templates[feature])} template"
                       if feature in templates else "a card of the plan (`harness.generation.plan.implied_capabilities`)")
             for feature in sorted(needed | set(templates))}
-
-
-def _schema_fields(schema: dict) -> list[tuple[str, dict]]:
-    """``(path, spec)`` of every field a reader of a board or observation meets: top-level
-    properties, players' and objects' fields."""
-    out = [(name, spec) for name, spec in schema.get("properties", {}).items()]
-    players = schema.get("properties", {}).get("players", {})
-    player_props = (players.get("items") or players.get("additionalProperties") or {}).get("properties", {})
-    out += [(f"players.*.{n}", s) for n, s in player_props.items()]
-    objects = _resolve(schema.get("$defs", {}).get("object", {}), schema)
-    out += [(f"objects.*.{n}", s) for n, s in objects.get("properties", {}).items()]
-    return out
 
 
 # --------------------------------------------------------------------------- rendering

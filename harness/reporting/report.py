@@ -315,19 +315,7 @@ def invariant_cases(result, replay_command: str = "") -> list[dict]:
     for name in names:
         inv = REGISTRY.get(name)
         found = [f for f in result.findings if any(v.invariant == name for v in f.violations)]
-        entries = []
-        for finding in found:
-            violation = next(v for v in finding.violations if v.invariant == name)
-            rules = f"CR {', '.join(inv.rules)}: " if inv is not None and inv.rules else ""
-            where = f" (replay file {finding.replay_path})" if finding.replay_path else ""
-            entries.append({
-                "key": finding.key, "known": finding.known,
-                "message": f"{finding.key} at step {violation.step}: {rules}"
-                           f"{violation.messages[0] if violation.messages else ''}{where}",
-                "text": describe_finding(finding, replay_command),
-                "replay_file": str(finding.replay_path) if finding.replay_path else None,
-                "replay_command": fill_replay_command(replay_command, finding.replay_path),
-            })
+        entries = [_finding_entry(finding, name, inv, replay_command) for finding in found]
         if any(e["known"] is None for e in entries):
             status = "failed"
         else:
@@ -345,6 +333,22 @@ def invariant_cases(result, replay_command: str = "") -> list[dict]:
                           "rulings": [ruling_text(key) for key in inv.rulings] if inv else [],
                           "checked": 0, "applicable": 0, "status": "skipped", "findings": []})
     return cases
+
+
+def _finding_entry(finding, name: str, inv, replay_command: str) -> dict:
+    """invariant_cases' entry of ``finding`` in the case of invariant ``name`` (``inv``: its
+    registry entry, or None)."""
+    violation = next(v for v in finding.violations if v.invariant == name)
+    rules = f"CR {', '.join(inv.rules)}: " if inv is not None and inv.rules else ""
+    where = f" (replay file {finding.replay_path})" if finding.replay_path else ""
+    return {
+        "key": finding.key, "known": finding.known,
+        "message": f"{finding.key} at step {violation.step}: {rules}"
+                   f"{violation.messages[0] if violation.messages else ''}{where}",
+        "text": describe_finding(finding, replay_command),
+        "replay_file": str(finding.replay_path) if finding.replay_path else None,
+        "replay_command": fill_replay_command(replay_command, finding.replay_path),
+    }
 
 
 def run_report_schema() -> dict:
