@@ -16,7 +16,7 @@ from harness.generation.plan import FULL
 from harness.adapters.reference import ReferenceAdapter
 from harness.running.machine import EngineMachine
 from harness.protocol import CAPABILITIES
-from harness.rules import AREAS, ControlRules
+from harness.rules import AREAS, ControlActions
 from harness.running.runner import run
 from tests.mutants import MUTANTS
 
@@ -24,7 +24,7 @@ from tests.mutants import MUTANTS
 def test_the_control_change_capability_and_rules_are_declared():
     row = CAPABILITIES["control_change"]
     assert row.events == ("change_control",) and "613.1b" in row.rules
-    assert ControlRules in AREAS and issubclass(EngineMachine, ControlRules)
+    assert ControlActions in AREAS and issubclass(EngineMachine, ControlActions)
     assert "control_change" in ReferenceAdapter().info.capabilities
 
 

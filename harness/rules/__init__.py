@@ -7,26 +7,26 @@ inherits them all (Hypothesis collects rules over the class's MRO). See
 """
 
 from .base import CARD_LISTS, DECLARED_ONLY, REQUIRES, RulesArea, needs, objects
-from .chance import ChanceRules
-from .combat import CombatRules
-from .control import ControlRules
-from .destruction import DestructionRules
-from .layers import LayersRules
-from .mana import ManaRules
-from .modelled import ModelledRules
-from .permanents import PermanentRules
-from .search import SearchRules
-from .stack import StackRules
-from .playtest import PlaytestRules
-from .steps import StepsRules
-from .umbra import UmbraRules
-from .zones import ZoneRules
+from .chance import ChanceActions
+from .combat import CombatActions
+from .control import ControlActions
+from .destruction import DestructionActions
+from .layers import LayersActions
+from .mana import ManaActions
+from .modelled import ModelledActions
+from .permanents import PermanentActions
+from .search import SearchActions
+from .stack import StackActions
+from .playtest import PlaytestActions
+from .steps import StepsActions
+from .umbra import UmbraActions
+from .zones import ZoneActions
 
 #: The rules-area mixins the machine inherits, in MRO order.
-AREAS: tuple[type[RulesArea], ...] = (StackRules, DestructionRules, UmbraRules, PermanentRules, LayersRules, ControlRules,
-                                       ManaRules, ChanceRules, SearchRules, PlaytestRules, ModelledRules,
-                                       ZoneRules, StepsRules, CombatRules)
+AREAS: tuple[type[RulesArea], ...] = (StackActions, DestructionActions, UmbraActions, PermanentActions, LayersActions, ControlActions,
+                                       ManaActions, ChanceActions, SearchActions, PlaytestActions, ModelledActions,
+                                       ZoneActions, StepsActions, CombatActions)
 
-__all__ = ["AREAS", "CARD_LISTS", "DECLARED_ONLY", "REQUIRES", "ChanceRules", "CombatRules", "ControlRules", "DestructionRules", "LayersRules", "ManaRules",
-           "ModelledRules", "PermanentRules", "PlaytestRules",
-           "RulesArea", "SearchRules", "StackRules", "StepsRules", "UmbraRules", "ZoneRules", "needs", "objects"]
+__all__ = ["AREAS", "CARD_LISTS", "DECLARED_ONLY", "REQUIRES", "ChanceActions", "CombatActions", "ControlActions", "DestructionActions", "LayersActions", "ManaActions",
+           "ModelledActions", "PermanentActions", "PlaytestActions",
+           "RulesArea", "SearchActions", "StackActions", "StepsActions", "UmbraActions", "ZoneActions", "needs", "objects"]

@@ -34,7 +34,7 @@ def roll_event(player: str, count: int, sides: int) -> dict:
     return {"type": "roll_dice", "player": player, "count": count, "sides": sides}
 
 
-class ChanceRules(RulesArea):
+class ChanceActions(RulesArea):
     """Rules generating coin flips, die rolls and the permanents that care about them."""
 
     def chance_cards(self, wanted=CHANCE_CARDS) -> list[str]:
