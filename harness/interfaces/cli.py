@@ -7,7 +7,6 @@ before anything was found.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import sys
@@ -21,157 +20,18 @@ from harness.reporting import report, rule_coverage
 from harness.interfaces import run_options
 from harness.running import scenario as scenario_file
 from harness.running.decider import ReplayDiverged
-from harness.running.execution import BoardRejected, Declined, EngineTimeout, Stats
+from harness.running.execution import BoardRejected, Declined, EngineTimeout
 from harness.connection.loading import EngineLoadError, load_engine
-from harness.running.runner import RunResult
 from harness.running.workers import WorkerFailed
 from harness.protocol import RulesfuzzError
+from harness.interfaces.parser import build_parser
+from harness.interfaces.pipes import _ClosedPipeSafe, _quiet_broken_pipe
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT, EXIT_HARNESS_FAILED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 class BadInput(RulesfuzzError):
     """Bad usage or input: printed as one line, exit 2."""
-
-
-def _positive(kind):
-    def parse(text):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a{' whole' if kind is int else ''} number, got {text!r}") from None
-        if not 0 < value < float("inf"):  # nan and inf are no budget or timeout
-            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
-        return value
-
-    return parse
-
-
-class _OneLineParser(argparse.ArgumentParser):
-    """argparse, with bad usage as one line on stderr (exit 2), as every other bad input: the
-    usage summary is left to ``--help``. Its subcommands' parsers are of this class too."""
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _OneLineParser(
-        prog="rulesfuzz",
-        description="Property-based fuzzing of Magic: The Gathering rules engines.",
-    )
-    parser.add_argument("--version", action="version", version=f"rulesfuzz {report.version()}")
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    run = sub.add_parser("run", help="fuzz an engine and report the smallest rules violation found")
-    run.add_argument("--engine", required=True,
-                     help="'reference', 'package.module:attribute', 'path/to/file.py:attribute' or "
-                          "'exec:COMMAND ARGS...' (an engine in any language, docs/protocol.md)")
-    run.add_argument("--against", metavar="ENGINE",
-                     help="differential mode: compare every observation with this engine (e.g. 'reference')")
-    run.add_argument("--max-examples", type=_positive(int), default=200, help="examples to generate (default 200)")
-    run.add_argument("--max-seconds", type=_positive(float), default=None, help="wall-time budget in seconds")
-    run.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
-    run.add_argument("--replay-dir", default="rulesfuzz-replays", help="where replay files go (default ./rulesfuzz-replays)")
-    run.add_argument("--steps", type=_positive(int), default=20, help="events per example (default 20)")
-    run.add_argument("--invariant", action="append", dest="invariants", metavar="NAME",
-                     help="check only this invariant (repeatable); see `rulesfuzz invariants`")
-    run.add_argument("--skip-invariant", action="append", dest="skip_invariants", metavar="NAME",
-                     help="don't check this invariant (repeatable); see `rulesfuzz invariants`")
-    run.add_argument("--database", default=".hypothesis/rulesfuzz",
-                     help="Hypothesis example database: a directory, redis://host:port/db, 'memory' or 'none'")
-    run.add_argument("--step-timeout", type=_positive(float), default=10.0,
-                     help="seconds one engine call may take before it counts as a hang (default 10)")
-    run.add_argument("--isolate", action="store_true",
-                     help="run an in-process engine in a child process (a crash is a finding, not the end of the run)")
-    run.add_argument("--unsupervised", action="store_true",
-                     help="fuzz in this process, with no supervisor process (e.g. to debug with pdb): an in-process "
-                          "engine that ends the process then ends the run")
-    run.add_argument("--json", dest="json_path", help="also write the summary and finding as JSON to this file")
-    run.add_argument("--junit-xml", dest="junit_path", metavar="FILE",
-                     help="also write a JUnit XML report: one test case per invariant, failing with its finding")
-    run.add_argument("--keep-going", action="store_true",
-                     help="after a finding is shrunk and saved, go on looking for other distinct findings "
-                          "(budgets are totals)")
-    run.add_argument("--baseline", metavar="FILE",
-                     help="known findings (rulesfuzz baseline --from RUN.json): still reported, but the run "
-                          "exits 0 when every finding is known")
-    run.add_argument("--quiet", action="store_true", help="no progress lines")
-    run.add_argument("--workers", default="1", metavar="N",
-                     help="worker processes (default 1; 'auto': one per core), seeds derived from --seed, one "
-                          "shared example database; budgets are totals")
-    run.add_argument("--profile", metavar="NAME",
-                     help="settings of a profile: built-in 'gate' (deterministic, every push) or 'explore' (larger "
-                          "budgets), or [tool.rulesfuzz.profiles.NAME] of pyproject.toml")
-    run.add_argument("--shard", metavar="K/N",
-                     help="run the K-th of N deterministic parts of the run (CI jobs; share --database redis://...)")
-    run.add_argument("--explore", action="store_true",
-                     help="run the rules on plain random draws outside Hypothesis's engine (about 1.7 times "
-                          "the steps per second); failures are reduced (steps and board objects removed), saved in "
-                          "the example database and replayed first on the next run")
-    run.add_argument("--coverage-guided", action="store_true",
-                     help="weight the rules (events) and cards drawn toward the CR rules, rulings and cards "
-                          "least exercised so far")
-    run.add_argument("--engine-coverage", nargs="?", const=".coverage.rulesfuzz-engine", metavar="DATA_FILE",
-                     help="measure the lines and branches of the engine's own source the run executes (coverage.py); "
-                          "writes coverage's data file (default .coverage.rulesfuzz-engine)")
-
-    replay = sub.add_parser("replay", help="re-run a scenario file (or every one in a folder) and check it again")
-    replay.add_argument("file", help="a scenario (replay) file, or a folder of them (a regression corpus)")
-    replay.add_argument("--engine", required=True, help="as for `run`")
-    replay.add_argument("--against", metavar="ENGINE", help="differential mode, as for `run`")
-    replay.add_argument("--step-timeout", type=_positive(float), default=10.0,
-                        help="seconds one engine call may take before it counts as a hang (default 10)")
-    replay.add_argument("--isolate", action="store_true", help="as for `run`")
-    replay.add_argument("--strict", action=argparse.BooleanOptionalAction, default=None,
-                        help="a question the engine asks that the file records no answer for fails the replay "
-                             "(default for rulesfuzz-scenario/3 files); --no-strict answers it with its first "
-                             "option, with a note (default for /1 and /2 files)")
-
-    check = sub.add_parser("check", help="a short conformance checklist for an engine: run it first")
-    check.add_argument("--engine", required=True, help="as for `run`")
-    check.add_argument("--step-timeout", type=_positive(float), default=10.0,
-                       help="seconds one engine call may take before it counts as a hang (default 10)")
-    check.add_argument("--isolate", action="store_true", help="as for `run`")
-
-    base = sub.add_parser("baseline", help="write a baseline of known findings from a `run --json` report")
-    base.add_argument("--from", dest="report", required=True, metavar="RUN.json", help="a `rulesfuzz run --json` report")
-    base.add_argument("--output", "-o", default="rulesfuzz-baseline.json",
-                      help="the baseline file to write (default ./rulesfuzz-baseline.json; '-' for stdout)")
-
-    inv = sub.add_parser("invariants", help="list every invariant with its rules and required capabilities")
-    inv.add_argument("--json", action="store_true", help="as JSON")
-
-    cards = sub.add_parser("cards", help="list the card pool and what the reference engine does not model; "
-                                         "NAME: how one card's Oracle text was read; --stats: how many cards are modelled")
-    cards.add_argument("name", nargs="?", metavar="NAME",
-                       help="an Oracle card name: each sentence with the template that read it, and its abilities")
-    cards.add_argument("--json", action="store_true",
-                       help="the card data as JSON (one object per card, with reference_not_modelled); with NAME, "
-                            "the card's model")
-    cards.add_argument("--stats", action="store_true",
-                       help="how many cards of the database and the curated pool are modelled, and each template's count")
-    cards.add_argument("--engine", help="the cards an engine declares (EngineInfo.cards), modelled or not and what "
-                                        "wasn't read (as for `run`)")
-    cards.add_argument("--step-timeout", type=_positive(float), default=10.0, help=argparse.SUPPRESS)
-
-    plan = sub.add_parser("plan", help="the cards, board features, events and invariants a run of an engine "
-                                       "uses, and what it leaves out and why")
-    plan.add_argument("--engine", required=True, help="as for `run`")
-    plan.add_argument("--json", action="store_true", help="as JSON")
-    plan.add_argument("--step-timeout", type=_positive(float), default=10.0,
-                      help="seconds one engine call may take before it counts as a hang (default 10)")
-
-    sub.add_parser("reference", help="print the engine contract reference (docs/reference.md), generated from the "
-                                      "code that enforces it")
-
-    # --oracle FILE (run, replay, check, plan, cards): cards of the team's own Oracle data, MTGJSON's
-    # AtomicCards shape
-    for command in (run, replay, check, plan, cards):
-        command.add_argument("--oracle", action="append", metavar="FILE",
-                             help="add or override cards from this file of MTGJSON's AtomicCards shape (repeatable; "
-                                  "the curated pool still wins for the same name)")
-    return parser
 
 
 def _load_oracle(args) -> None:
@@ -270,39 +130,8 @@ def _engine_coverage(args, engine):
         return None
 
 
-def _report_before_failure(args, result, known: dict[str, str]) -> None:
-    """Print the findings of the slots that ended before a worker failed (``result``: their merged
-    :class:`harness.running.runner.RunResult`, or None), each with its replay file and command, and
-    ``known`` (finding key to baseline reason) marking those of the baseline."""
-    if result is None or not result.findings:
-        return
-    for finding in result.findings:
-        finding.known = known.get(finding.key)
-    replay = report.replay_command(args.engine, args.against)
-    for finding in result.findings:
-        print()
-        print(report.describe_finding(finding, replay))
-    print(f"\n{len(result.findings)} finding(s) of the slots that ended before a worker failed (below), "
-          f"with their replay files in {args.replay_dir}.", flush=True)
-
-
-def _write_failed_reports(args, failed: WorkerFailed, engine, against) -> None:
-    """The --json and --junit-xml reports of a run a worker process ended early: status
-    ``failed`` (exit 3), its error, and what the slots that ended found (``failed.result``)."""
-    result = failed.result if failed.result is not None else RunResult(engine=engine.info.name, stats=Stats())
-    try:
-        run_options.write_reports(args, result, engine, against, "failed",
-                                  report.replay_command(args.engine, args.against), error=str(failed))
-    except run_options.ReportNotWritten as exc:  # said in one line; the run still fails with exit 3
-        print(f"rulesfuzz: error: {exc}", file=sys.stderr)
-
-
 def _run_and_report(args, engine, against, database, progress, known: dict[str, str]) -> int:
-    mode = f" against {against.info.name}" if against is not None else ""
-    split = (f", {args.workers} workers" if args.workers > 1 else "") + (
-        f", shard {args.shard[0]}/{args.shard[1]}" if args.shard else "")
-    print(f"rulesfuzz: fuzzing {engine.info.name} {engine.info.version}{mode} (seed {args.seed}, "
-          f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''}{split})", flush=True)
+    _print_header(args, engine, against)
     from harness.running import monitor
 
     if monitor.ACTIVE is not None:
@@ -313,12 +142,41 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
             result = run_options.fuzz(args, engine, against, database, progress,
                                       measuring.for_workers() if measuring is not None and measuring.in_workers else None)
         except WorkerFailed as failed:  # exit 3; what the slots that ended found is reported first
-            _report_before_failure(args, failed.result, known)
-            _write_failed_reports(args, failed, engine, against)
+            run_options.report_before_failure(args, failed.result, known)
+            run_options.write_failed_reports(args, failed, engine, against)
             raise
     coverage_summary = measuring.summary() if measuring is not None else None
     for finding in result.findings:
         finding.known = known.get(finding.key)
+    replay = _print_result(args, result, coverage_summary)
+    status = report.run_status(result)
+    if status in ("passed", "interrupted"):
+        breakdown = report.example_breakdown(result.stats.examples, result.examples_by_outcome)
+        print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s)"
+              + (f": {breakdown}." if breakdown else "."))
+    extra = {"rule_coverage": result.rule_coverage} if result.rule_coverage else {}
+    if coverage_summary is not None:
+        extra["engine_coverage"] = coverage_summary.to_json()
+    try:
+        run_options.write_reports(args, result, engine, against, status, replay, extra)
+    except run_options.ReportNotWritten as exc:  # it passed the check before the run: the findings above stand
+        print(f"rulesfuzz: error: {exc}", file=sys.stderr)
+        return report.STATUS_EXIT[status] if status in ("findings", "interrupted") else EXIT_BAD_INPUT
+    _refuse_untested(args, engine, result, status)
+    return report.STATUS_EXIT[status]
+
+
+def _print_header(args, engine, against) -> None:
+    """The run's first line: the engine, the mode, the seed and the budgets."""
+    mode = f" against {against.info.name}" if against is not None else ""
+    split = (f", {args.workers} workers" if args.workers > 1 else "") + (
+        f", shard {args.shard[0]}/{args.shard[1]}" if args.shard else "")
+    print(f"rulesfuzz: fuzzing {engine.info.name} {engine.info.version}{mode} (seed {args.seed}, "
+          f"{args.max_examples} examples{f', {args.max_seconds:g} s' if args.max_seconds else ''}{split})", flush=True)
+
+
+def _print_result(args, result, coverage_summary) -> str:
+    """Print the run's statistics, findings and coverage; returns the replay command of its findings."""
     print()
     print(report.describe_stats(result.stats, result.invariants, result.skipped, result.examples_by_outcome))
     if result.cut_short:
@@ -339,19 +197,12 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
     if coverage_summary is not None:
         print()
         print(coverage_summary.describe())
-    status = report.run_status(result)
-    if status in ("passed", "interrupted"):
-        breakdown = report.example_breakdown(result.stats.examples, result.examples_by_outcome)
-        print(f"\nNo violation in {result.stats.examples} examples ({result.stats.steps} steps, {result.seconds:.1f} s)"
-              + (f": {breakdown}." if breakdown else "."))
-    extra = {"rule_coverage": result.rule_coverage} if result.rule_coverage else {}
-    if coverage_summary is not None:
-        extra["engine_coverage"] = coverage_summary.to_json()
-    try:
-        run_options.write_reports(args, result, engine, against, status, replay, extra)
-    except run_options.ReportNotWritten as exc:  # it passed the check before the run: the findings above stand
-        print(f"rulesfuzz: error: {exc}", file=sys.stderr)
-        return report.STATUS_EXIT[status] if status in ("findings", "interrupted") else EXIT_BAD_INPUT
+    return replay
+
+
+def _refuse_untested(args, engine, result, status: str) -> None:
+    """Raise :class:`BadInput` for a run that tested nothing (exit 2): out of time before any
+    example, every event refused, or every example declined at its start."""
     if status == "untested":
         raise BadInput(report.untested_message("--max-seconds", args.max_seconds))
     if status == "refused":
@@ -361,7 +212,6 @@ def _run_and_report(args, engine, against, database, progress, known: dict[str, 
         raise BadInput(f"{engine.info.name} declined {result.stats.early_declines} of {result.stats.examples} examples "
                        f"at new_game or their first event (top reasons: {top}): what it declares (EngineInfo.cards, "
                        f"capabilities) and what it accepts disagree, so this run tested nothing")
-    return report.STATUS_EXIT[status]
 
 
 def cmd_replay(args) -> int:
@@ -600,12 +450,21 @@ def _engine_cards(args) -> int:
 
 
 def cmd_plan(args) -> int:
+    _load_oracle(args)
+    engine = _engine(args.engine, args)
+    report = _plan_report(engine.info)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return EXIT_OK
+    _print_plan(engine.info, report)
+    return EXIT_OK
+
+
+def _plan_report(info) -> dict:
+    """What ``rulesfuzz plan`` says of an engine (``info``: its EngineInfo), as its ``--json`` prints it."""
     from harness.running.machine import EngineMachine, rule_gates
     from harness.generation.plan import Plan
 
-    _load_oracle(args)
-    engine = _engine(args.engine, args)
-    info = engine.info
     plan = Plan.for_info(info)  # claimed capabilities and those its cards imply
     gates = rule_gates(EngineMachine, plan)
     invariants: dict[str, str | None] = {}  # name -> None if it runs, else why not
@@ -615,7 +474,7 @@ def cmd_plan(args) -> int:
             invariants[inv.name] = "used with --against"
         else:
             invariants[inv.name] = f"needs capability {', '.join(missing)}" if missing else None
-    report = {
+    return {
         "engine": {"name": info.name, "version": info.version},
         "cards": sorted(plan.cards),
         "cards_of_rules_areas": dict(sorted(plan.area_cards.items())),  # beyond the generator lists
@@ -630,9 +489,10 @@ def cmd_plan(args) -> int:
         "capabilities_implied": dict(sorted(plan.implied.items())),
         "cards_unmodelled": {n: list(unread) for n, unread in sorted(plan.unmodelled.items())},
     }
-    if args.json:
-        print(json.dumps(report, indent=2))
-        return EXIT_OK
+
+
+def _print_plan(info, report: dict) -> None:
+    """``rulesfuzz plan``'s text: ``report`` (:func:`_plan_report`) by part."""
     print(f"engine {info.name} {info.version}")
     for cap, why in report["capabilities_implied"].items():
         print(f"implied: {cap}: {why}")
@@ -649,7 +509,6 @@ def cmd_plan(args) -> int:
                 print(f"  put there by the {why}: {', '.join(names)}")
         for name, why in report[f"{key}_left_out"].items():
             print(f"  left out: {name}: {why}")
-    return EXIT_OK
 
 
 def cmd_reference(args) -> int:
@@ -711,66 +570,6 @@ def _handle(handler, args) -> int:
         print(f"rulesfuzz: internal error (a bug of rulesfuzz {report.version()}, not of your engine): please "
               f"report it with the command line and the traceback above", file=sys.stderr)
         return EXIT_HARNESS_FAILED
-
-
-class _ClosedPipeSafe:
-    """``sys.stdout`` for the command line: when the reader of a pipe goes away (``| head``),
-    what is printed after is dropped and the command goes on, writing its replay files and
-    reports and ending with its own exit code; no ``BrokenPipeError`` traceback."""
-
-    def __init__(self, stream):
-        self._stream = stream
-        self.closed_pipe = False
-
-    @classmethod
-    @contextlib.contextmanager
-    def installed(cls):
-        """Within the block ``sys.stdout`` is wrapped (once: a command run inside a command shares it)."""
-        if isinstance(sys.stdout, cls) or sys.stdout is None:
-            yield
-            return
-        original = sys.stdout
-        sys.stdout = cls(original)
-        try:
-            yield
-        finally:
-            if isinstance(sys.stdout, cls) and sys.stdout._stream is original:
-                sys.stdout = original
-
-    def write(self, text: str) -> int:
-        if not self.closed_pipe:
-            try:
-                return self._stream.write(text)
-            except BrokenPipeError:
-                self._closed()
-        return len(text)
-
-    def flush(self) -> None:
-        if not self.closed_pipe:
-            try:
-                self._stream.flush()
-            except BrokenPipeError:
-                self._closed()
-
-    def _closed(self) -> None:
-        self.closed_pipe = True
-        _quiet_broken_pipe(keep_stderr=True)
-
-    def __getattr__(self, name):
-        return getattr(self._stream, name)
-
-
-def _quiet_broken_pipe(keep_stderr: bool = False) -> None:
-    """Point stdout at /dev/null so the interpreter's final flush can't complain about the closed pipe."""
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-    if not keep_stderr:
-        sys.stderr.close()
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -171,3 +172,34 @@ def write_reports(args, result, engine, against, status: str, replay: str, extra
                                                       f"{exc.strerror or exc}")
     if unwritten is not None:
         raise unwritten
+
+
+def report_before_failure(args, result, known: dict[str, str]) -> None:
+    """Print the findings of the slots that ended before a worker failed (``result``: their merged
+    :class:`harness.running.runner.RunResult`, or None), each with its replay file and command, and
+    ``known`` (finding key to baseline reason) marking those of the baseline."""
+    if result is None or not result.findings:
+        return
+    for finding in result.findings:
+        finding.known = known.get(finding.key)
+    replay = report.replay_command(args.engine, args.against)
+    for finding in result.findings:
+        print()
+        print(report.describe_finding(finding, replay))
+    print(f"\n{len(result.findings)} finding(s) of the slots that ended before a worker failed (below), "
+          f"with their replay files in {args.replay_dir}.", flush=True)
+
+
+def write_failed_reports(args, failed, engine, against) -> None:
+    """The --json and --junit-xml reports of a run a worker process ended early: status
+    ``failed`` (exit 3), its error, and what the slots that ended found (``failed.result``, a
+    :class:`harness.running.workers.WorkerFailed`)."""
+    from harness.running.execution import Stats
+    from harness.running.runner import RunResult
+
+    result = failed.result if failed.result is not None else RunResult(engine=engine.info.name, stats=Stats())
+    try:
+        write_reports(args, result, engine, against, "failed", report.replay_command(args.engine, args.against),
+                      error=str(failed))
+    except ReportNotWritten as exc:  # said in one line; the run still fails with exit 3
+        print(f"rulesfuzz: error: {exc}", file=sys.stderr)
