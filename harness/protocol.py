@@ -39,6 +39,7 @@ place:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Literal, NotRequired, Protocol, Required, Sequence, TypedDict, runtime_checkable
 
 
@@ -408,102 +409,19 @@ def _table(*rows: Capability) -> dict[str, Capability]:
     return {row.name: row for row in rows}
 
 
-# What some capabilities mean beyond their summary (Capability.details; rendered by harness.interfaces.contract).
-_TOKENS = (
-    "A board token (`\"token\": true`) has the characteristics of the card it names (CR 111.11), or names a "
-    "token an effect defines (`harness.wire.vocabulary.DEFINED_TOKENS`): `Mask` (Estrid, the Masked: a white Aura "
-    "enchantment token with enchant permanent and umbra armor), `Thopter Token` (Hangarback Walker), `Soldier Token` "
-    "(Raise the Alarm). A token that leaves the battlefield ceases to exist (CR 111.7, 704.5d): logged as a "
-    "`zone_change` to null after the one that took it off the battlefield.")
-_TRIGGERS = (
-    "Triggered abilities are part of the event that triggered them: after the event and its state-based actions, "
-    "the abilities that triggered are put on the stack in APNAP order (the board's first player is the active "
-    "player; a player orders their own through decider kind `trigger_order`, whose answer is the next one to put "
-    "on the stack, CR 603.3b) and resolve one by one, with state-based actions after each, until none is left. In "
-    "the card pool: enters abilities (Nekrataal: decider kind `target`; Goblin Engineer: kind `search`), Hangarback "
-    "Walker's dies ability and Penumbra Umbra's \"put into a graveyard from the battlefield\" ability (CR 603.6c, "
-    "603.10a: leaves-the-battlefield abilities look back in time). Tokens an ability creates get ids from their "
-    "source, engine-neutral and deterministic: `<source id>.token` for Penumbra Umbra's copy, `<source "
-    "id>.thopter<n>` (n = 1, 2, ...) for Hangarback Walker's Thopters; `-2`, `-3`, ... is appended if that id was "
-    "ever used in the game.")
-_CHANCE = (
-    "Every coin is `decider.flip_coin(P)` and every die `decider.roll_die(P, K)`, including the extra ones "
-    "replacement effects add. Before a flip or roll, the replacement effects that apply are chosen one at a time by "
-    "the player (decider kind `replacement_effect`, options `<effect>:<source id>`, and `none` when all of them are "
-    "optional; CR 616.1), each applying at most once (614.5): Krark's Thumb (`Krark's Thumb:ID`; the coin kept is "
-    "decider kind `coin_kept` with the distinct results as options), Pixie Guide (`Pixie Guide:ID`), Pokey, the "
-    "Scallywagg (`Pokey: roll a d20 instead:ID`, `Pokey: flip a coin instead:ID`; its rulings 2024-11-08). An "
-    "ignored coin or die never happened (706.6). Tavern Scoundrel's and Brazen Dwarf's abilities trigger on flips "
-    "won and dice rolled; Tavern Scoundrel's Treasure tokens get ids `<source id>.treasure1` and `<source "
-    "id>.treasure2`. For one instruction the log lists the replaced flips and rolls first, in the order they were "
-    "replaced, then the coins or dice actually flipped or rolled, after the `replacement` entries naming each "
-    "replacement effect applied.")
-_LIBRARY_SEARCH = (
-    "Omnipresent Impostor \"has all card names\" in every zone and outside the game (a characteristic-defining "
-    "ability; a copy of it has them too, CR 707.2): the name of every card of the pool, back faces included, never "
-    "the name of a token (`cards.card_names()`); it is observed with `\"names\": \"all\"` beside its `name`. "
-    "Two objects have the same name if they have at least one name in common (CR 201.2a). Changeling is observed "
-    "as the keyword `changeling` (every creature type, CR 702.73a); `subtypes` lists the printed ones. "
-    "Sakura-Tribe Elder's \"Sacrifice Sakura-Tribe Elder: Search your library for a basic land card, put that "
-    "card onto the battlefield tapped, then shuffle.\" is `activate` ability 0 (the sacrifice is its cost, CR "
-    "602.2); Goblin Engineer's enters ability searches for an artifact card and puts it into its controller's "
-    "graveyard. Each search of a library for N cards asks its player up to N times (decider kind `search`; "
-    "options `nothing` and the ids of the cards of that library still to be found: those with the stated quality "
-    "and every Omnipresent Impostor, which may be found in place of any one of them), stopping at `nothing`; a "
-    "library with nothing to find asks nothing. The cards found go on with the effect (onto the battlefield "
-    "tapped, into the graveyard), logged as `zone_change` with cause `{\"event\": \"search\", \"by\": NAME}`.")
-_PLAYTEST = (
-    "Orb of Origin's rulings 2024-11-08 (playtest symbols are the standard ones). The playtest supertypes are "
-    "observed in `supertypes` with the others, capitalised: `Mono`, `Continuous`, `Poly` (Orb of Origin is a poly "
-    "artifact); printed ones first, then granted ones. Orb of Origin grants mono and continuous to the other "
-    "noncreature artifacts on the battlefield while it is on the battlefield; several Orbs make each other mono "
-    "and continuous and do nothing more. Mono: activating an ability whose cost has no {T} costs an additional {T} "
-    "(never a second one): the `activated` entry's `cost.tap` is true and the permanent is tapped; a tapped mono "
-    "permanent can't activate it (`already_tapped`). Poly: Orb of Origin's first ability (its ability 0; no {T} "
-    "in its cost, no other cost or effect in its rulings) costs {T} only while another Orb is on the battlefield. "
-    "Continuous: a tapped permanent with it has no abilities: no `keywords`, no activated abilities (`activate` "
-    "raises IllegalAction, `no_such_ability`), no static ability (no `pt_effects` entry of a tapped Sword of the "
-    "Meek, no \"no maximum hand size\" of a tapped Thought Vessel) and no replacement effect (a tapped Krark's "
-    "Thumb). A player's maximum hand size (CR 402.2) is `players.<id>.max_hand_size`: 7, or null for no maximum "
-    "(Thought Vessel, while it has its abilities); the `cleanup` event does not discard to it. Equipment (Sword of "
-    "the Meek): a board object may be `attached_to` a creature (CR 301.5c); its equip ability is `activate` "
-    "(Sword's ability 0, \"Equip {2}\": target creature its controller controls, decider kind `target`; "
-    "attaching it to the creature it equips does nothing, CR 701.3b). Its bonus is a `pt_effects` entry (layer "
-    "7c, `source` the Equipment's id). An Equipment attached to anything but a creature on the battlefield becomes "
-    "unattached (CR 704.5n; log `unattached`).")
-_STACK = (
-    "A board may say `\"stack\": true` (generated only for an engine claiming `stack`): a stack game; without it "
-    "every spell and ability resolves at once. In a stack game `cast` puts the spell on the stack (CR 601.2a) with "
-    "the targets it names, checked as it is cast (601.2c); every cast has `id`, the spell's id, which a permanent "
-    "spell keeps as it resolves and an instant or sorcery as a card in its owner's graveyard (608.2n). Its caster "
-    "must hold priority (117.1, refused `no_priority`); a sorcery or a permanent spell without flash only with the "
-    "stack empty (307.1, `sorcery_timing`; phases are not modelled). `activate` of a non-mana ability pays its "
-    "cost and puts the ability on the stack (602.2; the permanent's controller must hold priority; equip only with "
-    "the stack empty, 702.6a); a mana ability resolves at once (605.3a). Abilities that trigger are put on the "
-    "stack after the event and its state-based actions (117.5), in APNAP order starting with the active player, "
-    "each player ordering their own (603.3b, decider kind `trigger_order`), targets chosen then (603.3d). "
-    "`pass_priority` passes; when every player has passed in succession the top object resolves (117.4, 405.5) "
-    "and the active player receives priority (117.3b): one whose targets are all illegal doesn't resolve (608.2b: "
-    "a target that left its zone is illegal even if it came back, 400.7), one with some illegal targets doesn't "
-    "affect them; triggered abilities use last known information for objects that left the battlefield "
-    "(603.10a, 608.2h). Other events may happen while objects wait on the stack (each restarts the succession of "
-    "passes, 117.4); `pass_step`, `begin_turn`, `begin_step`, `cleanup` and the combat steps are refused while it "
-    "isn't empty (`stack_not_empty`, 500.2); `begin_turn` and `begin_step` make their player the active player, "
-    "who then receives priority (117.3a). Observations of a stack game add `stack` (bottom to top) and "
-    "`priority`; spells on the stack are not among `objects`. An ability's stack id is "
-    "`<source id>.ability<n>`. Log: `put_on_stack`, `resolved`, `removed_from_stack`, a spell's `zone_change` "
-    "from `stack`."
-)
-_MANA = (
-    "To tap a permanent for mana is to activate a mana ability with {T} in its activation cost (CR 106.12). "
-    "Replacement effects on it (Mana Reflection, Nyxbloom Ancient: \"if you tap a permanent for mana\"; "
-    "Contamination: \"if a land is tapped for mana\") modify the mana production event while it resolves and "
-    "produces mana (106.12b), each once, in the order the player who tapped chooses (decider kind "
-    "`replacement_effect`, options `<card name>:<id>`). Heartbeat of Spring and Mana Flare trigger when a land's "
-    "such ability resolves and produces mana (106.12a), each separately, and add their mana at once (CR 605.4a). "
-    "The types a permanent \"could produce\" (CR 106.7; Reflecting Pool, Exotic Orchard, Fellwar Stone) count "
-    "replacement effects in any order and ignore costs; lands that look at each other terminate with what the "
-    "other lands give them, nothing if nothing (CR 106.5: an undefined type produces no mana).")
+# What some capabilities mean beyond their summary (Capability.details; rendered by
+# harness.interfaces.contract): Markdown, one file per capability in harness/schema/capabilities/,
+# read as one paragraph (package data, so this module still imports nothing of the project).
+_DETAILS = Path(__file__).with_name("schema") / "capabilities"
+
+
+def _details(capability: str) -> str:
+    """The details paragraph of ``capability``: its file's lines joined by single spaces.
+
+    Raises OSError if harness/schema/capabilities/CAPABILITY.md is missing."""
+    text = (_DETAILS / f"{capability}.md").read_text(encoding="utf-8")
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
 
 
 #: Every capability name an engine may claim: capability -> what it unlocks.
@@ -559,29 +477,29 @@ CAPABILITIES: dict[str, Capability] = _table(
                "enchant as its target (the cast event with an id)", ("608.3", "303.4a", "302.6"),
                events=("cast:permanent",)),
     Capability("tokens", "tokens on the board and created by effects", ("111",), board_features=("tokens",),
-               events=("cast:token",), details=_TOKENS),
+               events=("cast:token",), details=_details('tokens')),
     Capability("x_costs", "X in enters abilities", ("107.3m",), events=("put_onto_battlefield:x",)),
-    Capability("triggers", "triggered abilities", ("603",), details=_TRIGGERS),
+    Capability("triggers", "triggered abilities", ("603",), details=_details('triggers')),
     Capability("library", "cards in libraries", ("401",), board_features=("library cards",)),
     Capability("chance", "coin flips and die rolls through the decider, and the effects that replace or watch them "
                "(Krark's Thumb, Pixie Guide, Pokey, the Scallywagg, Tavern Scoundrel, Brazen Dwarf)",
                ("705", "706", "614.5", "616.1"), board_features=("chance permanents",),
-               events=("flip_coins", "roll_dice"), details=_CHANCE),
+               events=("flip_coins", "roll_dice"), details=_details('chance')),
     Capability("library_search", "Omnipresent Impostor's names (all card names, \"names\": \"all\", CR 201.2) and "
                "library searches that may find it in place of any card (Sakura-Tribe Elder, Goblin Engineer, "
                "Explosive Vegetation; Bile Blight's name check)",
                ("201.2", "201.2a", "205.4c", "604.3"), board_features=("Omnipresent Impostors", "search libraries"),
-               events=("activate:search", "cast:search", "cast:same name"), details=_LIBRARY_SEARCH),
+               events=("activate:search", "cast:search", "cast:same name"), details=_details('library_search')),
     Capability("playtest_supertypes", "Orb of Origin's playtest supertypes: mono (an additional {T}), continuous "
                "(no abilities while tapped), poly; Thought Vessel's maximum hand size, Sword of the Meek's equip",
                ("205.4", "402.2", "613.1d", "613.1f", "118.8", "702.6a", "704.5n"),
-               board_features=("playtest artifacts",), events=("activate:equip", "activate:orb"), details=_PLAYTEST),
+               board_features=("playtest artifacts",), events=("activate:equip", "activate:orb"), details=_details('playtest_supertypes')),
     Capability("stack", "the stack and priority in games whose board says \"stack\": true: casts and non-mana "
                "abilities wait on the stack, triggered abilities are put on it in APNAP order, the top object "
                "resolves when every player passes priority in succession (pass_priority), illegal targets and last "
                "known information as it resolves; observations carry stack and priority",
                ("405", "117.3", "117.4", "601.2", "602.2", "603.3b", "608.2b", "608.2h", "603.10a"),
-               board_features=("stack games",), events=("pass_priority", "cast:stack"), details=_STACK),
+               board_features=("stack games",), events=("pass_priority", "cast:stack"), details=_details('stack')),
     Capability("log.zone_change_causes", "zone changes are logged with their causes", ()),
     Capability("log.replacement_effects", "replacement effects applied are logged", ("614",)),
     Capability("observe.copiable", "observations carry copiable values", ("707.2",)),
@@ -589,7 +507,7 @@ CAPABILITIES: dict[str, Capability] = _table(
     Capability("mana", "mana pools, mana abilities, tapped-for-mana triggers and replacement effects, could produce",
                ("106.4", "106.5", "106.6a", "106.7", "106.12", "605"),
                board_features=("lands", "mana creatures", "mana artifacts", "mana enchantments"),
-               events=("activate:mana", "pass_step", "begin_turn"), details=_MANA),
+               events=("activate:mana", "pass_step", "begin_turn"), details=_details('mana')),
     Capability("tap_untap_costs", "{T} and {Q} in activation costs, summoning sickness, mana costs of abilities",
                ("107.5", "107.6", "302.6", "602.2"),
                board_features=("untap-cost creatures", "summoning_sick", "tapped permanents"),
