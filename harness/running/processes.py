@@ -1,6 +1,8 @@
 """The worker processes of a run cut into slots (``--workers N``, :mod:`harness.running.workers`):
-starting them (SIGINT blocked until each can end with what it found), what each runs
-(:func:`_worker_process`), listening to them (:class:`Processes`: a slot's start and result,
+what each is given (a :class:`SlotJob` per :class:`Slot`), starting them (SIGINT blocked until
+each can end with what it found) on the body the caller gives
+(``harness.running.workers._worker_process``: this module imports nothing of the workers, which
+import it), listening to them (:class:`Processes`: a slot's start and result,
 a worker's end, its death, which in a supervised run is its slot's finding), passing a
 Ctrl-C on, and how the run ended (:func:`collect`).
 """
@@ -10,15 +12,88 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
+from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Callable
 
+from harness.protocol import RulesfuzzError
 from harness.running import interrupts
 from harness.running.execution import Stats
+from harness.running.settings import RunSettings
 
-if TYPE_CHECKING:
-    from harness.running.workers import SlotJob
+
+@dataclass(frozen=True)
+class Slot:
+    """Slot ``index`` (0-based) of ``total``: ``examples`` to generate with ``seed``."""
+
+    index: int
+    total: int
+    examples: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class SlotJob:
+    """What a worker process needs to run one slot (all picklable): engine specs, not engine objects."""
+
+    slot: Slot
+    engine: str
+    against: str | None
+    database: str | None
+    replay_dir: str | None
+    isolate: bool
+    quiet: bool
+    #: The run's settings (:class:`harness.running.settings.RunSettings`; a dict of its fields is
+    #: made one): the slot's budget, seed and replay folder replace theirs
+    #: (:meth:`harness.running.workers.Worker.run`).
+    options: RunSettings
+    oracle: tuple[str, ...] = ()  # --oracle files (cards.load_oracle_file), loaded by the worker first
+
+    def __post_init__(self):
+        if isinstance(self.options, dict):
+            object.__setattr__(self, "options", RunSettings(**self.options))
+
+
+def slot_folder(replay_dir, slot: Slot) -> Path | None:
+    """Where slot ``slot`` writes its replay files before they are merged."""
+    return Path(replay_dir) / f".slot-{slot.index + 1}-of-{slot.total}" if replay_dir is not None else None
+
+
+class WorkerFailed(RuntimeError, RulesfuzzError):
+    """A worker process ended without a result: it raised (the message has its traceback), or it
+    died (the engine ended or crashed the process: ``--isolate`` makes that a finding).
+
+    ``results`` are the results of the slots that ended (slot order); :func:`harness.running.workers.run_slots` merges
+    them into ``result`` (a :class:`harness.running.runner.RunResult`, replay files in the replay
+    folder, or None when no slot ended), so the findings made before the failure are reported.
+    """
+
+    def __init__(self, message: str, results: list | None = None):
+        super().__init__(message)
+        self.results = list(results or [])
+        self.result = None
+
+
+def write_slot_changes(database: str | None, changes: dict[int, list]) -> None:
+    """Write the slots' example database changes (``changes``: job index -> ``[(operation,
+    args)]``) to the database of the spec ``database``, in slot order. Called once no worker
+    is left, so no slot of the run saw another's. A database that can't be written now (a
+    Redis server gone) is said on stderr: the run's findings are still reported, with their
+    replay files."""
+    if not any(changes.values()) or database in (None, "none", "memory"):  # memory: one per worker, gone
+        return
+    from harness.running.databases import write_changes
+    from harness.running.runner import database_from
+
+    try:
+        shared = database_from(database)
+        for index in sorted(changes):
+            write_changes(shared, changes[index])
+    except Exception as exc:  # noqa: BLE001  DatabaseError, a Redis or file system error
+        print(f"rulesfuzz: the example database {database} could not be written ({type(exc).__name__}: {exc}); "
+              f"this run's failures won't be replayed first by the next run", file=sys.stderr)
 
 
 @contextlib.contextmanager
@@ -45,74 +120,23 @@ def _unblock_sigint() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, deadline, conn, started=None,
-                    measure=None, monitor: str | None = None) -> None:
-    """The body of worker process ``number`` of ``count``: take slots (``next_slot``, a shared
-    counter) and send ``("start", i)`` before slot ``i``, ``("ok", i, result, changes)`` after
-    it (``changes``: its example database changes, :meth:`Worker.take_changes`),
-    ``("end", cut)`` at the end (``cut`` as :func:`work` returns it), or ``("error", text)``.
-    ``started`` (a multiprocessing Event) is set first, so that a Ctrl-C is passed on only to
-    a worker that can end with what it found. A Ctrl-C only sets a flag
-    (:func:`harness.running.interrupts.sigint_flag`) that ends the running slot with what it found:
-    it never lands while a slot's result is being sent, which would lose it. ``measure`` (a
-    :class:`harness.connection.engine_coverage.WorkerMeasure`, ``--engine-coverage``) measures the engine's
-    source in this process, saved before the end is sent. ``monitor`` is the shared file of a
-    supervised run (:mod:`harness.running.supervisor`): the run's process reads it if this one dies."""
-    import traceback
-
-    from harness.running.workers import Worker, work
-
-    if monitor is not None:
-        from harness.running.monitor import attach
-
-        attach(monitor)
-
-    from harness.connection.engine_coverage import measuring_worker
-
-    def take() -> int | None:
-        with next_slot.get_lock():
-            index = next_slot.value
-            if index >= len(jobs):
-                return None
-            next_slot.value = index + 1
-            return index
-
-    worker = Worker(f"worker {number + 1}/{count}")
-    try:
-        with interrupts.sigint_flag():
-            if started is not None:
-                started.set()
-            _unblock_sigint()  # started with SIGINT blocked: a Ctrl-C of the start-up arrives now, as the flag
-            with measuring_worker(measure):
-                try:
-                    cut = work(jobs, take, deadline, worker, lambda i: conn.send(("start", i)),
-                               lambda i, result: conn.send(("ok", i, result, worker.take_changes())))
-                finally:
-                    worker.close()
-            conn.send(("end", cut))
-    except KeyboardInterrupt:
-        conn.send(("end", "interrupted"))
-    except BaseException:  # noqa: BLE001  sent to the parent, which reports it
-        conn.send(("error", traceback.format_exc()))
-    finally:
-        conn.close()
-
-
 def run_processes(jobs: list[SlotJob], count: int, deadline: float | None,
                   taken: list[int], measure=None, supervised: bool = False,
-                  engine_name: str = "engine") -> tuple[list, str | None]:
+                  engine_name: str = "engine", *, body: Callable[..., None]) -> tuple[list, str | None]:
     """Run ``jobs`` on ``count`` worker processes; ``taken[w]`` counts the slots worker ``w`` started.
     ``supervised``: each worker has a monitor file (:mod:`harness.running.supervisor`), read when it dies.
-    Returns :func:`collect`'s slot results and why the run stopped early."""
-    return Processes(jobs, count, deadline, measure, supervised, engine_name).run(taken)
+    ``body`` is what each process runs (``harness.running.workers._worker_process``, given by the
+    caller so this module imports nothing of the workers). Returns :func:`collect`'s slot results
+    and why the run stopped early."""
+    return Processes(jobs, count, deadline, measure, supervised, engine_name, body).run(taken)
 
 
 class Processes:
     """The worker processes of one run (:func:`run_processes`) and what they said so far."""
 
     def __init__(self, jobs: list[SlotJob], count: int, deadline: float | None, measure, supervised: bool,
-                 engine_name: str):
-        self.jobs, self.count, self.deadline, self.measure = jobs, count, deadline, measure
+                 engine_name: str, body: Callable[..., None]):
+        self.jobs, self.count, self.deadline, self.measure, self.body = jobs, count, deadline, measure, body
         self.supervised, self.engine_name = supervised, engine_name
         self.context = get_context("spawn")
         self.next_slot = self.context.Value("i", 0)  # the index of the next slot to take, shared by the workers
@@ -136,7 +160,7 @@ class Processes:
             from harness.running.monitor import new_monitor_file
 
             monitor = new_monitor_file()
-        process = context.Process(target=_worker_process,
+        process = context.Process(target=self.body,
                                   args=(self.jobs, number, self.count, self.next_slot, self.deadline, sender, began,
                                         self.measure, monitor),
                                   name=f"rulesfuzz-worker-{number + 1}")
@@ -219,8 +243,6 @@ class Processes:
 
     def _close(self) -> None:
         """Wait for (or end) every worker, forget the monitor files, write the slots' database changes."""
-        from harness.running.workers import write_slot_changes
-
         for process, receiver in self.workers:
             process.join(timeout=None if len(self.ends) == len(self.workers) else 0)
             if process.is_alive():
@@ -242,7 +264,6 @@ def _crashed(monitor: str | None, exitcode, jobs: list[SlotJob], index: int | No
     from harness.reporting.findings import Finding
     from harness.running.runner import RunResult
     from harness.running.supervisor import Monitor, worker_death
-    from harness.running.workers import slot_folder
 
     reader = Monitor(monitor)
     try:
@@ -285,8 +306,6 @@ def collect(ends: dict[int, tuple], results: dict[int, object], jobs: list[SlotJ
     its reports are written all the same). Raises :class:`WorkerFailed` for a worker that
     raised, or died when no Ctrl-C was passed on.
     """
-    from harness.running.workers import WorkerFailed, slot_folder
-
     cuts = set()
     ended = [results[i] for i in sorted(results)]
     for number, (kind, value) in sorted(ends.items()):

@@ -31,7 +31,10 @@ Each slot writes its replay files under ``<replay_dir>/.slot-<i>-of-<T>``; the m
 are then saved in ``replay_dir`` (:func:`harness.running.runner.replay_file_path`) and the
 slot folders removed, unless a slot left a pending file there (a killed process).
 The worker processes themselves (starting them, listening to them, passing a Ctrl-C on) are
-:mod:`harness.running.processes`.
+:mod:`harness.running.processes`, with what they are given (:class:`Slot`, :class:`SlotJob`), where
+slots write (:func:`slot_folder`), how they fail (:class:`WorkerFailed`) and how their database
+changes are written (:func:`write_slot_changes`), all re-exported here; what each process runs,
+:func:`_worker_process`, is here and handed to :func:`harness.running.processes.run_processes`.
 """
 
 from __future__ import annotations
@@ -42,7 +45,6 @@ import os
 import shutil
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -50,7 +52,8 @@ from harness.running import interrupts
 from harness.running import scenario as scenario_file
 from harness.running.execution import Stats
 from harness.running.settings import RunSettings
-from harness.running.processes import _worker_process, collect, run_processes  # noqa: F401  (this module's, as before)
+from harness.running.processes import (  # noqa: F401  (Slot ... write_slot_changes: this module's, as before)
+    Slot, SlotJob, WorkerFailed, _unblock_sigint, collect, run_processes, slot_folder, write_slot_changes)
 from harness.reporting.findings import Finding, scenario_size
 from harness.protocol import RulesfuzzError
 
@@ -64,16 +67,6 @@ SMALLEST_SLOT = 8
 
 class SlotError(ValueError, RulesfuzzError):
     """A bad ``--workers`` or ``--shard`` value; the message says which and what is accepted."""
-
-
-@dataclass(frozen=True)
-class Slot:
-    """Slot ``index`` (0-based) of ``total``: ``examples`` to generate with ``seed``."""
-
-    index: int
-    total: int
-    examples: int
-    seed: int
 
 
 def parse_workers(text) -> int:
@@ -145,27 +138,6 @@ def slots(max_examples: int, seed: int, workers: int = 1, shard: tuple[int, int]
     sizes = slot_sizes(max_examples, n * workers)
     return [Slot(i, len(sizes), size, slot_seed(seed, i, len(sizes)))
             for i, size in enumerate(sizes) if i % n == k - 1]
-
-
-@dataclass(frozen=True)
-class SlotJob:
-    """What a worker process needs to run one slot (all picklable): engine specs, not engine objects."""
-
-    slot: Slot
-    engine: str
-    against: str | None
-    database: str | None
-    replay_dir: str | None
-    isolate: bool
-    quiet: bool
-    #: The run's settings (:class:`harness.running.settings.RunSettings`; a dict of its fields is
-    #: made one): the slot's budget, seed and replay folder replace theirs (:meth:`Worker.run`).
-    options: RunSettings
-    oracle: tuple[str, ...] = ()  # --oracle files (cards.load_oracle_file), loaded by the worker first
-
-    def __post_init__(self):
-        if isinstance(self.options, dict):
-            object.__setattr__(self, "options", RunSettings(**self.options))
 
 
 class Worker:
@@ -280,24 +252,55 @@ def work(jobs: list[SlotJob], take: Callable[[], int | None], deadline: float | 
         return "interrupted"
 
 
-def slot_folder(replay_dir, slot: Slot) -> Path | None:
-    """Where slot ``slot`` writes its replay files before they are merged."""
-    return Path(replay_dir) / f".slot-{slot.index + 1}-of-{slot.total}" if replay_dir is not None else None
+def _worker_process(jobs: list[SlotJob], number: int, count: int, next_slot, deadline, conn, started=None,
+                    measure=None, monitor: str | None = None) -> None:
+    """The body of worker process ``number`` of ``count``: take slots (``next_slot``, a shared
+    counter) and send ``("start", i)`` before slot ``i``, ``("ok", i, result, changes)`` after
+    it (``changes``: its example database changes, :meth:`Worker.take_changes`),
+    ``("end", cut)`` at the end (``cut`` as :func:`work` returns it), or ``("error", text)``.
+    ``started`` (a multiprocessing Event) is set first, so that a Ctrl-C is passed on only to
+    a worker that can end with what it found. A Ctrl-C only sets a flag
+    (:func:`harness.running.interrupts.sigint_flag`) that ends the running slot with what it found:
+    it never lands while a slot's result is being sent, which would lose it. ``measure`` (a
+    :class:`harness.connection.engine_coverage.WorkerMeasure`, ``--engine-coverage``) measures the engine's
+    source in this process, saved before the end is sent. ``monitor`` is the shared file of a
+    supervised run (:mod:`harness.running.supervisor`): the run's process reads it if this one dies."""
+    import traceback
 
+    if monitor is not None:
+        from harness.running.monitor import attach
 
-class WorkerFailed(RuntimeError, RulesfuzzError):
-    """A worker process ended without a result: it raised (the message has its traceback), or it
-    died (the engine ended or crashed the process: ``--isolate`` makes that a finding).
+        attach(monitor)
 
-    ``results`` are the results of the slots that ended (slot order); :func:`run_slots` merges
-    them into ``result`` (a :class:`harness.running.runner.RunResult`, replay files in the replay
-    folder, or None when no slot ended), so the findings made before the failure are reported.
-    """
+    from harness.connection.engine_coverage import measuring_worker
 
-    def __init__(self, message: str, results: list | None = None):
-        super().__init__(message)
-        self.results = list(results or [])
-        self.result = None
+    def take() -> int | None:
+        with next_slot.get_lock():
+            index = next_slot.value
+            if index >= len(jobs):
+                return None
+            next_slot.value = index + 1
+            return index
+
+    worker = Worker(f"worker {number + 1}/{count}")
+    try:
+        with interrupts.sigint_flag():
+            if started is not None:
+                started.set()
+            _unblock_sigint()  # started with SIGINT blocked: a Ctrl-C of the start-up arrives now, as the flag
+            with measuring_worker(measure):
+                try:
+                    cut = work(jobs, take, deadline, worker, lambda i: conn.send(("start", i)),
+                               lambda i, result: conn.send(("ok", i, result, worker.take_changes())))
+                finally:
+                    worker.close()
+            conn.send(("end", cut))
+    except KeyboardInterrupt:
+        conn.send(("end", "interrupted"))
+    except BaseException:  # noqa: BLE001  sent to the parent, which reports it
+        conn.send(("error", traceback.format_exc()))
+    finally:
+        conn.close()
 
 
 def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=None, supervised: bool = False):
@@ -333,7 +336,8 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=N
     else:
         taken = [0] * min(workers, len(jobs))
         try:
-            found, cut = run_processes(jobs, len(taken), deadline, taken, measure, supervised, engine_name)
+            found, cut = run_processes(jobs, len(taken), deadline, taken, measure, supervised, engine_name,
+                                       body=_worker_process)
         except WorkerFailed as failed:  # the slots that ended keep their findings, reported with the failure
             merged = merge(failed.results, engine_name, jobs[0].replay_dir, [job.slot for job in jobs])
             merged.slots = {"slots": len(jobs), "taken": taken}
@@ -346,26 +350,6 @@ def run_slots(jobs: list[SlotJob], engine_name: str, workers: int = 1, measure=N
         merged.cut_short = cut
     merged.seconds = time.perf_counter() - started
     return merged
-
-
-def write_slot_changes(database: str | None, changes: dict[int, list]) -> None:
-    """Write the slots' example database changes (``changes``: job index -> ``[(operation,
-    args)]``) to the database of the spec ``database``, in slot order. Called once no worker
-    is left, so no slot of the run saw another's. A database that can't be written now (a
-    Redis server gone) is said on stderr: the run's findings are still reported, with their
-    replay files."""
-    if not any(changes.values()) or database in (None, "none", "memory"):  # memory: one per worker, gone
-        return
-    from harness.running.databases import write_changes
-    from harness.running.runner import database_from
-
-    try:
-        shared = database_from(database)
-        for index in sorted(changes):
-            write_changes(shared, changes[index])
-    except Exception as exc:  # noqa: BLE001  DatabaseError, a Redis or file system error
-        print(f"rulesfuzz: the example database {database} could not be written ({type(exc).__name__}: {exc}); "
-              f"this run's failures won't be replayed first by the next run", file=sys.stderr)
 
 
 def run_workers(engine: str, *, workers: int = 1, max_examples: int = 200, seed: int = 0,
