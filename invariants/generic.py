@@ -236,12 +236,17 @@ def objects_conserved(t: Transition):
 
     Every object before is still there after, unless the log says a token ceased to exist or
     a card became a new object (a ``zone_change`` entry whose ``previous`` is its id: a card
-    returned from exile, CR 400.7); every new object was created by the event (its id), logged
-    as entering from nowhere, or is the new object of a card that was (``previous``).
+    returned from exile, CR 400.7); every new object was created by the event (its id), or its
+    first ``zone_change`` entry of the step brings it into the objects: from nowhere, from the
+    stack it was on before (a spell resolving, CR 608.3a, 608.2n), or as the new object of a
+    card that was (``previous``). Its later moves in the same step don't matter: an Aura spell
+    that resolves and goes to the graveyard at once, its creature dying (704.5m), was created.
     """
     before, after = t.before["objects"], t.after["objects"]
-    changes = {e["object"]: e for e in t.log if e.get("kind") == "zone_change"}
-    became = {e["previous"] for e in t.log if e.get("kind") == "zone_change" and isinstance(e.get("previous"), str)}
+    moves = [e for e in t.log if e.get("kind") == "zone_change"]
+    changes = {e["object"]: e for e in moves}  # each object's last zone change
+    firsts = {e["object"]: e for e in reversed(moves)}  # and its first
+    became = {e["previous"] for e in moves if isinstance(e.get("previous"), str)}
     out = []
     for oid in before.keys() - after.keys():
         entry = changes.get(oid)
@@ -250,21 +255,33 @@ def objects_conserved(t: Transition):
         if not (before[oid]["token"] and entry and entry.get("to") is None):
             out.append(_missing_entry(oid, before[oid], entry))
     for oid in after.keys() - before.keys():
-        if not _was_created(t, oid, changes.get(oid) or {}, became):
+        if not _was_created(t, oid, firsts.get(oid) or {}):
             out.append(f"{oid} ({after[oid]['name']}) appeared without being created: it is observed after the "
                        f"event, not before, and the event's id is {t.event.get('id')!r}; expected the event to "
                        f"create it (its id) or a log entry {{\"kind\": \"zone_change\", \"object\": {json_text(oid)}, "
-                       f"\"from\": null, ...}} (an object entering from outside the game, CR 400.7)")
+                       f"\"from\": null, ...}} (an object entering from outside the game, CR 400.7) as its first "
+                       f"zone_change entry of the step, or from \"stack\" for a spell on the stack before "
+                       f"(CR 608.3c, 608.2n){_first_seen(firsts.get(oid))}")
     return out
 
 
-def _was_created(t: Transition, oid: str, entry: dict, became: set) -> bool:
-    """Whether the new object ``oid`` (its last zone change ``entry``) was created by the event: its id, logged
-    as entering from nowhere or leaving the stack, or the new object of a card that became one (CR 400.7)."""
-    return t.event.get("id") == oid or entry.get("from", "x") is None \
-        or (entry.get("from") == "stack" and oid in _on_the_stack(t.before)) \
-        or any(e.get("kind") == "zone_change" and e.get("object") == oid and e.get("previous") in became
-               and e["previous"] in t.before["objects"] for e in t.log)  # (its last entry may be a later move: dies)
+def _was_created(t: Transition, oid: str, first: dict) -> bool:
+    """Whether the new object ``oid`` (``first``: its first zone change of the step's log) was created by
+    the event: its id, or entering from nowhere, from the stack it was on (608.3a, 608.2n), or as the new
+    object of a card that was an object before (``previous``, CR 400.7). Its last entry may be a later move
+    (an Aura that resolved and was put into the graveyard at once, 704.5m; a returned card that died)."""
+    previous = first.get("previous")
+    return t.event.get("id") == oid or first.get("from", "x") is None \
+        or (first.get("from") == "stack" and oid in _on_the_stack(t.before)) \
+        or (isinstance(previous, str) and previous in t.before["objects"])
+
+
+def _first_seen(first: dict | None) -> str:
+    """What the log says of a new object that wasn't created: its first zone change of the step, if any."""
+    if first is None:
+        return "; the log of this step has no zone_change entry for it"
+    return f"; its first zone_change entry of this step moves it from {json_text(first.get('from'))} to " \
+           f"{json_text(first.get('to'))}"
 
 
 def _on_the_stack(observation: dict) -> set:

@@ -141,6 +141,29 @@ def bears_spell_resolves(zone: str = "battlefield") -> Transition:
     return Transition(before, pass_("P2"), after)
 
 
+DARKNESS = spell("aura", "Cast into Darkness", targets=["bears"])
+
+
+def darkness_resolves_and_dies(first_move=("stack", "battlefield")) -> Transition:
+    """P1's Cast into Darkness ("Enchant creature / Enchanted creature gets -2/-0 and can't block.") targets
+    P2's Grizzly Bears, whose power and toughness an earlier switch_pt switched (2/2 either way). P1 passed,
+    P2 passes: the Aura spell resolves (117.4), becomes a permanent and enters attached to the Bears (608.3,
+    608.3c), the card keeping its id ``aura`` (601.2a: it is the card that moved to the stack). The Bears are
+    then 2 - 2 = 0 power (layer 7c) switched (layer 7d, 613.4c-d): 2/0, put into their owner's graveyard
+    (704.5f); the Aura, attached to nothing, follows it into P1's graveyard (704.5m, 704.3). ``aura`` was on
+    the stack, not among the objects, before the pass and is a card in a graveyard after: its first zone
+    change of the step (from the stack) brings it into the objects, its last one is from the battlefield.
+    ``first_move`` (from, to) is the first zone change the log gives it; without one (None), only the last."""
+    before = on_stack(observation({"bears": bears()}), [DARKNESS], holder="P2", passed=["P1"])
+    darkness = card("Cast into Darkness", zone="graveyard", types=["Enchantment"], subtypes=["Aura"], colors=["B"])
+    arrival = [] if first_move is None else [zc("aura", *first_move, event="cast", by="P1")]
+    after = on_stack(step(before, {"bears": GRAVEYARD, "aura": darkness}, [
+        resolved("aura"), *arrival,
+        zc("bears", "battlefield", "graveyard", event="state_based_action", rule="704.5f"),
+        zc("aura", "battlefield", "graveyard", event="state_based_action", rule="704.5m")]))
+    return Transition(before, pass_("P2"), after)
+
+
 def sacrificed_between_passes(passed_after=()) -> Transition:
     """An event between the passes (the Bears are sacrificed while Breathe Your Last waits): the succession
     of passes starts again (117.4: "without taking any actions in between"); the stack doesn't change."""
@@ -339,6 +362,9 @@ MORE_HOLDS = [
     ("stack.spell_leaves_to_its_zone", bears_spell_resolves),  # CR 608.3a: a permanent spell becomes a permanent
     ("stack.spell_leaves_to_its_zone", breathe_fizzles),  # CR 608.2b: not resolving, still its owner's graveyard
     ("stack.triggers_in_apnap_order", lambda: wrath_kills_walkers(("k1", "k0"), active="P2")),  # P2 active: P2's first
+    # CR 608.3c, 704.5m: an Aura spell that resolved and died at once was created, from the stack
+    ("generic.objects_conserved", darkness_resolves_and_dies),
+    ("stack.spell_leaves_to_its_zone", darkness_resolves_and_dies),  # 608.3: it entered, then left by 704.5m
 ]
 MORE_BROKEN = [
     ("stack.cast_puts_the_spell_on_the_stack", lambda: murder_cast(resolves_at_once=True), "not the first new object"),
@@ -361,4 +387,8 @@ MORE_BROKEN = [
     ("stack.penumbra_copies_as_it_last_existed", lambda: penumbra_resolves(("B", "B")), "made 2 token"),
     ("stack.tokens_per_counter_as_it_last_existed", lambda: walker_dies_then_resolves(1), "made 1 token"),
     ("stack.triggers_in_apnap_order", lambda: wrath_kills_walkers(active="P2"), "603.3b"),
+    # CR 601.2a, 608.3c: the resolved Aura's move from the stack is missing, or it came from the hand
+    ("generic.objects_conserved", lambda: darkness_resolves_and_dies(None), "aura (Cast into Darkness) appeared"),
+    ("generic.objects_conserved", lambda: darkness_resolves_and_dies(("hand", "battlefield")),
+     "appeared without being created"),
 ]
