@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 __all__ = ["KEYWORDS", "Card", "mana_value"]
@@ -35,7 +35,7 @@ _PARAMETRISED = re.compile(r"^(protection from .+|enchant .+|flashback .+|\w+wal
 _REMINDER = re.compile(r"\s*\([^)]*\)")
 
 
-@lru_cache(maxsize=None)
+@cache
 def mana_value(mana_cost: str) -> int:
     """Mana value of a mana cost such as ``"{X}{G}{U}"`` outside the stack (CR 202.3, 107.3g: X = 0).
 

@@ -12,7 +12,8 @@ of the process, after the curated pool and before the database, and
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 from harness.protocol import RulesfuzzError
 
 __all__ = ["DefinitionError", "FIELDS", "SUPERTYPES", "record_of", "define"]

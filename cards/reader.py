@@ -18,7 +18,7 @@ holds the words they know (keywords, numbers, nouns, creature types) and :func:`
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from . import Card
 from .abilities import PLAYED_RESTRICTIONS, _line
@@ -60,7 +60,7 @@ def read(card: Card) -> CardModel:
     return CardModel(card.name, tuple(abilities), tuple(unread), sentences=tuple(sentences))
 
 
-@lru_cache(maxsize=None)
+@cache
 def model(name: str) -> CardModel:
     """The model of the card named ``name`` (:func:`cards.card`); raises
     :class:`cards.UnknownCardName` for a name no card data has. A card of the curated pool

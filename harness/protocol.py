@@ -40,7 +40,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal, NotRequired, Protocol, Required, Sequence, TypedDict, runtime_checkable
+from typing import Any, Literal, NotRequired, Protocol, Required, TypedDict, runtime_checkable
+from collections.abc import Callable, Sequence
 
 
 

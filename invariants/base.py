@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from harness.protocol import Decision, ScenarioRun, Transition, Violation
 

@@ -16,7 +16,7 @@ reports: there is no card to read.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import lru_cache, cache
 
 import cards
 
@@ -29,7 +29,7 @@ _UMBRA_ARMOR_UNLESS_OPPONENT = re.compile(
     r"armor\.", re.M)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _card(name) -> cards.Card | None:
     try:
         return cards.card(name) if isinstance(name, str) else None

@@ -239,8 +239,8 @@ def attack_legality(t: Transition):
         return None
     player, ids = declared
     if in_combat(t.before):
-        return [] if t.illegal else [f"attackers were declared while a combat was in progress (creatures attacking "
-                                     f"or blocking; CR 511.3: it ends first)"]
+        return [] if t.illegal else ["attackers were declared while a combat was in progress (creatures attacking "
+                                     "or blocking; CR 511.3: it ends first)"]
     problems = [p for p in (attack_problem(t.before, oid, player) for oid in ids) if p]
     if problems:
         return [] if t.illegal else [f"an illegal declaration of attackers was performed: {problems[0]}"]

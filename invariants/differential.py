@@ -38,7 +38,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import cards
 from harness.protocol import CAPABILITIES
@@ -163,7 +163,7 @@ class Scope:
         object.__setattr__(self, "_patterns", tuple(_pattern(p) for p in self.ignored))
 
     @classmethod
-    def of(cls, info, capabilities: Iterable[str] | None = None) -> "Scope":
+    def of(cls, info, capabilities: Iterable[str] | None = None) -> Scope:
         """The scope of an engine's ``EngineInfo``: its ``capabilities`` (default: those it
         claims; the runner passes those its cards imply too). Raises ValueError for a
         malformed ignored path."""

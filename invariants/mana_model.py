@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import permutations
 
 import cards
@@ -79,7 +79,7 @@ def _produces(effect: str):
 RULED_ABILITIES = {"Orb of Origin": (Ability(False, False, (), (), None),)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def abilities(name: str, subtypes: tuple[str, ...] = ()) -> tuple[Ability, ...]:
     """The activated abilities of a permanent named ``name`` with ``subtypes``, in the
     protocol's order (basic land types first, then Oracle text order; for an unpublished
@@ -132,7 +132,7 @@ def activation_on_battlefield(event: dict, before: dict) -> tuple[str, dict, Abi
     return oid, o, ability_of(before, oid, event.get("ability"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _text(name: str) -> str:
     try:
         return cards.card(name).oracle_text

@@ -20,7 +20,7 @@ to make a generous assumption ..." (guidance for reading the others).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import cards
 
@@ -57,7 +57,7 @@ def _orbs(obs: dict) -> tuple[str, ...]:
     return tuple(oid for oid, o in _battlefield(obs) if o["name"] == ORB)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _card_supertypes(name: str) -> frozenset[str] | None:
     """The card's printed supertypes (card data), or None for a name that is no card's."""
     try:

@@ -394,7 +394,7 @@ def tokens_per_counter_as_it_last_existed(run: ScenarioRun):
     observations = run.observations
     expected: dict[str, tuple[str, int]] = {}  # stack id -> (source, counters as it last existed)
     out = []
-    for i, event in enumerate(run.events):
+    for i in range(len(run.events)):
         before, after = observations[i], observations[i + 1] if i + 1 < len(observations) else None
         stack = _stack(after)
         if not isinstance(after, dict) or "replay failed" in after or stack is None:

@@ -15,8 +15,9 @@ in :mod:`invariants.static_bonuses`.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Callable, cast
+from functools import cache
+from typing import Any, cast
+from collections.abc import Callable
 
 import cards
 from cards.model import Affected, CardModel
@@ -28,7 +29,7 @@ from .card_abilities import has_keyword
 # --------------------------------------------------------------------------- models
 
 
-@lru_cache(maxsize=None)
+@cache
 def read_model(name) -> CardModel | None:
     """The model of the card named ``name`` when every line of its text is read (no
     ``unread`` sentence), else None (an unknown name such as a token's, or an unmodelled card)."""

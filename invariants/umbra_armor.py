@@ -369,7 +369,7 @@ def controller_chooses_the_aura(t: Transition):
     if not cases:
         return None
     out = []
-    for oid, _, auras, all_auras in cases:
+    for oid, _, auras, _all_auras in cases:
         controller = t.before["objects"][oid]["controller"]
         asked = [d for d in t.decisions if d.kind == D.REPLACEMENT_EFFECT
                  and {D.umbra_armor_option(a) for a in auras} <= set(d.options)]

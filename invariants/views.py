@@ -14,7 +14,8 @@ callers must not mutate them (they are tuples and frozensets).
 from __future__ import annotations
 
 from functools import wraps
-from typing import Callable, TypeVar
+from typing import TypeVar
+from collections.abc import Callable
 
 V = TypeVar("V")
 

@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, cast
+from typing import Any, cast
+from collections.abc import Callable
 
 import cards
 from cards import reader

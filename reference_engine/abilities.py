@@ -84,7 +84,7 @@ class Cost:
     untap: bool = False
     other: tuple[str, ...] = ()
 
-    def with_tap(self) -> "Cost":
+    def with_tap(self) -> Cost:
         """This cost plus {T} (an additional cost, CR 118.8), unchanged if it has {T}."""
         return self if self.tap else Cost(self.mana, True, self.untap, self.other)
 

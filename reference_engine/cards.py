@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache
 
 import cards as card_data
 from cards import Card, mana_value  # noqa: F401  (mana_value is re-exported)
@@ -145,7 +145,7 @@ class CardScript:
     not_modelled: tuple[str, ...] = field(default=())
     enters_tapped: bool = False
     equipped_keywords: frozenset[str] = frozenset()
-    model: "CardModel | None" = field(default=None, compare=False, repr=False)
+    model: CardModel | None = field(default=None, compare=False, repr=False)
 
 
 def _umbra(grants=(), not_modelled=(), enchant="creature", graveyard_trigger=None):
@@ -298,7 +298,7 @@ def token_definition(name) -> tuple[CardDef, CardScript] | None:
     return next((d for d in TOKEN_DEFS.values() if d[0].name == name), None)
 
 
-@lru_cache(maxsize=None)
+@cache
 def card(name: str) -> tuple[CardDef, CardScript]:
     """The definition and script of a playable card: a card of the curated pool with its
     hand-written script (:data:`SCRIPTS`), or any other *modelled* card of the card data

@@ -56,7 +56,8 @@ tokens" (ids ``"<source>.treasure1"``, ``"<source>.treasure2"``); Brazen Dwarf,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, cast
+from typing import TYPE_CHECKING, cast
+from collections.abc import Callable
 
 from dataclasses import dataclass
 

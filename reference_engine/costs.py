@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from functools import lru_cache
+from functools import cache
 
 from .abilities import ActivatedAbility, Cost, abilities_of
 from .errors import IllegalAction, Unsupported
@@ -38,7 +38,7 @@ else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _abilities(text: str, subtypes: tuple[str, ...], kinds: tuple[str, ...]) -> tuple[ActivatedAbility, ...]:
     return abilities_of(text, subtypes, kinds)
 

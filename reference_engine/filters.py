@@ -8,7 +8,8 @@ computed, so the layers and the card models use it without importing each other.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from .errors import Unsupported
 
@@ -54,9 +55,9 @@ def matches(obj: GameObject, ch: Characteristics, kind: str, filters, controller
 #: Filters that are one test of the object (its characteristics ``ch``) for an effect that
 #: ``controller`` controls from ``source_id``: ``test(obj, ch, controller, source_id)``.
 _FILTERS: dict[str, Callable[[GameObject, Characteristics, str, str | None], bool]] = {
-    **{color: (lambda letter: lambda obj, ch, c, s: letter in ch.colors)(letter)
+    **{color: (lambda letter: lambda obj, ch, c, s: letter in ch.colors)(letter)  # noqa: B023 (bound by the outer lambda)
        for color, letter in COLOR_LETTERS.items()},
-    **{f"non{color}": (lambda letter: lambda obj, ch, c, s: letter not in ch.colors)(letter)
+    **{f"non{color}": (lambda letter: lambda obj, ch, c, s: letter not in ch.colors)(letter)  # noqa: B023 (bound by the outer lambda)
        for color, letter in COLOR_LETTERS.items()},
     "artifact": lambda obj, ch, c, s: "Artifact" in ch.types,
     "nonartifact": lambda obj, ch, c, s: "Artifact" not in ch.types,

@@ -27,7 +27,8 @@ resolution order where several mixins define it, ``Game``'s own first); their bo
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Callable, Literal
+from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable
 
 from .records import EVENT_BY  # the default ``by`` of exile, return_to_hand, flicker
 

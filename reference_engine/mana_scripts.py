@@ -6,7 +6,8 @@ read from the Oracle text (:mod:`.abilities`); a script names what each one does
 
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+from typing import TypeVar
+from collections.abc import Callable
 
 import reference_engine.abilities as A
 
@@ -15,7 +16,7 @@ import reference_engine.abilities as A
 CardScript = TypeVar("CardScript")
 
 
-def mana_card_scripts(script: Callable[..., CardScript]) -> dict[str, "CardScript"]:
+def mana_card_scripts(script: Callable[..., CardScript]) -> dict[str, CardScript]:
     """The scripts of the mana and activation-cost cards, by Oracle name, each built by
     ``script`` (the class :class:`reference_engine.cards.CardScript`)."""
     from .abilities import CONTAMINATION, DOUBLE, TRIPLE

@@ -31,7 +31,8 @@ library's order unknown (``Game.shuffled_libraries``; see :mod:`.unmodelled`).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from cards import Card, card_names
 

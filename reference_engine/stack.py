@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, cast
 
 import reference_engine.events as _events
 from .abilities import (DOUBLE_COUNTERS, EFFECT_NOT_IN_RULINGS, EQUIP, FLIP_A_COIN, LOOK_AND_EXILE_TOP,
-                        MODEL_EFFECT, RETURN_SMALL_CREATURE, SEARCH_BASIC_LAND_TAPPED, TAP_OR_UNTAP_ANOTHER)
+                        SEARCH_BASIC_LAND_TAPPED, TAP_OR_UNTAP_ANOTHER)
 from .cards import MODEL_SPELL, card
 from .errors import IllegalAction, UnknownCard, Unsupported
 from .objects import BATTLEFIELD, GameObject, Trigger
@@ -349,7 +349,7 @@ class StackRules(GameBase):
         definition, script = card(entry.card)
         event = cast(dict, copy.deepcopy(entry.event))  # a spell's entry keeps its cast event
         if script.spell == MODEL_SPELL:
-            from .model_cards import assign_targets, check_effects, legal_target, targeting
+            from .model_cards import check_effects, legal_target, targeting
 
             model = script.model
             assert model is not None, "a model spell's script is derived from its card model (script_from_model)"
@@ -369,7 +369,7 @@ class StackRules(GameBase):
                 return None
             assigned = {}
             rest = list(entry.targets)
-            for n, i in enumerate(wanted):
+            for i in wanted:
                 take = rest[:effects[i].affected.count]
                 assigned[i], rest = take, rest[len(take):]
             check_effects(self, effects, assigned, source, " ".join(a.text for a in model.of("spell")))

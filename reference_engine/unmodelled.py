@@ -14,7 +14,8 @@ before it is performed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from .abilities import LOOK_AND_EXILE_TOP, UNEARTH
 from .cards import card

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import copy
 import importlib
-from typing import Callable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable
 
 from invariants import Decision, Transition
 from reference_engine import IllegalAction, ReferenceEngine

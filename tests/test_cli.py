@@ -6,9 +6,7 @@ import json
 import os
 import shlex
 import signal
-import subprocess
 import sys
-import time
 
 import jsonschema
 import pytest

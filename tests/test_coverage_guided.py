@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import harness.generation.guidance as guidance_module
 from harness.interfaces import cli
-from harness.generation.guidance import GUIDED_CHUNK, GUIDED_SHARE, Guidance, GuidedPlan
+from harness.generation.guidance import GUIDED_CHUNK, GUIDED_SHARE, GuidedPlan
 from harness.generation.hypothesis_shim import weighted_choice
 from harness.connection.loading import load_engine
 from harness.generation.plan import Plan

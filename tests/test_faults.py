@@ -30,7 +30,7 @@ ZONES = ("battlefield", "library", "hand", "graveyard", "exile")
 class StatueGame:
     """A game in which nothing ever happens: every event is refused."""
 
-    def __init__(self, board: dict, engine: "Statue"):
+    def __init__(self, board: dict, engine: Statue):
         self.engine = engine
         self.players = {p["id"]: {"life": p.get("life", 20), "lost": False} for p in board["players"]}
         self.objects = {}

@@ -319,7 +319,7 @@ def test_a_workers_death_leaves_the_json_report_with_its_slots(tmp_path):
         [sys.executable, "-m", "harness", "run", "--engine", f"{__file__}:dying", "--workers", "2",
          "--max-examples", "200", "--seed", "0", "--database", "none", "--replay-dir", str(tmp_path / "out"),
          "--json", str(report_path), "--quiet", "--unsupervised"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, cwd=ROOT, timeout=120)
+        capture_output=True, stdin=subprocess.DEVNULL, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 3, done.stderr
     data = json.loads(report_path.read_text())
     assert data["status"] == "failed"

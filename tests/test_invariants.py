@@ -25,7 +25,8 @@ broken transitions are those observations altered (:func:`with_after`).
 from __future__ import annotations
 
 import copy
-from typing import Callable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable
 
 import pytest
 
@@ -578,7 +579,7 @@ def drop_log(*kinds: str, obj: str | None = None) -> Callable[[dict], None]:
 # strike, "When this creature enters, destroy target nonartifact, nonblack creature".
 
 
-def _copiable(c: "cards.Card") -> dict:
+def _copiable(c: cards.Card) -> dict:
     keywords = sorted(k for k in c.keywords if not k.startswith(("enchant ", "protection ")))
     return {"name": c.name, "mana_cost": c.mana_cost, "supertypes": list(c.supertypes), "types": list(c.types),
             "subtypes": list(c.subtypes), "colors": list(c.colors), "keywords": keywords, "power": c.power,

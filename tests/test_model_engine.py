@@ -15,7 +15,7 @@ import cards
 from cards import reader
 from reference_engine import IllegalAction, Unsupported, playable_cards
 from reference_engine.cards import SCRIPTS, card, plays, script_from_model
-from tests.scenario_helpers import activate, aura, new_game, obj, play, pool
+from tests.scenario_helpers import activate, new_game, obj, play, pool
 
 
 def cast(name, *targets, by="P1", **extra):

@@ -47,7 +47,7 @@ def test_corner_boards_are_legal_for_the_reference(board):
     """Every board with the corner is one the reference engine builds (Swords attached to creatures)."""
     game = ReferenceAdapter().new_game(board)
     observation = game.observe()
-    for oid, o in observation["objects"].items():
+    for o in observation["objects"].values():
         if o["name"] == "Sword of the Meek" and o["attached_to"]:
             assert "Creature" in observation["objects"][o["attached_to"]]["types"]
 

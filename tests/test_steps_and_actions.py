@@ -14,7 +14,6 @@ import dataclasses
 
 import pytest
 
-import cards
 from cards import reader
 from cards.definitions import define
 from harness import decisions as D

@@ -12,7 +12,6 @@ import jsonschema
 
 from harness.interfaces.cli import main
 from harness.running.execution import Stats, _aims_at_gone
-from harness.protocol import EngineInfo, IllegalAction
 from harness.reporting.report import run_report_schema, run_status
 from harness.running.runner import RunResult
 

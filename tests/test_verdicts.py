@@ -17,7 +17,6 @@ from harness.interfaces.cli import main
 from harness.running.decider import DrawingDecider
 from harness.running.execution import EngineFailed, engine_call
 from harness.connection.loading import load_engine
-from harness.protocol import EngineInfo
 from harness.running.runner import run
 
 from .conftest import FORKS, ROOT, watching

@@ -30,7 +30,7 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 from harness.protocol import RulesfuzzError
 
 #: rulesfuzz's own packages, never the engine's source.
@@ -207,7 +207,7 @@ class EngineCoverage:
             raise RuntimeError("EngineCoverage.for_workers() is for inside its with block, made with in_workers=True")
         return WorkerMeasure(str(Path(self._parts) / Path(self.data_file).name), self.include)
 
-    def __enter__(self) -> "EngineCoverage":
+    def __enter__(self) -> EngineCoverage:
         self._coverage.erase()
         if self.in_workers:
             self._parts = tempfile.mkdtemp(prefix="rulesfuzz-engine-coverage-")

@@ -28,7 +28,8 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from harness.reporting import findings
 from harness.protocol import (
@@ -213,9 +214,9 @@ class _Child:
             view = memoryview(data)
             while view:
                 view = view[os.write(stdin.fileno(), view):]
-        except (BrokenPipeError, OSError, ValueError):
+        except (BrokenPipeError, OSError, ValueError) as error:
             code = self.proc.poll()
-            raise self.fail(f"engine process exited (code {code}) before reading {message.get('method', 'a reply')!r}")
+            raise self.fail(f"engine process exited (code {code}) before reading {message.get('method', 'a reply')!r}") from error
 
     def request(self, method: str, params: dict) -> int:
         self._next_id += 1
@@ -445,7 +446,7 @@ class ProcessEngine:
         self._to_dispose.append((child, handle))
 
     # ------------------------------------------------------------------ the Engine protocol
-    def new_game(self, board: BoardSpec) -> "ProcessGame":
+    def new_game(self, board: BoardSpec) -> ProcessGame:
         """Start a game in the child (a fresh child if the last one was stopped).
 
         Raises :class:`BadBoard` (error ``bad_board``), :class:`harness.protocol.Unsupported`,

@@ -127,7 +127,7 @@ class GuidedPlan(Plan):
     guidance: Guidance | None = None
 
     @classmethod
-    def of_plan(cls, plan: Plan) -> "GuidedPlan":
+    def of_plan(cls, plan: Plan) -> GuidedPlan:
         """``plan`` with a fresh :class:`Guidance` (even odds until its first refresh)."""
         guided = cls(**{f.name: getattr(plan, f.name) for f in fields(plan)})
         object.__setattr__(guided, "guidance", Guidance(guided))

@@ -391,7 +391,7 @@ class Plan:
     area_cards: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, capabilities, cards=None, definitions=(), counter_kinds=None) -> "Plan":
+    def of(cls, capabilities, cards=None, definitions=(), counter_kinds=None) -> Plan:
         """The plan for an engine claiming ``capabilities`` and playing ``cards`` (None: the
         curated pool), ``definitions`` (card definitions, registered here:
         :func:`cards.definitions.define`) and ``counter_kinds`` (None: every kind)."""
@@ -423,7 +423,7 @@ class Plan:
         return plan
 
     @classmethod
-    def for_info(cls, info) -> "Plan":
+    def for_info(cls, info) -> Plan:
         """The plan of an engine's ``EngineInfo`` (its claims, cards, definitions, counter kinds)."""
         return cls.of(info.capabilities, getattr(info, "cards", None), getattr(info, "card_definitions", ()) or (),
                       getattr(info, "counter_kinds", None))

@@ -32,7 +32,8 @@ import difflib
 import re
 import sys
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from harness.interfaces.contract_problems import CARD_FEATURE, event_branches, problems, resolve as _resolve, \
     sources as _sources

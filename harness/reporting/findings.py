@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.metadata import packages_distributions
 from pathlib import Path
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from invariants.differential import first_path
 

@@ -15,7 +15,8 @@ and card draws by these counts, toward what the run has exercised least so far.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 #: Event fields that name objects.
 OBJECT_FIELDS = ("object", "source", "target", "attach_to", "copy_of")

@@ -11,7 +11,7 @@ its owner's control.")."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import strategies as st
 from hypothesis.stateful import multiple, precondition, rule
@@ -28,7 +28,7 @@ MOVES = ("exile", "return_to_hand", "flicker")
 _ZONE_ABILITY = re.compile(r"(?:^|\n)When(?:ever)? ~ (?:enters|dies|leaves the battlefield|is put into a graveyard)")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _zone_abilities(name) -> bool:
     """Whether the card named ``name`` has an ability that triggers on a zone change of its own
     (read from its Oracle text: "When ~ enters", "dies", "leaves the battlefield")."""

@@ -10,7 +10,8 @@ value crosses to such a reader. It returns the value itself (no copy): nothing c
 
 from __future__ import annotations
 
-from typing import Any, Mapping, cast
+from typing import Any, cast
+from collections.abc import Mapping
 
 
 def plain(value: Mapping[str, Any]) -> dict:

@@ -9,7 +9,7 @@ other by file name.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -21,7 +21,7 @@ NAMES = ("board", "event", "observation", "engine_info", "messages")
 _BASE = "https://rulesfuzz.invalid/schema/"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> dict:
     """The schema ``harness/schema/<name>.schema.json`` as a dict. Raises KeyError for an unknown name."""
     if name not in NAMES:
@@ -29,12 +29,12 @@ def load(name: str) -> dict:
     return json.loads(resources.files("harness").joinpath("schema", f"{name}.schema.json").read_text("utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _registry() -> Registry:
     return Registry().with_resources((_BASE + f"{n}.schema.json", Resource.from_contents(load(n))) for n in NAMES)
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(name: str, definition: str | None = None) -> Draft202012Validator:
     """A validator for schema ``name``, or for its ``$defs/<definition>`` (e.g. ``messages``, ``apply_params``)."""
     schema = load(name)

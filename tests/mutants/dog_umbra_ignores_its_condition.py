@@ -22,7 +22,7 @@ class MutantGame(Game):
 
     def observe(self):
         obs = super().observe()
-        for oid, o in obs["objects"].items():
+        for o in obs["objects"].values():
             if o["name"] == "Dog Umbra" and o["zone"] == BATTLEFIELD and "umbra armor" not in o["keywords"]:
                 o["keywords"] = sorted([*o["keywords"], "umbra armor"])
         return obs

@@ -180,7 +180,7 @@ class PhaseEngine:
                 player[zone] = []
         return json.dumps(export), protos
 
-    def new_game(self, board: dict) -> "PhaseGame":
+    def new_game(self, board: dict) -> PhaseGame:
         return PhaseGame(self, board)
 
 
