@@ -1,6 +1,10 @@
 """The one place rulesfuzz reads Hypothesis internals (they may change between Hypothesis
 releases; ``tests/test_harness_structure.py`` and ``tests/test_hypothesis_shim.py``
-exercise every function here).
+exercise every function here). The shim is this package: this module, and two of its own
+that the rest of rulesfuzz never imports (what they define is imported from here):
+:mod:`.random_draw`, the plain random draws of ``--explore`` (no Hypothesis at all: the parts
+of a strategy are read here and handed to it), and :mod:`.checks`, the table of checks behind
+:func:`internals_problems` (each reads the internals it checks).
 
 Every internal read here, and why no public or documented API gives it:
 
@@ -60,15 +64,18 @@ import contextlib
 
 import functools
 import importlib
-import inspect
-from random import Random
+import sys
 
 from hypothesis import seed as hypothesis_seed
 from hypothesis import settings as Settings
 from hypothesis import stateful
 from hypothesis.stateful import Bundle, get_state_machine_test
 from hypothesis.strategies import SearchStrategy
-from harness.protocol import RulesfuzzError
+from harness.generation.hypothesis_shim import checks
+from harness.generation.hypothesis_shim.random_draw import (
+    FILTER_TRIES as FILTER_TRIES, EmptyBundle as EmptyBundle, NothingSatisfies as NothingSatisfies,
+    RandomSource as RandomSource, bundle_sampler, composite_sampler, filtered_sampler, many_sampler,
+    one_of_sampler, permutation_sampler, sampled_sampler, weighted_index as weighted_index)
 
 #: What :func:`_internal` could not find: ``"module.Name: why"``, one a line of
 #: :func:`internals_problems`.
@@ -165,32 +172,8 @@ def settings_of(test) -> Settings:
 # --------------------------------------------------------------------------- drawing at random
 # ``rulesfuzz run --explore`` (harness.running.explore) runs the machine's own rules and strategies
 # with plain pseudo-random draws: no ConjectureData, no data tree, no spans. It needs what a
-# strategy is made of, which Hypothesis keeps in the attributes of its internal classes.
-class EmptyBundle(RulesfuzzError):
-    """A draw from a Bundle that holds nothing yet (the rule can't run now)."""
-
-
-class NothingSatisfies(RulesfuzzError):
-    """A filtered draw found no value passing its filter in :data:`FILTER_TRIES` tries."""
-
-
-#: Tries of a filtered draw (``.filter`` or a filtered ``sampled_from``) before giving up.
-FILTER_TRIES = 100
-
-
-class RandomSource:
-    """Where :func:`draw_at_random` draws from: ``rng`` (a :class:`random.Random`), the
-    machine's bundles (name -> list of values) and the object that ``st.data()`` draws as
-    (``data``, set by the caller)."""
-
-    __slots__ = ("rng", "bundles", "data")
-
-    def __init__(self, rng: Random, bundles: dict[str, list]):
-        self.rng = rng
-        self.bundles = bundles
-        self.data: object = None  # returned as st.data()'s value, never read here
-
-
+# strategy is made of, which Hypothesis keeps in the attributes of its internal classes: read
+# here, and drawn from by the functions of .random_draw (which know nothing of Hypothesis).
 _samplers: dict[int, tuple] = {}
 
 
@@ -215,110 +198,112 @@ def draw_at_random(strategy, source: RandomSource):
 
 
 def _compile(strategy):
-    """A function of a :class:`RandomSource` drawing one value of ``strategy``."""
-    if isinstance(strategy, Bundle):
-        return _bundle_sampler(strategy)
-    if isinstance(strategy, (LazyStrategy, DeferredStrategy)):
-        inner = strategy.wrapped_strategy
-        return lambda source: draw_at_random(inner, source)
-    if isinstance(strategy, IntegersStrategy):
-        if strategy.start is None or strategy.end is None:
-            raise TypeError(f"cannot draw an unbounded {strategy!r} at random")
-        low, high = strategy.start, strategy.end + 1
-        return lambda source: source.rng.randrange(low, high)
-    if isinstance(strategy, BooleansStrategy):
-        return lambda source: source.rng.random() < 0.5
-    if isinstance(strategy, _WeightedChoice):
-        return _weighted_sampler(strategy)
-    if isinstance(strategy, SampledFromStrategy):  # JustStrategy (st.just, st.none) included
-        elements = tuple(strategy.elements)
-        if not strategy._transformations:
-            if len(elements) == 1:
-                only = elements[0]
-                return lambda source: only
-            return lambda source: elements[source.rng.randrange(len(elements))]
-        return _transformed_sampler(strategy, lambda source: source.rng.randrange(len(elements)))
-    if isinstance(strategy, OneOfStrategy):
-        branches = tuple(strategy.element_strategies)
-
-        def one_of(source):
-            order = list(range(len(branches)))
-            source.rng.shuffle(order)
-            for i in order:
-                try:
-                    return draw_at_random(branches[i], source)
-                except EmptyBundle:
-                    continue
-            raise EmptyBundle(repr(strategy))
-        return one_of
-    if isinstance(strategy, FlatMapStrategy):  # st.x.flatmap(f): a value of x, then one of f(value)
-        base, expand = strategy.base, strategy.expand
-        return lambda source: draw_at_random(expand(draw_at_random(base, source)), source)
-    if isinstance(strategy, TupleStrategy):
-        parts = strategy.element_strategies
-        return lambda source: tuple(draw_at_random(p, source) for p in parts)
-    if isinstance(strategy, FixedDictStrategy):
-        if strategy.optional:
-            raise TypeError(f"cannot draw optional keys of {strategy!r} at random")
-        mapping = dict(strategy.mapping)
-        return lambda source: {k: draw_at_random(v, source) for k, v in mapping.items()}
-    if isinstance(strategy, ListStrategy):
-        element, low = strategy.element_strategy, strategy.min_size
-        high = strategy.max_size if strategy.max_size != float("inf") else low + 5
-        keys = strategy.keys if isinstance(strategy, UniqueListStrategy) else None
-        suffixes = strategy.tuple_suffixes if isinstance(strategy, UniqueListStrategy) else None
-
-        def many(source):
-            size = source.rng.randint(low, int(high))
-            values, seen = [], set()
-            tries = 0
-            while len(values) < size and tries < size + FILTER_TRIES:
-                tries += 1
-                value = draw_at_random(element, source)
-                if keys is not None:
-                    key = tuple(k(value) for k in keys)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    if suffixes is not None:  # st.dictionaries: (key, *values)
-                        value = (value, *draw_at_random(suffixes, source))
-                values.append(value)
-            if len(values) < low:
-                raise NothingSatisfies(repr(strategy))
-            return values
-        return many
-    if isinstance(strategy, MappedStrategy):
-        inner, pack = strategy.mapped_strategy, strategy.pack
-        return lambda source: pack(draw_at_random(inner, source))
-    if isinstance(strategy, FilteredStrategy):
-        inner, conditions = strategy.filtered_strategy, strategy.flat_conditions
-
-        def filtered(source):
-            for _ in range(FILTER_TRIES):
-                value = draw_at_random(inner, source)
-                if all(c(value) for c in conditions):
-                    return value
-            raise NothingSatisfies(repr(strategy))
-        return filtered
-    if isinstance(strategy, PermutationStrategy):
-        values = list(strategy.values)
-
-        def permutation(source):
-            result = list(values)
-            source.rng.shuffle(result)
-            return result
-        return permutation
-    if isinstance(strategy, CompositeStrategy):
-        definition, args, kwargs = strategy.definition, strategy.args, strategy.kwargs
-
-        def composite(source):
-            def draw(inner, label=None):
-                return draw_at_random(inner, source)
-            return definition(draw, *args, **kwargs)
-        return composite
-    if isinstance(strategy, DataStrategy):
-        return lambda source: source.data
+    """A function of a :class:`RandomSource` drawing one value of ``strategy``: the compiler of
+    the first kind of :func:`_compilers` that ``strategy`` is an instance of."""
+    for kinds, compiler in _compilers():
+        if isinstance(strategy, kinds):
+            return compiler(strategy)
     raise TypeError(f"cannot draw {strategy!r} ({type(strategy).__name__}) at random")
+
+
+def _compilers() -> tuple:
+    """``(the class or classes of a kind of strategy, the function compiling one)``, tried in
+    this order (a subclass before its base). The internal classes are read from this module
+    each time, so a stand-in put in place of one is honoured."""
+    return (
+        (Bundle, _bundle_sampler),
+        ((LazyStrategy, DeferredStrategy), _wrapped_sampler),
+        (IntegersStrategy, _integers_sampler),
+        (BooleansStrategy, _booleans_sampler),
+        (_WeightedChoice, _weighted_sampler),
+        (SampledFromStrategy, _sampled_sampler),  # JustStrategy (st.just, st.none) included
+        (OneOfStrategy, _one_of_sampler),
+        (FlatMapStrategy, _flatmap_sampler),
+        (TupleStrategy, _tuple_sampler),
+        (FixedDictStrategy, _fixed_dict_sampler),
+        (ListStrategy, _list_sampler),
+        (MappedStrategy, _mapped_sampler),
+        (FilteredStrategy, _filtered_sampler),
+        (PermutationStrategy, _permutation_sampler),
+        (CompositeStrategy, _composite_sampler),
+        (DataStrategy, _data_sampler),
+    )
+
+
+def _wrapped_sampler(strategy):
+    inner = strategy.wrapped_strategy
+    return lambda source: draw_at_random(inner, source)
+
+
+def _integers_sampler(strategy):
+    if strategy.start is None or strategy.end is None:
+        raise TypeError(f"cannot draw an unbounded {strategy!r} at random")
+    low, high = strategy.start, strategy.end + 1
+    return lambda source: source.rng.randrange(low, high)
+
+
+def _booleans_sampler(strategy):
+    return lambda source: source.rng.random() < 0.5
+
+
+def _sampled_sampler(strategy):
+    elements = tuple(strategy.elements)
+    if not strategy._transformations:
+        if len(elements) == 1:
+            only = elements[0]
+            return lambda source: only
+        return lambda source: elements[source.rng.randrange(len(elements))]
+    return _transformed_sampler(strategy, lambda source: source.rng.randrange(len(elements)))
+
+
+def _one_of_sampler(strategy):
+    return one_of_sampler(strategy, tuple(strategy.element_strategies), draw_at_random)
+
+
+def _flatmap_sampler(strategy):  # st.x.flatmap(f): a value of x, then one of f(value)
+    base, expand = strategy.base, strategy.expand
+    return lambda source: draw_at_random(expand(draw_at_random(base, source)), source)
+
+
+def _tuple_sampler(strategy):
+    parts = strategy.element_strategies
+    return lambda source: tuple(draw_at_random(p, source) for p in parts)
+
+
+def _fixed_dict_sampler(strategy):
+    if strategy.optional:
+        raise TypeError(f"cannot draw optional keys of {strategy!r} at random")
+    mapping = dict(strategy.mapping)
+    return lambda source: {k: draw_at_random(v, source) for k, v in mapping.items()}
+
+
+def _list_sampler(strategy):
+    element, low = strategy.element_strategy, strategy.min_size
+    high = strategy.max_size if strategy.max_size != float("inf") else low + 5
+    keys = strategy.keys if isinstance(strategy, UniqueListStrategy) else None
+    suffixes = strategy.tuple_suffixes if isinstance(strategy, UniqueListStrategy) else None
+    return many_sampler(strategy, element, low, high, keys, suffixes, draw_at_random)
+
+
+def _mapped_sampler(strategy):
+    inner, pack = strategy.mapped_strategy, strategy.pack
+    return lambda source: pack(draw_at_random(inner, source))
+
+
+def _filtered_sampler(strategy):
+    return filtered_sampler(strategy, strategy.filtered_strategy, strategy.flat_conditions, draw_at_random)
+
+
+def _permutation_sampler(strategy):
+    return permutation_sampler(list(strategy.values))
+
+
+def _composite_sampler(strategy):
+    return composite_sampler(strategy.definition, strategy.args, strategy.kwargs, draw_at_random)
+
+
+def _data_sampler(strategy):
+    return lambda source: source.data
 
 
 def _bundle_sampler(strategy):
@@ -332,33 +317,7 @@ def _bundle_sampler(strategy):
     consume = getattr(strategy, "consume", None)
     if consume is None:  # a Hypothesis before the rewrite: consumes() made a BundleConsumer
         consume = type(strategy).__name__ == "BundleConsumer"
-
-    def bundle(source):
-        values = source.bundles.get(name)
-        if not values:
-            raise EmptyBundle(name)
-        for _ in range(FILTER_TRIES if steps else 1):
-            i = source.rng.randrange(len(values))
-            value = _transform(steps, values[i])
-            if value is not _REJECTED:
-                if consume:
-                    del values[i]
-                return value
-        raise NothingSatisfies(repr(strategy))
-    return bundle
-
-
-def weighted_index(rng: Random, size: int, weights: dict[int, float] | None) -> int:
-    """An index below ``size`` drawn with ``weights`` (``{index: probability}``, the sum at most
-    1, the rest spread evenly over every index, as :func:`weighted_choice` generates), or
-    evenly when ``weights`` is None."""
-    if weights:
-        r = rng.random()
-        for i, p in weights.items():
-            if r < p:
-                return i
-            r -= p
-    return rng.randrange(size)
+    return bundle_sampler(strategy, name, steps, consume)
 
 
 def _weighted_sampler(strategy):
@@ -375,9 +334,6 @@ def sampled_transformations(strategy) -> tuple[tuple[str, object], ...]:
     return tuple((entry[0], entry[1]) for entry in strategy._transformations)
 
 
-_REJECTED = object()
-
-
 def _checked_steps(strategy) -> tuple[tuple[str, object], ...]:
     """:func:`sampled_transformations` of ``strategy``; TypeError for a kind other than map and filter."""
     steps = sampled_transformations(strategy)
@@ -387,29 +343,11 @@ def _checked_steps(strategy) -> tuple[tuple[str, object], ...]:
     return steps
 
 
-def _transform(steps, element):
-    """``element`` with the maps of ``steps`` applied, or ``_REJECTED`` when a filter rejects it."""
-    for name, function in steps:
-        if name == "map":
-            element = function(element)
-        elif not function(element):
-            return _REJECTED
-    return element
-
-
 def _transformed_sampler(strategy, index):
     """A draw of a ``sampled_from`` strategy at random: the element at ``index(source)``, its
     maps and filters applied, drawn again (at most :data:`FILTER_TRIES` times) while a filter
     rejects it."""
-    elements, steps = tuple(strategy.elements), _checked_steps(strategy)
-
-    def sampled(source):
-        for _ in range(FILTER_TRIES):
-            value = _transform(steps, elements[index(source)])
-            if value is not _REJECTED:
-                return value
-        raise NothingSatisfies(repr(strategy))
-    return sampled
+    return sampled_sampler(strategy, tuple(strategy.elements), _checked_steps(strategy), index)
 
 
 def rules_of(machine: type[stateful.RuleBasedStateMachine]) -> tuple[list, list]:
@@ -540,50 +478,10 @@ class _NotedWhenFiltered(SearchStrategy):
 
 
 # --------------------------------------------------------------------------- what a release moved
-def _missing_attributes(value, *names: str) -> list[str]:
-    return [n for n in names if not hasattr(value, n)]
-
-
 def _unwrapped(strategy):
     while isinstance(strategy, (LazyStrategy, DeferredStrategy)):
         strategy = strategy.wrapped_strategy
     return strategy
-
-
-def _strategy_shapes() -> list[tuple[str, object, type, tuple[str, ...]]]:
-    """``(how it is built, a function building it, the internal class it must be, the attributes
-    the shim reads)`` of each kind :func:`draw_at_random` knows."""
-    from hypothesis import strategies as st
-
-    @st.composite
-    def pair(draw, low):
-        return (draw(st.integers(low, low + 1)), low)
-
-    return [
-        ("st.integers(0, 3)", lambda: st.integers(0, 3), IntegersStrategy, ("start", "end")),
-        ("st.booleans()", st.booleans, BooleansStrategy, ()),
-        ("st.sampled_from('ab').map(f).filter(g)", _sampled_probe, SampledFromStrategy, ("elements", "_transformations")),
-        ("st.one_of(a, b)", lambda: st.one_of(st.just(1), st.just(2)), OneOfStrategy, ("element_strategies",)),
-        ("st.integers(0, 1).flatmap(f)", lambda: st.integers(0, 1).flatmap(st.just), FlatMapStrategy,
-         ("base", "expand")),
-        ("st.tuples(a)", lambda: st.tuples(st.just(1)), TupleStrategy, ("element_strategies",)),
-        ("st.fixed_dictionaries({...})", lambda: st.fixed_dictionaries({"k": st.just(1)}), FixedDictStrategy,
-         ("mapping", "optional")),
-        ("st.lists(a, max_size=2)", lambda: st.lists(st.just(1), max_size=2), ListStrategy,
-         ("element_strategy", "min_size", "max_size")),
-        ("st.lists(a, unique=True)", lambda: st.lists(st.just(1), unique=True), UniqueListStrategy,
-         ("element_strategy", "min_size", "max_size", "keys", "tuple_suffixes")),
-        ("st.dictionaries(k, v), a .map of a unique list", lambda: _unwrapped(st.dictionaries(st.just("k"), st.just(1))).mapped_strategy,
-         UniqueListStrategy, ("keys", "tuple_suffixes")),
-        ("st.integers(0, 3).map(f)", lambda: st.integers(0, 3).map(str), MappedStrategy, ("mapped_strategy", "pack")),
-        ("st.integers(0, 3).filter(f)", lambda: st.integers(0, 3).filter(bool), FilteredStrategy,
-         ("filtered_strategy", "flat_conditions")),
-        ("st.permutations([1, 2])", lambda: st.permutations([1, 2]), PermutationStrategy, ("values",)),
-        ("@st.composite", lambda: pair(0), CompositeStrategy, ("definition", "args", "kwargs")),
-        ("st.data()", st.data, DataStrategy, ()),
-        ("Bundle('b')", lambda: Bundle("b"), Bundle, ("name",)),
-    ]
-
 
 
 @contextlib.contextmanager
@@ -603,125 +501,10 @@ def run_statistics(callback):
 
 def internals_problems() -> list[str]:
     """What the shim reads of Hypothesis's internals that this Hypothesis no longer has, one
-    sentence each naming the internal (empty: every one is where the shim looks).
+    sentence each naming the internal (empty: every one is where the shim looks): the table of
+    checks of :mod:`.checks`, run on this module as it is now.
     ``tests/test_hypothesis_shim.py`` fails with these sentences on a release that moved one."""
-    problems = list(_MISSING)
-
-    def check(what: str, probe) -> None:
-        try:
-            wrong = probe()
-        except Exception as exc:  # an internal gone or changed shape: the probe broke on it
-            wrong = f"{type(exc).__name__}: {exc}"
-        if wrong:
-            problems.append(f"{what}: {wrong}")
-
-    for built, build, kind, names in _strategy_shapes():
-        def shape(build=build, kind=kind, names=names):
-            inner = _unwrapped(build())
-            if not isinstance(inner, kind):
-                return f"is a {type(inner).__module__}.{type(inner).__qualname__}, not a {kind.__name__}"
-            missing = _missing_attributes(inner, *names)
-            return f"has no {', '.join(missing)}" if missing else None
-        check(f"{built} (drawn at random by --explore)", shape)
-
-    def transformations():
-        steps = sampled_transformations(_unwrapped(_sampled_probe()))
-        if [name for name, _ in steps] != ["map", "filter"] or not all(callable(f) for _, f in steps):
-            return f"SampledFromStrategy._transformations reads as {steps!r}, not a map then a filter"
-    check("SampledFromStrategy._transformations (entries (name, function, ...))", transformations)
-
-    def weighted_draw():
-        class Recorder:  # the ConjectureData a draw sees, recording its integer draws
-            calls = []
-
-            def draw_integer(self, min_value=None, max_value=None, **options):
-                self.calls.append((min_value, max_value, options))
-                return 0
-
-        weighted_choice("abc", lambda: {1: 0.9}).do_filtered_draw(Recorder())
-        if not Recorder.calls or Recorder.calls[0] != (0, 2, {"weights": {1: 0.9}}):
-            return (f"SampledFromStrategy.do_filtered_draw's first draw is no longer data.draw_integer(0, n - 1) "
-                    f"(weighted_choice saw {Recorder.calls})")
-        from hypothesis.internal.conjecture.data import ConjectureData
-
-        if "weights" not in inspect.signature(ConjectureData.draw_integer).parameters:
-            return "ConjectureData.draw_integer takes no weights="
-    check("weighted_choice (SampledFromStrategy.do_filtered_draw, ConjectureData.draw_integer(weights=))",
-          weighted_draw)
-
-    machine = _probe_machine()
-
-    def records():
-        state = machine.setup_state()
-        missing = _missing_attributes(state, "rules", "initializers")
-        if missing:
-            return f"setup_state() has no {', '.join(missing)}"
-        record = next(iter(state.rules), None)
-        if record is None or not state.initializers:
-            return "setup_state() lists no rule or no initializer of a machine with both"
-        missing = _missing_attributes(record, "function", "arguments", "targets", "bundles", "preconditions")
-        if missing:
-            return f"a rule record has no {', '.join(missing)}"
-        if not is_rule(getattr(machine, record.function.__name__)):
-            return f"a rule's method has no attribute {_RULE_MARKER!r}"
-        if machine not in stateful.RuleBasedStateMachine._setup_state_per_class:
-            return "RuleBasedStateMachine._setup_state_per_class does not hold the machine"
-    check("RuleBasedStateMachine.setup_state() and its rule records (rules_of, is_rule, forget_machine)", records)
-
-    def test_case_cache():
-        to_test_case = stateful.RuleBasedStateMachine.__dict__.get("_to_test_case")
-        if not hasattr(getattr(to_test_case, "__func__", to_test_case), "cache_clear"):
-            return "RuleBasedStateMachine._to_test_case is no lru_cache"
-    check("RuleBasedStateMachine._to_test_case (forget_machine)", test_case_cache)
-
-    def rules_strategy():
-        missing = _missing_attributes(machine(), "_rules_strategy")
-        if missing:
-            return "a machine has no _rules_strategy"
-        strategy = machine()._rules_strategy
-        missing = _missing_attributes(strategy, "rules")
-        if hasattr(strategy, "_enabled_rules_strategy"):  # 6.154 on
-            missing += _missing_attributes(strategy, "_rule_is_enabled")
-        elif not isinstance(getattr(strategy, "rules_strategy", None), SearchStrategy):  # up to 6.153
-            missing += ["_enabled_rules_strategy (6.154 on) or rules_strategy (up to 6.153)"]
-        return f"its _rules_strategy has no {', '.join(missing)}" if missing else None
-    check("a machine's _rules_strategy (machine_rule_names, weight_rules)", rules_strategy)
-
-    check("multiple(...) iterated (results_of)",
-          lambda: None if results_of(stateful.multiple(1, 2)) == (1, 2) else "multiple(1, 2) reads otherwise")
-
-    def bundle_filter():
-        filtered = Bundle("b").filter(bool)
-        if isinstance(filtered, Bundle):  # since Bundle draws were rewritten: the Bundle keeps it
-            steps = sampled_transformations(filtered)
-            if [name for name, _ in steps] != ["filter"] or getattr(filtered, "consume", None) is not False:
-                return f"Bundle.filter gives a Bundle whose _transformations read {steps!r} (consume: " \
-                       f"{getattr(filtered, 'consume', 'missing')})"
-        elif not (isinstance(filtered, FilteredStrategy) and isinstance(filtered.filtered_strategy, Bundle)):
-            return f"Bundle.filter gives a {type(filtered).__qualname__}, neither a Bundle nor a FilteredStrategy of one"
-    check("Bundle.filter (drawn at random by --explore: _bundle_sampler)", bundle_filter)
-
-    def test_attributes():
-        test = get_state_machine_test(machine, settings=Settings(max_examples=1, database=None))
-        missing = _missing_attributes(test, "hypothesis", "_hypothesis_internal_use_settings")
-        if missing:
-            return f"get_state_machine_test's test has no {', '.join(missing)}"
-        inner = test.hypothesis.inner_test
-        before = function_digest(inner)
-        inner._hypothesis_internal_add_digest = b"rulesfuzz"
-        if function_digest(inner) == before:
-            return "function_digest ignores _hypothesis_internal_add_digest"
-        hypothesis_seed(3)(test)
-        if getattr(test, "_hypothesis_internal_use_seed", None) != 3:
-            return "hypothesis.seed no longer sets _hypothesis_internal_use_seed"
-    check("a state machine's test (machine_test, database_key, settings_of)", test_attributes)
-    return problems
-
-
-def _sampled_probe():
-    from hypothesis import strategies as st
-
-    return st.sampled_from("ab").map(str.upper).filter(bool)
+    return checks.internals_problems(sys.modules[__name__])
 
 
 @functools.cache
