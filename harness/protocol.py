@@ -174,8 +174,8 @@ class LogEntry(TypedDict, total=False):
     (a ``zone_change`` 's cause object; a string for a tap or an untap)."""
 
     kind: Required[str]
-    object: str
-    cause: dict[str, Any] | str
+    object: Any
+    cause: Any
 
 
 class Observation(TypedDict, total=False):

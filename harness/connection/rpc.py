@@ -28,7 +28,7 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import Any
+from typing import Any, TypeGuard
 from collections.abc import Sequence
 
 from harness.reporting import findings
@@ -108,7 +108,7 @@ class BadBoard(RulesfuzzError):
     """The engine refused to build a game from the board (error ``bad_board``); the message says why."""
 
 
-def _list_of(value: Any, kind: type) -> bool:
+def _list_of(value: Any, kind: type) -> TypeGuard[list[Any]]:
     """Whether ``value`` is a list of ``kind`` instances (JSON: an array of strings, of objects)."""
     return isinstance(value, list) and all(isinstance(x, kind) for x in value)
 
