@@ -62,3 +62,36 @@ def test_nothing_is_removed_when_the_budget_allows_no_replay_or_nothing_fails():
     assert reduce_scenario(engine, scenario, step_invariants, max_replays=0) is scenario
     fixed = load_engine(f"{TINY}:engine")  # the fixed engine: no variant fails, so none is kept
     assert reduce_scenario(fixed, scenario, step_invariants) is scenario
+
+
+class _Clock:
+    """A stand-in for the ``time`` module whose ``perf_counter`` moves ``step`` seconds on each reading."""
+
+    def __init__(self, step: float):
+        self.now, self.step = 0.0, step
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_the_budget_is_in_replays_not_seconds(monkeypatch):
+    """However slow the machine (here each replay seems to take 20 s, twice the whole 10 s a
+    reduction once had), the default reduction goes as far as its replays allow: the same
+    result on any machine. ``max_seconds=None`` has no wall-clock cap at all (an hour a replay);
+    a cap that is asked for (a run's ``--max-seconds`` running out) still stops it."""
+    import harness.running.reduce as reduce
+
+    engine = load_engine(f"{TINY}:buggy")
+    board = {"players": PLAYERS, "objects": [{"id": "c0", "card": "Grizzly Bears", "owner": "P1", "controller": "P1"},
+                                              {"id": "c1", "card": "Darksteel Myr", "owner": "P2", "controller": "P2"}]}
+    events = [{"type": "sacrifice", "object": "c1"},
+              {"type": "damage", "source": "c0", "target": "c0", "amount": 1},
+              {"type": "cast", "card": "Shock", "controller": "P2", "targets": ["P1"]}]
+    scenario, step_invariants = _failing(engine, board, events, "damage.player_loses_life")
+    for step, options in ((20.0, {}), (3600.0, {"max_seconds": None})):
+        monkeypatch.setattr(reduce, "time", _Clock(step))
+        reduced = reduce_scenario(engine, scenario, step_invariants, **options)
+        assert [s["event"] for s in reduced["steps"]] == [events[2]] and reduced["board"]["objects"] == []
+    monkeypatch.setattr(reduce, "time", _Clock(20.0))
+    assert reduce_scenario(engine, scenario, step_invariants, max_seconds=10) is scenario

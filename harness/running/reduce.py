@@ -16,6 +16,11 @@ from harness.running.decider import ReplayDiverged
 from harness.running.execution import BoardRejected, Declined, EngineTimeout
 
 
+#: The wall-clock cap of a reduction, in seconds, when nothing shorter is asked for: a safety net
+#: (Hypothesis gives its own shrinking 300 s), not the budget: ``max_replays`` decides how far a
+#: reduction goes, so its result does not depend on how fast or loaded the machine is.
+SAFETY_SECONDS = 300
+
 #: The fields of a plain ``put_onto_battlefield`` event, one a board object can stand for.
 _PLAIN_ENTRY = {"type", "id", "card", "controller", "owner"}
 
@@ -83,13 +88,13 @@ def _key_of(scenario: dict) -> str | None:
 
 
 class _Attempts:
-    """Replays of variants of ``scenario`` on ``engine``, within ``max_replays`` and ``max_seconds``."""
+    """Replays of variants of ``scenario`` on ``engine``, within ``max_replays`` and ``max_seconds`` (None: no cap)."""
 
-    def __init__(self, engine, scenario: dict, invariants: tuple, against, max_replays: int, max_seconds: float,
-                 step_timeout: float | None, key: str):
+    def __init__(self, engine, scenario: dict, invariants: tuple, against, max_replays: int,
+                 max_seconds: float | None, step_timeout: float | None, key: str):
         self.engine, self.scenario, self.invariants, self.against = engine, scenario, invariants, against
         self.budget = max_replays
-        self.deadline = time.perf_counter() + max_seconds
+        self.deadline = None if max_seconds is None else time.perf_counter() + max_seconds
         self.step_timeout, self.key = step_timeout, key
 
     def __call__(self, board: dict, steps: list) -> dict | None:
@@ -97,7 +102,7 @@ class _Attempts:
         from harness.running import scenario as scenario_file
         from harness.reporting.findings import primary_first, violation_keys
 
-        if self.budget <= 0 or time.perf_counter() > self.deadline:
+        if self.budget <= 0 or (self.deadline is not None and time.perf_counter() > self.deadline):
             self.budget = 0
             return None
         self.budget -= 1
@@ -125,15 +130,19 @@ class _Attempts:
 
 
 def reduce_scenario(engine, scenario: dict, step_invariants, scenario_invariants=(), against=None,
-                    max_replays: int = 400, max_seconds: float = 10.0, step_timeout: float | None = 10.0,
+                    max_replays: int = 400, max_seconds: float | None = SAFETY_SECONDS,
+                    step_timeout: float | None = 10.0,
                     key: str | None = None) -> dict:
     """The smallest variant of ``scenario`` that still fails with the same finding key
     (:func:`harness.reporting.findings.violation_keys`: a crash at the same site, a difference caught by
     the same invariant; ``key`` defaults to that of its violation).
 
-    Returns ``scenario`` itself when nothing can be removed. ``max_replays`` and
-    ``max_seconds`` bound the work (each replay is one run of the scenario on ``engine``;
-    an engine that hangs costs ``step_timeout`` seconds per replay).
+    Returns ``scenario`` itself when nothing can be removed. ``max_replays`` is the budget
+    that decides how far it goes (each replay is one run of the scenario on ``engine``), so
+    the same scenario on the same engine reduces the same on any machine. ``max_seconds``
+    (None: none) is a wall-clock cap on top, a safety net by default (:data:`SAFETY_SECONDS`;
+    an engine that hangs costs ``step_timeout`` seconds per replay), shorter only when the
+    run's own time budget (``--max-seconds``) has less left.
     """
     if key is None:
         key = _key_of(scenario)

@@ -209,13 +209,15 @@ class RunState:
             machine.finding_of.setdefault(k, key)
 
     def _reduce(self, finding: Finding, key: str, scenario: dict) -> None:
-        """Reduce ``finding``'s scenario (:mod:`harness.running.reduce`) in the time left (10 s at most)."""
-        from harness.running.reduce import reduce_scenario
+        """Reduce ``finding``'s scenario (:mod:`harness.running.reduce`): its budget is in replays;
+        the run's time left (``max_seconds``), if it has a budget, caps it too."""
+        from harness.running.reduce import SAFETY_SECONDS, reduce_scenario
 
         remaining = interrupts.remaining()
         if remaining is None or remaining > 0:
             reduced = reduce_scenario(self.engine, scenario, self.step_invariants, self.scenario_invariants,
-                                      self.against, max_seconds=min(10.0, remaining if remaining is not None else 10.0),
+                                      self.against,
+                                      max_seconds=SAFETY_SECONDS if remaining is None else min(SAFETY_SECONDS, remaining),
                                       step_timeout=self.settings.step_timeout, key=key)
             if reduced is not scenario:
                 found = [reduced["violation"], *reduced.get("also_violated", [])]
