@@ -12,10 +12,10 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from types import FrameType
-from typing import Any, Callable, Mapping, cast
+from typing import Any, cast
 
 from hypothesis.errors import HypothesisException, StopTest
 
@@ -23,44 +23,18 @@ from invariants import views
 from invariants.generic import json_problem, observation_problems
 
 from harness.running import interrupts, monitor as supervisor
-from harness.reporting.findings import CRASH, crash_site, crash_site_message
+from harness.reporting.findings import CRASH, crash_site_message
 from harness.running.decider import REFERENCE_ONLY, BadDecisionRequest, ReplayDecider, ReplayDiverged
 from harness.running.oracle import Oracle
 from harness.protocol import (BoardSpec, Engine, Event, Game, IllegalAction, Observation, ScenarioRun, Transition,
                               Unsupported, Violation)
-from harness.reporting.rule_coverage import RuleCoverage
 from harness.wire.plain import plain
 from harness.connection.rpc import EngineTimeout  # noqa: F401  (defined with the engine's process; raised here too)
-from harness.protocol import RulesfuzzError
-
-
-class BoardRejected(RulesfuzzError):
-    """A scenario's board is not a legal position (bad input); the message says why."""
-
-
-class EngineFailed(RulesfuzzError):
-    """An engine call raised something other than ``IllegalAction``/``Unsupported``, or hung: a finding.
-
-    ``site`` is where it crashed (:func:`harness.reporting.findings.crash_site`: the exception type and
-    the engine's innermost frame, ``timeout``, a process fault), None when unknown;
-    :attr:`messages` are the finding's messages, the site's last (it is in the finding key).
-    """
-
-    def __init__(self, message: str, site: str | None = None):
-        super().__init__(message)
-        self.site = site
-
-    @property
-    def messages(self) -> tuple[str, ...]:
-        return (str(self), crash_site_message(self.site)) if self.site else (str(self),)
-
-
-def _site(exc: BaseException) -> str:
-    """:func:`crash_site` of ``exc``; the exception's type if that fails (it never hides the crash)."""
-    try:
-        return crash_site(exc)
-    except Exception:  # noqa: BLE001  a report's detail must not replace the finding
-        return type(exc).__name__
+# What a game's run is judged with, each in a module of its own (re-exported: their old home).
+from harness.running.game_errors import BoardRejected, Declined, EngineFailed, NotAGame, _site  # noqa: F401
+from harness.running.observation_copies import _containers, _plain_copy, shares_parts  # noqa: F401
+from harness.running.run_stats import (NEVER_ACCEPTED, REFUSED_SHARE, Stats, _aims_at_gone,  # noqa: F401
+                                       _claimed_events, _interaction)
 
 
 class OutputTail(io.TextIOBase):
@@ -84,23 +58,6 @@ class OutputTail(io.TextIOBase):
 
     def tail(self) -> str:
         return self._text
-
-
-class Declined(RulesfuzzError):
-    """The engine raised :class:`harness.protocol.Unsupported`: it doesn't model what the example needs.
-
-    ``reason`` and ``message`` are the engine's; ``step`` is where it declined (0: the
-    board, at ``new_game``; n: the n-th event); ``engine`` names which engine declined
-    (``"reference"`` for the oracle in differential mode). Never a finding.
-    """
-
-    def __init__(self, reason: str, message: str, step: int, engine: str = "engine"):
-        where = "the board" if step == 0 else f"step {step}"
-        super().__init__(f"{engine} declined {where}: {reason}" + (f" ({message})" if message else ""))
-        self.reason = reason
-        self.message = message
-        self.step = step
-        self.engine = engine
 
 
 #: Exceptions of the harness itself that may cross an engine call (a decider's, Hypothesis's
@@ -127,7 +84,7 @@ class _CutShort(BaseException):
 class _Block:
     """The engine call the step alarm now times (None between calls)."""
 
-    current: "time_limit | None" = None
+    current: "time_limit | None" = None  # noqa: UP037  (quoted: a literal of Hypothesis's constant pool)
 
 
 def _on_alarm(signum, frame) -> None:
@@ -193,7 +150,7 @@ class time_limit:
         self._previous: Callable[[int, FrameType | None], Any] | int | None = None  # what signal.signal returns
         self._engine = interrupts.engine_running()
 
-    def __enter__(self) -> "time_limit":
+    def __enter__(self) -> "time_limit":  # noqa: UP037  (the same)
         self._engine.__enter__()
         left = interrupts.remaining()
         seconds = self.seconds
@@ -257,221 +214,6 @@ def engine_call(what: str, function, *args, timeout: float | None = None, sink: 
         raise EngineFailed(f"engine raised {type(exc).__name__} in {what}: {exc}", _site(exc)) from None
     finally:
         sys.stdout, sys.stderr = saved
-
-
-#: A run whose engine refused (``IllegalAction``) more than this share of the steps tested
-#: nothing (status ``refused``, exit 2); and an event type generated at least
-#: :data:`NEVER_ACCEPTED` times and refused every time was never tested either.
-REFUSED_SHARE = 0.5
-NEVER_ACCEPTED = 20
-
-
-@dataclass
-class Stats:
-    """How often things were exercised over a run.
-
-    ``checked[name]`` and ``applicable[name]`` count invariant checks; ``events`` counts
-    event types applied; ``illegal`` counts refused events; ``interactions`` counts log
-    entries of interest (replacement effects applied, state-based actions by rule).
-    ``declines[reason]`` counts examples an engine declined (:class:`Declined`);
-    ``early_declines`` those declined at ``new_game`` or at their first event.
-    """
-
-    examples: int = 0
-    steps: int = 0
-    checked: dict = field(default_factory=dict)
-    applicable: dict = field(default_factory=dict)
-    events: dict = field(default_factory=dict)
-    illegal: int = 0
-    interactions: dict = field(default_factory=dict)
-    declines: dict = field(default_factory=dict)
-    early_declines: int = 0
-    #: Refused events (``IllegalAction``) by event type, then by reason, ``{"cast": {"no_mana": 3}}``,
-    #: of the events that name no object off the battlefield (:func:`_aims_at_gone`).
-    refused: dict = field(default_factory=dict)
-    #: Events (refused or not) that named an object off the battlefield, by event type: the
-    #: generator aims some at objects that left on purpose; not counted by :meth:`mostly_refused`.
-    aimed_at_gone: dict = field(default_factory=dict)
-    #: The event types the engine claims: those that are capabilities it claims or its cards
-    #: imply (``damage``, ``destroy``, ``sacrifice``, ``cleanup``); only they are judged by
-    #: :meth:`mostly_refused` (an engine may refuse what it never claimed).
-    claimed: set = field(default_factory=set)
-    #: Steps that exercised each CR rule, ruling and card (:mod:`harness.reporting.rule_coverage`).
-    coverage: RuleCoverage = field(default_factory=RuleCoverage)
-
-    def declined(self, exc: Declined) -> None:
-        """Count one example ended by ``exc``."""
-        self.declines[exc.reason] = self.declines.get(exc.reason, 0) + 1
-        if exc.step <= 1:
-            self.early_declines += 1
-
-    def top_declines(self, n: int = 3) -> list[tuple[str, int]]:
-        """The ``n`` most frequent decline reasons with their counts, most frequent first."""
-        return sorted(self.declines.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
-
-    def mostly_declined(self) -> bool:
-        """Whether more than half of the examples were declined at ``new_game`` or their first event."""
-        return self.early_declines * 2 > self.examples > 0
-
-    def counted_steps(self) -> tuple[int, int]:
-        """(refused, steps) of the steps of a claimed event type (:attr:`claimed`) whose event
-        named no object off the battlefield."""
-        steps = sum(n - self.aimed_at_gone.get(kind, 0) for kind, n in self.events.items() if kind in self.claimed)
-        return sum(n for kind, reasons in self.refused.items() if kind in self.claimed for n in reasons.values()), steps
-
-    def refused_share(self) -> float:
-        """The share of the counted steps (:meth:`counted_steps`) the engine refused as illegal."""
-        refused, steps = self.counted_steps()
-        return refused / steps if steps > 0 else 0.0
-
-    def never_accepted(self, at_least: int = 20) -> list[str]:
-        """The event types generated at least ``at_least`` times naming no object off the
-        battlefield, and refused every one of those times."""
-        out = []
-        for kind, n in self.events.items():
-            if kind not in self.claimed:
-                continue
-            reasons = self.refused.get(kind, {})
-            lacking = reasons.get("no_such_ability", 0)  # activations are aimed at any object on purpose
-            counted = n - self.aimed_at_gone.get(kind, 0) - lacking
-            if counted >= at_least and sum(reasons.values()) - lacking >= counted:
-                out.append(kind)
-        return sorted(out)
-
-    def top_refusals(self, n: int = 3) -> list[tuple[str, int]]:
-        """The ``n`` most frequent refusals as ``("event_type: reason", count)``, most frequent first."""
-        counts = [(f"{kind}: {reason}", k) for kind, reasons in self.refused.items() for reason, k in reasons.items()]
-        return sorted(counts, key=lambda kv: (-kv[1], kv[0]))[:n]
-
-    def mostly_refused(self) -> bool:
-        """Whether the engine accepted too little to have been tested. Counted are the steps whose
-        event names no object off the battlefield (:func:`_aims_at_gone`: those are illegal on
-        purpose): more than :data:`REFUSED_SHARE` of them refused, out of at least
-        :data:`NEVER_ACCEPTED`; or an event type with at least :data:`NEVER_ACCEPTED` of them,
-        refusals ``no_such_ability`` left out (activations are aimed at any object), never accepted."""
-        refused, steps = self.counted_steps()
-        return (refused > steps * REFUSED_SHARE and steps >= NEVER_ACCEPTED) or bool(self.never_accepted(NEVER_ACCEPTED))
-
-    def to_json(self) -> dict:
-        return {
-            "examples": self.examples, "steps": self.steps, "illegal_events": self.illegal,
-            "refused_events": {kind: dict(sorted(reasons.items())) for kind, reasons in sorted(self.refused.items())},
-            "aimed_at_gone": dict(sorted(self.aimed_at_gone.items())),
-            "declined": {"total": sum(self.declines.values()), "early": self.early_declines,
-                         "by_reason": dict(sorted(self.declines.items()))},
-            "events": dict(sorted(self.events.items())), "interactions": dict(sorted(self.interactions.items())),
-            "invariants": {n: {"checked": self.checked[n], "applicable": self.applicable.get(n, 0)}
-                           for n in sorted(self.checked)},
-        }
-
-
-def _interaction(entry: dict) -> str | None:
-    kind = entry.get("kind")
-    if kind == "replacement":
-        return f"replacement: {entry.get('effect')}"
-    if kind == "zone_change":
-        cause = entry.get("cause") or {}
-        if cause.get("event") == "state_based_action":
-            return f"state-based action {cause.get('rule')}"
-        if cause.get("event") == "destroy" and str(cause.get("by", "")).startswith("704."):
-            return f"state-based action {cause.get('by')}"
-    if kind in ("player_lost", "counters_removed"):
-        return f"state-based action {entry.get('rule')}"
-    if kind == "trigger":
-        return "triggered ability"
-    if kind == "mana_produced" and entry.get("tapped_for_mana"):
-        if not entry.get("mana"):
-            return "mana of an undefined type (106.5)"
-        return f"tapped for mana, {len(entry.get('replacements') or ())} replacement effect(s)"
-    if kind == "zone_change" and (entry.get("cause") or {}).get("copy_of"):
-        return "copy entered"
-    return None
-
-
-def _plain_copy(value):
-    """A copy of ``value``'s dicts and lists (anything else is shared): an observation the engine
-    can't change afterwards. About half a JSON round trip's cost, a quarter of ``copy.deepcopy``'s."""
-    kind = type(value)
-    if kind is dict:
-        return {key: _plain_copy(item) for key, item in value.items()}
-    if kind is list:
-        return [_plain_copy(item) for item in value]
-    return value
-
-
-def _containers(value) -> dict:
-    """Every dict and list inside ``value`` (itself included), by ``id``."""
-    found, stack = {}, [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is dict or kind is list:
-            if id(item) in found:
-                continue
-            found[id(item)] = item
-            stack.extend(item.values() if kind is dict else item)
-    return found
-
-
-def shares_parts(after, before) -> bool:
-    """Whether observation ``after`` is ``before`` or shares one of its top-level parts or objects
-    with it: an engine that returns its own state, which its next ``apply`` changes in place
-    (a handful of identity checks: done on every step)."""
-    if after is before:
-        return True
-    if type(after) is not dict or type(before) is not dict:
-        return False
-    for key, part in after.items():
-        if type(part) in (dict, list) and part is before.get(key):
-            return True
-    objects, old = after.get("objects"), before.get("objects")
-    if type(objects) is dict and type(old) is dict:
-        for oid, obj in objects.items():
-            if obj is old.get(oid) and type(obj) is dict:
-                return True
-    return False
-
-
-def _claimed_events(engine) -> set:
-    """The event types ``engine`` claims (:attr:`Stats.claimed`)."""
-    try:
-        from harness.generation.plan import effective_capabilities
-        from harness.wire.schemas import load
-
-        types = set(load("event")["properties"]["type"]["enum"])
-        return set(effective_capabilities(engine.info)) & types or {"-"}
-    except Exception:  # noqa: BLE001  an odd EngineInfo: nothing judged
-        return {"-"}
-
-
-#: The fields of an event that name an object that should exist (``id`` of
-#: ``put_onto_battlefield`` is a new one).
-_OBJECT_FIELDS = ("source", "target", "object", "attach_to", "copy_of", "aura")
-
-
-def _aims_at_gone(event: Mapping[str, Any], before: Mapping[str, Any]) -> bool:
-    """Whether ``event`` names an object that is not on the battlefield in ``before`` (the
-    observation before it; a name that is a player's is none): the generator aims some events
-    at objects that left, or never were, on purpose (CR 400.7: a new object), so a correct
-    engine refuses them."""
-    objects = before.get("objects") if isinstance(before, dict) else None
-    if not isinstance(objects, dict):
-        return False
-    players = before.get("players") or {}
-    names = [event.get(name) for name in _OBJECT_FIELDS]
-    targets = event.get("targets")
-    if isinstance(targets, list):
-        names.extend(targets)
-    for name in names:
-        if isinstance(name, str) and name not in players:
-            seen = objects.get(name)
-            if not isinstance(seen, dict) or seen.get("zone") != "battlefield":
-                return True
-    return False
-
-
-class NotAGame(RulesfuzzError):
-    """``engine.new_game`` returned something without ``apply`` and ``observe``."""
 
 
 class Session:
@@ -566,78 +308,94 @@ class Session:
         :class:`Declined` when an engine raises ``Unsupported``.
         """
         before = self.observation
-        illegal = error = None
-        crashed: tuple[str, ...] = ()  # the crash finding's messages (with its site)
         views.forget()
         monitor = supervisor.ACTIVE
         if monitor is not None:
             monitor.event(event)
         game = self.game
         assert game is not None  # only a session broken at the start has none, and it takes no step
-        try:
-            self._call(f"apply({event.get('type')})", game.apply, copy.deepcopy(event), decider)
-        except IllegalAction as exc:
-            illegal = exc.reason or "illegal"
-        except Unsupported as exc:
-            decider.asked.clear()
-            raise Declined(exc.reason, exc.message, len(self.steps) + 1) from None
-        except EngineFailed as exc:
-            error, crashed = str(exc), exc.messages
+        illegal, error, crashed = self._apply(game, event, decider)
         output = self.output
-        after = before
-        aliased = False
+        after, aliased = before, False
         if error is None:
-            try:
-                after = self._call("observe", game.observe)
-                if self.copies:
-                    after = _plain_copy(after)
-                elif shares_parts(after, before):  # found only now: ``before`` may have changed
-                    self.copies = aliased = True  # since it was observed, so this step is not judged
-                    after = _plain_copy(after)
-            except EngineFailed as exc:
-                error, crashed = str(exc), exc.messages
-            except (IllegalAction, Unsupported) as exc:
-                error = f"observe() raised {type(exc).__name__}: {exc}"
-                crashed = (error, crash_site_message(_site(exc)))
+            after, aliased, error, crashed = self._observe_after(game, before)
         self.output = (output + self.output)[-OutputTail.LIMIT:]
         engine_asked = len(decider.asked)  # what the reference alone was asked comes after (differential mode)
         reference = None
         if self.oracle is not None and error is None:
             reference = self._oracle_step(self.oracle, event, decider)
-        self.stats.steps += 1
-        etype = event.get("type", "?")
-        self.stats.events[etype] = self.stats.events.get(etype, 0) + 1
-        if illegal:
-            self.stats.illegal += 1
-        if _aims_at_gone(event, before):  # generated illegal on purpose: not counted as refused or accepted
-            self.stats.aimed_at_gone[etype] = self.stats.aimed_at_gone.get(etype, 0) + 1
-        elif illegal:
-            reasons = self.stats.refused.setdefault(etype, {})
-            reasons[illegal] = reasons.get(illegal, 0) + 1
+        self.stats.count_step(event, before, illegal)
         transition = Transition(plain(before), plain(event), plain(after), illegal, decider.asked[:engine_asked], error,
                                 reference)
+        self._record(event, decider, engine_asked, illegal, monitor)
+        index = len(self.steps)
+        problems = observation_problems(after, before, reuse=False) if error is None else []
+        if error or problems:
+            return self._break_at(index, error, crashed, problems)
+        self.observation = after
+        self.observations.append(after)
+        self.stats.count_interactions(transition.log)
+        if aliased:
+            return []
+        return self._judge(transition, index, event, before, after)
+
+    def _apply(self, game: Game, event: Event, decider) -> tuple[str | None, str | None, tuple[str, ...]]:
+        """Apply ``event`` to the engine's game: ``(illegal, error, crashed)``, the reason it was
+        refused, the crash's message and the crash finding's messages (with its site); ``(None,
+        None, ())`` when it was applied. Raises :class:`Declined` when the engine raises ``Unsupported``."""
+        try:
+            self._call(f"apply({event.get('type')})", game.apply, copy.deepcopy(event), decider)
+        except IllegalAction as exc:
+            return exc.reason or "illegal", None, ()
+        except Unsupported as exc:
+            decider.asked.clear()
+            raise Declined(exc.reason, exc.message, len(self.steps) + 1) from None
+        except EngineFailed as exc:
+            return None, str(exc), exc.messages
+        return None, None, ()
+
+    def _observe_after(self, game: Game, before: Observation) -> tuple[Observation, bool, str | None, tuple[str, ...]]:
+        """The observation after an event: ``(after, aliased, error, crashed)``. ``aliased``: it
+        shares parts with ``before``, found only now (``before`` may have changed since it was
+        observed, so this step is not judged; every later observation is copied). An observe
+        that fails gives ``before`` back with the error and the crash finding's messages."""
+        try:
+            after = self._call("observe", game.observe)
+            if self.copies:
+                return _plain_copy(after), False, None, ()
+            if shares_parts(after, before):
+                self.copies = True
+                return _plain_copy(after), True, None, ()
+            return after, False, None, ()
+        except EngineFailed as exc:
+            return before, False, str(exc), exc.messages
+        except (IllegalAction, Unsupported) as exc:
+            error = f"observe() raised {type(exc).__name__}: {exc}"
+            return before, False, error, (error, crash_site_message(_site(exc)))
+
+    def _record(self, event: Event, decider, engine_asked: int, illegal: str | None, monitor) -> None:
+        """Record the step in :attr:`steps` (and with the supervisor's ``monitor``): its event, the
+        decisions asked (the first ``engine_asked`` by the engine, the others by the reference
+        engine alone) and its refusal; the decider's questions are cleared."""
         decisions = [d.to_json() for d in decider.asked[:engine_asked]] + [
             {**d.to_json(), "asked_by": REFERENCE_ONLY} for d in decider.asked[engine_asked:]]
         self.steps.append({"event": event, "decisions": decisions, **({"illegal": illegal} if illegal else {})})
         if monitor is not None:
             monitor.step(decisions, illegal)
         decider.asked.clear()
-        index = len(self.steps)
-        problems = observation_problems(after, before, reuse=False) if error is None else []
-        if error or problems:
-            self.broken = True
-            name = CRASH if error else "generic.observation_shape"
-            self._count(name, True)
-            return [Violation(name, index, tuple(crashed or [error]) if error else tuple(problems))]
-        self.observation = after
-        self.observations.append(after)
-        for entry in transition.log:
-            label = _interaction(entry)
-            if label:
-                self.stats.interactions[label] = self.stats.interactions.get(label, 0) + 1
+
+    def _break_at(self, index: int, error: str | None, crashed: tuple[str, ...], problems: list[str]) -> list[Violation]:
+        """Break the session at step ``index``: the engine crashed (``error``, its finding's
+        messages ``crashed``) or its observation is malformed (``problems``)."""
+        self.broken = True
+        name = CRASH if error else "generic.observation_shape"
+        self._count(name, True)
+        return [Violation(name, index, tuple(crashed or [error]) if error else tuple(problems))]
+
+    def _judge(self, transition: Transition, index: int, event: Event, before: Observation,
+               after: Observation) -> list[Violation]:
+        """Check every invariant on step ``index``'s ``transition``, counting them and the rules covered."""
         violations: list[Violation] = []
-        if aliased:
-            return violations
         applied = []
         checked, applicable = self.stats.checked, self.stats.applicable
         for inv in self.invariants:
