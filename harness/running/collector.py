@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from typing import Iterator
+from collections.abc import Iterator
 
 #: Container allocations (net of deallocations) between collections of the youngest
 #: generation during a run; CPython's default is 700.

@@ -18,7 +18,7 @@ extension point), wrapping the database ``--database`` names (a directory, Redis
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from hypothesis.database import ExampleDatabase
 

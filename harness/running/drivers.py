@@ -117,7 +117,7 @@ def run_test(run: RunState, test, n: int) -> int | None:
         if interrupts.requested() or interrupts.remaining() == 0:
             # the run was being stopped (Ctrl-C, --max-seconds) while Hypothesis ran an
             # example again: a difference then is not the engine's to answer for
-            raise KeyboardInterrupt if interrupts.requested() else interrupts.BudgetExhausted
+            raise (KeyboardInterrupt if interrupts.requested() else interrupts.BudgetExhausted) from exc
         run.finish_flaky(exc)
         return None
     except BaseException as exc:

@@ -24,7 +24,7 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from collections.abc import Iterator
 
 
 class BudgetExhausted(KeyboardInterrupt):
@@ -74,10 +74,11 @@ def remaining() -> float | None:
 
 
 @contextmanager
-def deadline(seconds: float | None) -> Iterator[None]:
-    """Within the block, :func:`check` raises :class:`BudgetExhausted` after ``seconds`` (None: never)."""
+def deadline(seconds: float | None, since: float | None = None) -> Iterator[None]:
+    """Within the block, :func:`check` raises :class:`BudgetExhausted` ``seconds`` (None: never)
+    after ``since`` (a ``time.perf_counter()`` reading; None: now)."""
     before = _State.deadline
-    _State.deadline = None if seconds is None else time.perf_counter() + seconds
+    _State.deadline = None if seconds is None else (time.perf_counter() if since is None else since) + seconds
     try:
         yield
     finally:

@@ -15,7 +15,8 @@ import mmap
 import os
 import struct
 import tempfile
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 #: Offsets in the shared file: the phase byte, the finished byte, its exit code (int32), the
@@ -92,7 +93,7 @@ class Monitor:
         self.map[INTERRUPTED] = 1
 
     # ------------------------------------------------------------------ the supervisor reads
-    def state(self) -> "ChildState":
+    def state(self) -> ChildState:
         length = struct.unpack_from("<i", self.map, LENGTH)[0]
         meta, board = None, None
         steps: list[dict] = []

@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from harness.protocol import RulesfuzzError
 from harness.running import interrupts

@@ -31,6 +31,7 @@ the two ways of running examples (Hypothesis's engine, ``explore``) are the two 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from harness.running import collector, interrupts
@@ -110,11 +111,12 @@ def run(engine, settings: RunSettings | None = None, *, against=None, database=N
     card draws toward the rules, rulings and cards least exercised so far, in chunks of
     ``harness.generation.guidance.GUIDED_CHUNK`` examples (:mod:`harness.generation.guidance`).
     """
+    began = time.perf_counter()  # the time budget counts from the call: setting the run up is part of it
     chosen = (settings or RunSettings()).replace(**options)
     state = RunState(engine, chosen, against, database, progress, make_machine)
     driver: Driver = ExploreDriver() if chosen.explore else HypothesisDriver()
     try:
-        with interrupts.sigint_flag(), interrupts.deadline(chosen.max_seconds), interrupts.armed(), \
+        with interrupts.sigint_flag(), interrupts.deadline(chosen.max_seconds, began), interrupts.armed(), \
                 collector.tuned(), alarm_handler():
             drive(state, driver)
     except interrupts.BudgetExhausted:

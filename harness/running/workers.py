@@ -46,7 +46,8 @@ import shutil
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from harness.running import interrupts
 from harness.running import scenario as scenario_file
@@ -162,16 +163,16 @@ class Worker:
         return self._engines[key]
 
     def run(self, job: SlotJob, max_seconds: float | None = None):
-        """Run ``job``'s slot for at most ``max_seconds`` (None: its own ``max_seconds`` option);
-        returns its :class:`harness.running.runner.RunResult`. Replay files go to the slot's folder."""
+        """Run ``job``'s slot for at most ``max_seconds`` from now, loading its engine included
+        (None: its own ``max_seconds`` option); returns its :class:`harness.running.runner.RunResult`.
+        Replay files go to the slot's folder."""
+        began = time.perf_counter()
         from harness.running.databases import BufferedDatabase
         from harness.running.runner import database_from, run
 
         slot = job.slot
         chosen = job.options.replace(max_examples=slot.examples, seed=slot.seed,
                                      replay_dir=slot_folder(job.replay_dir, slot))
-        if max_seconds is not None:
-            chosen = chosen.replace(max_seconds=max_seconds)
         timeout = chosen.step_timeout
         _load_oracle(job.oracle)  # before the engine: it may read their cards as it loads
         engine = self._engine(job.engine, timeout, job.isolate)
@@ -192,6 +193,8 @@ class Worker:
             if not job.quiet:
                 print(f"[{label}] {line.strip()}", file=sys.stderr, flush=True)
 
+        if max_seconds is not None:  # the time left once the engine is loaded
+            chosen = chosen.replace(max_seconds=max(0.0, max_seconds - (time.perf_counter() - began)))
         return run(engine, chosen, database=database, progress=progress, against=against)
 
     def take_changes(self) -> list[tuple[str, tuple[bytes, ...]]]:
