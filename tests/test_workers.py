@@ -411,18 +411,41 @@ def test_a_worker_on_a_slower_core_takes_fewer_slots(tmp_path):
     assert result.stats.examples >= 200
 
 
-def test_the_time_budget_is_the_whole_runs_over_workers(tmp_path):
-    """--max-seconds with workers bounds the run's wall time: no slot starts once it is up, and a
-    running slot gets the time left; the run says it was cut short by its time budget."""
-    from harness.running.workers import run_workers
+def test_the_time_budget_is_the_whole_runs_over_workers(tmp_path, monkeypatch):
+    """--max-seconds with workers bounds the whole run, not each worker: its deadline is set once,
+    as the run starts; no slot starts after it, and a running slot gets the time left (loading its
+    engine included); the run says it was cut short by its time budget.
 
-    spec = tiny_in_workers(tmp_path / "slow.py", "True", "time.sleep(0.04)")
-    result = run_workers(spec, workers=2, max_examples=100_000, seed=0, replay_dir=tmp_path,
-                         explore=True, steps_per_example=5, max_seconds=2.0)
+    Checked on what the workers did, not on how fast they did it: each game writes down when it
+    starts, and none starts after the run's deadline but the one each worker had begun then (it
+    stops at its next step). A loaded machine starts fewer games, or none when spawning the
+    workers takes longer than the budget, and passes all the same; budgets of each worker's own
+    (counted from when it started, or each slot's from its own start) start games after the
+    run's deadline for as long as the workers took to start, 25 a second each."""
+    from harness.running import workers
+
+    deadlines = []
+    run_processes = workers.run_processes
+
+    def recording(jobs, count, deadline, *args, **kwargs):
+        deadlines.append(deadline)  # the run's deadline, a time.time(), as its processes are given it
+        return run_processes(jobs, count, deadline, *args, **kwargs)
+
+    monkeypatch.setattr(workers, "run_processes", recording)
+    starts = tmp_path / "starts"
+    starts.mkdir()
+    write_start = f"Path({str(starts)!r}, str(os.getpid())).open('a').write(repr(time.time()) + chr(10))"
+    spec = tiny_in_workers(tmp_path / "slow.py", "True", f"{write_start}; time.sleep(0.04)")
+    result = workers.run_workers(spec, workers=2, max_examples=100_000, seed=0, replay_dir=tmp_path,
+                                 explore=True, steps_per_example=5, max_seconds=2.0)
+    # the deadline ended it, not the examples (100 000 games of 0.04 s), and not before its time
     assert result.cut_short == "time budget" and not result.findings
-    # Counted, not timed: every game sleeps 0.04 s, so 2 workers in 2 s start at most 100 games
-    # (and one more each, the slot running when the time is up); a loaded machine, fewer.
-    assert 0 < result.stats.examples <= 102
+    assert result.seconds >= 2.0 - 0.05  # (a margin for the clock being set meanwhile)
+    (deadline,) = deadlines
+    games = {path.name: [float(line) for line in path.read_text().split()] for path in starts.iterdir()}
+    late = {pid: sum(start > deadline for start in times) for pid, times in games.items()}
+    assert all(n <= 1 for n in late.values()), late
+    assert result.stats.examples <= sum(len(times) for times in games.values())  # every example began a game
 
 
 class _CtrlCWhileSending:
