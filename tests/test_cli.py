@@ -347,8 +347,10 @@ def test_interrupted_run_keeps_its_finding(tmp_path, default_sigint):
 
 def test_max_seconds_cuts_the_run_short(tmp_path, capsys):
     """The deadline may land anywhere, inside a draw of a decision too: it ends the run, never as
-    a finding (the draw is shielded: tests/test_verdicts.py, test_the_time_budget_never_interrupts_a_draw)."""
-    code = run_cli("run", "--engine", "reference", "--max-examples", 1000000, "--max-seconds", 1,
+    a finding (the draw is shielded: tests/test_verdicts.py, test_the_time_budget_never_interrupts_a_draw).
+    3 s: far more than a first step takes even on a loaded machine (a budget that ends before the
+    first step is another verdict, exit 2: tests/test_exit_codes.py); the examples can't run out."""
+    code = run_cli("run", "--engine", "reference", "--max-examples", 1000000, "--max-seconds", 3,
                    "--replay-dir", tmp_path, "--database", "none", "--quiet")
     assert code == 0
     assert "cut short (time budget)" in capsys.readouterr().out
