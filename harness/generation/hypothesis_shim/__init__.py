@@ -65,6 +65,7 @@ import contextlib
 import functools
 import importlib
 import sys
+from typing import Any
 
 from hypothesis import seed as hypothesis_seed
 from hypothesis import settings as Settings
@@ -150,7 +151,9 @@ def machine_test(machine, settings: Settings, seed: int, digest: bytes):
     Calling it raises what Hypothesis raises for a failure (the test's exception, or a
     ``BaseExceptionGroup`` of them with ``report_multiple_bugs``).
     """
-    test = get_state_machine_test(machine, settings=settings)  # applies @settings(settings)
+    # Any: Hypothesis attaches .hypothesis and the settings to the function at run time (6.170 types it
+    # Callable[..., None])
+    test: Any = get_state_machine_test(machine, settings=settings)  # applies @settings(settings)
     test.hypothesis.inner_test._hypothesis_internal_add_digest = digest
     hypothesis_seed(seed)(test)  # public, but it also swaps in settings(settings, database=None),
     test._hypothesis_internal_use_settings = settings  # and a test's settings can't be applied twice
@@ -529,6 +532,6 @@ def state_machine_key(digest: bytes) -> bytes:
     """The database key of a state machine's test (:func:`get_state_machine_test`: the same function
     for every machine) with ``digest`` mixed in: :func:`machine_test` 's with that digest, or
     HypoFuzz's for a pytest item, whose node id it mixes in."""
-    test = get_state_machine_test(_probe_machine(), settings=Settings(database=None))
+    test: Any = get_state_machine_test(_probe_machine(), settings=Settings(database=None))  # see machine_test
     test.hypothesis.inner_test._hypothesis_internal_add_digest = digest
     return database_key(test)
