@@ -293,10 +293,11 @@ def fuzz(tmp_path, attribute, *options, examples=120):
 def test_deathtouch_damage_on_a_creature_only_deathtouch_destroys_comes_early(seed):
     """CR 704.5h is reached by design, whatever the seed: boards pair a deathtouch creature with
     one that 1 damage leaves alive by 704.5g, and the deathtouch rule aims non-lethal damage at
-    such a creature, so the planted deathtouch bug alone is found in a few dozen examples."""
+    such a creature, so the planted deathtouch bug alone is found in a few dozen examples (15 to 66
+    over these seeds on Hypothesis 6.155 and 6.170, whose generation differs: a budget of 100)."""
     from harness.running.runner import run
 
-    result = run(tiny.TinyEngine(bugs={"deathtouch_ignored"}), max_examples=60, seed=seed, database=None,
+    result = run(tiny.TinyEngine(bugs={"deathtouch_ignored"}), max_examples=100, seed=seed, database=None,
                  shrink=False)
     assert [f.key for f in result.findings] and set(f.key for f in result.findings) <= BUG_INVARIANTS[
         "deathtouch_ignored"], (seed, [f.key for f in result.findings])

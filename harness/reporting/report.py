@@ -232,8 +232,10 @@ def refused_message(engine_name: str, stats) -> str:
     refused, steps = stats.counted_steps()
     top = "; ".join(f"{reason} ({n})" for reason, n in stats.top_refusals())
     never = stats.never_accepted()
-    why = (f"{engine_name} refused {refused} of {steps} events as illegal" if refused * 2 > steps else
-           f"{engine_name} never accepted {', '.join(never)}")
+    reasons = [f"refused {refused} of {steps} events as illegal"] if refused * 2 > steps or not never else []
+    if never:  # both can hold: say both
+        reasons.append(f"never accepted {', '.join(never)}")
+    why = f"{engine_name} " + " and ".join(reasons)
     return (f"{why} (events aimed at objects off the battlefield not counted; top reasons: {top}): what it "
             f"declares (capabilities, EngineInfo.cards) and what it accepts disagree, so this run tested nothing")
 
