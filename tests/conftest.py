@@ -11,6 +11,13 @@ from hypothesis import HealthCheck, settings
 
 from harness.adapters.reference import ReferenceAdapter
 
+# A suite started in the background by a non-interactive shell (`cmd &` without job control) has
+# SIGINT ignored, and every process it starts inherits that: the tests of Ctrl-C (they send SIGINT
+# to rulesfuzz) need the disposition a terminal gives. A Python handler is reset to the default in
+# the processes the tests start (exec), so they get Python's KeyboardInterrupt again.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 ROOT = Path(__file__).resolve().parent.parent
 FORKS = ROOT / "examples" / "forks"
 
