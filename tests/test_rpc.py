@@ -160,9 +160,12 @@ def test_a_misbehaving_child_is_a_finding_with_its_stderr(mode, says, tmp_path):
     assert result.replay_path is not None and result.replay_path.exists()
     assert json.loads(result.replay_path.read_text())["steps"][-1]["event"]["type"] == "sacrifice"
     # The child was stopped; the next game gets a fresh one.
-    fresh = engine.new_game(board({"id": "a", "card": "Grizzly Bears"}))
-    assert fresh.observe()["objects"]["a"]["zone"] == "battlefield"
-    assert engine.restarts >= 1
+    try:
+        fresh = engine.new_game(board({"id": "a", "card": "Grizzly Bears"}))
+        assert fresh.observe()["objects"]["a"]["zone"] == "battlefield"
+        assert engine.restarts >= 1
+    finally:
+        engine.close()  # the fresh child is stopped here, not left to a finalizer
 
 
 def test_a_crashing_child_is_reported_shrunk_and_replays(tmp_path, capsys):

@@ -159,6 +159,13 @@ class _Child:
         except OSError as exc:
             raise EngineStartError(f"can't start {shlex.join(argv)}: {exc}") from None
         self.stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        stderr = self.proc.stderr
+        assert stderr is not None  # Popen(stderr=PIPE)
+        self._stderr_fd = stderr.fileno()
+        os.set_blocking(self._stderr_fd, False)  # both readers take only what is there
+        self._stderr_lock = threading.Lock()
+        self._stderr_partial = b""
+        self._stderr_closed = False
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_thread.start()
         self._buffer = b""
@@ -166,16 +173,40 @@ class _Child:
         self.dead = False
 
     def _drain_stderr(self) -> None:
-        stderr = self.proc.stderr
-        assert stderr is not None  # Popen(stderr=PIPE)
-        for raw in iter(stderr.readline, b""):
-            self.stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
+        """The reader thread: keeps the pipe from filling up while nobody asks for the tail."""
+        while not self._stderr_closed:
+            try:
+                select.select([self._stderr_fd], [], [])
+            except (OSError, ValueError):  # the pipe was closed under us
+                return
+            with self._stderr_lock:
+                self._read_stderr()
+
+    def _read_stderr(self) -> None:
+        """Move everything the pipe holds now into :attr:`stderr` (the caller holds the lock)."""
+        while not self._stderr_closed:
+            try:
+                data = os.read(self._stderr_fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:  # end of file: the last line may have no newline
+                self._stderr_closed = True
+                data, self._stderr_partial = self._stderr_partial + b"\n", b""
+                if data == b"\n":
+                    return
+            *lines, self._stderr_partial = (self._stderr_partial + data).split(b"\n")
+            self.stderr.extend(raw.decode("utf-8", "replace") for raw in lines)
 
     def tail(self) -> list[str]:
-        """The last lines of stderr, after giving the reader a moment to catch up with an exited child."""
-        if self.proc.poll() is not None:
-            self._stderr_thread.join(0.5)
-        return list(self.stderr)
+        """The last lines of stderr, everything the child wrote before this call included: the
+        pipe is drained here rather than left to the reader thread, whose lag made a tail taken
+        just after a response miss the lines the engine flushed before it."""
+        with self._stderr_lock:
+            self._read_stderr()
+            partial = self._stderr_partial.decode("utf-8", "replace")
+        return list(self.stderr) + ([partial] if partial else [])
 
     def fail(self, message: str) -> EngineProcessError:
         """Stop the child and return the error to raise."""
