@@ -134,10 +134,24 @@ class ObservedPlayer(TypedDict, total=False):
     max_hand_size: NotRequired[int | None]
 
 
-class ObservedObject(TypedDict, total=False):
-    """An object as observed, with its computed characteristics (CR 613)."""
+class ObservedCharacteristics(TypedDict, total=False):
+    """The characteristics (CR 109.3) an observed object has and its copiable values have too
+    (``reference_engine.shapes.ObservedCopiable``, CR 707.2): declared once, here, for both."""
 
     name: Required[str]
+    supertypes: list[str]
+    types: list[str]
+    subtypes: list[str]
+    colors: list[str]
+    keywords: list[str]
+    power: int | None
+    toughness: int | None
+
+
+class ObservedObject(ObservedCharacteristics, total=False):
+    """An object as observed, with its computed characteristics (CR 613; the fields of
+    :class:`ObservedCharacteristics`) and its status, zone and owner."""
+
     zone: Required[str]
     owner: str
     controller: str
@@ -149,13 +163,6 @@ class ObservedObject(TypedDict, total=False):
     attached_to: str | None
     combat: str | None
     regeneration_shields: int
-    supertypes: list[str]
-    types: list[str]
-    subtypes: list[str]
-    colors: list[str]
-    keywords: list[str]
-    power: int | None
-    toughness: int | None
     mana_value: NotRequired[int]
     copiable: NotRequired[dict[str, Any] | None]
     pt_effects: NotRequired[list[dict[str, Any]]]

@@ -10,21 +10,16 @@ progress (capability ``combat``; CR 506-511).
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Required, TypedDict
+
+from harness.protocol import ObservedCharacteristics
 
 
-class ObservedCopiable(TypedDict):
-    """A creature's copiable values (CR 707.2, 613.2c); rules text left out."""
+class ObservedCopiable(ObservedCharacteristics, total=False):
+    """A creature's copiable values (CR 707.2, 613.2c): the characteristics an observed object
+    has (``harness.protocol.ObservedCharacteristics``) and its mana cost; rules text left out."""
 
-    name: str
-    mana_cost: str
-    supertypes: list[str]
-    types: list[str]
-    subtypes: list[str]
-    colors: list[str]
-    keywords: list[str]
-    power: int | None
-    toughness: int | None
+    mana_cost: Required[str]
 
 
 class ObservedPTEffect(TypedDict):
