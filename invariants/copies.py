@@ -12,7 +12,7 @@ import re
 
 import invariants.card_abilities as card_abilities
 from .base import Transition, invariant
-from .layers import counters_added, entered, expected_counters, on_battlefield_after
+from .layers import counters_added, each_case, entered, expected_counters, on_battlefield_after
 from .observed import controller_as_it_last_existed
 
 COPIES = frozenset({"copies", "observe.copiable"})
@@ -79,25 +79,24 @@ def copiable_values_only(t: Transition):
     black). Not its computed power and toughness (an Octopus Umbra's 8/8), not its
     colour if the copy effect says otherwise: Penumbra Umbra's token is black.
     """
-    if t.illegal is not None:
-        return None
-    cases = copies_made(t)
-    if not cases:
-        return None
+    return each_case(t, copies_made, _copiable_values_differ)
+
+
+def _copiable_values_differ(t: Transition, new: str, copied: str, cause: dict) -> list[str]:
+    """copiable_values_only for ``new``, which entered as a copy of ``copied``."""
+    obj = on_battlefield_after(t, new)
+    expected = _expected_copiable(t, copied, cause)
+    if obj is None or expected is None:
+        return []
     out = []
-    for new, copied, cause in cases:
-        obj = on_battlefield_after(t, new)
-        expected = _expected_copiable(t, copied, cause)
-        if obj is None or expected is None:
-            continue
-        got = obj.get("copiable") or {}
-        diff = {k: (got.get(k), v) for k, v in expected.items() if got.get(k) != v}
-        if diff:
-            out.append(f"{new} is a copy of {copied} but its copiable values differ: "
-                       + ", ".join(f"{k} {g!r} instead of {w!r}" for k, (g, w) in sorted(diff.items())))
-        if obj["name"] != expected["name"] or sorted(obj["colors"]) != sorted(expected["colors"]):
-            out.append(f"{new} is a copy of {copied}: it is {obj['name']!r} {obj['colors']}, expected "
-                       f"{expected['name']!r} {expected['colors']}")
+    got = obj.get("copiable") or {}
+    diff = {k: (got.get(k), v) for k, v in expected.items() if got.get(k) != v}
+    if diff:
+        out.append(f"{new} is a copy of {copied} but its copiable values differ: "
+                   + ", ".join(f"{k} {g!r} instead of {w!r}" for k, (g, w) in sorted(diff.items())))
+    if obj["name"] != expected["name"] or sorted(obj["colors"]) != sorted(expected["colors"]):
+        out.append(f"{new} is a copy of {copied}: it is {obj['name']!r} {obj['colors']}, expected "
+                   f"{expected['name']!r} {expected['colors']}")
     return out
 
 
@@ -115,43 +114,41 @@ def status_counters_and_auras_not_copied(t: Transition):
     counters the log says were put on it as it entered are allowed. A token is
     controlled by the player who created it (CR 111.2).
     """
-    if t.illegal is not None:
-        return None
-    cases = copies_made(t)
-    if not cases:
-        return None
-    out = []
-    for new, copied, cause in cases:
-        obj = on_battlefield_after(t, new)
-        if obj is None:
-            continue
-        problems = []
-        if obj["tapped"]:
-            problems.append("is tapped")
-        if obj["damage"]:
-            problems.append(f"has {obj['damage']} damage")
-        if obj["combat"]:
-            problems.append(f"is {obj['combat']}")
-        if obj["counters"] != expected_counters({}, t, new):
-            problems.append(f"has counters {obj['counters']}")
-        auras = [a for a, o in t.after["objects"].items() if o["attached_to"] == new]
-        if auras:
-            problems.append(f"has Auras {auras} attached")
-        if obj.get("pt_effects"):
-            problems.append(f"is affected by {obj['pt_effects']}")
-        if cause.get("event") == "create_token":
-            creator = t.before["objects"].get(cause.get("by"))
-            controller = controller_as_it_last_existed(t, cause["by"]) if creator is not None else t.event.get(
-                "controller")
-            if controller is not None and obj["controller"] != controller:
-                problems.append(f"is controlled by {obj['controller']}, not by its creator {controller}")
-            if not obj["token"]:
-                problems.append("is not a token")
-        if problems:
-            original = t.before["objects"].get(copied, {})
-            out.append(f"{new}, a new copy of {copied} (tapped {original.get('tapped')}, counters "
-                       f"{original.get('counters')}), " + ", ".join(problems))
-    return out
+    return each_case(t, copies_made, _status_counters_or_auras_copied)
+
+
+def _status_counters_or_auras_copied(t: Transition, new: str, copied: str, cause: dict) -> list[str]:
+    """status_counters_and_auras_not_copied for ``new``, which entered as a copy of ``copied``."""
+    obj = on_battlefield_after(t, new)
+    if obj is None:
+        return []
+    problems = []
+    if obj["tapped"]:
+        problems.append("is tapped")
+    if obj["damage"]:
+        problems.append(f"has {obj['damage']} damage")
+    if obj["combat"]:
+        problems.append(f"is {obj['combat']}")
+    if obj["counters"] != expected_counters({}, t, new):
+        problems.append(f"has counters {obj['counters']}")
+    auras = [a for a, o in t.after["objects"].items() if o["attached_to"] == new]
+    if auras:
+        problems.append(f"has Auras {auras} attached")
+    if obj.get("pt_effects"):
+        problems.append(f"is affected by {obj['pt_effects']}")
+    if cause.get("event") == "create_token":
+        creator = t.before["objects"].get(cause.get("by"))
+        controller = controller_as_it_last_existed(t, cause["by"]) if creator is not None else t.event.get(
+            "controller")
+        if controller is not None and obj["controller"] != controller:
+            problems.append(f"is controlled by {obj['controller']}, not by its creator {controller}")
+        if not obj["token"]:
+            problems.append("is not a token")
+    if not problems:
+        return []
+    original = t.before["objects"].get(copied, {})
+    return [f"{new}, a new copy of {copied} (tapped {original.get('tapped')}, counters "
+            f"{original.get('counters')}), " + ", ".join(problems)]
 
 
 def _x_of(t: Transition, oid: str, copied_from: dict[str, str]):

@@ -12,6 +12,7 @@ its power and toughness in timestamp order, with their layer), ``counters``,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 import invariants.card_abilities as card_abilities
 from .base import Transition, invariant
@@ -144,6 +145,19 @@ def new_setting_effects(t: Transition) -> list[tuple[str, str | None]]:
             if isinstance(oid, str) and on_battlefield_after(t, oid) and not moved_in_event(t, oid)]
 
 
+def each_case(t: Transition, cases_of: Callable[[Transition], Sequence[tuple]],
+              problems: Callable[..., list[str]]) -> list[str] | None:
+    """What an invariant about the cases an event makes returns: None (it does not apply) for an illegal
+    event or one in which ``cases_of`` finds no case; else the problems ``problems(t, *case)`` finds in
+    each case, in order."""
+    if t.illegal is not None:
+        return None
+    cases = cases_of(t)
+    if not cases:
+        return None
+    return [problem for case in cases for problem in problems(t, *case)]
+
+
 def _effects(obj: dict, layer: str) -> list[dict]:
     return [e for e in obj.get("pt_effects") or [] if e.get("layer") == layer]
 
@@ -202,25 +216,24 @@ def later_setting_effect_wins(t: Transition):
     (613.7e) and overwrites earlier setting effects; a later "base power and toughness
     N/N" effect overwrites it. Earlier setting effects are not removed, only overridden.
     """
-    if t.illegal is not None:
-        return None
-    cases = new_setting_effects(t)
-    if not cases:
-        return None
+    return each_case(t, new_setting_effects, _not_the_latest_setting_effect)
+
+
+def _not_the_latest_setting_effect(t: Transition, oid: str, source: str | None) -> list[str]:
+    """later_setting_effect_wins for the setting effect from ``source`` that started to apply to ``oid``."""
     out = []
-    for oid, source in cases:
-        after = t.after["objects"][oid]
-        setting = _effects(after, "7b")
-        if not setting or setting[-1].get("source") != source:
-            out.append(f"the setting effect from {source} started to apply to {oid} but is not the latest of its "
-                       f"layer 7b effects {[e.get('source') for e in setting]}")
-        before = t.before["objects"].get(oid)
-        if before is not None:
-            earlier = [e for e in _effects(before, "7b") if e.get("source") != source and _still_applies(t, oid, e)]
-            still = [e for e in setting if e.get("source") != source]
-            if earlier != still:
-                out.append(f"the earlier setting effects on {oid} changed from {earlier} to {still} when {source} "
-                           f"started to apply")
+    after = t.after["objects"][oid]
+    setting = _effects(after, "7b")
+    if not setting or setting[-1].get("source") != source:
+        out.append(f"the setting effect from {source} started to apply to {oid} but is not the latest of its "
+                   f"layer 7b effects {[e.get('source') for e in setting]}")
+    before = t.before["objects"].get(oid)
+    if before is not None:
+        earlier = [e for e in _effects(before, "7b") if e.get("source") != source and _still_applies(t, oid, e)]
+        still = [e for e in setting if e.get("source") != source]
+        if earlier != still:
+            out.append(f"the earlier setting effects on {oid} changed from {earlier} to {still} when {source} "
+                       f"started to apply")
     return out
 
 
@@ -237,37 +250,37 @@ def modifying_effects_and_counters_still_apply(t: Transition):
     new base power and toughness, even if they started to apply before Octopus Umbra
     became attached."
     """
-    if t.illegal is not None:
-        return None
-    cases = new_setting_effects(t)
-    if not cases:
-        return None
+    return each_case(t, new_setting_effects, _modifying_effects_or_counters_lost)
+
+
+def _modifying_effects_or_counters_lost(t: Transition, oid: str, source: str | None) -> list[str]:
+    """modifying_effects_and_counters_still_apply for the setting effect from ``source`` that started to apply
+    to ``oid``."""
+    before, after = t.before["objects"].get(oid), t.after["objects"][oid]
+    if before is None:
+        return []
     out = []
-    for oid, source in cases:
-        before, after = t.before["objects"].get(oid), t.after["objects"][oid]
-        if before is None:
-            continue
-        still = [e for e in _effects(before, "7c") if _still_applies(t, oid, e)]
-        if _effects(after, "7c") != still:
-            out.append(f"{oid}'s modifying effects changed from {still} to {_effects(after, '7c')} "
-                       f"when the setting effect from {source} started")
-        if after["counters"] != expected_counters(before["counters"], t, oid):
-            out.append(f"{oid}'s counters changed from {before['counters']} to {after['counters']} when the "
-                       f"setting effect from {source} started")
-        base = _effects(after, "7b")[-1] if _effects(after, "7b") else None
-        if base is not None and base.get("source") == source:
-            p, t_ = base["power"], base["toughness"]
-            for e in _effects(after, "7c"):
-                p, t_ = p + e["power"], t_ + e["toughness"]
-            for kind, n in after["counters"].items():
-                pt = counter_pt(kind)
-                if pt:
-                    p, t_ = p + pt[0] * n, t_ + pt[1] * n
-            if len(_effects(after, "7d")) % 2:
-                p, t_ = t_, p
-            if (after["power"], after["toughness"]) != (p, t_):
-                out.append(f"{oid} is {after['power']}/{after['toughness']}; base {base['power']}/{base['toughness']} "
-                           f"from {source} with its modifying effects and counters on top gives {p}/{t_}")
+    still = [e for e in _effects(before, "7c") if _still_applies(t, oid, e)]
+    if _effects(after, "7c") != still:
+        out.append(f"{oid}'s modifying effects changed from {still} to {_effects(after, '7c')} "
+                   f"when the setting effect from {source} started")
+    if after["counters"] != expected_counters(before["counters"], t, oid):
+        out.append(f"{oid}'s counters changed from {before['counters']} to {after['counters']} when the "
+                   f"setting effect from {source} started")
+    base = _effects(after, "7b")[-1] if _effects(after, "7b") else None
+    if base is not None and base.get("source") == source:
+        p, t_ = base["power"], base["toughness"]
+        for e in _effects(after, "7c"):
+            p, t_ = p + e["power"], t_ + e["toughness"]
+        for kind, n in after["counters"].items():
+            pt = counter_pt(kind)
+            if pt:
+                p, t_ = p + pt[0] * n, t_ + pt[1] * n
+        if len(_effects(after, "7d")) % 2:
+            p, t_ = t_, p
+        if (after["power"], after["toughness"]) != (p, t_):
+            out.append(f"{oid} is {after['power']}/{after['toughness']}; base {base['power']}/{base['toughness']} "
+                       f"from {source} with its modifying effects and counters on top gives {p}/{t_}")
     return out
 
 
