@@ -94,15 +94,7 @@ def _named_differences(where: str, noun: str, fields, oid: str, actual_section: 
     actual = actual_section[oid]
     if not isinstance(actual, dict):
         return [f"{where}: expected an object, got {actual!r}"]
-    out = []
-    for name, value in fields.items():
-        if name not in actual:
-            out.append(f"{where}.{name}: expected {value!r}, but there is no such field")
-        else:
-            diff = _field_difference(f"{where}.{name}", value, actual[name])
-            if diff:
-                out.append(diff)
-    return out
+    return _keyed_differences(where, "field", fields, actual)
 
 
 def _zone_differences(expected: Mapping[str, Any], zones: Mapping[str, Any]) -> list[str]:
@@ -114,7 +106,7 @@ def _zone_differences(expected: Mapping[str, Any], zones: Mapping[str, Any]) -> 
         if zone not in zones:
             out.append(f"{where}: expected {content!r}, but there is no such zone")
         elif isinstance(content, dict) and isinstance(zones[zone], dict):
-            out.extend(_per_player_differences(where, content, zones[zone]))
+            out.extend(_keyed_differences(where, "player", content, zones[zone]))
         else:
             diff = _field_difference(where, content, zones[zone])
             if diff:
@@ -122,14 +114,15 @@ def _zone_differences(expected: Mapping[str, Any], zones: Mapping[str, Any]) -> 
     return out
 
 
-def _per_player_differences(where: str, content: Mapping[str, Any], zone: Mapping[str, Any]) -> list[str]:
-    """Where a zone kept per player differs from ``content``, for the players it names."""
+def _keyed_differences(where: str, noun: str, expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str]:
+    """Where ``actual`` (an object's fields, a zone kept per player) differs from ``expected`` for each
+    key (a ``noun``) ``expected`` names: the key missing, or its value not the same (:func:`same_json`)."""
     out = []
-    for player, cards in content.items():
-        if player not in zone:
-            out.append(f"{where}.{player}: expected {cards!r}, but there is no such player")
+    for key, value in expected.items():
+        if key not in actual:
+            out.append(f"{where}.{key}: expected {value!r}, but there is no such {noun}")
         else:
-            diff = _field_difference(f"{where}.{player}", cards, zone[player])
+            diff = _field_difference(f"{where}.{key}", value, actual[key])
             if diff:
                 out.append(diff)
     return out
