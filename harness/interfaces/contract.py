@@ -298,31 +298,37 @@ def _events(src) -> list[str]:
         fields = [("`type`", "yes", f"`\"{etype}\"`", "", "")] + [
             (f"`{n}`", "yes" if req else "no", _cell(_type(spec)), _cell(_range(spec)),
              _cell(spec.get("description", ""))) for n, req, spec in _event_fields(schema, branch)]
-        lines += _table(("field", "required", "type", "range", "description"), fields)
+        lines += _table(_FIELD_HEADER, fields)
     return lines
 
 
-def _field_rows(schema: dict, spec: dict, required: Iterable[str]) -> list[tuple[str, ...]]:
-    required = set(required)
+#: The columns of a table of an event's, a board's or an observation's fields.
+_FIELD_HEADER = ("field", "required", "type", "range", "description")
+
+
+def _field_table(schema: dict, spec: dict) -> list[str]:
+    """The table of the fields of ``spec`` (``schema`` or a part of it), required as ``spec`` says."""
+    required = set(spec.get("required", ()))
     rows: list[tuple[str, ...]] = []
     for name, field in spec.get("properties", {}).items():
         field = _resolve(field, schema)
         rows.append((f"`{name}`", "yes" if name in required else "no", _cell(_type(field)), _cell(_range(field)),
                      _cell(field.get("description", ""))))
-    return rows
+    return _table(_FIELD_HEADER, rows)
+
+
+def _field_tables(schema: dict, players: dict, obj: dict) -> list[str]:
+    """The tables of the fields of a board or an observation (``schema``), of each player and of each object."""
+    return (_field_table(schema, schema) + ["Each player:", ""] + _field_table(schema, players)
+            + ["Each object:", ""] + _field_table(schema, obj))
 
 
 def _boards(src) -> list[str]:
     schema = src["schemas"].load("board")
     players = schema["properties"]["players"]
     obj = _resolve(schema["$defs"]["object"], schema)
-    header = ("field", "required", "type", "range", "description")
     lines = ["## Boards", "", _md(schema.get("description", "")), ""]
-    lines += _table(header, _field_rows(schema, schema, schema.get("required", ())))
-    lines += ["Each player:", ""]
-    lines += _table(header, _field_rows(schema, players["items"], players["items"].get("required", ())))
-    lines += ["Each object:", ""]
-    lines += _table(header, _field_rows(schema, obj, obj.get("required", ())))
+    lines += _field_tables(schema, players["items"], obj)
     lines += ["Tokens an effect defines, which a board object may name with `\"token\": true` "
               "(`harness.wire.vocabulary.DEFINED_TOKENS`):", ""]
     lines += _table(("token", "card types"), ((f"`{name}`", ", ".join(sorted(types)))
@@ -335,15 +341,10 @@ def _observations(src) -> list[str]:
     differential = src["differential"]
     players = schema["properties"]["players"]["additionalProperties"]
     obj = schema["$defs"]["object"]
-    header = ("field", "required", "type", "range", "description")
     lines = ["## Observations", "", _md(schema.get("description", "")),
              "", "What `game.observe()` returns (`harness/schema/observation.schema.json`; `generic.observation_shape` "
              "checks it after every event):", ""]
-    lines += _table(header, _field_rows(schema, schema, schema.get("required", ())))
-    lines += ["Each player:", ""]
-    lines += _table(header, _field_rows(schema, players, players.get("required", ())))
-    lines += ["Each object:", ""]
-    lines += _table(header, _field_rows(schema, obj, obj.get("required", ())))
+    lines += _field_tables(schema, players, obj)
     optional = [(f"`objects.*.{name}`", "when the engine's observation has it" if caps is None else
                  "with " + " or ".join(f"`{c}`" for c in caps)) for name, caps in differential.OPTIONAL_FIELDS.items()]
     optional += [(f"`players.*.{name}`", f"with `{cap}`") for name, cap in differential.OPTIONAL_PLAYER_FIELDS.items()]
