@@ -83,9 +83,11 @@ def test_each_example_fork_is_caught_and_replays(fork, fork_run, capsys, outside
 
 
 def test_differential_mode_reports_the_field_that_differs(tmp_path, capsys):
+    # --no-shrink: what is asserted is the failing step's report, the same shrunk or not (shrinking
+    # took 20 s of the suite under coverage; the fork's fixture above asserts on shrunk scenarios).
     spec = f"{FORKS / 'umbra_taps_creature.py'}:engine"
     code = run_cli("run", "--engine", spec, "--against", "reference", "--max-examples", 500, "--replay-dir",
-                   tmp_path, "--database", "none", "--quiet", "--seed", 2)
+                   tmp_path, "--database", "none", "--quiet", "--seed", 2, "--no-shrink")
     out = capsys.readouterr().out
     assert code == 1
     assert "VIOLATION differential.matches_reference" in out
@@ -300,10 +302,13 @@ engine = Wrapped()
     ("Garbage", "damage = 'lots' has the wrong type"),
 ])
 def test_engine_that_raises_hangs_or_returns_garbage(cls, words, tmp_path, capsys):
+    # --no-shrink: what is asserted holds of the finding as found (shrinking a hang waits out the
+    # step timeout at every shrink step that still hangs: 20 s of the suite); tests/test_faults.py
+    # shrinks such findings.
     path = tmp_path / f"{cls.lower()}_engine.py"
     path.write_text(MISBEHAVING.replace("{cls}", cls))
     code = run_cli("run", "--engine", f"{path}:engine", "--max-examples", 50, "--replay-dir", tmp_path / "out",
-                   "--database", "none", "--quiet", "--step-timeout", 0.2)
+                   "--database", "none", "--quiet", "--step-timeout", 0.2, "--no-shrink")
     out = capsys.readouterr().out
     assert code == 1
     assert words in out

@@ -188,6 +188,8 @@ def _print_result(args, result, coverage_summary) -> str:
     if result.findings:
         print()
         print(report.describe_findings_table(result.findings))
+        if getattr(args, "no_shrink", False):
+            print("Not shrunk (--no-shrink): each replay file holds its finding's example as it was found.")
     if result.also_seen:
         print(f"Also failed on the way, not reported: {', '.join(result.also_seen)} (--keep-going reports every "
               f"distinct finding)")

@@ -82,6 +82,9 @@ def _add_run(sub) -> argparse.ArgumentParser:
     run.add_argument("--keep-going", action="store_true",
                      help="after a finding is shrunk and saved, go on looking for other distinct findings "
                           "(budgets are totals)")
+    run.add_argument("--no-shrink", action="store_true",
+                     help="report each finding as it was found: no shrinking or reduction (faster; the replay "
+                          "file still reproduces it, with more events than a shrunk one)")
     run.add_argument("--baseline", metavar="FILE",
                      help="known findings (rulesfuzz baseline --from RUN.json): still reported, but the run "
                           "exits 0 when every finding is known")

@@ -55,5 +55,6 @@ def settings_from_args(args) -> RunSettings:
                        replay_dir=args.replay_dir, invariant_names=args.invariants,
                        skip_invariants=tuple(getattr(args, "skip_invariants", None) or ()),
                        steps_per_example=args.steps, step_timeout=args.step_timeout, keep_going=args.keep_going,
+                       shrink=not getattr(args, "no_shrink", False),
                        explore=getattr(args, "explore", False),
                        coverage_guided=getattr(args, "coverage_guided", False))
