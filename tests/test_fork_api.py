@@ -37,6 +37,13 @@ def test_each_documented_method_exists_with_its_parameters(name):
     assert actual == documented()[name]
 
 
+def test_every_effect_method_is_documented():
+    """A fork may override the method of any action of a modelled card's effects (``effect_<action>``)."""
+    from reference_engine.model_cards import EFFECT_ACTIONS
+
+    assert set(EFFECT_ACTIONS.values()) <= set(documented())
+
+
 def fork_files() -> list[Path]:
     return sorted((ROOT / "examples" / "forks").glob("*.py")) + sorted((ROOT / "tests" / "mutants").glob("[!_]*.py"))
 
