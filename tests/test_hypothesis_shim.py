@@ -163,7 +163,7 @@ def test_every_internal_the_shim_reads_is_where_it_looks():
     import hypothesis
 
     problems = shim.internals_problems()
-    assert not problems, (f"Hypothesis {hypothesis.__version__} moved internals harness/generation/hypothesis_shim.py reads "
+    assert not problems, (f"Hypothesis {hypothesis.__version__} moved internals harness/generation/hypothesis_shim/ reads "
                           f"(adapt the shim, then the pin in pyproject.toml):\n  " + "\n  ".join(problems))
 
 
