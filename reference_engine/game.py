@@ -26,7 +26,7 @@ from .kept import kept_entry
 from .layers import Layers, characteristics, state_cache
 from .mana import ManaRules, counts
 from .model_cards import ModelAbilities, protected_from
-from .objects import (BATTLEFIELD, COMBAT_STATUSES, VERSION, ZONES, GameObject, LastKnown, Player, PTEffect,
+from .objects import (BATTLEFIELD, COMBAT_STATUSES, OBJECT_FIELDS, VERSION, ZONES, GameObject, LastKnown, Player, PTEffect,
                       TrackedDict, TrackedList, Trigger)
 from .search import SearchRules
 from .stack import StackEntry, StackRules
@@ -37,7 +37,7 @@ from .steps import StepRules
 from .triggers import TriggeredAbilities
 from .zones import ZoneRules
 
-_OBJECT_FIELDS = attrgetter(*GameObject.__slots__)
+_OBJECT_FIELDS = attrgetter(*OBJECT_FIELDS)
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 #: The game's containers whose changes in place change the state version (Game.__setattr__).
 _TRACKED_CONTAINERS: dict[str, type] = {"objects": TrackedDict, "players": TrackedDict, "effects": TrackedList}

@@ -7,7 +7,8 @@ to the same result. This module keeps each permanent's last result with what it 
 from, and gives it back in a later state when all of that is equal:
 
 * the permanent itself: every field of its :class:`~reference_engine.objects.GameObject`
-  (zone, copy effect, controller, tapped, attachment, combat status, ...) and its counters;
+  (zone, copy effect, controller, tapped, attachment, combat status, ...) and its counters,
+  by its stamp (``GameObject._stamp``, a new one with each change to it);
 * the resolved effects on it (CR 611.2), each effect's fields;
 * the layer context: every permanent that can change *another* object's characteristics in
   this engine's layer code (CR 613): one attached to something (an Aura's or Equipment's
@@ -15,7 +16,7 @@ from, and gives it back in a later state when all of that is equal:
   Umbra read the enchanted permanent's controller), and one whose copiable values (CR 707.2)
   have an ability that reaches other objects (an anthem of its card model, Umbra Mystic,
   Orb of Origin's supertypes, or any script field not listed in :data:`OWN_ONLY`): each of
-  them with all its fields and counters.
+  them by its stamp.
 
 An object off the battlefield has its own characteristics (no continuous effect applies to
 it) and is not kept. A fork of the engine that overrides any method the layer code calls
@@ -31,7 +32,6 @@ from operator import attrgetter
 from .cards import CardScript
 from .objects import BATTLEFIELD, GameObject, PTEffect
 
-_OBJECT_FIELDS = attrgetter(*GameObject.__slots__)
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 
 #: Script fields that change at most the object's own characteristics or none (keywords are its
@@ -80,31 +80,16 @@ def reaches_others(script: CardScript) -> bool:
     return known[1]
 
 
-def own_key(obj: GameObject) -> tuple:
-    """Everything of ``obj`` itself: its fields and its counters (a dict changed in place)."""
-    return _OBJECT_FIELDS(obj), tuple(obj.counters.items())
-
-
-def own_key_now(obj: GameObject, cache: dict) -> tuple:
-    """:func:`own_key` of ``obj`` in the state ``cache`` belongs to, computed once per state."""
-    keys = cache.get("own_keys")
-    if keys is None:
-        keys = cache["own_keys"] = {}
-    found = keys.get(obj.id)
-    if found is None:
-        found = keys[obj.id] = own_key(obj)
-    return found
-
-
 def context(game, cache: dict) -> tuple:
-    """The layer context of the state ``cache`` belongs to (module docstring), computed once per state."""
+    """The layer context of the state ``cache`` belongs to (module docstring), computed once per
+    state: the stamps of the permanents in it (stamps are unique within a game)."""
     found = cache.get("context")
     if found is None:
         battlefield = [o for o in game.objects.values() if o.zone == BATTLEFIELD]
         hosts = {o.attached_to for o in battlefield if o.attached_to is not None}
-        found = tuple(own_key_now(o, cache) for o in battlefield
-                      if o.attached_to is not None or o.id in hosts
-                      or reaches_others(o.copy_effect[1] if o.copy_effect is not None else o.script))
+        found = tuple([o._stamp for o in battlefield
+                       if o.attached_to is not None or o.id in hosts
+                       or reaches_others(o.copy_effect[1] if o.copy_effect is not None else o.script)])
         last = game.__dict__.get("_context_kept")
         if last is not None and last == found:
             found = last  # the same object: comparing keys that hold it is quick
@@ -132,14 +117,15 @@ def kept_characteristics(game, obj: GameObject, cache: dict, compute):
     if kept is None:
         kept = {}
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
-    key = (own_key_now(obj, cache), effects_key(game, obj.id), context(game, cache))
+    stamp, effects, layer_context = obj._stamp, effects_key(game, obj.id), context(game, cache)
     known = kept.get(obj.id)
-    if known is not None and known[0] == key:
-        if known[2] is not None:
-            cache.setdefault("pt_effects", {})[obj.id] = known[2]
-        return known[1]
+    if known is not None and known[0] is obj and known[1] == stamp and known[2] == effects \
+            and known[3] == layer_context:
+        if known[5] is not None:
+            cache.setdefault("pt_effects", {})[obj.id] = known[5]
+        return known[4]
     found = compute(game, obj)
-    kept[obj.id] = (key, found, cache.get("pt_effects", {}).get(obj.id))
+    kept[obj.id] = (obj, stamp, effects, layer_context, found, cache.get("pt_effects", {}).get(obj.id))
     return found
 
 
@@ -192,10 +178,11 @@ def kept_entry(game, obj: GameObject, ch, cache: dict, build) -> dict:
     if kept is None:
         kept = {}
         object.__setattr__(game, "_entries_kept", kept)  # not the game's state
-    key = (ch, own_key_now(obj, cache), cache.get("pt_effects", {}).get(obj.id))
+    pt_effects = cache.get("pt_effects", {}).get(obj.id)
     known = kept.get(obj.id)
-    if known is not None and known[0][0] is ch and known[0] == key:
-        return fresh_entry(known[1])
+    if known is not None and known[0] is ch and known[1] is obj and known[2] == obj._stamp \
+            and known[3] == pt_effects:
+        return fresh_entry(known[4])
     entry = build(obj, ch)
-    kept[obj.id] = (key, fresh_entry(entry))
+    kept[obj.id] = (ch, obj, obj._stamp, pt_effects, fresh_entry(entry))
     return entry

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .cards import CardDef, CardScript
 
@@ -23,6 +23,8 @@ VERSION = [0]
 
 
 _UNSET = object()
+#: The stamp of the next new object (:attr:`GameObject._stamp`): negative, so no change's stamp is one.
+_NEW_STAMP = [0]
 
 
 class TrackedDict(dict):
@@ -30,41 +32,61 @@ class TrackedDict(dict):
 
     __slots__ = ()
 
+    def _changed(self) -> None:
+        VERSION[0] += 1
+
     def __setitem__(self, key, value):
         dict.__setitem__(self, key, value)
-        VERSION[0] += 1
+        self._changed()
 
     def __delitem__(self, key):
         dict.__delitem__(self, key)
-        VERSION[0] += 1
+        self._changed()
 
     def __or__(self, other):  # a new dict, not tracked (not a game's state)
         return dict.__or__(self, other)
 
     def __ior__(self, other):
         dict.update(self, other)
-        VERSION[0] += 1
+        self._changed()
         return self
 
     def pop(self, *args):
-        VERSION[0] += 1
+        self._changed()
         return dict.pop(self, *args)
 
     def popitem(self):
-        VERSION[0] += 1
+        self._changed()
         return dict.popitem(self)
 
     def setdefault(self, key, default=None):
-        VERSION[0] += 1
+        self._changed()
         return dict.setdefault(self, key, default)
 
     def update(self, *args, **kwargs):
         dict.update(self, *args, **kwargs)
-        VERSION[0] += 1
+        self._changed()
 
     def clear(self):
         dict.clear(self)
+        self._changed()
+
+
+class Counters(TrackedDict):
+    """An object's counters (CR 122): a :class:`TrackedDict` whose changes in place also give
+    its ``owner`` (a :class:`GameObject`) a new stamp."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, items=(), owner=None):
+        dict.__init__(self, items)
+        self.owner = owner
+
+    def _changed(self) -> None:
         VERSION[0] += 1
+        owner = getattr(self, "owner", None)  # unset while copy.deepcopy rebuilds it
+        if owner is not None:
+            object.__setattr__(owner, "_stamp", VERSION[0])
 
 
 class TrackedList(list):
@@ -174,6 +196,10 @@ class GameObject:
     copy_effect: tuple[CardDef, CardScript] | None = None
     copy_of: str | None = None
     spell_x: int = 0
+    #: Not the object's state: a number that changes with every change to it (a field set to
+    #: another value, its counters changed in place), unique within a game: equal stamps, the
+    #: same object as it was (reference_engine.kept). No rules meaning.
+    _stamp: int = field(default=0, repr=False, compare=False)
 
     def __init__(self, id: str, card: CardDef, script: CardScript, owner: str, controller: str, zone: str,
                  timestamp: int, token: bool = False, tapped: bool = False, summoning_sick: bool = False,
@@ -196,24 +222,27 @@ class GameObject:
         set_field(self, "summoning_sick", summoning_sick)
         set_field(self, "damage", damage)
         set_field(self, "deathtouch_damage", deathtouch_damage)
-        set_field(self, "counters", TrackedDict(counters or ()))
+        set_field(self, "counters", Counters(counters or (), self))
         set_field(self, "attached_to", attached_to)
         set_field(self, "combat", combat)
         set_field(self, "regeneration_shields", regeneration_shields)
         set_field(self, "copy_effect", copy_effect)
         set_field(self, "copy_of", copy_of)
         set_field(self, "spell_x", spell_x)
+        _NEW_STAMP[0] -= 1
+        set_field(self, "_stamp", _NEW_STAMP[0])
 
     def __setattr__(self, name: str, value) -> None:
-        """Set a field; unless it is the value the field has already, increment :data:`VERSION`.
-        Counters become a :class:`TrackedDict`."""
+        """Set a field; unless it is the value the field has already, increment :data:`VERSION`
+        and give the object a new stamp. Counters become its :class:`Counters`."""
         if name == "counters":
-            if type(value) is not TrackedDict:
-                value = TrackedDict(value)
+            if type(value) is not Counters or value.owner is not self:
+                value = Counters(value, self)
         elif getattr(self, name, _UNSET) is value:  # the same value: nothing changes
             return
         object.__setattr__(self, name, value)
         VERSION[0] += 1
+        object.__setattr__(self, "_stamp", VERSION[0])
 
     def reset_for_zone_change(self) -> None:
         """CR 400.7: the object in the new zone remembers nothing of the old one."""
@@ -228,6 +257,10 @@ class GameObject:
         self.copy_effect = None
         self.copy_of = None
         self.spell_x = 0
+
+
+#: The fields of a :class:`GameObject` that are its state (not its stamp).
+OBJECT_FIELDS = tuple(f.name for f in fields(GameObject) if f.name != "_stamp")
 
 
 @dataclass(slots=True)

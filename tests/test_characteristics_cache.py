@@ -73,6 +73,25 @@ def test_a_counter_changed_in_place_is_seen(calls):
     assert pt(game, "b") == (4, 4)
 
 
+def test_counters_of_a_copied_game_or_given_by_another_object_are_its_own():
+    """CR 122.1a, 613.4c: a +1/+1 counter makes Grizzly Bears 3/3. A deep copy of a game (a
+    fork's snapshot) has counters of its own: one put on there is seen there, not in the
+    original; counters taken from another object are copied: changing them changes one object."""
+    import copy
+
+    game = new_game(obj("b", "Grizzly Bears"), obj("c", "Grizzly Bears"))
+    assert pt(game, "b") == (2, 2)
+    snapshot = copy.deepcopy(game)
+    assert pt(snapshot, "b") == (2, 2)
+    snapshot.objects["b"].counters["+1/+1"] = 1
+    assert pt(snapshot, "b") == (3, 3) and pt(game, "b") == (2, 2)
+    game.objects["c"].counters = game.objects["b"].counters
+    game.objects["b"].counters["+1/+1"] = 2
+    assert pt(game, "b") == (4, 4) and pt(game, "c") == (2, 2)
+    game.objects["c"].counters["+1/+1"] = 1
+    assert pt(game, "c") == (3, 3) and pt(game, "b") == (4, 4)
+
+
 def test_an_aura_moved_in_place_is_seen():
     """Hyena Umbra gives +1/+1 and first strike to the creature it enchants, and only to it (CR 303.4)."""
     game = new_game(obj("b", "Grizzly Bears"), obj("c", "Grizzly Bears"), aura("h", "Hyena Umbra", on="b"))
