@@ -14,7 +14,7 @@ from collections import Counter
 from typing import cast
 
 from .base import Transition, invariant
-from .templates import damage_entries, keywords_of, matches, read_model, replaced, triggers_logged
+from .templates import damage_entries, damage_marked_problems, keywords_of, matches, read_model, triggers_logged
 
 
 def _spell_model(t: Transition):
@@ -99,22 +99,8 @@ def _dealt_as_divided(card, targets: list, division: list, dealt: Counter) -> li
     return out
 
 
-def _damage_marked(t: Transition, targets: list, division: list) -> list[str]:
-    """Each target permanent still on the battlefield has its amount more damage marked (CR 120.3e),
-    unless a replacement effect applied to it."""
-    out = []
-    saved = replaced(t)
-    for w, n in zip(targets, division):
-        before, after = t.before["objects"].get(w), t.after["objects"].get(w)
-        if before is None or after is None or after.get("zone") != "battlefield" or w in saved:
-            continue
-        if after.get("damage") != before.get("damage", 0) + n:
-            out.append(f"120.3e: {w} has {after.get('damage')} damage marked after {t.event.get('card')} dealt it {n} (it "
-                       f"had {before.get('damage', 0)})")
-    return out
-
-
-@invariant("templates.divided_damage", rules=("601.2d", "120.3", "115.3"), requires=("damage", "cards:divided damage"))
+@invariant("templates.divided_damage", rules=("601.2d", "120.3", "115.3"), requires=("damage", "cards:divided damage"),
+           on=("cast",))
 def divided_damage(t: Transition):
     """A modelled "~ deals N damage divided as you choose among one, two, or three targets" spell deals each
     target the amount the caster announced (the cast's ``division``, in the order of ``targets``), each at
@@ -138,7 +124,7 @@ def divided_damage(t: Transition):
     if _any_protected(t, targets):
         return None  # its damage may be prevented (702.16e)
     out = _dealt_as_divided(e.get("card"), targets, division, _dealt_by_the_spell(t))
-    return out + _damage_marked(t, targets, division)
+    return out + damage_marked_problems(t, zip(targets, division))
 
 
 # --------------------------------------------------------------------------- life from the game
@@ -231,7 +217,8 @@ def _expected_life(t: Transition, effects: list) -> dict | None:
     return expected
 
 
-@invariant("templates.life_from_the_game", rules=("608.2h", "119.3", "107.1b"), requires=("cards:life from the game",))
+@invariant("templates.life_from_the_game", rules=("608.2h", "119.3", "107.1b"), requires=("cards:life from the game",),
+           on=("cast",))
 def life_from_the_game(t: Transition):
     """A modelled spell whose life amount comes from the game changes life by that amount as it resolves
     (CR 608.2h): "you gain 2 life for each creature you control" counts them; "Destroy target creature.

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import cache
 from typing import Any, cast
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import cards
 from cards.model import Affected, CardModel
@@ -68,6 +68,21 @@ def replaced(t: Transition) -> set:
     """Objects a replacement effect applied to (or had damage removed) during the event."""
     return {e.get("affected") for e in t.log if e.get("kind") == "replacement"} | {
         e.get("object") for e in t.log if e.get("kind") == "damage_removed"}
+
+
+def damage_marked_problems(t: Transition, dealt: Iterable[tuple[str, int]]) -> list[str]:
+    """Each permanent of ``dealt`` (``(id, amount)`` pairs: what the event's spell dealt it) still on the
+    battlefield has that much more damage marked (CR 120.3e), unless a replacement effect applied to it."""
+    out = []
+    saved = replaced(t)
+    for w, n in dealt:
+        before, after = t.before["objects"].get(w), t.after["objects"].get(w)
+        if before is None or after is None or after.get("zone") != "battlefield" or w in saved:
+            continue
+        if after.get("damage") != before.get("damage", 0) + n:
+            out.append(f"120.3e: {w} has {after.get('damage')} damage marked after {t.event.get('card')} dealt it {n} (it "
+                       f"had {before.get('damage', 0)})")
+    return out
 
 
 def damage_entries(t: Transition) -> list[dict]:
@@ -345,7 +360,8 @@ def enters_as_itself(e: dict) -> bool:
     return e.get("type") == "cast" and isinstance(e.get("id"), str)
 
 
-@invariant("templates.enters_tapped", rules=("614.1c", "614.12"), requires=("cards:enters tapped",))
+@invariant("templates.enters_tapped", rules=("614.1c", "614.12"), requires=("cards:enters tapped",),
+           on=("put_onto_battlefield", "cast"))
 def enters_tapped(t: Transition):
     """A permanent whose card says "~ enters tapped" is tapped once put onto the battlefield (CR 614.1c)."""
     e = t.event
@@ -456,7 +472,7 @@ def _enters_draws(t: Transition, source, controller: str, effects: list, others:
 
 
 @invariant("templates.enters_trigger_effects", rules=("603.6a", "603.2", "119.3", "120.3", "121.1"),
-           requires=("triggers", "cards:enters trigger"))
+           requires=("triggers", "cards:enters trigger"), on=("put_onto_battlefield", "cast"))
 def enters_trigger_effects(t: Transition):
     """A permanent put onto the battlefield whose card says "When ~ enters, <effect>" does it
     (CR 603.6a): "~ deals N damage to <target>" is a damage of N from it to its target; "you gain
