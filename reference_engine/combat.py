@@ -62,6 +62,7 @@ import re
 from harness import decisions as D
 from .errors import IllegalAction, Unsupported
 from .layers import characteristics
+from .model_targets import mark_damage
 from .objects import BATTLEFIELD, GameObject
 from .records import DECLARE_ATTACKERS, Combat
 
@@ -508,16 +509,7 @@ class CombatRules(GameBase):
         keywords = {source.id: characteristics(self, source).keywords for source, _, _ in assignments}
         dealt: dict[str, int] = {}
         for source, target, amount in assignments:
-            deathtouch = "deathtouch" in keywords[source.id]
-            self.log.append({"kind": "damage", "source": source.id, "target": target, "amount": amount,
-                             "deathtouch": deathtouch, "combat": True})
-            if target in self.players:
-                self.players[target].life -= amount
-            else:
-                obj = self.objects[target]
-                obj.damage += amount
-                if deathtouch:
-                    obj.deathtouch_damage = True
+            mark_damage(self, source.id, target, amount, "deathtouch" in keywords[source.id], combat=True)
             dealt[source.id] = dealt.get(source.id, 0) + amount
         for source, _, _ in assignments:
             amount = dealt.pop(source.id, 0)

@@ -254,13 +254,14 @@ def divide_damage(effects, assigned: dict[int, list], event: dict, name: str):
 
 
 # ---------------------------------------------------------------- resolving
-def deal_damage(game: GameBase, label: str, keywords, controller: str | None, target: str, amount: int) -> None:
-    """Deal ``amount`` damage from a source logged as ``label`` with ``keywords`` (CR 120.3):
-    marked on a creature, lost as life by a player; deathtouch (702.2) and lifelink (702.15b:
-    its controller gains that much life) from the source's keywords."""
-    deathtouch, lifelink = "deathtouch" in keywords, "lifelink" in keywords
-    game.log.append({"kind": "damage", "source": label, "target": target, "amount": amount,
-                     "deathtouch": deathtouch})
+def mark_damage(game: GameBase, label: str, target: str, amount: int, deathtouch: bool, combat: bool = False) -> None:
+    """The damage itself, from a source logged as ``label`` (CR 120.3): lost as life by a player (120.3a),
+    marked on a creature (120.3e), deathtouch damage recorded (704.5h); logged as a ``damage`` entry, with
+    ``"combat": true`` for combat damage. Lifelink is the caller's (702.15b: once per source in combat)."""
+    entry = {"kind": "damage", "source": label, "target": target, "amount": amount, "deathtouch": deathtouch}
+    if combat:
+        entry["combat"] = True
+    game.log.append(entry)
     if target in game.players:
         game.players[target].life -= amount
     else:
@@ -268,6 +269,14 @@ def deal_damage(game: GameBase, label: str, keywords, controller: str | None, ta
         obj.damage += amount
         if deathtouch:
             obj.deathtouch_damage = True
+
+
+def deal_damage(game: GameBase, label: str, keywords, controller: str | None, target: str, amount: int) -> None:
+    """Deal ``amount`` damage from a source logged as ``label`` with ``keywords`` (CR 120.3):
+    marked on a creature, lost as life by a player; deathtouch (702.2) and lifelink (702.15b:
+    its controller gains that much life) from the source's keywords."""
+    deathtouch, lifelink = "deathtouch" in keywords, "lifelink" in keywords
+    mark_damage(game, label, target, amount, deathtouch)
     if lifelink and controller is not None:
         game.players[controller].life += amount
         game.log.append({"kind": "life_gained", "player": controller, "amount": amount})
