@@ -18,10 +18,11 @@ import reference_engine.zones as zones
 from .cards import MODEL_SPELL, TOKEN_DEFS, card
 from .errors import IllegalAction, UnknownCard, Unsupported
 from .event_fields import new_ids as _new_ids
+from .event_fields import permanent as _permanent
 from .model_cards import protected_from
 from .model_targets import deal_damage_from as _deal_damage
 from .layers import characteristics, counter_pt
-from .objects import BATTLEFIELD, COMBAT_STATUSES
+from .objects import COMBAT_STATUSES
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -30,16 +31,6 @@ if TYPE_CHECKING:
 def _is_player(game: GameBase, value) -> bool:
     """Whether ``value`` names a player (ids are strings; anything else is not a player)."""
     return isinstance(value, str) and value in game.players
-
-
-def _permanent(game: GameBase, event, key):
-    oid = event.get(key)
-    obj = game.objects.get(oid) if isinstance(oid, str) else None
-    if obj is None:
-        raise IllegalAction("no_such_object", f"{key}={oid!r} is not an object in the game")
-    if obj.zone != BATTLEFIELD:
-        raise IllegalAction("not_on_battlefield", f"{key}={oid!r} is in the {obj.zone}, not on the battlefield")
-    return obj
 
 
 def _creature(game: GameBase, event, key):

@@ -39,6 +39,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import IllegalAction, Unsupported
+from .event_fields import permanent
 from .objects import BATTLEFIELD, GameObject
 from .records import EVENT_BY
 
@@ -127,25 +128,15 @@ class ZoneRules(GameBase):
 
 
 # ---------------------------------------------------------------- event handlers
-def _on_battlefield(game: GameBase, event) -> GameObject:
-    oid = event.get("object")
-    obj = game.objects.get(oid) if isinstance(oid, str) else None
-    if obj is None:
-        raise IllegalAction("no_such_object", f"object={oid!r} is not an object in the game")
-    if obj.zone != BATTLEFIELD:
-        raise IllegalAction("not_on_battlefield", f"object={oid!r} is in the {obj.zone}, not on the battlefield")
-    return obj
-
-
 def exile_event(game: GameBase, event):
     """``{"type": "exile", "object": ID}``: an effect exiles the permanent (CR 701.11a)."""
-    obj = _on_battlefield(game, event)
+    obj = permanent(game, event, "object")
     return lambda decider: game.exile([obj.id])
 
 
 def return_to_hand_event(game: GameBase, event):
     """``{"type": "return_to_hand", "object": ID}``: an effect returns the permanent to its owner's hand."""
-    obj = _on_battlefield(game, event)
+    obj = permanent(game, event, "object")
     return lambda decider: game.return_to_hand([obj.id])
 
 
@@ -156,7 +147,7 @@ def flicker_event(game: GameBase, event):
     Declined (Unsupported) where the card's return needs a choice the event doesn't give: an Aura
     (its owner chooses what it enchants as it returns, CR 303.4f) and a card that may enter as a
     copy (Clone, CR 707.5)."""
-    obj = _on_battlefield(game, event)
+    obj = permanent(game, event, "object")
     new_id = event.get("id")
     if not isinstance(new_id, str) or not new_id or new_id in game.objects or new_id in game.last_known \
             or new_id in game.players:
