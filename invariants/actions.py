@@ -81,7 +81,7 @@ def _player_chose(t: Transition, player: str, creatures: list[str], asked: list[
     return out
 
 
-@invariant("edict.player_chooses", rules=("701.17a",), requires=("edict",))
+@invariant("edict.player_chooses", rules=("701.17a",), requires=("edict",), on=("edict",))
 def edict_player_chooses(t: Transition):
     """"Target player sacrifices a creature": that player chooses one of the creatures they control (decider
     kind ``edict``, asked of them, the options exactly their creatures, when they have two or more) and
@@ -122,7 +122,7 @@ def edict_player_chooses(t: Transition):
 
 
 @invariant("put_onto_battlefield.enters_tapped", rules=("110.5b", "614.1c"),
-           requires=("put_onto_battlefield.tapped",))
+           requires=("put_onto_battlefield.tapped",), on=("put_onto_battlefield",))
 def put_tapped(t: Transition):
     """A permanent an effect puts onto the battlefield tapped (``"tapped": true``) is tapped as it enters
     (CR 110.5b): it enters tapped, so it doesn't *become* tapped (no ``tapped`` log entry for it)."""
@@ -141,7 +141,8 @@ def put_tapped(t: Transition):
     return out
 
 
-@invariant("damage.zero_is_no_damage", rules=("120.8", "702.2b", "702.15b", "603.2"), requires=("damage", "damage.zero"))
+@invariant("damage.zero_is_no_damage", rules=("120.8", "702.2b", "702.15b", "603.2"), requires=("damage", "damage.zero"),
+           on=("damage",))
 def zero_is_no_damage(t: Transition):
     """A source that would deal 0 damage deals no damage at all (CR 120.8): nothing is marked or lost, a
     deathtouch source destroys nothing (702.2b needs damage dealt), lifelink gains no life (702.15b),

@@ -40,6 +40,17 @@ class Invariant:
     check: Check
     summary: str
     scope: str = "step"
+    #: The event types on whose steps it can apply (None: undeclared, every step); see :func:`invariant`.
+    on: frozenset[str] | None = None
+    #: The log entry kinds that make it apply on a step of any event type.
+    on_log: frozenset[str] = frozenset()
+
+    def may_apply(self, event_type: object, log_kinds: frozenset[str] | set[str]) -> bool:
+        """Whether a step of ``event_type`` (the event's ``type``) whose log has entries of
+        ``log_kinds`` (the ``kind`` of each entry of the transition's log) is one its check can
+        return something other than None on: always for an invariant that declares nothing."""
+        on = self.on
+        return on is None or event_type in on or not self.on_log.isdisjoint(log_kinds)
 
     def to_json(self) -> dict:
         return {
@@ -76,7 +87,7 @@ def outside_the_stack(check: Check) -> Check:
 
 
 def invariant(name: str, *, rules: Iterable[str], rulings: Iterable[str] = (), requires: Iterable[str] = (),
-              family: str = "rules", scope: str = "step"):
+              family: str = "rules", scope: str = "step", on: Iterable[str] | None = None, on_log: Iterable[str] = ()):
     """Register the decorated check as an invariant named ``name``.
 
     ``scope`` is ``"step"`` (the check takes a :class:`Transition`) or ``"scenario"``
@@ -84,7 +95,19 @@ def invariant(name: str, *, rules: Iterable[str], rulings: Iterable[str] = (), r
 
     ``rules`` are CR rule numbers; ``rulings`` are ``"Card YYYY-MM-DD"`` keys into the
     packaged rulings (see :func:`ruling_text`). Raises ValueError for a duplicate name.
+
+    ``on`` and ``on_log`` declare what a step invariant reads that can make it apply: the event
+    types (``on``) and the log entry kinds (``on_log``) without which its check returns None
+    (not applicable) whatever else the step holds, derived from the check's own first test
+    (e.g. ``if t.event.get("type") != "cast": return None``). The runner skips it on every other
+    step and counts it checked and not applicable there
+    (:class:`harness.running.invariant_schedule.Schedule`); ``tests/test_invariant_schedule.py``
+    shows the check returns None on such steps of fuzz runs. Declaring neither (the default)
+    checks it on every step.
     """
+    if scope != "step" and (on is not None or on_log):
+        raise ValueError(f"invariant {name!r}: only a step invariant declares what it reads (on, on_log)")
+    declared = None if on is None and not on_log else frozenset(on or ())
 
     def register(check: Check) -> Check:
         if name in REGISTRY:
@@ -96,8 +119,8 @@ def invariant(name: str, *, rules: Iterable[str], rulings: Iterable[str] = (), r
         if scope == "step" and "stack" not in requires and not name.startswith(HOLDS_ON_THE_STACK):
             checked = outside_the_stack(check)
         REGISTRY[name] = Invariant(
-            name, family, tuple(rules), tuple(rulings), frozenset(requires), checked, summary, scope
-        )
+            name, family, tuple(rules), tuple(rulings), frozenset(requires), checked, summary, scope, declared,
+            frozenset(on_log))
         return check
 
     return register

@@ -56,8 +56,12 @@ def controlled(t: Transition, player: str, name: str) -> list[str]:
                   and has_abilities(o) and oid not in gone)
 
 
+#: The log entry kinds of a coin flip and a die roll.
+CHANCE_KINDS = ("coin_flip", "die_roll")
+
+
 def chance_entries(log: list[dict]) -> list[dict]:
-    return [e for e in log if e.get("kind") in ("coin_flip", "die_roll")]
+    return [e for e in log if e.get("kind") in CHANCE_KINDS]
 
 
 def instructions(log: list[dict]) -> dict[tuple, list[dict]]:
@@ -159,7 +163,8 @@ def _replacement_chain(i, entries: list[dict], first: str) -> list[str]:
     return out
 
 
-@invariant("chance.instructions_carried_out", rules=("705.1", "706.1", "614.6"), requires=CHANCE)
+@invariant("chance.instructions_carried_out", rules=("705.1", "706.1", "614.6"), requires=CHANCE,
+           on=("flip_coins", "roll_dice"))
 def instructions_carried_out(t: Transition):
     """An instruction to flip N coins is N flips (instructions 1..N); to roll dice, one roll (instruction 1).
 
@@ -229,7 +234,7 @@ def _calls_asked(t: Transition, calls: list[Decision]) -> list[str]:
     return out
 
 
-@invariant("chance.calls_and_wins", rules=("705.2",), rulings=(POKEY_FLIP,), requires=CHANCE)
+@invariant("chance.calls_and_wins", rules=("705.2",), rulings=(POKEY_FLIP,), requires=CHANCE, on_log=CHANCE_KINDS)
 def calls_and_wins(t: Transition):
     """The player who flips calls (when the effect has a winner) and wins when the call matches the result.
 
@@ -289,7 +294,7 @@ def _thumb_coins(t: Transition, player, i, coins: list[dict], kept: list[tuple])
     return []
 
 
-@invariant("chance.krarks_thumb", rules=("614.1a", "706.6"), requires=CHANCE)
+@invariant("chance.krarks_thumb", rules=("614.1a", "706.6"), requires=CHANCE, on_log=CHANCE_KINDS)
 def krarks_thumb(t: Transition):
     """Krark's Thumb: its controller's coin flips are two coins, one ignored; nobody else's are.
 
@@ -336,7 +341,8 @@ def _pixie_roll(player, i, dice: list[dict], count: int, sides: int, k: int) -> 
     return out
 
 
-@invariant("chance.pixie_guide", rules=("614.1a", "706.6"), rulings=(POKEY_SEES_ROLL,), requires=CHANCE)
+@invariant("chance.pixie_guide", rules=("614.1a", "706.6"), rulings=(POKEY_SEES_ROLL,), requires=CHANCE,
+           on_log=CHANCE_KINDS)
 def pixie_guide(t: Transition):
     """Pixie Guide: its controller rolls one more die per Pixie Guide and ignores that many of the lowest.
 
@@ -367,7 +373,7 @@ def _coin_as_d20(result):
 
 
 @invariant("chance.pokey", rules=("614.1a", "614.5", "616.1"),
-           rulings=(POKEY_FLIP, POKEY_ROLL, POKEY_BOTH), requires=CHANCE)
+           rulings=(POKEY_FLIP, POKEY_ROLL, POKEY_BOTH), requires=CHANCE, on_log=CHANCE_KINDS)
 def pokey(t: Transition):
     """Pokey: a flip may become a d20 roll (1-10 tails, 11-20 heads), a d20 roll a flip (heads 20, tails 1), once each.
 
@@ -438,7 +444,7 @@ def _watchers_triggered(t: Transition, player, groups: dict[tuple, list[dict]], 
 
 
 @invariant("chance.ignored_never_happened", rules=("603.2", "706.6", "614.6"),
-           rulings=(POKEY_SEES_ROLL, POKEY_SEES_FLIP), requires=CHANCE | {"triggers"})
+           rulings=(POKEY_SEES_ROLL, POKEY_SEES_FLIP), requires=CHANCE | {"triggers"}, on_log=CHANCE_KINDS)
 def ignored_never_happened(t: Transition):
     """Tavern Scoundrel triggers once per coin flip its controller wins; Brazen Dwarf once per roll.
 
@@ -492,7 +498,8 @@ def _dwarf_damage(t: Transition) -> list[str]:
     return out
 
 
-@invariant("chance.trigger_effects", rules=("603.2", "111.10a", "120.3"), requires=CHANCE | {"triggers"})
+@invariant("chance.trigger_effects", rules=("603.2", "111.10a", "120.3"), requires=CHANCE | {"triggers"},
+           on_log=CHANCE_KINDS)
 def trigger_effects(t: Transition):
     """Each Tavern Scoundrel trigger creates two Treasure tokens; each Brazen Dwarf trigger deals 1 damage to each opponent.
 

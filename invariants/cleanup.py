@@ -21,7 +21,7 @@ def _cleanup(t: Transition) -> bool:
 
 
 @invariant("cleanup.everything_that_ends_does", rules=("514.2", "120.6", "611.2a", "701.15a", "511.3"),
-           requires=("cleanup",))
+           requires=("cleanup",), on=("cleanup",))
 def everything_that_ends_does(t: Transition):
     """After the cleanup step no permanent has damage marked, an "until end of turn" effect,
     a regeneration shield or a combat status."""
@@ -80,7 +80,8 @@ def _nothing_else_changed(t: Transition, oid: str, before: dict, after: dict) ->
     return out
 
 
-@invariant("cleanup.nothing_else_ends", rules=("514.2", "514.3a", "122.1", "400.7"), requires=("cleanup",))
+@invariant("cleanup.nothing_else_ends", rules=("514.2", "514.3a", "122.1", "400.7"), requires=("cleanup",),
+           on=("cleanup",))
 def nothing_else_ends(t: Transition):
     """The cleanup step ends nothing else: counters, tapped status, attachments, controllers,
     owners and life totals stay, and a permanent leaves the battlefield only by a state-based action."""

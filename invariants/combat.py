@@ -223,7 +223,7 @@ def _attack_refusal_judged(t: Transition, player: str, ids: list[str]) -> bool:
 
 
 @invariant("combat.attack_legality", rules=("508.1a", "508.1c", "302.6", "702.3b", "702.10c", "511.3"),
-           requires=COMBAT)
+           requires=COMBAT, on=("declare_attackers",))
 def attack_legality(t: Transition):
     """An illegal declaration of attackers is refused and a legal one is performed.
 
@@ -263,7 +263,7 @@ def _declared_attacker_problems(oid: str, before: dict, after: dict) -> list[str
     return out
 
 
-@invariant("combat.attacking_taps", rules=("508.1f", "508.1k", "702.20b"), requires=COMBAT)
+@invariant("combat.attacking_taps", rules=("508.1f", "508.1k", "702.20b"), requires=COMBAT, on=("declare_attackers",))
 def attacking_taps(t: Transition):
     """Declared attackers become attacking creatures and tapped, except those with vigilance.
 
@@ -342,7 +342,7 @@ def _attackers_blocked(t: Transition, blocks: dict[str, str]) -> list[str]:
 
 
 @invariant("combat.block_legality", rules=("509.1a", "509.1b", "509.1g", "509.1h", "702.9b", "702.17b", "702.111b"),
-           requires=COMBAT)
+           requires=COMBAT, on=("declare_blockers",))
 def block_legality(t: Transition):
     """An illegal declaration of blockers is refused, a legal one is performed, and the blocks are as declared.
 

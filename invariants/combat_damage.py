@@ -231,7 +231,7 @@ def _dealt_in_the_wrong_step(t: Transition, exp: _Expected, recipient: str, obse
 
 
 @invariant("combat.damage_steps", rules=("510.4", "702.7b", "702.7c", "702.4b", "702.4c", "702.4d", "508.8"),
-           requires=COMBAT)
+           requires=COMBAT, on=("combat_damage",))
 def damage_steps(t: Transition):
     """Combat damage steps: first strike and double strike creatures first, then the others and double strike again.
 
@@ -331,7 +331,8 @@ def _lifelink_gains(t: Transition) -> dict[str, int]:
         if total and "lifelink" in _keywords(o):
             gains[o.get("controller")] = gains.get(o.get("controller"), 0) + total
     return gains
-@invariant("combat.damage_assignment", rules=("510.1c", "702.19b", "702.19d", "702.2c"), requires=COMBAT)
+@invariant("combat.damage_assignment", rules=("510.1c", "702.19b", "702.19d", "702.2c"), requires=COMBAT,
+           on=("combat_damage",))
 def damage_assignment(t: Transition):
     """A blocked attacker's damage is divided as its controller chooses, among the choices the rules allow.
 
@@ -353,7 +354,7 @@ def damage_assignment(t: Transition):
 
 
 @invariant("combat.damage_totals", rules=("510.1a", "510.1b", "510.1c", "510.1d", "510.2", "702.19b", "702.19d",
-                                          "120.3"), requires=COMBAT)
+                                          "120.3"), requires=COMBAT, on=("combat_damage",))
 def damage_totals(t: Transition):
     """Each player and creature is dealt the combat damage the rules assign, and no other creature any.
 
@@ -381,7 +382,7 @@ def damage_totals(t: Transition):
     return out
 
 
-@invariant("combat.lifelink", rules=("702.15b", "120.3f"), requires=COMBAT)
+@invariant("combat.lifelink", rules=("702.15b", "120.3f"), requires=COMBAT, on=("combat_damage",))
 def lifelink(t: Transition):
     """Combat damage dealt by a source with lifelink makes its controller gain that much life.
 

@@ -99,7 +99,8 @@ def _dealt_as_divided(card, targets: list, division: list, dealt: Counter) -> li
     return out
 
 
-@invariant("templates.divided_damage", rules=("601.2d", "120.3", "115.3"), requires=("damage", "cards:divided damage"))
+@invariant("templates.divided_damage", rules=("601.2d", "120.3", "115.3"), requires=("damage", "cards:divided damage"),
+           on=("cast",))
 def divided_damage(t: Transition):
     """A modelled "~ deals N damage divided as you choose among one, two, or three targets" spell deals each
     target the amount the caster announced (the cast's ``division``, in the order of ``targets``), each at
@@ -216,7 +217,8 @@ def _expected_life(t: Transition, effects: list) -> dict | None:
     return expected
 
 
-@invariant("templates.life_from_the_game", rules=("608.2h", "119.3", "107.1b"), requires=("cards:life from the game",))
+@invariant("templates.life_from_the_game", rules=("608.2h", "119.3", "107.1b"), requires=("cards:life from the game",),
+           on=("cast",))
 def life_from_the_game(t: Transition):
     """A modelled spell whose life amount comes from the game changes life by that amount as it resolves
     (CR 608.2h): "you gain 2 life for each creature you control" counts them; "Destroy target creature.

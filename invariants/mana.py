@@ -70,7 +70,7 @@ def _delta(t: Transition, player: str) -> dict[str, int]:
 
 
 @invariant("mana.amount", rules=("106.12b", "616.1", "614.5", "106.12a", "605.3b", "605.4a"),
-           rulings=(ORB_REPLACEMENT, ORB_TRIGGERS), requires=("mana",))
+           rulings=(ORB_REPLACEMENT, ORB_TRIGGERS), requires=("mana",), on=("activate",))
 def amount(t: Transition):
     """Mana added = the ability's amount times the replacement effects, plus one per trigger.
 
@@ -105,7 +105,8 @@ def amount(t: Transition):
     return out
 
 
-@invariant("mana.types", rules=("106.7", "106.12b", "106.1b"), rulings=(ORB_COULD_PRODUCE,), requires=("mana",))
+@invariant("mana.types", rules=("106.7", "106.12b", "106.1b"), rulings=(ORB_COULD_PRODUCE,), requires=("mana",),
+           on=("activate",))
 def types(t: Transition):
     """A mana ability adds only types its text allows ("could produce" computed from the board).
 
@@ -138,7 +139,7 @@ def types(t: Transition):
 
 
 @invariant("mana.undefined_type_produces_nothing", rules=("106.5", "106.7"), rulings=(ORB_UNDEFINED,),
-           requires=("mana",))
+           requires=("mana",), on=("activate",))
 def undefined_type_produces_nothing(t: Transition):
     """An ability that would produce mana of an undefined type produces no mana.
 
@@ -163,7 +164,7 @@ def undefined_type_produces_nothing(t: Transition):
 
 
 @invariant("mana.tapped_for_mana_triggers", rules=("106.12", "106.12a", "605.1b"),
-           rulings=(ORB_TAP_FOR_MANA, ORB_TRIGGERS), requires=("mana", "triggers"))
+           rulings=(ORB_TAP_FOR_MANA, ORB_TRIGGERS), requires=("mana", "triggers"), on=("activate",))
 def tapped_for_mana_triggers(t: Transition):
     """Each "whenever a player taps a land for mana" permanent triggers once per land mana
     ability with {T} that resolved and produced mana, and never otherwise.
@@ -191,7 +192,7 @@ def tapped_for_mana_triggers(t: Transition):
     return out
 
 
-@invariant("mana.replacement_order_chosen", rules=("616.1", "106.12b"), requires=("mana",))
+@invariant("mana.replacement_order_chosen", rules=("616.1", "106.12b"), requires=("mana",), on=("activate",))
 def replacement_order_chosen(t: Transition):
     """When replacement effects on a mana production event give different results in
     different orders, the player who tapped the permanent chooses the order (CR 616.1)."""
@@ -213,7 +214,8 @@ def replacement_order_chosen(t: Transition):
             for d in asked if d.player != player]
 
 
-@invariant("mana.pool_empties", rules=("106.4", "500.4"), requires=("mana",))
+@invariant("mana.pool_empties", rules=("106.4", "500.4"), requires=("mana",),
+           on=("pass_step", "begin_turn", "cleanup"))
 def pool_empties(t: Transition):
     """Every mana pool is empty after a step ends (``pass_step``, ``begin_turn``, ``cleanup``).
 
@@ -246,7 +248,7 @@ def pool_shape(t: Transition):
     return out
 
 
-@invariant("turn.untap_step", rules=("502.3", "302.6"), requires=("mana",))
+@invariant("turn.untap_step", rules=("502.3", "302.6"), requires=("mana",), on=("begin_turn",))
 def untap_step(t: Transition):
     """``begin_turn`` P: P's permanents untap and stop being summoning sick; other players'
     permanents keep their tapped status."""
@@ -267,7 +269,7 @@ def untap_step(t: Transition):
     return out
 
 
-@invariant("costs.tap_symbol", rules=("107.5",), rulings=(ORB_TAP,), requires=("tap_untap_costs",))
+@invariant("costs.tap_symbol", rules=("107.5",), rulings=(ORB_TAP,), requires=("tap_untap_costs",), on=("activate",))
 def tap_symbol(t: Transition):
     """{T} in an activation cost means "tap this permanent": a tapped permanent can't pay it,
     and once it is paid the permanent is tapped."""
@@ -284,7 +286,8 @@ def tap_symbol(t: Transition):
     return []
 
 
-@invariant("costs.untap_symbol", rules=("107.6",), rulings=(ORB_UNTAP,), requires=("tap_untap_costs",))
+@invariant("costs.untap_symbol", rules=("107.6",), rulings=(ORB_UNTAP,), requires=("tap_untap_costs",),
+           on=("activate",))
 def untap_symbol(t: Transition):
     """{Q} in an activation cost means "untap this permanent": an untapped permanent can't pay
     it, and once it is paid the permanent is untapped."""
@@ -301,7 +304,8 @@ def untap_symbol(t: Transition):
     return []
 
 
-@invariant("costs.summoning_sickness", rules=("302.6", "107.5", "107.6"), requires=("tap_untap_costs",))
+@invariant("costs.summoning_sickness", rules=("302.6", "107.5", "107.6"), requires=("tap_untap_costs",),
+           on=("activate",))
 def summoning_sickness(t: Transition):
     """A creature's ability with {T} or {Q} in its cost can't be activated unless its
     controller has controlled it continuously since their most recent turn began."""
@@ -315,7 +319,8 @@ def summoning_sickness(t: Transition):
                                              f"{t.event.get('ability')} with {{T}}/{{Q}} was activated"]
 
 
-@invariant("costs.mana_from_pool", rules=("601.2h", "602.2b", "106.4"), requires=("tap_untap_costs", "mana"))
+@invariant("costs.mana_from_pool", rules=("601.2h", "602.2b", "106.4"), requires=("tap_untap_costs", "mana"),
+           on=("activate",))
 def mana_from_pool(t: Transition):
     """An ability's mana cost is paid from its controller's pool: one that the pool can't pay
     can't be activated, and a non-mana ability's activation takes exactly its cost."""

@@ -213,7 +213,7 @@ def basic_supertype(t: Transition):
     return sorted(messages) if applies else None
 
 
-@invariant("impostor.same_name", rules=("201.2a", "613.4c"), rulings=(NAMES,), requires=LIBRARY_SEARCH)
+@invariant("impostor.same_name", rules=("201.2a", "613.4c"), rulings=(NAMES,), requires=LIBRARY_SEARCH, on=("cast",))
 def same_name_check(t: Transition):
     """Bile Blight gives -3/-3 to its target and to every other creature with the same name
     (at least one name in common, CR 201.2a), and to no other: an object with all card names

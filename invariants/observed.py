@@ -76,6 +76,8 @@ def _destroyed_by_damage(before: dict, event: dict) -> dict[str, dict]:
 
 #: The event types that can destroy, each with what it would destroy.
 _DESTROYERS = {"cast": _destroyed_by_a_spell, "destroy": _destroyed_by_an_effect, "damage": _destroyed_by_damage}
+#: The event types :func:`would_be_destroyed` predicts destructions of (for any other: none).
+DESTROYING_EVENTS = tuple(_DESTROYERS)
 
 
 def would_be_destroyed(before: dict, event: dict) -> dict[str, dict]:

@@ -134,7 +134,7 @@ def supertypes(t: Transition):
 
 # ---------------------------------------------------------------- mono and poly
 @invariant("playtest.mono_additional_tap", rules=("118.8", "601.2f", "107.5", "602.2b"),
-           rulings=(MONO_RULING, SYMBOLS, TAP_SYMBOL), requires=PLAYTEST | {"tap_untap_costs"})
+           rulings=(MONO_RULING, SYMBOLS, TAP_SYMBOL), requires=PLAYTEST | {"tap_untap_costs"}, on=("activate",))
 def mono_additional_tap(t: Transition):
     """A mono permanent's ability whose cost has no {T} costs an additional {T} (the standard
     {T}: a tapped permanent can't pay it, paying it taps the permanent); an ability whose cost
@@ -176,7 +176,7 @@ def _mono_cost_paid(t: Transition, oid: str, o: dict, ability) -> list[str]:
 
 
 @invariant("playtest.poly_first_ability", rules=("602.2b", "107.5"), rulings=(POLY_RULING, MONO_RULING),
-           requires=PLAYTEST | {"tap_untap_costs"})
+           requires=PLAYTEST | {"tap_untap_costs"}, on=("activate",))
 def poly_first_ability(t: Transition):
     """Orb of Origin's first ability doesn't cost {T} (poly), unless another Orb of Origin is on
     the battlefield (then it is mono and the ability costs {T})."""

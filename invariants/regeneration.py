@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import cast
 
 from .base import Transition, invariant
-from .observed import would_be_destroyed
+from .observed import DESTROYING_EVENTS, would_be_destroyed
 
 
 def _regenerated(t: Transition) -> dict[str, int]:
@@ -56,7 +56,7 @@ def taps_and_removes_from_combat(t: Transition):
 
 
 @invariant("regeneration.not_when_cant_be_regenerated", rules=("701.15c",),
-           requires=("regeneration", "destroy"))
+           requires=("regeneration", "destroy"), on=DESTROYING_EVENTS)
 def not_when_cant_be_regenerated(t: Transition):
     """A permanent that "can't be regenerated" (Wrath of God) keeps its regeneration shields unused.
 

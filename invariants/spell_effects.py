@@ -52,7 +52,7 @@ def _of(resolved, action: str):
 
 
 @invariant("templates.spell_destroys", rules=("701.7a", "701.7b"),
-           requires=("destroy",))
+           requires=("destroy",), on=("cast",))
 def spell_destroys(t: Transition):
     """Each permanent a modelled "Destroy target/each ..." spell affects leaves the battlefield (CR
     701.7a), unless indestructible (702.12b: it stays), regenerated (a shield it has, 701.15a, unless
@@ -99,7 +99,7 @@ def _destroyed(t: Transition, effect, oid: str, before: dict, only_destroy: bool
     return [f"701.7a: {name} destroys {oid} ({before.get('name')}) but it is still on the battlefield{why}"]
 
 
-@invariant("templates.spell_deals_damage", rules=("120.3", "120.1"), requires=("damage",))
+@invariant("templates.spell_deals_damage", rules=("120.3", "120.1"), requires=("damage",), on=("cast",))
 def spell_deals_damage(t: Transition):
     """A modelled "~ deals N damage to ..." spell deals N damage to each object and player it affects
     (the log's ``damage`` entries from a source that is not a permanent), and a creature still on the
@@ -132,7 +132,8 @@ def spell_deals_damage(t: Transition):
     return out + damage_marked_problems(t, expected.items())
 
 
-@invariant("templates.spell_changes_life", rules=("119.3", "120.3a", "608.2"), requires=("cards:life spell",))
+@invariant("templates.spell_changes_life", rules=("119.3", "120.3a", "608.2"), requires=("cards:life spell",),
+           on=("cast",))
 def spell_changes_life(t: Transition):
     """After a modelled spell with life in it ("you gain N life", "target player loses N life", damage
     to players), each player's life is as before plus what its effects give and less the damage it
@@ -180,7 +181,7 @@ def _untouched(t: Transition, oid: str, effects, affected, action: str) -> bool:
 
 
 @invariant("templates.spell_pt_until_end_of_turn", rules=("613.4c", "611.2c", "613.1f"),
-           requires=("pt_until_end_of_turn",))
+           requires=("pt_until_end_of_turn",), on=("cast",))
 def spell_pt_until_end_of_turn(t: Transition):
     """Each creature a modelled "... get(s) +N/+M until end of turn" spell affects has its computed
     power and toughness changed by exactly +N/+M (layer 7c, CR 613.4c) and has the keywords it gains
@@ -227,7 +228,7 @@ def _pumped(t: Transition, oid: str, before: dict, after: dict, change: tuple[in
 
 
 @invariant("templates.spell_puts_counters", rules=("122.1", "122.6", "704.5q"),
-           requires=("counters", "cards:counters spell"))
+           requires=("counters", "cards:counters spell"), on=("cast",))
 def spell_puts_counters(t: Transition):
     """Each permanent a modelled "Put N +1/+1 (-1/-1) counters on ..." spell affects has N more of them
     (CR 122.6), counted net of +1/+1 and -1/-1 annihilating (704.5q)."""
@@ -266,7 +267,7 @@ def _drawn(resolved) -> dict[str, int]:
     return draws
 
 
-@invariant("templates.spell_draws", rules=("121.1", "121.2"), requires=("library", "cards:draw spell"))
+@invariant("templates.spell_draws", rules=("121.1", "121.2"), requires=("library", "cards:draw spell"), on=("cast",))
 def spell_draws(t: Transition):
     """A player a modelled "Draw N cards" spell affects puts the top N cards of their library into
     their hand (CR 121.1, 121.2): hand +N, library -N, the new hand cards from their library.
@@ -321,7 +322,8 @@ def _token_problems(oid, obj: dict, token, caster: str) -> list[str]:
     return out
 
 
-@invariant("templates.spell_creates_tokens", rules=("111.1", "111.2", "111.3", "111.4"), requires=("tokens",))
+@invariant("templates.spell_creates_tokens", rules=("111.1", "111.2", "111.3", "111.4"), requires=("tokens",),
+           on=("cast",))
 def spell_creates_tokens(t: Transition):
     """A modelled "Create N P/T <colors> <Subtypes> creature tokens" spell puts exactly N new tokens onto
     the battlefield under its caster's control (CR 111.2), each with the characteristics the effect
@@ -377,7 +379,7 @@ def _entered_problems(t: Transition, oid: str, obj: dict, card, caster) -> list[
 
 
 @invariant("spells.permanent_spell_enters", rules=("608.3", "608.3a", "608.3c", "303.4a", "302.6", "110.2"),
-           requires=("cast_permanents", "cards:permanent spells"))
+           requires=("cast_permanents", "cards:permanent spells"), on=("cast",))
 def permanent_spell_enters(t: Transition):
     """A permanent spell that was cast resolves: it becomes a permanent and enters the battlefield
     under its caster's control (CR 608.3a), a creature summoning sick (302.6), an Aura attached to

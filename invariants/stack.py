@@ -152,7 +152,8 @@ def last_in_first_out(t: Transition):
     return out
 
 
-@invariant("stack.cast_puts_the_spell_on_the_stack", rules=("601.2a", "601.2c", "117.3c", "405.2"), requires=STACK)
+@invariant("stack.cast_puts_the_spell_on_the_stack", rules=("601.2a", "601.2c", "117.3c", "405.2"), requires=STACK,
+           on=("cast",))
 def cast_puts_the_spell_on_the_stack(t: Transition):
     """A spell cast in a game with the stack goes on top of the stack with the targets it was cast
     with, controlled by its caster, who then holds priority; it does nothing yet (its card is not

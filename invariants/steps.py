@@ -69,7 +69,8 @@ def _zones(obs: dict, zone: str, player: str) -> list | None:
     return list(found) if isinstance(found, list) else None
 
 
-@invariant("steps.step_triggers", rules=("503.1a", "504.2", "603.2"), requires=("steps", "triggers"))
+@invariant("steps.step_triggers", rules=("503.1a", "504.2", "603.2"), requires=("steps", "triggers"),
+           on=("begin_step",))
 def step_triggers(t: Transition):
     """At the beginning of P's upkeep (draw step), each "At the beginning of your upkeep" ("... your draw
     step") ability of a permanent P controls triggers once, and nothing else triggers on the step.
@@ -137,7 +138,7 @@ def _drew(p: str, player: str, step: str, hand0: list, lib0: list, hand1: list, 
     return []
 
 
-@invariant("steps.draw_step_draws", rules=("504.1", "121.1", "503.1"), requires=("steps",))
+@invariant("steps.draw_step_draws", rules=("504.1", "121.1", "503.1"), requires=("steps",), on=("begin_step",))
 def draw_step_draws(t: Transition):
     """In P's draw step P draws one card (CR 504.1): one card of P's library goes to P's hand; in the
     upkeep nobody draws (503.1: no turn-based action).
@@ -162,7 +163,8 @@ def draw_step_draws(t: Transition):
     return out if checked else None
 
 
-@invariant("steps.empty_library_loses", rules=("704.5b", "504.1"), requires=("steps", "sba.empty_library"))
+@invariant("steps.empty_library_loses", rules=("704.5b", "504.1"), requires=("steps", "sba.empty_library"),
+           on=("begin_step",))
 def empty_library_loses(t: Transition):
     """A player whose draw step begins with no card in their library attempts to draw from an empty
     library and loses the game when state-based actions are checked (CR 704.5b); with cards in it,

@@ -360,7 +360,8 @@ def enters_as_itself(e: dict) -> bool:
     return e.get("type") == "cast" and isinstance(e.get("id"), str)
 
 
-@invariant("templates.enters_tapped", rules=("614.1c", "614.12"), requires=("cards:enters tapped",))
+@invariant("templates.enters_tapped", rules=("614.1c", "614.12"), requires=("cards:enters tapped",),
+           on=("put_onto_battlefield", "cast"))
 def enters_tapped(t: Transition):
     """A permanent whose card says "~ enters tapped" is tapped once put onto the battlefield (CR 614.1c)."""
     e = t.event
@@ -471,7 +472,7 @@ def _enters_draws(t: Transition, source, controller: str, effects: list, others:
 
 
 @invariant("templates.enters_trigger_effects", rules=("603.6a", "603.2", "119.3", "120.3", "121.1"),
-           requires=("triggers", "cards:enters trigger"))
+           requires=("triggers", "cards:enters trigger"), on=("put_onto_battlefield", "cast"))
 def enters_trigger_effects(t: Transition):
     """A permanent put onto the battlefield whose card says "When ~ enters, <effect>" does it
     (CR 603.6a): "~ deals N damage to <target>" is a damage of N from it to its target; "you gain

@@ -93,7 +93,8 @@ def tokens_per_counter_as_it_last_existed(t: Transition):
     return out if applicable else None
 
 
-@invariant("triggers.controller_is_the_sources", rules=("603.3a", "603.10a", "113.8"), requires=("triggers",))
+@invariant("triggers.controller_is_the_sources", rules=("603.3a", "603.10a", "113.8"), requires=("triggers",),
+           on_log=("trigger",))
 def controller_is_the_sources(t: Transition):
     """A triggered ability is controlled by its source's controller when it triggered (as it last
     existed, for a source that left); that player puts it on the stack and orders it (CR 603.3b)."""

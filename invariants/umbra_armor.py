@@ -11,7 +11,8 @@ from __future__ import annotations
 from harness import decisions as D
 from .base import Transition, invariant
 from .card_abilities import has_keyword, has_umbra_armor
-from .observed import cause_of, left_battlefield, leaves_without_destruction, umbra_auras, would_be_destroyed
+from .observed import (DESTROYING_EVENTS, cause_of, left_battlefield, leaves_without_destruction, umbra_auras,
+                       would_be_destroyed)
 
 UMBRA = frozenset({"umbra_armor", "destroy"})
 
@@ -116,6 +117,7 @@ def _expected_entry(aura: str, prediction: dict) -> str:
     rulings=("Treefolk Umbra 2019-06-14: Totem armor's effect is mandatory",
              "Hyena Umbra 2010-06-15: Totem armor's effect is applied no matter why"),
     requires=UMBRA,
+    on=DESTROYING_EVENTS,
 )
 def mandatory(t: Transition):
     """A creature with an umbra Aura that would be destroyed stays on the battlefield.
@@ -141,6 +143,7 @@ def mandatory(t: Transition):
     rulings=("Umbra Mystic 2024-06-07: If a creature enchanted with an Aura that has umbra armor has indestructible",
              "Hyena Umbra 2010-06-15: Totem armor's effect is mandatory"),
     requires=UMBRA | {"damage"},
+    on=DESTROYING_EVENTS,
 )
 def removes_damage(t: Transition):
     """When umbra armor saves a creature, all damage marked on it is removed."""
@@ -160,6 +163,7 @@ def removes_damage(t: Transition):
     rules=("702.89a", "616.1f"),
     rulings=("Umbra Mystic 2024-06-07: If a creature you control is enchanted with multiple Auras",),
     requires=UMBRA,
+    on=DESTROYING_EVENTS,
 )
 def exactly_one_aura(t: Transition):
     """Exactly one of the creature's umbra Auras is destroyed instead, not two, not none.
@@ -198,6 +202,7 @@ def exactly_one_aura(t: Transition):
     rules=("702.89a", "701.7b", "704.5g"),
     rulings=("Indrik Umbra 2024-06-07: If a spell or ability says that it would \"destroy\"",),
     requires=UMBRA | {"log.zone_change_causes"},
+    on=DESTROYING_EVENTS,
 )
 def aura_destroyed_by_the_same_cause(t: Transition):
     """The spell that would destroy the creature destroys the Aura; for lethal damage, the game rules do.
@@ -226,6 +231,7 @@ def aura_destroyed_by_the_same_cause(t: Transition):
     rulings=("Umbra Mystic 2024-06-07: If a creature enchanted with an Aura that has umbra armor would be "
              "destroyed by multiple",),
     requires=UMBRA | {"deathtouch"},
+    on=DESTROYING_EVENTS,
 )
 def simultaneous_state_based_actions(t: Transition):
     """Lethal damage from a deathtouch source: one umbra armor replaces both destructions.
@@ -254,6 +260,7 @@ def simultaneous_state_based_actions(t: Transition):
     rules=("702.89a", "701.7a"),
     rulings=("Hyena Umbra 2010-06-15: If a spell or ability (such as Planar Cleansing) would destroy both",),
     requires=UMBRA,
+    on=("destroy",),
 )
 def destroyed_together_with_its_aura(t: Transition):
     """An effect that destroys both the creature and its umbra Aura at once saves the creature.
@@ -283,6 +290,7 @@ def destroyed_together_with_its_aura(t: Transition):
     rules=("702.12b", "702.89a"),
     rulings=("Umbra Mystic 2024-06-07: If a creature enchanted with an Aura that has umbra armor has indestructible",),
     requires=UMBRA | {"indestructible"},
+    on=DESTROYING_EVENTS,
 )
 def indestructible(t: Transition):
     """An indestructible creature isn't destroyed, so umbra armor does nothing.
@@ -310,6 +318,7 @@ def indestructible(t: Transition):
     rules=("702.89a", "701.15a"),
     rulings=("Hyena Umbra 2010-06-15: Totem armor's effect is not regeneration",),
     requires=UMBRA | {"combat_status"},
+    on=DESTROYING_EVENTS,
 )
 def not_regeneration(t: Transition):
     """Umbra armor doesn't tap the creature or remove it from combat.
@@ -338,6 +347,7 @@ def not_regeneration(t: Transition):
     rules=("702.89a", "701.15c"),
     rulings=("Hyena Umbra 2010-06-15: Totem armor's effect is not regeneration",),
     requires=UMBRA,
+    on=DESTROYING_EVENTS,
 )
 def ignores_cant_be_regenerated(t: Transition):
     """"Can't be regenerated" (Wrath of God) doesn't stop umbra armor; it still saves the creature."""
@@ -358,6 +368,7 @@ def ignores_cant_be_regenerated(t: Transition):
     rulings=("Umbra Mystic 2010-06-15: If a permanent you control would be destroyed, and it's enchanted",
              "Umbra Mystic 2024-06-07: If a creature you control is enchanted with multiple Auras"),
     requires=UMBRA,
+    on=DESTROYING_EVENTS,
 )
 def controller_chooses_the_aura(t: Transition):
     """With several umbra Auras, the enchanted creature's controller chooses which one is destroyed.
@@ -393,6 +404,7 @@ def controller_chooses_the_aura(t: Transition):
     rulings=("Hyena Umbra 2010-06-15: Say you control a permanent enchanted with an Aura that has totem armor, "
              "and the enchanted permanent has gained",),
     requires=UMBRA | {"regeneration"},
+    on=DESTROYING_EVENTS,
 )
 def or_regeneration_the_other_remains(t: Transition):
     """Umbra armor and a regeneration shield: the controller picks one; the other stays for next time.

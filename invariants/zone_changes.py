@@ -41,6 +41,8 @@ from .templates import affected_of, read_model
 
 #: Event type or card-model action -> the zone the object goes to (a flicker: exile, then back).
 DESTINATION = {"exile": "exile", "return_to_hand": "hand", "flicker": "exile"}
+#: The event types :func:`moves` finds moves of; on any other step, only the log's zone_change entries.
+MOVING_EVENTS = (*DESTINATION, "cast")
 _REQUIRES = ("zones",)
 
 
@@ -177,7 +179,8 @@ def _by_trigger(t: Transition, oid: str, kinds: tuple[str, ...]) -> bool:
 
 # --------------------------------------------------------------------------- where it goes
 
-@invariant("zones.moved_to_its_owners_zone", rules=("400.3", "108.3", "701.11a", "406.2"), requires=_REQUIRES)
+@invariant("zones.moved_to_its_owners_zone", rules=("400.3", "108.3", "701.11a", "406.2"), requires=_REQUIRES,
+           on=MOVING_EVENTS, on_log=("zone_change",))
 def moved_to_its_owners_zone(t: Transition):
     """An exiled card is in its owner's exile zone, a card returned to hand in its owner's hand (not
     its controller's: CR 400.3, 108.3); a flickered card is not left on the battlefield as it was
@@ -212,7 +215,8 @@ def moved_to_its_owners_zone(t: Transition):
     return out
 
 
-@invariant("zones.left_with_no_memory", rules=("400.7", "506.4", "701.15a"), requires=_REQUIRES)
+@invariant("zones.left_with_no_memory", rules=("400.7", "506.4", "701.15a"), requires=_REQUIRES,
+           on=MOVING_EVENTS, on_log=("zone_change",))
 def left_with_no_memory(t: Transition):
     """A card that went to exile or a hand remembers nothing of the permanent it was (CR 400.7): no
     counters, damage, regeneration shields (a shield is "the next time it would be destroyed this
@@ -238,7 +242,8 @@ def left_with_no_memory(t: Transition):
 
 # --------------------------------------------------------------------------- flicker
 
-@invariant("zones.flicker_returns_a_new_object", rules=("400.7", "610.3c", "108.3", "111.8"), requires=_REQUIRES)
+@invariant("zones.flicker_returns_a_new_object", rules=("400.7", "610.3c", "108.3", "111.8"), requires=_REQUIRES,
+           on=MOVING_EVENTS, on_log=("zone_change",))
 def flicker_returns_a_new_object(t: Transition):
     """A flickered card returns as a new object (CR 400.7): the event's new id, its owner's card,
     under its owner's control (610.3c; "under your control": the caster's), the old object no
@@ -316,7 +321,7 @@ def _kept_of_the_old(t: Transition, new_id: str, new: dict) -> list[str]:
 
 
 @invariant("zones.returned_object_remembers_nothing", rules=("400.7", "506.4", "701.15a", "613.7d"),
-           requires=_REQUIRES)
+           requires=_REQUIRES, on=MOVING_EVENTS, on_log=("zone_change",))
 def returned_object_remembers_nothing(t: Transition):
     """A flickered card is on the battlefield as a new object (CR 400.7): none of the old permanent's
     counters, damage, regeneration shields, combat status (506.4), attachment or "until end of turn"
@@ -333,7 +338,8 @@ def returned_object_remembers_nothing(t: Transition):
     return out
 
 
-@invariant("zones.returned_creature_is_summoning_sick", rules=("302.6", "400.7"), requires=_REQUIRES)
+@invariant("zones.returned_creature_is_summoning_sick", rules=("302.6", "400.7"), requires=_REQUIRES,
+           on=MOVING_EVENTS, on_log=("zone_change",))
 def returned_creature_is_summoning_sick(t: Transition):
     """A flickered creature card returns summoning sick (CR 302.6): its controller hasn't controlled
     the new object continuously since their most recent turn began."""
@@ -344,7 +350,8 @@ def returned_creature_is_summoning_sick(t: Transition):
             for m, new in found if not new.get("summoning_sick")]
 
 
-@invariant("zones.returned_card_enters_abilities_trigger", rules=("603.6a", "400.7"), requires=("zones", "triggers"))
+@invariant("zones.returned_card_enters_abilities_trigger", rules=("603.6a", "400.7"), requires=("zones", "triggers"),
+           on=MOVING_EVENTS, on_log=("zone_change",))
 def returned_card_enters_abilities_trigger(t: Transition):
     """A flickered card whose text says "When ~ enters, ..." enters the battlefield as a new object,
     so that ability triggers (CR 603.6a): the log has a ``trigger`` of the new object, ability "enters"."""
@@ -387,7 +394,8 @@ def _subtypes(obj: dict) -> tuple[str, ...]:
         return tuple(obj.get("subtypes") or ())
 
 
-@invariant("zones.auras_left_behind_go_to_the_graveyard", rules=("704.5m", "303.4c", "400.7"), requires=_REQUIRES)
+@invariant("zones.auras_left_behind_go_to_the_graveyard", rules=("704.5m", "303.4c", "400.7"), requires=_REQUIRES,
+           on=MOVING_EVENTS, on_log=("zone_change",))
 def auras_left_behind_go_to_the_graveyard(t: Transition):
     """An Aura attached to a permanent that was exiled, returned to hand or flickered is put into its
     owner's graveyard (CR 704.5m, 303.4c): the object it enchanted is gone, and the card that returns
@@ -411,7 +419,8 @@ def auras_left_behind_go_to_the_graveyard(t: Transition):
     return out if checked else None
 
 
-@invariant("zones.equipment_left_behind_stays_unattached", rules=("704.5n", "301.5c", "400.7"), requires=_REQUIRES)
+@invariant("zones.equipment_left_behind_stays_unattached", rules=("704.5n", "301.5c", "400.7"), requires=_REQUIRES,
+           on=MOVING_EVENTS, on_log=("zone_change",))
 def equipment_left_behind_stays_unattached(t: Transition):
     """An Equipment attached to a permanent that was exiled, returned to hand or flickered stays on the
     battlefield, attached to nothing (CR 704.5n, 301.5c): not to the card that returns, a new object
@@ -435,7 +444,8 @@ def equipment_left_behind_stays_unattached(t: Transition):
     return out if checked else None
 
 
-@invariant("zones.token_ceases_to_exist", rules=("111.7", "111.8", "704.5d", "603.6c"), requires=_REQUIRES)
+@invariant("zones.token_ceases_to_exist", rules=("111.7", "111.8", "704.5d", "603.6c"), requires=_REQUIRES,
+           on=MOVING_EVENTS, on_log=("zone_change",))
 def token_ceases_to_exist(t: Transition):
     """A token exiled, returned to hand or flickered goes to that zone and then ceases to exist (CR
     111.7, 704.5d; 111.8: it can't come back): it is no object of the game after the event, and the
@@ -459,7 +469,8 @@ def token_ceases_to_exist(t: Transition):
     return out
 
 
-@invariant("zones.not_destruction", rules=("702.89a", "701.15a", "700.4", "603.6c"), requires=_REQUIRES)
+@invariant("zones.not_destruction", rules=("702.89a", "701.15a", "700.4", "603.6c"), requires=_REQUIRES,
+           on=MOVING_EVENTS, on_log=("zone_change",))
 def not_destruction(t: Transition):
     """Exile, return to hand and flicker are not destruction: no replacement effect of destruction
     (umbra armor, 702.89a; regeneration, 701.15a) applies to the permanent, and it doesn't die (700.4:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .base import Transition, invariant
 from .card_abilities import has_keyword
-from .observed import umbra_auras, would_be_destroyed
+from .observed import DESTROYING_EVENTS, umbra_auras, would_be_destroyed
 
 
 def _in_owners_graveyard(t: Transition, oid: str, owner: str) -> str | None:
@@ -35,7 +35,7 @@ def _in_owners_graveyard(t: Transition, oid: str, owner: str) -> str | None:
 
 
 @invariant("zones.sacrificed_goes_to_its_owners_graveyard", rules=("701.17a", "400.3", "404.1"),
-           family="generic", requires=("sacrifice",))
+           family="generic", requires=("sacrifice",), on=("sacrifice",))
 def sacrificed_goes_to_its_owners_graveyard(t: Transition):
     """A sacrificed permanent is put into its owner's graveyard; no replacement effect in scope stops it
     (umbra armor and regeneration replace destruction only)."""
@@ -52,7 +52,7 @@ def sacrificed_goes_to_its_owners_graveyard(t: Transition):
 
 
 @invariant("zones.destroyed_without_replacement_leaves", rules=("701.7a", "702.12b", "704.5g", "704.5h", "400.3"),
-           family="generic", requires=("destroy",))
+           family="generic", requires=("destroy",), on=DESTROYING_EVENTS)
 def destroyed_without_replacement_leaves(t: Transition):
     """A creature destroyed by a spell, an effect, lethal damage or deathtouch damage, that isn't
     indestructible and that no replacement effect can save, is put into its owner's graveyard.
@@ -78,7 +78,8 @@ def destroyed_without_replacement_leaves(t: Transition):
     return out if applicable else None
 
 
-@invariant("zones.graveyard_is_the_owners", rules=("400.3", "404.1", "108.3"), family="generic")
+@invariant("zones.graveyard_is_the_owners", rules=("400.3", "404.1", "108.3"), family="generic",
+           on_log=("zone_change",))
 def graveyard_is_the_owners(t: Transition):
     """Every object the log puts into a graveyard is in its owner's graveyard (not its controller's)."""
     if t.illegal is not None:

@@ -24,6 +24,7 @@ from invariants.generic import json_problem, observation_problems
 
 from harness.running import interrupts, monitor as supervisor
 from harness.reporting.findings import CRASH, crash_site_message
+from harness.running.invariant_schedule import schedule
 from harness.running.decider import REFERENCE_ONLY, BadDecisionRequest, ReplayDecider, ReplayDiverged
 from harness.running.oracle import Oracle
 from harness.protocol import (BoardSpec, Engine, Event, Game, IllegalAction, Observation, ScenarioRun, Transition,
@@ -398,11 +399,13 @@ class Session:
         violations: list[Violation] = []
         applied = []
         checked, applicable = self.stats.checked, self.stats.applicable
-        for inv in self.invariants:
-            result = inv.check(transition)
-            name = inv.name
+        plan = schedule(self.invariants)
+        for name in plan.names:  # every invariant is checked; those that can't apply are skipped (None)
             checked[name] = checked.get(name, 0) + 1
+        for inv in plan.due(event.get("type"), transition.log):
+            result = inv.check(transition)
             if result is not None:
+                name = inv.name
                 applicable[name] = applicable.get(name, 0) + 1
                 applied.append(inv)
                 if result:

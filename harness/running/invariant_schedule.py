@@ -1,0 +1,66 @@
+"""Which step invariants a step is checked with: those that can apply to it.
+
+A step invariant may declare what it reads that can make it apply (``on``: event types,
+``on_log``: log entry kinds; :func:`invariants.base.invariant`). On a step whose event type
+and log kinds are outside an invariant's declaration its check would return None (not
+applicable), so :class:`Schedule` leaves it out; the step still counts it checked. An
+invariant that declares nothing is in every step's list. ``tests/test_invariant_schedule.py``
+shows that skipping changes no verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: Whether :class:`Schedule` skips invariants at all (False: every invariant on every step, for
+#: the tests that compare the two).
+SKIPPING = True
+
+#: The most (event type, log kinds) lists one schedule keeps; past it lists are worked out each step.
+_MOST_PLANS = 4096
+
+
+class Schedule:
+    """The step invariants of a run (``invariants``, a sequence of
+    :class:`invariants.base.Invariant`) and, per (event type, log kinds), the list of them a
+    step of that kind is checked with, in their order."""
+
+    __slots__ = ("invariants", "names", "_plans", "_declared")
+
+    def __init__(self, invariants: Sequence):
+        self.invariants = list(invariants)
+        #: Every invariant's name, in order: each is counted checked on every judged step.
+        self.names = [inv.name for inv in self.invariants]
+        self._plans: dict[tuple, list] = {}
+        self._declared = any(inv.on is not None for inv in self.invariants)
+
+    def due(self, event_type: object, log: list) -> list:
+        """The invariants (in their order) a step of ``event_type`` (the event's ``type``)
+        whose log is ``log`` (the transition's log: a list of entry dicts, empty when the event
+        was refused) is checked with: those that may apply to it (:meth:`Invariant.may_apply`)."""
+        if not SKIPPING or not self._declared:
+            return self.invariants
+        kinds = frozenset(e.get("kind") for e in log if type(e) is dict)
+        key = (event_type if type(event_type) is str else None, kinds)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = [inv for inv in self.invariants if inv.may_apply(key[0], kinds)]
+            if len(self._plans) < _MOST_PLANS:
+                self._plans[key] = plan
+        return plan
+
+
+_SCHEDULES: dict[int, tuple[Sequence, Schedule]] = {}
+
+
+def schedule(invariants: Sequence) -> Schedule:
+    """The :class:`Schedule` of the sequence ``invariants`` (one per sequence object, kept for
+    the process: a machine class's list serves every example of a run)."""
+    found = _SCHEDULES.get(id(invariants))
+    if found is not None and found[0] is invariants:
+        return found[1]
+    made = Schedule(invariants)
+    if len(_SCHEDULES) > 256:
+        _SCHEDULES.clear()
+    _SCHEDULES[id(invariants)] = (invariants, made)
+    return made

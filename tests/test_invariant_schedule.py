@@ -1,0 +1,123 @@
+"""Skipping an invariant on a step outside what it declares it reads changes no verdict.
+
+A step invariant may declare the event types (``on``) and log entry kinds (``on_log``) without
+which it can't apply (:func:`invariants.base.invariant`); the runner then leaves it out of other
+steps (:mod:`harness.running.invariant_schedule`). These tests run the reference engine and
+mutants whose planted bug a declared invariant finds, check every declared invariant on every
+step it is skipped on (its verdict must be None: not applicable), and compare whole runs with
+skipping on and off (the same finding, messages and counts).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import invariants
+from harness.adapters.reference import ReferenceAdapter
+from harness.running import execution, invariant_schedule
+from harness.running.runner import run
+from harness.wire.log_kinds import KINDS
+from harness.wire.vocabulary import event_types
+from tests.mutants import MUTANTS
+
+DECLARED = [inv for inv in invariants.REGISTRY.values() if inv.on is not None]
+
+#: Mutants each found by a declared invariant (the invariant in the comment), on seed 0 within a
+#: few dozen examples of --explore.
+MUTANTS_FOUND_BY_DECLARED = (
+    "pool_not_emptied",  # mana.pool_empties
+    "graveyard_of_the_controller",  # zones.graveyard_is_the_owners
+    "sacrifice_does_nothing",  # zones.sacrificed_goes_to_its_owners_graveyard
+    "edict_engine_chooses",  # edict.player_chooses
+    "put_tapped_ignored",  # put_onto_battlefield.enters_tapped
+    "tapped_permanent_pays_tap",  # costs.tap_symbol
+    "indestructible_loses_aura",  # umbra_armor.indestructible
+    "thumb_keeps_first_coin",  # chance.krarks_thumb
+    "empty_library_draw_no_loss",  # steps.empty_library_loses
+    "first_strike_deals_damage_twice",  # combat.damage_*
+)
+
+
+def test_declarations_name_known_event_types_and_log_kinds():
+    """A misspelt event type or log kind would skip an invariant on every step: each declared one
+    is in the event vocabulary (harness/schema/event.schema.json) or the log's table of kinds."""
+    types, kinds = set(event_types()), {k.kind for k in KINDS}
+    assert len(DECLARED) >= 60
+    for inv in DECLARED:
+        assert inv.scope == "step"
+        assert inv.on <= types, (inv.name, inv.on - types)
+        assert inv.on_log <= kinds, (inv.name, inv.on_log - kinds)
+    undeclared = [inv for inv in invariants.REGISTRY.values() if inv.on is None]
+    assert all(not inv.on_log for inv in undeclared)
+    assert all(inv.may_apply("no such event", frozenset()) for inv in undeclared)  # the conservative default
+
+
+def test_schedule_keeps_the_order_and_every_undeclared_invariant():
+    invs = list(invariants.REGISTRY.values())
+    plan = invariant_schedule.Schedule(invs)
+    due = plan.due("pass_priority", [{"kind": "zone_change"}])
+    assert due == [inv for inv in invs if inv.on is None or "pass_priority" in inv.on
+                   or "zone_change" in inv.on_log]
+    assert plan.due("cast", []) is plan.due("cast", [])  # worked out once per (event type, log kinds)
+    assert plan.due(["not", "a", "type"], []) == [inv for inv in invs if inv.on is None]
+    invariant_schedule.SKIPPING = False
+    try:
+        assert plan.due("pass_priority", []) == invs
+    finally:
+        invariant_schedule.SKIPPING = True
+
+
+@pytest.fixture
+def skipped_checks_are_not_applicable(monkeypatch):
+    """Every judged step also checks each declared invariant the schedule skips: its verdict must
+    be None. Yields the count of (invariant name -> skipped checks verified)."""
+    verified: dict[str, int] = {}
+    judge = execution.Session._judge
+
+    def judge_and_verify(self, transition, index, event, before, after):
+        due = set(map(id, invariant_schedule.schedule(self.invariants).due(event.get("type"), transition.log)))
+        for inv in self.invariants:
+            if id(inv) not in due:
+                verdict = inv.check(transition)
+                assert verdict is None, (f"{inv.name} skipped on a {event.get('type')} step with log kinds "
+                                         f"{sorted({e.get('kind') for e in transition.log})}, but it says {verdict}")
+                verified[inv.name] = verified.get(inv.name, 0) + 1
+        return judge(self, transition, index, event, before, after)
+
+    monkeypatch.setattr(execution.Session, "_judge", judge_and_verify)
+    yield verified
+
+
+def test_skipped_invariants_would_not_apply_on_the_reference_engine(skipped_checks_are_not_applicable):
+    for seed in (0, 1):
+        result = run(ReferenceAdapter(), max_examples=60, seed=seed, database=None, explore=True)
+        assert result.violation is None
+    verified = skipped_checks_are_not_applicable
+    never = {inv.name for inv in DECLARED if inv.requires <= _reference_capabilities()} - set(verified)
+    assert not never, f"declared invariants never skipped: {sorted(never)}"
+
+
+@pytest.mark.parametrize("name", MUTANTS_FOUND_BY_DECLARED)
+def test_skipping_changes_no_finding_of_a_mutant(name, skipped_checks_are_not_applicable):
+    """Each mutant's run with skipping finds the same violation, with the same messages, at the
+    same step, and counts every invariant checked and applicable the same, as with every
+    invariant run on every step; and no skipped check would have applied."""
+    engine = MUTANTS[name].load()
+    runs = []
+    for skipping in (True, False):
+        invariant_schedule.SKIPPING = skipping
+        try:
+            runs.append(run(engine, max_examples=150, seed=0, database=None, explore=True, shrink=False))
+        finally:
+            invariant_schedule.SKIPPING = True
+    skipped, full = runs
+    assert full.violation is not None, f"{name} not found in 150 examples: pick another mutant"
+    assert [(v.invariant, v.step, v.messages) for v in skipped.violations] == \
+        [(v.invariant, v.step, v.messages) for v in full.violations]
+    assert skipped.stats.checked == full.stats.checked
+    assert skipped.stats.applicable == full.stats.applicable
+    assert skipped.stats.steps == full.stats.steps
+
+
+def _reference_capabilities() -> frozenset[str]:
+    return frozenset(ReferenceAdapter().info.capabilities)
