@@ -13,9 +13,9 @@ import pytest
 
 import cards
 from cards import reader
-from reference_engine import IllegalAction, Unsupported, playable_cards
+from reference_engine import Unsupported, playable_cards
 from reference_engine.cards import SCRIPTS, card, plays, script_from_model
-from tests.scenario_helpers import activate, new_game, obj, play, pool
+from tests.scenario_helpers import activate, new_game, obj, play, pool, refused
 
 
 def cast(name, *targets, by="P1", **extra):
@@ -24,14 +24,6 @@ def cast(name, *targets, by="P1", **extra):
 
 def put(oid, name, by="P1", **extra):
     return {"type": "put_onto_battlefield", "id": oid, "card": name, "controller": by, **extra}
-
-
-def refused(game, event, reason):
-    before = game.observe()
-    with pytest.raises(IllegalAction) as info:
-        game.apply(event, None)
-    assert info.value.reason == reason
-    assert game.observe() == before
 
 
 # ---------------------------------------------------------------- which cards

@@ -23,9 +23,9 @@ from harness.generation.plan import Plan
 from harness.protocol import Decision, Transition
 from harness.running.runner import run
 from invariants import REGISTRY
-from reference_engine import IllegalAction, Unsupported
+from reference_engine import Unsupported
 from tests.observations import card as seen, observation, step
-from tests.scenario_helpers import new_game, obj, play
+from tests.scenario_helpers import new_game, obj, play, refused
 
 
 def upkeep(player="P1"):
@@ -38,14 +38,6 @@ def draw_step(player="P1"):
 
 def put(oid, name, by="P1", **extra):
     return {"type": "put_onto_battlefield", "id": oid, "card": name, "controller": by, "attach_to": None, **extra}
-
-
-def refused(game, event, reason):
-    before = game.observe()
-    with pytest.raises(IllegalAction) as info:
-        game.apply(event, None)
-    assert info.value.reason == reason
-    assert game.observe() == before
 
 
 def kinds(log, kind):
