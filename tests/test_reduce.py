@@ -24,7 +24,9 @@ def _failing(engine, board, events, invariant):
     return scenario_file.build(board, result.session.steps[: hits[0].step], hits), step_invariants
 
 
-def test_steps_and_objects_the_failure_does_not_need_are_removed():
+def _shock_at_a_player():
+    """The tiny engine's buggy variant, a scenario of three events failing ``damage.player_loses_life``:
+    a sacrifice and a damage event the failure doesn't need, then Shock at a player (the planted bug)."""
     engine = load_engine(f"{TINY}:buggy")
     board = {"players": PLAYERS, "objects": [{"id": "c0", "card": "Grizzly Bears", "owner": "P1", "controller": "P1"},
                                               {"id": "c1", "card": "Darksteel Myr", "owner": "P2", "controller": "P2"}]}
@@ -32,6 +34,11 @@ def test_steps_and_objects_the_failure_does_not_need_are_removed():
               {"type": "damage", "source": "c0", "target": "c0", "amount": 1},
               {"type": "cast", "card": "Shock", "controller": "P2", "targets": ["P1"]}]
     scenario, step_invariants = _failing(engine, board, events, "damage.player_loses_life")
+    return engine, events, scenario, step_invariants
+
+
+def test_steps_and_objects_the_failure_does_not_need_are_removed():
+    engine, events, scenario, step_invariants = _shock_at_a_player()
     reduced = reduce_scenario(engine, scenario, step_invariants)
     assert [s["event"] for s in reduced["steps"]] == [events[2]]
     assert reduced["board"]["objects"] == []
@@ -82,13 +89,7 @@ def test_the_budget_is_in_replays_not_seconds(monkeypatch):
     a cap that is asked for (a run's ``--max-seconds`` running out) still stops it."""
     import harness.running.reduce as reduce
 
-    engine = load_engine(f"{TINY}:buggy")
-    board = {"players": PLAYERS, "objects": [{"id": "c0", "card": "Grizzly Bears", "owner": "P1", "controller": "P1"},
-                                              {"id": "c1", "card": "Darksteel Myr", "owner": "P2", "controller": "P2"}]}
-    events = [{"type": "sacrifice", "object": "c1"},
-              {"type": "damage", "source": "c0", "target": "c0", "amount": 1},
-              {"type": "cast", "card": "Shock", "controller": "P2", "targets": ["P1"]}]
-    scenario, step_invariants = _failing(engine, board, events, "damage.player_loses_life")
+    engine, events, scenario, step_invariants = _shock_at_a_player()
     for step, options in ((20.0, {}), (3600.0, {"max_seconds": None})):
         monkeypatch.setattr(reduce, "time", _Clock(step))
         reduced = reduce_scenario(engine, scenario, step_invariants, **options)
