@@ -228,8 +228,8 @@ class Session:
     malformed, leaves the session ``broken`` with ``initial_violations`` (step 0).
     Raises :class:`Declined` if an engine raises :class:`~harness.protocol.Unsupported`
     (from ``new_game`` here, from ``apply`` in :meth:`step`). Every engine call gets its
-    own copy of the board or event, so an engine that mutates them changes nothing the
-    harness records.
+    own copy of the board or event (of an event, JSON data, its dicts and lists:
+    :func:`_plain_copy`), so an engine that mutates them changes nothing the harness records.
     """
 
     def __init__(self, engine: Engine, board: BoardSpec, invariants, stats: Stats | None = None,
@@ -345,7 +345,7 @@ class Session:
         refused, the crash's message and the crash finding's messages (with its site); ``(None,
         None, ())`` when it was applied. Raises :class:`Declined` when the engine raises ``Unsupported``."""
         try:
-            self._call(f"apply({event.get('type')})", game.apply, copy.deepcopy(event), decider)
+            self._call(f"apply({event.get('type')})", game.apply, _plain_copy(event), decider)
         except IllegalAction as exc:
             return exc.reason or "illegal", None, ()
         except Unsupported as exc:
@@ -473,7 +473,7 @@ def scenario_run(engine, session: Session) -> ScenarioRun:
                 observations.append(engine_call("observe", fresh.observe, timeout=timeout))
             for step in session.steps:
                 try:
-                    engine_call("apply", fresh.apply, copy.deepcopy(step["event"]),
+                    engine_call("apply", fresh.apply, _plain_copy(step["event"]),
                                 ReplayDecider(step.get("decisions", []), strict=True), timeout=timeout)
                 except IllegalAction:
                     pass

@@ -15,6 +15,7 @@ import copy
 from invariants.differential import Scope, beyond_declaration
 
 from harness.running.decider import MirrorDecider
+from harness.running.observation_copies import _plain_copy
 from harness.protocol import BoardSpec, Event, IllegalAction, Observation, Unsupported
 
 
@@ -56,7 +57,7 @@ class Oracle:
         """
         illegal = None
         try:
-            self.game.apply(copy.deepcopy(event), MirrorDecider(asked, decider))
+            self.game.apply(_plain_copy(event), MirrorDecider(asked, decider))
         except IllegalAction as exc:
             illegal = exc.reason or "illegal"
         after = self.game.observe()
