@@ -22,7 +22,7 @@ from .copies import CopyRules
 from .costs import CostPayment
 from .destruction import DestructionRules
 from .errors import BadBoard, IllegalAction, UnknownCard
-from .kept import kept_entry
+from .kept import observed_entries
 from .layers import Layers, characteristics, state_cache
 from .mana import ManaRules, counts
 from .model_cards import ModelAbilities, protected_from
@@ -491,17 +491,15 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         return observation
 
     def _observe(self) -> dict:
-        objects = {}
         zones: dict = {"battlefield": []}
         for zone in ZONES:
             if zone != BATTLEFIELD:
                 zones[zone] = {pid: [] for pid in self.players}
-        cache = state_cache(self)
+        objects = observed_entries(self, state_cache(self), characteristics, self._observe_object)
+        on_battlefield = zones[BATTLEFIELD]
         for obj in self.objects.values():
-            ch = characteristics(self, obj)
-            objects[obj.id] = kept_entry(self, obj, ch, cache, self._observe_object)
             if obj.zone == BATTLEFIELD:
-                zones[BATTLEFIELD].append(obj.id)
+                on_battlefield.append(obj.id)
             else:
                 zones[obj.zone][obj.owner].append(obj.id)
         observation = {

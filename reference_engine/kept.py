@@ -10,16 +10,17 @@ from, and gives it back in a later state when all of that is equal:
   (zone, copy effect, controller, tapped, attachment, combat status, ...) and its counters,
   by its stamp (``GameObject._stamp``, a new one with each change to it);
 * the resolved effects on it (CR 611.2), each effect's fields;
-* the layer context: every permanent that can change *another* object's characteristics in
-  this engine's layer code (CR 613): one attached to something (an Aura's or Equipment's
-  static abilities, CR 613.4c, 613.1f), one something is attached to (Umbra Mystic and Dog
-  Umbra read the enchanted permanent's controller), and one whose copiable values (CR 707.2)
-  have an ability that reaches other objects (an anthem of its card model, Umbra Mystic,
-  Orb of Origin's supertypes, or any script field not listed in :data:`OWN_ONLY`): each of
-  them by its stamp.
+* the layer context of the permanent (CR 613): the permanents attached to it (their static
+  abilities, CR 613.4c, 613.1f, and timestamps, 613.7e), the one it is attached to (Dog Umbra
+  reads the enchanted permanent's controller), and every permanent whose copiable values (CR
+  707.2) have an ability that reaches objects it isn't attached to (an anthem of its card model,
+  Umbra Mystic, Orb of Origin's supertypes, or any script field not listed in :data:`OWN_ONLY`
+  or :data:`ATTACHED_ONLY`): each of them by the stamp of the fields another object's
+  characteristics can read (``GameObject._seen_stamp``,
+  :data:`~reference_engine.objects.SEEN_BY_OTHERS`).
 
 An object off the battlefield has its own characteristics (no continuous effect applies to
-it) and is not kept. A fork of the engine that overrides any method the layer code calls
+it): they are kept while its stamp is the same. A fork of the engine that overrides any method the layer code calls
 (:data:`LAYER_METHODS`, outside the ``reference_engine`` package) may read anything, so its
 characteristics are never kept across states. Only a speed-up; no rules meaning.
 """
@@ -43,7 +44,12 @@ OWN_ONLY = frozenset({
     "enters_trigger", "dies_trigger", "graveyard_trigger", "activated", "mana_replacement", "land_mana_trigger",
     "chance_replacements", "chance_trigger", "no_maximum_hand_size", "not_modelled", "enters_tapped", "model",
 })
-_DEFAULTS = {f.name: f.default for f in dataclasses.fields(CardScript) if f.name not in OWN_ONLY}
+#: Script fields that change only the object the permanent is attached to (an Aura's or
+#: Equipment's bonus and keywords, CR 303.4, 301.5), or its own characteristics from that
+#: object's (Dog Umbra's umbra armor unless an opponent controls the enchanted creature).
+ATTACHED_ONLY = frozenset({"enchanted_pt", "enchanted_base_pt", "enchanted_keywords", "equipped_pt",
+                           "equipped_keywords", "umbra_armor_unless_opponent_controls"})
+_DEFAULTS = {f.name: f.default for f in dataclasses.fields(CardScript) if f.name not in OWN_ONLY | ATTACHED_ONLY}
 
 #: The methods of the game the layer code calls (reference_engine.layers, playtest): a game whose
 #: class takes any of them from outside this package has nothing kept across states.
@@ -67,36 +73,51 @@ def keeps(game) -> bool:
 
 
 def reaches_others(script: CardScript) -> bool:
-    """Whether copiable values with ``script`` may change other objects' characteristics."""
+    """Whether copiable values with ``script`` may change the characteristics of objects the
+    permanent isn't attached to."""
     known = _REACHES_OTHERS.get(id(script))
     if known is None or known[0] is not script:
         found = any(getattr(script, name) != default for name, default in _DEFAULTS.items())
         model = script.model
-        if model is not None and tuple(model.of("static")):
-            found = True
+        if model is not None and any(a.affected is None or a.affected.scope not in ("enchanted", "equipped")
+                                     for a in model.of("static")):
+            found = True  # an anthem; an Aura's or Equipment's bonus is its script's (ATTACHED_ONLY)
         if len(_REACHES_OTHERS) > 4096:
             _REACHES_OTHERS.clear()
         known = _REACHES_OTHERS[id(script)] = (script, found)
     return known[1]
 
 
-def context(game, cache: dict) -> tuple:
-    """The layer context of the state ``cache`` belongs to (module docstring), computed once per
-    state: the stamps of the permanents in it (stamps are unique within a game)."""
+def context(game, cache: dict) -> tuple[tuple, dict]:
+    """The layer context of the state ``cache`` belongs to, computed once per state: the seen
+    stamps (``GameObject._seen_stamp``, unique within a game) of the permanents that reach
+    every object (module docstring), and those of the permanents attached to each object, by
+    its id."""
     found = cache.get("context")
     if found is None:
-        battlefield = [o for o in game.objects.values() if o.zone == BATTLEFIELD]
-        hosts = {o.attached_to for o in battlefield if o.attached_to is not None}
-        found = tuple([o._stamp for o in battlefield
-                       if o.attached_to is not None or o.id in hosts
-                       or reaches_others(o.copy_effect[1] if o.copy_effect is not None else o.script)])
+        every: list[int] = []
+        attached: dict[str, list[int]] = {}
+        for o in game.objects.values():
+            if o.zone == BATTLEFIELD:
+                if o.attached_to is not None:
+                    attached.setdefault(o.attached_to, []).append(o._seen_stamp)
+                if reaches_others(o.copy_effect[1] if o.copy_effect is not None else o.script):
+                    every.append(o._seen_stamp)
+        reaching = tuple(every)
         last = game.__dict__.get("_context_kept")
-        if last is not None and last == found:
-            found = last  # the same object: comparing keys that hold it is quick
+        if last is not None and last == reaching:
+            reaching = last  # the same object: comparing keys that hold it is quick
         else:
-            object.__setattr__(game, "_context_kept", found)  # not the game's state
-        cache["context"] = found
+            object.__setattr__(game, "_context_kept", reaching)  # not the game's state
+        found = cache["context"] = (reaching, attached)
     return found
+
+
+def context_of(game, obj: GameObject, cache: dict) -> tuple:
+    """The layer context of permanent ``obj`` now (module docstring), compared by value."""
+    reaching, attached = context(game, cache)
+    host = game.objects.get(obj.attached_to) if obj.attached_to is not None else None
+    return reaching, attached.get(obj.id), host._seen_stamp if host is not None else None
 
 
 def effects_key(game, oid: str) -> tuple:
@@ -111,14 +132,20 @@ def kept_characteristics(game, obj: GameObject, cache: dict, compute):
     if they were computed from the same permanent, effects and context, else ``compute(game,
     obj)``, kept for later states. Its power/toughness effects (``cache["pt_effects"]``) are
     kept with them."""
-    if obj.zone != BATTLEFIELD or getattr(game, "_anthem_guard", None) or not keeps(game):
+    if getattr(game, "_anthem_guard", None) or not keeps(game):
         return compute(game, obj)
     kept = game.__dict__.get("_characteristics_kept")
     if kept is None:
         kept = {}
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
-    stamp, effects, layer_context = obj._stamp, effects_key(game, obj.id), context(game, cache)
     known = kept.get(obj.id)
+    if obj.zone != BATTLEFIELD:  # its own characteristics: no effect or context reaches it
+        if known is not None and known[0] is obj and known[1] == obj._stamp and known[3] is None:
+            return known[4]
+        found = compute(game, obj)
+        kept[obj.id] = (obj, obj._stamp, (), None, found, None)
+        return found
+    stamp, effects, layer_context = obj._stamp, effects_key(game, obj.id), context_of(game, obj, cache)
     if known is not None and known[0] is obj and known[1] == stamp and known[2] == effects \
             and known[3] == layer_context:
         if known[5] is not None:
@@ -164,25 +191,34 @@ def fresh_entry(entry: dict) -> dict:
         copiable["colors"] = copiable["colors"][:]
         copiable["keywords"] = copiable["keywords"][:]
         copied["copiable"] = copiable
-    copied["pt_effects"] = [effect.copy() for effect in entry["pt_effects"]]
+    effects = entry["pt_effects"]
+    copied["pt_effects"] = [effect.copy() for effect in effects] if effects else []
     return copied
 
 
-def kept_entry(game, obj: GameObject, ch, cache: dict, build) -> dict:
-    """The observed entry of ``obj`` with characteristics ``ch``: a fresh copy of the one built
-    in an earlier state from the same characteristics (the same object), the same object
-    fields and counters and the same power/toughness effects, else ``build(obj, ch)``."""
+def observed_entries(game, cache: dict, characteristics, build) -> dict:
+    """The observed entry of each of ``game``'s objects, by id, in order: for an object with the
+    same characteristics (the same object), the same stamp and the same power/toughness effects
+    as when its entry was last built, a fresh copy of that entry; else ``build(obj, ch)``."""
+    objects = game.objects.values()
     if not _keeps_entries(game):
-        return build(obj, ch)
+        return {obj.id: build(obj, characteristics(game, obj)) for obj in objects}
     kept = game.__dict__.get("_entries_kept")
     if kept is None:
         kept = {}
         object.__setattr__(game, "_entries_kept", kept)  # not the game's state
-    pt_effects = cache.get("pt_effects", {}).get(obj.id)
-    known = kept.get(obj.id)
-    if known is not None and known[0] is ch and known[1] is obj and known[2] == obj._stamp \
-            and known[3] == pt_effects:
-        return fresh_entry(known[4])
-    entry = build(obj, ch)
-    kept[obj.id] = (ch, obj, obj._stamp, pt_effects, fresh_entry(entry))
-    return entry
+    entries = {}
+    for obj in objects:
+        oid = obj.id
+        ch = characteristics(game, obj)
+        pt_effects = cache.get("pt_effects")
+        if pt_effects is not None:
+            pt_effects = pt_effects.get(oid)
+        known = kept.get(oid)
+        if known is not None and known[0] is ch and known[1] is obj and known[2] == obj._stamp \
+                and known[3] == pt_effects:
+            entries[oid] = fresh_entry(known[4])
+        else:
+            entry = entries[oid] = build(obj, ch)
+            kept[oid] = (ch, obj, obj._stamp, pt_effects, fresh_entry(entry))
+    return entries

@@ -200,6 +200,9 @@ class GameObject:
     #: another value, its counters changed in place), unique within a game: equal stamps, the
     #: same object as it was (reference_engine.kept). No rules meaning.
     _stamp: int = field(default=0, repr=False, compare=False)
+    #: Like ``_stamp``, for the fields another object's characteristics can read
+    #: (:data:`SEEN_BY_OTHERS`). No rules meaning.
+    _seen_stamp: int = field(default=0, repr=False, compare=False)
 
     def __init__(self, id: str, card: CardDef, script: CardScript, owner: str, controller: str, zone: str,
                  timestamp: int, token: bool = False, tapped: bool = False, summoning_sick: bool = False,
@@ -231,6 +234,7 @@ class GameObject:
         set_field(self, "spell_x", spell_x)
         _NEW_STAMP[0] -= 1
         set_field(self, "_stamp", _NEW_STAMP[0])
+        set_field(self, "_seen_stamp", _NEW_STAMP[0])
 
     def __setattr__(self, name: str, value) -> None:
         """Set a field; unless it is the value the field has already, increment :data:`VERSION`
@@ -243,6 +247,8 @@ class GameObject:
         object.__setattr__(self, name, value)
         VERSION[0] += 1
         object.__setattr__(self, "_stamp", VERSION[0])
+        if name in SEEN_BY_OTHERS:
+            object.__setattr__(self, "_seen_stamp", VERSION[0])
 
     def reset_for_zone_change(self) -> None:
         """CR 400.7: the object in the new zone remembers nothing of the old one."""
@@ -259,8 +265,17 @@ class GameObject:
         self.spell_x = 0
 
 
-#: The fields of a :class:`GameObject` that are its state (not its stamp).
-OBJECT_FIELDS = tuple(f.name for f in fields(GameObject) if f.name != "_stamp")
+#: The fields of a :class:`GameObject` that are its state (not its stamps).
+OBJECT_FIELDS = tuple(f.name for f in fields(GameObject) if not f.name.endswith("_stamp"))
+#: The fields of a permanent the layer code reads to compute *another* object's characteristics
+#: (CR 613): its copiable values (``card``, ``script``, ``copy_effect``, in its ``zone``, CR
+#: 707.2) say what its static abilities are; an Aura's or Equipment's ``attached_to`` what it
+#: affects and its ``timestamp`` when (CR 613.7a, 613.7e); ``controller`` who "you" is for an
+#: anthem and Umbra Mystic's and Dog Umbra's controller checks; ``tapped`` whether a continuous
+#: permanent has its abilities (Orb of Origin rulings). Its damage, counters, combat status and
+#: the rest are only its own (reference_engine.kept).
+SEEN_BY_OTHERS = frozenset({"card", "script", "copy_effect", "zone", "attached_to", "timestamp", "controller",
+                            "tapped"})
 
 
 @dataclass(slots=True)

@@ -234,6 +234,55 @@ def test_a_field_no_characteristic_reads_changed_in_place_is_observed():
     assert game.observe()["objects"]["b"]["damage"] == 0
 
 
+# ------------------------------------------ what another permanent reads of one (reference_engine.kept)
+def test_an_anthem_leaving_the_battlefield_in_place_ends_its_bonus():
+    """Glorious Anthem's "Creatures you control get +1/+1" applies only while it is on the
+    battlefield (CR 611.3a, 613.4c): Grizzly Bears 3/3, then 2/2 once the Anthem is in the
+    graveyard, though nothing of the Bears changed."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("ga", "Glorious Anthem"))
+    assert pt(game, "b") == (3, 3)
+    game.objects["ga"].zone = "graveyard"
+    assert pt(game, "b") == (2, 2)
+
+
+def test_an_auras_new_timestamp_orders_its_effect_after_a_resolved_one():
+    """Layer 7b effects apply in timestamp order (CR 613.4b, 613.7): a base 0/1 effect newer than
+    Octopus Umbra's base 8/8 wins; once the Umbra gets a newer timestamp (as it becomes attached
+    again, CR 613.7e) its 8/8 wins."""
+    game = new_game(obj("b", "Grizzly Bears"), aura("o", "Octopus Umbra", on="b"))
+    assert pt(game, "b") == (8, 8)
+    game.effects.append(PTEffect("b", "7b", 0, 1, game._tick()))
+    assert pt(game, "b") == (0, 1)
+    game.objects["o"].timestamp = game._tick()
+    assert pt(game, "b") == (8, 8)
+
+
+def test_a_tapped_continuous_equipment_gives_no_bonus():
+    """With Orb of Origin on the battlefield Sword of the Meek is continuous; a tapped continuous
+    permanent has no abilities (Orb of Origin rulings 2024-11-08, layer 6 CR 613.1f): the
+    equipped Grizzly Bears are 3/4 with the Sword untapped (+1/+2, CR 613.4c), 2/2 once it is tapped."""
+    game = new_game(obj("b", "Grizzly Bears"), aura("s", "Sword of the Meek", on="b"), obj("orb", "Orb of Origin"))
+    assert pt(game, "b") == (3, 4)
+    game.objects["s"].tapped = True
+    assert pt(game, "b") == (2, 2)
+
+
+def test_an_auras_copiable_values_changed_in_place_change_its_bonus():
+    """An Aura's static abilities are those of its copiable values (CR 707.2, 613.2c): Hyena
+    Umbra gives +1/+1 (layer 7c), Octopus Umbra sets base 8/8 (layer 7b, CR 613.4b); the
+    enchanted Grizzly Bears follow the Aura's copy effect, then its own values, set in place."""
+    from reference_engine.cards import card
+
+    game = new_game(obj("b", "Grizzly Bears"), aura("a", "Hyena Umbra", on="b"))
+    assert pt(game, "b") == (3, 3)
+    game.objects["a"].copy_effect = card("Octopus Umbra")
+    assert pt(game, "b") == (8, 8)
+    game.objects["a"].copy_effect = None
+    assert pt(game, "b") == (3, 3)
+    game.objects["a"].script = card("Octopus Umbra")[1]
+    assert pt(game, "b") == (8, 8)
+
+
 # ------------------------------------------------- every cached read against a fresh computation
 def test_every_cached_read_of_a_run_equals_a_fresh_computation(monkeypatch):
     """Every characteristics() read of a short fuzzing run on the reference engine (both modes)
