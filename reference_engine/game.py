@@ -8,7 +8,7 @@ performs one event at a time with :meth:`Game.apply`, and describes itself with
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from operator import attrgetter
 
 import reference_engine.events as events
@@ -39,6 +39,7 @@ from .zones import ZoneRules
 
 _OBJECT_FIELDS = attrgetter(*OBJECT_FIELDS)
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
+_NOTHING = nullcontext()  # what Game.unchanging() returns (reusable)
 #: The game's containers whose changes in place change the state version (Game.__setattr__).
 _TRACKED_CONTAINERS: dict[str, type] = {"objects": TrackedDict, "players": TrackedDict, "effects": TrackedList}
 #: The game's attributes that characteristics never read: rebinding them leaves the state version
@@ -322,13 +323,12 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
                 tuple(map(_EFFECT_FIELDS, self.effects)),
                 tuple([(p.id, p.life, p.lost) for p in self.players.values()]))
 
-    @contextmanager
     def unchanging(self):
         """A block during which the game state does not change (observing it, looking for
         state-based actions). Kept for forks: what is computed from the state is now
         remembered as long as the state version stays the same, in or out of such a block
-        (:func:`reference_engine.layers.state_cache`)."""
-        yield
+        (:func:`reference_engine.layers.state_cache`); so a context manager that does nothing."""
+        return _NOTHING
 
     def effects_on(self, oid: str, sublayer: str) -> list[PTEffect]:
         """Resolved power/toughness effects on ``oid`` in ``sublayer``, in timestamp order."""

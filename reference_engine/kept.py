@@ -88,11 +88,11 @@ def reaches_others(script: CardScript) -> bool:
     return known[1]
 
 
-def context(game, cache: dict) -> tuple[tuple, dict]:
+def context(game, cache: dict) -> tuple[tuple, dict, dict]:
     """The layer context of the state ``cache`` belongs to, computed once per state: the seen
     stamps (``GameObject._seen_stamp``, unique within a game) of the permanents that reach
-    every object (module docstring), and those of the permanents attached to each object, by
-    its id."""
+    every object (module docstring); those of the permanents attached to each object, by its
+    id; the fields of the resolved effects on each object, by its id, in order."""
     found = cache.get("context")
     if found is None:
         every: list[int] = []
@@ -109,22 +109,11 @@ def context(game, cache: dict) -> tuple[tuple, dict]:
             reaching = last  # the same object: comparing keys that hold it is quick
         else:
             object.__setattr__(game, "_context_kept", reaching)  # not the game's state
-        found = cache["context"] = (reaching, attached)
+        effects: dict[str, list[tuple]] = {}
+        for e in game.effects:
+            effects.setdefault(e.affected, []).append(_EFFECT_FIELDS(e))
+        found = cache["context"] = (reaching, attached, effects)
     return found
-
-
-def context_of(game, obj: GameObject, cache: dict) -> tuple:
-    """The layer context of permanent ``obj`` now (module docstring), compared by value."""
-    reaching, attached = context(game, cache)
-    host = game.objects.get(obj.attached_to) if obj.attached_to is not None else None
-    return reaching, attached.get(obj.id), host._seen_stamp if host is not None else None
-
-
-def effects_key(game, oid: str) -> tuple:
-    """The fields of every resolved effect on ``oid``, in order."""
-    if not game.effects:
-        return ()
-    return tuple([_EFFECT_FIELDS(e) for e in game.effects if e.affected == oid])
 
 
 def kept_characteristics(game, obj: GameObject, cache: dict, compute):
@@ -138,21 +127,25 @@ def kept_characteristics(game, obj: GameObject, cache: dict, compute):
     if kept is None:
         kept = {}
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
-    known = kept.get(obj.id)
+    oid, stamp = obj.id, obj._stamp
+    known = kept.get(oid)
     if obj.zone != BATTLEFIELD:  # its own characteristics: no effect or context reaches it
-        if known is not None and known[0] is obj and known[1] == obj._stamp and known[3] is None:
-            return known[4]
+        if known is not None and known[0] is obj and known[1] == stamp and known[3] is None:
+            return known[6]
         found = compute(game, obj)
-        kept[obj.id] = (obj, obj._stamp, (), None, found, None)
+        kept[oid] = (obj, stamp, None, None, None, None, found, None)
         return found
-    stamp, effects, layer_context = obj._stamp, effects_key(game, obj.id), context_of(game, obj, cache)
+    reaching, attached, effects_on = cache.get("context") or context(game, cache)
+    host = game.objects.get(obj.attached_to) if obj.attached_to is not None else None
+    host_stamp = host._seen_stamp if host is not None else None
+    effects, mine = effects_on.get(oid), attached.get(oid)
     if known is not None and known[0] is obj and known[1] == stamp and known[2] == effects \
-            and known[3] == layer_context:
-        if known[5] is not None:
-            cache.setdefault("pt_effects", {})[obj.id] = known[5]
-        return known[4]
+            and known[3] == reaching and known[4] == mine and known[5] == host_stamp:
+        if known[7] is not None:
+            cache.setdefault("pt_effects", {})[oid] = known[7]
+        return known[6]
     found = compute(game, obj)
-    kept[obj.id] = (obj, stamp, effects, layer_context, found, cache.get("pt_effects", {}).get(obj.id))
+    kept[oid] = (obj, stamp, effects, reaching, mine, host_stamp, found, cache.get("pt_effects", {}).get(oid))
     return found
 
 

@@ -69,7 +69,8 @@ def check_state_based_actions(game: GameBase, decider) -> None:
             to_graveyard, to_destroy, legends = _permanent_actions(game, battlefield)
         annihilating = [o for o in battlefield if o.counters.get("+1/+1") and o.counters.get("-1/-1")]
         for obj in battlefield:
-            obj.deathtouch_damage = False
+            if obj.deathtouch_damage:
+                obj.deathtouch_damage = False
         _legend_rule(game, legends, to_graveyard, decider)
         if not (to_graveyard or to_destroy or annihilating):
             if performed:
