@@ -140,6 +140,8 @@ def _searched_when_it_enters(event: dict, objs: dict) -> list[Search]:
 #: The events that may search a library, each with how its card says so.
 _SEARCHERS = {"cast": _searched_by_a_spell, "activate": _searched_by_an_ability,
               "put_onto_battlefield": _searched_when_it_enters}
+#: The event types :func:`searches` finds library searches of (for any other: none).
+SEARCHING_EVENTS = tuple(_SEARCHERS)
 
 
 def searches(t: Transition) -> list[Search]:
@@ -267,7 +269,8 @@ def _attached(obs: dict, oid: str) -> list[str]:
     return sorted(a for a, o in obs["objects"].items() if o.get("attached_to") == oid and o.get("zone") == "battlefield")
 
 
-@invariant("search.impostor_may_be_found", rules=("201.2",), rulings=(SEARCH,), requires=LIBRARY_SEARCH)
+@invariant("search.impostor_may_be_found", rules=("201.2",), rulings=(SEARCH,), requires=LIBRARY_SEARCH,
+           on=SEARCHING_EVENTS)
 def impostor_may_be_found(t: Transition):
     """Each time a player searches their library for one or more cards, every Omnipresent
     Impostor in that library may be found in place of any one of them, several Impostors for
@@ -323,7 +326,8 @@ def _went_on(search: Search, oid, name, now: dict) -> list[str]:
     return []
 
 
-@invariant("search.found_card_goes_on", rules=("201.2",), rulings=(SEARCH,), requires=LIBRARY_SEARCH)
+@invariant("search.found_card_goes_on", rules=("201.2",), rulings=(SEARCH,), requires=LIBRARY_SEARCH,
+           on=SEARCHING_EVENTS)
 def found_card_goes_on(t: Transition):
     """The search goes on with each card found, an Omnipresent Impostor in place of another
     card included: Sakura-Tribe Elder and Explosive Vegetation put it onto the battlefield

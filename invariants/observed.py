@@ -117,7 +117,7 @@ def leaves_without_destruction(before: dict, event: dict) -> dict[str, str]:
     The legend rule (704.5j) is read from the log by the caller, since the controller
     chooses which legend stays.
     """
-    kind = event.get("type")
+    kind = event.get("type")  # one of LEAVING_EVENTS, or nothing leaves
     if kind == "sacrifice" and on_battlefield(before, event.get("object")):
         return {event["object"]: "701.17a"}
     if kind == "modify_pt" and on_battlefield(before, event.get("object")):
@@ -128,6 +128,10 @@ def leaves_without_destruction(before: dict, event: dict) -> dict[str, str]:
         ) and obj["toughness"] + t <= 0:
             return {event["object"]: "704.5f"}
     return {}
+
+
+#: The event types :func:`leaves_without_destruction` finds creatures leaving by (for any other: none).
+LEAVING_EVENTS = ("sacrifice", "modify_pt")
 
 
 def zone_changes(log: list[dict]) -> dict[str, dict]:

@@ -25,7 +25,7 @@ def _regenerated(t: Transition) -> dict[str, int]:
 
 
 @invariant("regeneration.taps_and_removes_from_combat", rules=("701.15a",),
-           requires=("regeneration", "log.replacement_effects"))
+           requires=("regeneration", "log.replacement_effects"), on_log=("replacement",))
 def taps_and_removes_from_combat(t: Transition):
     """A regenerated permanent uses a shield, has no damage, is tapped and out of combat.
 

@@ -272,7 +272,7 @@ def _life_with_lifelink(t: Transition, objects: dict, dealt: list[dict], lifelin
 
 
 @invariant("templates.lifelink_on_any_damage", rules=("702.15b", "120.3f", "120.3a"),
-           requires=("damage", "cards:lifelink"))
+           requires=("damage", "cards:lifelink"), on_log=("damage",))
 def lifelink_on_any_damage(t: Transition):
     """Damage dealt by a source with lifelink, to a creature or a player, by any event, makes its
     controller gain that much life (CR 702.15b, 120.3f): each player's life changes by the lifelink
@@ -325,7 +325,7 @@ def _dealt_granted_deathtouch(t: Transition) -> dict[str, str]:
 
 
 @invariant("templates.deathtouch_from_any_source", rules=("702.2b", "704.5h", "702.12b"),
-           requires=("sba.deathtouch_damage",))
+           requires=("sba.deathtouch_damage",), on_log=("damage",))
 def deathtouch_from_any_source(t: Transition):
     """A creature dealt damage by a source with deathtouch the source's card doesn't print (granted
     by an Aura, an Equipment, an anthem or an effect: the source's keywords observed before the

@@ -55,7 +55,7 @@ def _died(t: Transition) -> list[str]:
 
 
 @invariant("triggers.tokens_per_counter_as_it_last_existed", rules=("603.10a", "608.2h", "700.4", "111.2", "603.3a"),
-           requires=("triggers", "counters"))
+           requires=("triggers", "counters"), on_log=("zone_change",))
 def tokens_per_counter_as_it_last_existed(t: Transition):
     """A creature whose card says "When this dies, create a 1/1 ... Thopter ... for each +1/+1
     counter on it" makes exactly that many Thopters: counted as it last existed on the

@@ -11,8 +11,8 @@ from __future__ import annotations
 from harness import decisions as D
 from .base import Transition, invariant
 from .card_abilities import has_keyword, has_umbra_armor
-from .observed import (DESTROYING_EVENTS, cause_of, left_battlefield, leaves_without_destruction, umbra_auras,
-                       would_be_destroyed)
+from .observed import (DESTROYING_EVENTS, LEAVING_EVENTS, cause_of, left_battlefield, leaves_without_destruction,
+                       umbra_auras, would_be_destroyed)
 
 UMBRA = frozenset({"umbra_armor", "destroy"})
 
@@ -438,6 +438,7 @@ def or_regeneration_the_other_remains(t: Transition):
     rules=("702.89a", "701.17a", "704.5f", "704.5j"),
     rulings=("Indrik Umbra 2024-06-07: Umbra armor has no effect if the enchanted creature is put into a graveyard",),
     requires=UMBRA | {"sacrifice"},
+    on=LEAVING_EVENTS, on_log=("zone_change",),
 )
 def only_on_destruction(t: Transition):
     """Sacrifice, the legend rule and toughness 0 or less aren't destruction: umbra armor does nothing.
@@ -472,6 +473,7 @@ def only_on_destruction(t: Transition):
     rules=("702.89a", "613.1f"),
     rulings=("Umbra Mystic 2010-06-15: Umbra Mystic grants umbra armor to Auras attached to permanents you control",),
     requires=frozenset({"umbra_armor", "log.replacement_effects"}),
+    on_log=("replacement",),
 )
 def only_auras_that_have_it(t: Transition):
     """Umbra armor replaces a destruction only through an Aura that has umbra armor at that moment.

@@ -103,7 +103,7 @@ def graveyard_is_the_owners(t: Transition):
 
 
 @invariant("zones.destroyed_unless_replaced", rules=("701.7a", "614.1a", "704.5g", "704.5h", "702.12b"),
-           family="generic", requires=("destroy", "log.replacement_effects"))
+           family="generic", requires=("destroy", "log.replacement_effects"), on=DESTROYING_EVENTS)
 def destroyed_unless_replaced(t: Transition):
     """A creature that would be destroyed and isn't indestructible leaves the battlefield, unless a
     replacement effect replaced its destruction (and the log says which).

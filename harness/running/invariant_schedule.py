@@ -55,9 +55,10 @@ _SCHEDULES: dict[int, tuple[Sequence, Schedule]] = {}
 
 def schedule(invariants: Sequence) -> Schedule:
     """The :class:`Schedule` of the sequence ``invariants`` (one per sequence object, kept for
-    the process: a machine class's list serves every example of a run)."""
+    the process: a machine class's list serves every example of a run; made again for a list
+    whose length changed)."""
     found = _SCHEDULES.get(id(invariants))
-    if found is not None and found[0] is invariants:
+    if found is not None and found[0] is invariants and len(found[1].invariants) == len(invariants):
         return found[1]
     made = Schedule(invariants)
     if len(_SCHEDULES) > 256:
