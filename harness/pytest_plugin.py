@@ -9,8 +9,8 @@ that CI needs: ``--rulesfuzz-engine`` (``--engine``), ``--rulesfuzz-against``,
 (or whenever the item runs) the settings of ``[tool.rulesfuzz]`` of the nearest
 ``pyproject.toml`` and of that profile fill in what the command line doesn't give
 (:mod:`harness.interfaces.config`), so ``pytest --rulesfuzz-profile gate`` is the CI gate; the settings
-``steps``, ``step-timeout``, ``invariant``, ``isolate``, ``explore`` and ``coverage-guided``
-apply to the item's run as to ``rulesfuzz run`` (:data:`SETTINGS`), and ``oracle`` (files of
+``steps``, ``step-timeout``, ``invariant``, ``isolate``, ``explore``, ``coverage-guided`` and
+``no-shrink`` apply to the item's run as to ``rulesfuzz run`` (:data:`SETTINGS`), and ``oracle`` (files of
 cards, ``rulesfuzz run --oracle``) is loaded into the pytest process as it starts.
 
 The item ``rulesfuzz::rulesfuzz_engine[SPEC]`` is collected with the session's own
@@ -61,7 +61,7 @@ OPTIONS = {
 #: (``workers``, ``shard``, ``json``, ``junit-xml``, ``engine-coverage``, ``quiet``) are
 #: ``rulesfuzz run``'s own: the item is one run in the pytest process.
 SETTINGS = {"steps": 20, "step_timeout": 10.0, "invariants": None, "isolate": False, "explore": False,
-            "coverage_guided": False, "oracle": None}
+            "coverage_guided": False, "no_shrink": False, "oracle": None}
 
 
 def pytest_addoption(parser):
@@ -313,7 +313,7 @@ class RulesfuzzItem(pytest.Item):
                              skip_invariants=option("rulesfuzz_skip_invariant") or (),
                              steps_per_example=option("steps"), step_timeout=option("step_timeout"),
                              invariant_names=option("invariants"), explore=option("explore"),
-                             coverage_guided=option("coverage_guided"))
+                             coverage_guided=option("coverage_guided"), shrink=not option("no_shrink"))
         result = run(engine, chosen, database=database, against=against)
         known = getattr(self.config, "_rulesfuzz_known", {})
         for finding in result.findings:
@@ -330,6 +330,8 @@ class RulesfuzzItem(pytest.Item):
         command = report.replay_command(self.spec, against_spec)
         new = [f for f in result.findings if not f.known]
         parts = [report.describe_findings_table(result.findings)] if len(result.findings) > 1 else []
+        if option("no_shrink"):
+            parts.insert(0, "Not shrunk (no-shrink = true): each replay file holds its finding's example as it was found.")
         parts += [report.describe_finding(finding, command) for finding in new]
         raise RulesfuzzFailure("\n\n".join(parts))
 

@@ -38,9 +38,13 @@ def test_plugin_passes_on_reference(pytester):
 
 
 def test_plugin_fails_on_a_fork_with_the_report(pytester):
+    # no-shrink (a setting of [tool.rulesfuzz] the item's run takes): the report of the finding as
+    # found is what is asserted (shrinking it was 13 s of the suite); the tiny engine's tests shrink.
+    pytester.makepyprojecttoml("[tool.rulesfuzz]\nno-shrink = true\n")
     result = fuzz(pytester, f"{FORKS / 'umbra_taps_creature.py'}:engine", "--rulesfuzz-database=none", examples=300)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*VIOLATION umbra_armor.not_regeneration*", "*Replay file:*"])
+    assert "Not shrunk (no-shrink = true)" in failure_text(result)[0]
 
 
 def test_the_failure_text_ends_with_the_replay_command(pytester):
