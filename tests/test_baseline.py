@@ -15,15 +15,17 @@ FORK = f"{FORKS / 'umbra_taps_creature.py'}:engine"
 
 
 def run_fork(folder, *extra, database="none") -> int:
+    # --no-shrink: baselines match findings by key (shrinking keeps it) and a replay folder replays
+    # whatever its files hold; nothing here depends on a finding's size.
     return main(["run", "--engine", FORK, "--max-examples", "300", "--seed", "1", "--replay-dir",
-                 str(folder / "replays"), "--database", str(database), "--quiet", *map(str, extra)])
+                 str(folder / "replays"), "--database", str(database), "--quiet", "--no-shrink", *map(str, extra)])
 
 
 @pytest.fixture(scope="module")
 def found(tmp_path_factory):
     """One run of the fork from an empty example database: its folder holds ``run.json``, the replay file
     in ``replays/`` and the database ``db``. Later runs given that database replay the saved failure first
-    (as CI runs with a shared database do) instead of finding and shrinking it again."""
+    (as CI runs with a shared database do) instead of finding it again."""
     folder = tmp_path_factory.mktemp("found")
     assert run_fork(folder, "--json", folder / "run.json", database=folder / "db") == 1
     return folder

@@ -22,7 +22,7 @@ def test_steps_1_runs_one_event_and_finds_a_one_event_bug(reference, tmp_path, c
     """Was: --steps 1 ran no event at all, and the buggy fork passed with exit 0."""
     assert run(reference, max_examples=10, steps_per_example=1, database=None).stats.steps >= 5
     assert main(["run", "--engine", FORK, "--steps", "1", "--max-examples", "300", "--seed", "1", "--database",
-                 "none", "--quiet", "--replay-dir", str(tmp_path)]) == 1
+                 "none", "--quiet", "--replay-dir", str(tmp_path), "--no-shrink"]) == 1  # the verdict, not its size
 
 
 def test_the_differential_invariant_without_against_is_bad_usage(tmp_path, capsys):
