@@ -33,7 +33,6 @@ settings.load_profile(os.environ.get("RULESFUZZ_HYPOTHESIS_PROFILE", "ci"))
 #: only loses its place at the front; none depends on it.
 SLOW_FIRST = (
     "tests/test_one_finding.py::test_shrunk_once",  # the longest of all (42 s under coverage in CI)
-    "tests/test_rpc.py::test_processes_an_engine_started_are_stopped_with_it",
     "tests/test_rpc.py::test_isolated_run_finds_what_the_in_process_run_finds",
     "tests/test_rpc.py::test_keep_going_reports_a_child_fault_and_a_rules_bug_each_with_its_replay_file",
     "tests/test_rpc.py::test_a_crashing_child_is_reported_shrunk_and_replays",
