@@ -277,8 +277,12 @@ def per_invariant_cost(examples: int, seed: int) -> dict:
         cpu = time.process_time() - cpu
     finally:
         registry.REGISTRY.update(originals)
-    table = {name: {"checks": n, "seconds": t, "us_per_check": 1e6 * t / n if n else 0.0, "share": t / cpu}
-             for name, (n, t) in sorted(spent.items(), key=lambda kv: -kv[1][1]) if n}
+    # Every invariant the run judged with: "checks" counts the calls of its check, "skipped" the
+    # steps the schedule left it out of (harness.running.invariant_schedule: it can't apply there).
+    judged = result.stats.checked
+    table = {name: {"checks": n, "skipped": max(judged.get(name, n) - n, 0), "seconds": t,
+                    "us_per_check": 1e6 * t / n if n else 0.0, "share": t / cpu}
+             for name, (n, t) in sorted(spent.items(), key=lambda kv: -kv[1][1]) if n or judged.get(name)}
     return {"cpu_seconds": cpu, "steps": result.stats.steps, "invariants": table}
 
 
@@ -287,9 +291,10 @@ def print_per_invariant(cost: dict, top: int | None = None) -> None:
     print(f"per invariant ({cost['steps']} steps, {cost['cpu_seconds']:.2f} CPU s; invariants "
           f"{total:.2f} s = {total / cost['cpu_seconds']:.0%} of the run, {1e6 * total / max(cost['steps'], 1):.0f} us "
           f"per step):")
-    print(f"  {'invariant':58} {'checks':>7} {'us/check':>9} {'share':>6}")
+    print(f"  {'invariant':58} {'checks':>7} {'skipped':>7} {'us/check':>9} {'share':>6}")
     for name, row in list(cost["invariants"].items())[:top]:
-        print(f"  {name:58} {row['checks']:>7} {row['us_per_check']:>9.1f} {row['share']:>6.1%}")
+        print(f"  {name:58} {row['checks']:>7} {row.get('skipped', 0):>7} {row['us_per_check']:>9.1f} "
+              f"{row['share']:>6.1%}")
 
 
 # --------------------------------------------------------------------------- main

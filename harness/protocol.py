@@ -136,7 +136,7 @@ class ObservedPlayer(TypedDict, total=False):
 
 class ObservedCharacteristics(TypedDict, total=False):
     """The characteristics (CR 109.3) an observed object has and its copiable values have too
-    (``reference_engine.shapes.ObservedCopiable``, CR 707.2): declared once, here, for both."""
+    (the reference engine's observed copiable values derive from it, CR 707.2): declared once, here."""
 
     name: Required[str]
     supertypes: list[str]
