@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Whether this revision's ``rulesfuzz run`` explores by default (``--explore``).
-DEFAULT_EXPLORE = False
+DEFAULT_EXPLORE = True
 
 _DRIVER = r'''
 import json, sys

@@ -9,8 +9,9 @@ that CI needs: ``--rulesfuzz-engine`` (``--engine``), ``--rulesfuzz-against``,
 (or whenever the item runs) the settings of ``[tool.rulesfuzz]`` of the nearest
 ``pyproject.toml`` and of that profile fill in what the command line doesn't give
 (:mod:`harness.interfaces.config`), so ``pytest --rulesfuzz-profile gate`` is the CI gate; the settings
-``steps``, ``step-timeout``, ``invariant``, ``isolate``, ``explore``, ``coverage-guided`` and
-``no-shrink`` apply to the item's run as to ``rulesfuzz run`` (:data:`SETTINGS`), and ``oracle`` (files of
+``steps``, ``step-timeout``, ``invariant``, ``isolate``, ``explore``, ``hypothesis``,
+``coverage-guided`` and ``no-shrink`` apply to the item's run as to ``rulesfuzz run`` (:data:`SETTINGS`:
+the item explores unless ``hypothesis = true``), and ``oracle`` (files of
 cards, ``rulesfuzz run --oracle``) is loaded into the pytest process as it starts.
 
 The item ``rulesfuzz::rulesfuzz_engine[SPEC]`` is collected with the session's own
@@ -61,7 +62,7 @@ OPTIONS = {
 #: (``workers``, ``shard``, ``json``, ``junit-xml``, ``engine-coverage``, ``quiet``) are
 #: ``rulesfuzz run``'s own: the item is one run in the pytest process.
 SETTINGS = {"steps": 20, "step_timeout": 10.0, "invariants": None, "isolate": False, "explore": False,
-            "coverage_guided": False, "no_shrink": False, "oracle": None}
+            "hypothesis": False, "coverage_guided": False, "no_shrink": False, "oracle": None}
 
 
 def pytest_addoption(parser):
@@ -138,6 +139,7 @@ def pytest_configure(config):
     from harness.interfaces.run_options import OptionError, check_replay_dir
 
     from harness.interfaces.cli import skipped_invariants_problem
+    from harness.running.settings import mode_problem
 
     from invariants import REGISTRY
 
@@ -152,6 +154,9 @@ def pytest_configure(config):
     problem = skipped_invariants_problem(chosen, options["rulesfuzz_skip_invariant"], "--rulesfuzz-skip-invariant")
     if problem:
         raise pytest.UsageError(problem)
+    problem = mode_problem(options["explore"], options["hypothesis"])
+    if problem:
+        raise pytest.UsageError(f"[tool.rulesfuzz] {problem}")
     if options["rulesfuzz_examples"] < 1:
         raise pytest.UsageError("--rulesfuzz-examples: expected a positive number")
     seconds = options["rulesfuzz_max_seconds"]
@@ -312,7 +317,7 @@ class RulesfuzzItem(pytest.Item):
                              keep_going=option("rulesfuzz_keep_going"),
                              skip_invariants=option("rulesfuzz_skip_invariant") or (),
                              steps_per_example=option("steps"), step_timeout=option("step_timeout"),
-                             invariant_names=option("invariants"), explore=option("explore"),
+                             invariant_names=option("invariants"), explore=not option("hypothesis"),
                              coverage_guided=option("coverage_guided"), shrink=not option("no_shrink"))
         result = run(engine, chosen, database=database, against=against)
         known = getattr(self.config, "_rulesfuzz_known", {})

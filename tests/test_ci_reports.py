@@ -162,19 +162,25 @@ def test_version(capsys):
     assert capsys.readouterr().out.strip() == f"rulesfuzz {version}"
 
 
-def test_a_failure_saved_in_the_example_database_is_said_to_be_replayed(tmp_path, capsys):
+#: Each generator's finding replayed from the database: Hypothesis's as its first example (its
+#: reuse phase), exploration's (the default) from its corpus before any example.
+REPLAYED_AT = {"--hypothesis": 1, "--explore": 0}
+
+
+@pytest.mark.parametrize("mode", sorted(REPLAYED_AT))
+def test_a_failure_saved_in_the_example_database_is_said_to_be_replayed(tmp_path, capsys, mode):
     database = tmp_path / "db"
-    assert fuzz(tmp_path, BUGGY, "--json", tmp_path / "first.json", examples=40, database=database) == 1
+    assert fuzz(tmp_path, BUGGY, "--json", tmp_path / "first.json", mode, examples=40, database=database) == 1
     first = json.loads((tmp_path / "first.json").read_text())["findings"][0]
     assert not first["from_database"]
     assert "REPLAYED" not in capsys.readouterr().out
     # The next run with the same database replays the saved failure first, and says so.
-    assert fuzz(tmp_path, BUGGY, "--json", tmp_path / "again.json", examples=40, database=database) == 1
+    assert fuzz(tmp_path, BUGGY, "--json", tmp_path / "again.json", mode, examples=40, database=database) == 1
     again = json.loads((tmp_path / "again.json").read_text())["findings"][0]
-    assert again["key"] == first["key"] and again["from_database"] and again["examples_to_find"] == 1
+    assert again["key"] == first["key"] and again["from_database"] and again["examples_to_find"] == REPLAYED_AT[mode]
     assert "REPLAYED from the example database" in capsys.readouterr().out
     # Another seed with an empty database finds bugs by generating them: not said to be replayed.
-    assert fuzz(tmp_path, BUGGY, "--seed", "3", "--json", tmp_path / "fresh.json", examples=40,
+    assert fuzz(tmp_path, BUGGY, "--seed", "3", "--json", tmp_path / "fresh.json", mode, examples=40,
                 database=tmp_path / "empty") == 1
     assert not json.loads((tmp_path / "fresh.json").read_text())["findings"][0]["from_database"]
 

@@ -441,7 +441,8 @@ def test_buggy_gives_exactly_its_five_findings_in_one_keep_going_run(tmp_path, c
     from harness.interfaces.cli import main
 
     monkeypatch.chdir(ROOT)
-    code, report = fuzz(tmp_path, "buggy", "--keep-going", examples=150)
+    # Hypothesis's engine: the bounds below are its shrinking's (--explore's test is the next one)
+    code, report = fuzz(tmp_path, "buggy", "--keep-going", "--hypothesis", examples=150)
     assert (code, report["status"]) == (1, "findings")
     assert sorted(f["key"] for f in report["findings"]) == sorted(BUG_KEYS.values())
     for finding in report["findings"]:

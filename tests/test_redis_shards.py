@@ -53,29 +53,36 @@ def redis_url(tmp_path):
         process.wait(timeout=10)
 
 
-def shard(tmp_path, k: int, database: str, name: str):
+def shard(tmp_path, k: int, database: str, name: str, mode: str = "--explore"):
     folder = tmp_path / name
     code = main(["run", "--engine", BUGGY, "--max-examples", "40", "--shard", f"{k}/2", "--database", database,
-                 "--replay-dir", str(folder), "--json", str(tmp_path / f"{name}.json"), "--quiet"])
+                 "--replay-dir", str(folder), "--json", str(tmp_path / f"{name}.json"), "--quiet", mode])
     return code, json.loads((tmp_path / f"{name}.json").read_text())
 
 
-def test_a_finding_saved_by_one_shard_is_replayed_first_by_another(redis_url, tmp_path, capsys):
+#: Each generator's finding replayed from the database: Hypothesis's as its first example (its
+#: reuse phase), exploration's from its corpus before any example.
+REPLAYED_AT = {"--hypothesis": 1, "--explore": 0}
+
+
+@pytest.mark.parametrize("mode", sorted(REPLAYED_AT))
+def test_a_finding_saved_by_one_shard_is_replayed_first_by_another(redis_url, tmp_path, capsys, mode):
     import redis
 
-    code, first = shard(tmp_path, 1, redis_url, "shard1")
+    code, first = shard(tmp_path, 1, redis_url, "shard1", mode)
     assert code == 1
     saved = first["findings"][0]
     assert not saved["from_database"]
     assert redis.Redis.from_url(redis_url).keys(b"rulesfuzz:*"), "shard 1 saved nothing in Redis"
     capsys.readouterr()
     # Shard 2/2 on another machine, same Redis: its first example is shard 1's saved failure.
-    code, second = shard(tmp_path, 2, redis_url, "shard2")
+    code, second = shard(tmp_path, 2, redis_url, "shard2", mode)
     assert code == 1
     replayed = second["findings"][0]
-    assert replayed["key"] == saved["key"] and replayed["from_database"] and replayed["examples_to_find"] == 1
+    assert replayed["key"] == saved["key"] and replayed["from_database"]
+    assert replayed["examples_to_find"] == REPLAYED_AT[mode]
     assert replayed["scenario"]["board"] == saved["scenario"]["board"]
     assert "REPLAYED from the example database" in capsys.readouterr().out
     # Control: shard 2/2 with an empty Redis database (db 1) finds its bugs by generating them.
-    code, alone = shard(tmp_path, 2, redis_url.rsplit("/", 1)[0] + "/1", "alone")
+    code, alone = shard(tmp_path, 2, redis_url.rsplit("/", 1)[0] + "/1", "alone", mode)
     assert not any(f["from_database"] for f in alone["findings"])

@@ -25,6 +25,7 @@ from harness.connection.loading import EngineLoadError, load_engine
 from harness.running.workers import WorkerFailed
 from harness.protocol import RulesfuzzError
 from harness.interfaces.parser import build_parser
+from harness.running.settings import mode_problem
 from harness.interfaces.pipes import _ClosedPipeSafe, _quiet_broken_pipe
 
 EXIT_OK, EXIT_VIOLATION, EXIT_BAD_INPUT, EXIT_HARNESS_FAILED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -80,6 +81,9 @@ def cmd_run(args) -> int:
     except baseline_file.BaselineError as exc:
         raise BadInput(f"--baseline: {exc}") from None
     _check_output_paths(args)
+    problem = mode_problem(getattr(args, "explore", False), getattr(args, "hypothesis", False), "--")
+    if problem:
+        raise BadInput(problem)
     run_options.check_slots(args)
 
     def progress(line: str) -> None:

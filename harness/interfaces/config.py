@@ -9,9 +9,11 @@ and are chosen with ``--profile NAME``. Two profiles are built in, for CI:
 * ``gate``: deterministic, for every push: a fixed seed, a budget in examples (no time
   budget), ``--keep-going``; saved failures are replayed first as always.
 * ``explore``: larger budgets, for a nightly or weekly job: more examples and steps,
-  a time budget, ``--keep-going``, one worker per core, ``--explore`` (the rules on plain
-  random draws: about 1.7 times the steps per second; findings are reduced, not shrunk by
-  Hypothesis).
+  a time budget, ``--keep-going``, one worker per core.
+
+Both explore (the rules on plain random draws, the default of every run: about twice the
+steps per second; findings are reduced, not shrunk by Hypothesis) unless ``hypothesis =
+true`` is set.
 
 A pyproject profile of the same name extends the built-in one. Precedence, lowest first:
 the options' defaults, ``[tool.rulesfuzz]``, the built-in profile, the pyproject profile,
@@ -32,8 +34,7 @@ from harness.protocol import RulesfuzzError
 #: The built-in profiles (option names without dashes -> values).
 BUILTIN_PROFILES: dict[str, dict] = {
     "gate": {"seed": 0, "max-examples": 300, "keep-going": True},
-    "explore": {"max-examples": 20_000, "max-seconds": 1800, "steps": 30, "keep-going": True, "workers": "auto",
-                "explore": True},
+    "explore": {"max-examples": 20_000, "max-seconds": 1800, "steps": 30, "keep-going": True, "workers": "auto"},
 }
 
 #: Keys whose values are paths (relative to the pyproject.toml's folder).

@@ -98,9 +98,12 @@ def _add_run(sub) -> argparse.ArgumentParser:
     run.add_argument("--shard", metavar="K/N",
                      help="run the K-th of N deterministic parts of the run (CI jobs; share --database redis://...)")
     run.add_argument("--explore", action="store_true",
-                     help="run the rules on plain random draws outside Hypothesis's engine (about 1.7 times "
-                          "the steps per second); failures are reduced (steps and board objects removed), saved in "
-                          "the example database and replayed first on the next run")
+                     help="the default: the rules on plain random draws outside Hypothesis's engine (about twice "
+                          "the steps per second, its bugs in fewer examples); failures are reduced (steps and board "
+                          "objects removed), saved in the example database and replayed first on the next run")
+    run.add_argument("--hypothesis", action="store_true",
+                     help="Hypothesis's engine generates the examples instead of --explore: it shrinks what it "
+                          "finds and keeps it in its example database")
     run.add_argument("--coverage-guided", action="store_true",
                      help="weight the rules (events) and cards drawn toward the CR rules, rulings and cards "
                           "least exercised so far")

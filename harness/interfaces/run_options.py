@@ -144,7 +144,7 @@ def write_reports(args, result, engine, against, status: str, replay: str, extra
                    "database": args.database, "replay_dir": args.replay_dir, "keep_going": args.keep_going,
                    "baseline": getattr(args, "baseline", None), "workers": getattr(args, "workers", 1),
                    "shard": "/".join(map(str, args.shard)) if getattr(args, "shard", None) else None,
-                   "profile": getattr(args, "profile", None), "explore": getattr(args, "explore", False),
+                   "profile": getattr(args, "profile", None), "explore": not getattr(args, "hypothesis", False),
                    "coverage_guided": getattr(args, "coverage_guided", False),
                    "engine_coverage": getattr(args, "engine_coverage", None),
                    "oracle": getattr(args, "oracle", None)}

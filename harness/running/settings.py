@@ -26,7 +26,9 @@ class RunSettings:
     ``chunk`` is how many examples one Hypothesis test runs (each chunk has a seed of its own);
     ``step_timeout`` bounds each engine call in seconds; ``shrink`` shrinks and reduces
     findings; ``keep_going`` goes on past the first finding; ``explore`` runs examples outside
-    Hypothesis's engine (:class:`harness.running.drivers.ExploreDriver`); ``coverage_guided``
+    Hypothesis's engine (:class:`harness.running.drivers.ExploreDriver`: the default of ``rulesfuzz
+    run`` and the pytest plugin, :func:`settings_from_args`; False here, for the Python API's
+    callers, which Hypothesis's engine has served since the start); ``coverage_guided``
     weights draws toward what was least exercised (:mod:`harness.generation.guidance`).
     """
 
@@ -49,12 +51,24 @@ class RunSettings:
         return dataclasses.replace(self, **changes) if changes else self
 
 
+def mode_problem(explore: bool, hypothesis: bool, flag: str = "") -> str | None:
+    """Why a run can't have both ``explore`` and ``hypothesis`` set (from the command line,
+    ``[tool.rulesfuzz]`` or a profile), in one line; None when it can. Exploration is the
+    default, Hypothesis's engine one option away (``--hypothesis``); ``flag`` is put before
+    each name (``--`` on the command line)."""
+    if explore and hypothesis:
+        return (f"{flag}explore and {flag}hypothesis: one engine generates a run's examples, exploration (the "
+                f"default) or Hypothesis's; choose one")
+    return None
+
+
 def settings_from_args(args) -> RunSettings:
-    """The settings of a ``rulesfuzz run`` command line (its parsed ``args``)."""
+    """The settings of a ``rulesfuzz run`` command line (its parsed ``args``): exploration
+    unless ``--hypothesis`` (the two together are refused before, :func:`mode_problem`)."""
     return RunSettings(max_examples=args.max_examples, max_seconds=args.max_seconds, seed=args.seed,
                        replay_dir=args.replay_dir, invariant_names=args.invariants,
                        skip_invariants=tuple(getattr(args, "skip_invariants", None) or ()),
                        steps_per_example=args.steps, step_timeout=args.step_timeout, keep_going=args.keep_going,
                        shrink=not getattr(args, "no_shrink", False),
-                       explore=getattr(args, "explore", False),
+                       explore=not getattr(args, "hypothesis", False),
                        coverage_guided=getattr(args, "coverage_guided", False))
