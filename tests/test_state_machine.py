@@ -15,10 +15,11 @@ from harness.running.machine import Recorder, make_machine
 from harness.running.runner import run
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_reference_engine_runs_clean(seed):
-    """A few hundred examples per seed, every invariant, no violation."""
-    result = run(ReferenceAdapter(), max_examples=150, seed=seed, database=None)
+@pytest.mark.parametrize(("seed", "explore"), [(0, False), (1, True), (2, True)])
+def test_reference_engine_runs_clean(seed, explore):
+    """A few hundred examples per seed, every invariant, no violation: with Hypothesis's engine
+    and exploring (the default of ``rulesfuzz run``)."""
+    result = run(ReferenceAdapter(), max_examples=150, seed=seed, database=None, explore=explore)
     assert result.violation is None, json.dumps(result.scenario, indent=1)
     stats = result.stats.to_json()
     assert stats["examples"] >= 150
@@ -32,7 +33,7 @@ def test_reference_engine_runs_clean(seed):
 
 
 def test_reference_against_itself_is_clean():
-    result = run(ReferenceAdapter(), against=ReferenceAdapter(), max_examples=100, seed=3, database=None)
+    result = run(ReferenceAdapter(), against=ReferenceAdapter(), max_examples=100, seed=3, database=None, explore=True)
     assert result.violation is None
     assert result.stats.to_json()["invariants"]["differential.matches_reference"]["applicable"] > 0
 
@@ -63,9 +64,9 @@ def test_failures_are_saved_and_replayed_from_the_example_database(tmp_path, out
 
     fork = load_engine(f"{FORKS / 'umbra_destroys_every_aura.py'}:engine")
     db = database_from(str(tmp_path / "db"))
-    first = run(fork, max_examples=500, seed=4, database=db)
+    first = run(fork, max_examples=500, seed=4, database=db, shrink=False)
     assert first.violation is not None
     assert any((tmp_path / "db").rglob("*")), "the failure was saved"
-    again = run(fork, max_examples=500, seed=99, database=db)
+    again = run(fork, max_examples=500, seed=99, database=db, shrink=False)
     assert again.violation is not None
     assert again.examples_to_failure <= 5  # saved examples are replayed before new ones
