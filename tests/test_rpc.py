@@ -101,12 +101,14 @@ def test_a_real_exchange_validates_against_the_schemas():
 
 # --------------------------------------------------------------------------- the bridge
 def test_isolated_run_finds_what_the_in_process_run_finds(tmp_path):
-    """Same seed, same engine, in-process and behind harness.serve: the same shrunk finding."""
+    """Same seed, same engine, in-process and behind harness.serve: the same reduced finding,
+    exploring (the default of ``rulesfuzz run``)."""
     spec = f"{FORKS / 'umbra_taps_creature.py'}:engine"
     results = []
     for isolate in (False, True):
         engine = load_engine(spec, isolate=isolate)
-        result = run(engine, max_examples=300, seed=5, replay_dir=tmp_path / str(isolate), database=None)
+        result = run(engine, max_examples=300, seed=5, replay_dir=tmp_path / str(isolate), database=None,
+                     explore=True)
         assert result.violation is not None
         results.append((result.violation.invariant, result.scenario["board"], result.scenario["steps"],
                         result.examples_to_failure))
