@@ -178,8 +178,8 @@ def test_the_reference_engine_runs_clean_and_reaches_every_invariant():
 # ------------------------------------------------------------------ mutants
 @pytest.mark.parametrize("name", AREA_MUTANTS)
 def test_each_mutant_is_found_by_the_invariants_with_a_small_budget(name):
-    """Invariant-only mode (no differential oracle), 150 examples, seed 0."""
+    """Invariant-only mode (no differential oracle), 150 examples, seed 0, exploring (the default)."""
     assert name in MUTANTS and MUTANTS[name].invariant_gap is None
-    result = run(MUTANTS[name].load(), max_examples=150, seed=0, database=None, shrink=False)
+    result = run(MUTANTS[name].load(), max_examples=150, seed=0, database=None, shrink=False, explore=True)
     assert result.violation is not None, f"mutant {name} not found in {result.stats.examples} examples"
     assert result.violation.invariant in INVARIANTS
