@@ -195,3 +195,10 @@ def watching(engine, on_apply):
             return Game()
 
     return Watched()
+
+
+def project(folder, text: str):
+    """``folder`` made a project: a ``pyproject.toml`` with a ``[project]`` table and ``text``
+    (``[tool.rulesfuzz]`` settings, say) after it; returns ``folder``."""
+    (folder / "pyproject.toml").write_text("[project]\nname = 'my-engine'\n\n" + text, encoding="utf-8")
+    return folder

@@ -12,7 +12,7 @@ import pytest
 
 from harness.interfaces.cli import main
 
-from .conftest import ROOT, one_error_line
+from .conftest import ROOT, one_error_line, project
 
 TINY = str(ROOT / "examples/engines/tiny/engine.py")
 
@@ -53,7 +53,7 @@ def test_a_run_explores_unless_told_to_use_hypothesis(tmp_path, capsys, monkeypa
 ])
 def test_exploring_and_hypothesis_together_are_one_line_exit_2(tmp_path, monkeypatch, capsys, argv, text):
     if text:
-        (tmp_path / "pyproject.toml").write_text("[project]\nname = 'e'\n\n" + text, encoding="utf-8")
+        project(tmp_path, text)
     monkeypatch.chdir(tmp_path)
     code = main(["run", "--engine", f"{TINY}:engine", "--max-examples", "3", "--database", "none", *argv])
     assert code == 2
@@ -62,8 +62,7 @@ def test_exploring_and_hypothesis_together_are_one_line_exit_2(tmp_path, monkeyp
 
 
 def test_hypothesis_in_the_settings_file_selects_hypothesiss_engine(tmp_path, monkeypatch, capsys):
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'e'\n\n[tool.rulesfuzz]\nhypothesis = true\n",
-                                             encoding="utf-8")
+    project(tmp_path, "[tool.rulesfuzz]\nhypothesis = true\n")
     monkeypatch.chdir(tmp_path)
     code, report = _run(tmp_path)
     assert code == 0 and report["options"]["explore"] is False

@@ -14,7 +14,7 @@ import pytest
 
 from harness.interfaces.cli import main
 
-from .conftest import FORKS, ROOT, one_error_line
+from .conftest import FORKS, ROOT, one_error_line, project
 
 TINY_BUGGY = f"{ROOT / 'examples/engines/tiny/engine.py'}:buggy"
 NOT_SHRUNK = "Not shrunk (--no-shrink)"
@@ -66,8 +66,7 @@ def test_a_fork_finding_not_shrunk_replays_to_the_same_violation(tmp_path, capsy
 
 def test_no_shrink_in_the_settings_file(tmp_path, monkeypatch, capsys):
     """``no-shrink = true`` in [tool.rulesfuzz] is --no-shrink."""
-    (tmp_path / "pyproject.toml").write_text(f'[tool.rulesfuzz]\nengine = "{TINY_BUGGY}"\nno-shrink = true\n'
-                                             f'database = "none"\nquiet = true\n', encoding="utf-8")
+    project(tmp_path, f'[tool.rulesfuzz]\nengine = "{TINY_BUGGY}"\nno-shrink = true\ndatabase = "none"\nquiet = true\n')
     monkeypatch.chdir(tmp_path)
     assert main(["run", "--max-examples", "30"]) == 1
     out = capsys.readouterr().out
@@ -83,8 +82,7 @@ def test_no_shrink_takes_no_value(capsys):
 
 
 def test_no_shrink_in_the_settings_file_must_be_true_or_false(tmp_path, monkeypatch, capsys):
-    (tmp_path / "pyproject.toml").write_text('[tool.rulesfuzz]\nengine = "reference"\nno-shrink = "yes"\n',
-                                             encoding="utf-8")
+    project(tmp_path, '[tool.rulesfuzz]\nengine = "reference"\nno-shrink = "yes"\n')
     monkeypatch.chdir(tmp_path)
     assert main(["run"]) == 2
     line = one_error_line(capsys)

@@ -11,7 +11,7 @@ import pytest
 from harness.interfaces.cli import build_parser, main
 from harness.interfaces.config import BUILTIN_PROFILES, find_pyproject, load_settings
 
-from .conftest import ROOT, one_error_line
+from .conftest import ROOT, one_error_line, project
 
 TINY = str(ROOT / "examples/engines/tiny/engine.py")
 
@@ -21,13 +21,6 @@ def run_parser():
 
     parser = build_parser()
     return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["run"]
-
-
-def project(folder, text: str):
-    (folder / "pyproject.toml").write_text("[project]\nname = 'my-engine'\n\n" + text, encoding="utf-8")
-    return folder
-
-
 
 
 def test_settings_from_the_nearest_pyproject_with_the_command_line_overriding(tmp_path, monkeypatch, capsys):
