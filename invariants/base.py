@@ -74,6 +74,19 @@ HOLDS_ON_THE_STACK = ("generic.", "sba.", "differential.", "stack.", "zones.grav
                       "zones.sacrificed_goes_to_its_owners_graveyard", "triggers.controller_is_the_sources")
 
 
+def on_the_stack(before: object, after: object) -> bool:
+    """Whether a step whose observations are ``before`` and ``after`` has objects on the stack
+    before or after it (an observation's ``stack`` is not empty): the steps on which
+    :func:`outside_the_stack` checks are not applicable."""
+    return bool((type(before) is dict and before.get("stack")) or (type(after) is dict and after.get("stack")))
+
+
+#: The attribute of an :func:`outside_the_stack` check holding the check it wraps: a runner that
+#: tells stack steps (:func:`on_the_stack`) apart once per step calls that one directly on the
+#: others, and leaves the check out on stack steps (:mod:`harness.running.invariant_schedule`).
+OUTSIDE_THE_STACK = "rulesfuzz_outside_the_stack"
+
+
 def outside_the_stack(check: Check) -> Check:
     """``check``, not applicable (None) on a step with objects on the stack before or after it."""
 
@@ -83,7 +96,9 @@ def outside_the_stack(check: Check) -> Check:
             return None
         return check(t)
 
-    return functools.update_wrapper(checked, check)
+    functools.update_wrapper(checked, check)
+    setattr(checked, OUTSIDE_THE_STACK, check)
+    return checked
 
 
 def invariant(name: str, *, rules: Iterable[str], rulings: Iterable[str] = (), requires: Iterable[str] = (),

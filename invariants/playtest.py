@@ -26,6 +26,7 @@ import cards
 
 import invariants.mana_model as M
 from .base import Transition, invariant
+from .generic import _changed_objects
 from .views import per_observation
 
 PLAYTEST = frozenset({"playtest_supertypes"})
@@ -107,6 +108,23 @@ def _cost_taps(t: Transition, oid: str) -> list[dict]:
 
 
 # ---------------------------------------------------------------- supertypes
+#: The last observation :func:`_marked` found without a mono or continuous object, by reference.
+_unmarked: list = [None]
+
+
+def _marked(obs: dict, before: dict) -> bool:
+    """Whether an object of ``obs`` has the supertype mono or continuous. On change only: when
+    ``before`` is the last observation found without one, only the objects of ``obs`` that are new or
+    changed (:func:`invariants.generic._changed_objects`) can have one."""
+    if before is _unmarked[0] and before is not obs:
+        objects = _changed_objects(obs, before).values()
+    else:
+        objects = obs["objects"].values()
+    marked = any(not _MONO_CONTINUOUS.isdisjoint(o.get("supertypes") or ()) for o in objects)
+    _unmarked[0] = None if marked else obs
+    return marked
+
+
 @invariant("playtest.supertypes", rules=("205.4", "613.1d", "400.7"),
            rulings=(LAST_ABILITY, SEVERAL_ORBS, POLY_RULING), requires=PLAYTEST)
 def supertypes(t: Transition):
@@ -114,8 +132,7 @@ def supertypes(t: Transition):
     battlefield, only while it is there; several Orbs make each other mono and continuous
     and have no other effect; Orb of Origin is poly."""
     after = t.after
-    if not (_orbs(t.before) or _orbs(after)
-            or any(not _MONO_CONTINUOUS.isdisjoint(o.get("supertypes") or ()) for o in after["objects"].values())):
+    if not (_orbs(t.before) or _orbs(after) or _marked(after, t.before)):
         return None
     out = []
     for oid, o in after["objects"].items():
@@ -266,12 +283,12 @@ def max_hand_size(t: Transition):
     if not any("max_hand_size" in p for p in after["players"].values()):
         return None  # not observed (harness.protocol: engines claiming playtest_supertypes observe it)
     out = []
+    holders = [(oid, o) for oid, o in _battlefield(after) if "You have no maximum hand size" in M._text(o["name"])]
     for pid, player in after["players"].items():
         if "max_hand_size" not in player:
             out.append(f"player {pid} has no max_hand_size in the observation")
             continue
-        vessels = [oid for oid, o in _battlefield(after) if o["controller"] == pid
-                   and "You have no maximum hand size" in M._text(o["name"]) and not no_abilities(after, oid)]
+        vessels = [oid for oid, o in holders if o["controller"] == pid and not no_abilities(after, oid)]
         wanted = None if vessels else HAND_SIZE
         if player["max_hand_size"] != wanted:
             tapped = [oid for oid, o in _battlefield(after) if o["controller"] == pid and o["name"] == VESSEL]

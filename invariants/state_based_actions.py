@@ -21,15 +21,28 @@ from __future__ import annotations
 
 from .base import Transition, invariant
 from .card_abilities import has_keyword
+from .views import per_observation
 
 
 def _on_battlefield(t: Transition) -> dict[str, dict]:
-    return {oid: o for oid, o in t.after["objects"].items() if o["zone"] == "battlefield"}
+    """The objects on the battlefield after the event, by id, in the order of ``objects`` (a view
+    shared by every invariant here: :mod:`.views`; not to be changed)."""
+    return _permanents(t.after)
+
+
+@per_observation
+def _permanents(obs: dict) -> dict[str, dict]:
+    return {oid: o for oid, o in obs["objects"].items() if o["zone"] == "battlefield"}
 
 
 def _creatures(t: Transition) -> dict[str, dict]:
-    return {oid: o for oid, o in _on_battlefield(t).items()
-            if "Creature" in o["types"] and o["toughness"] is not None}
+    """The creatures of :func:`_on_battlefield` with a toughness (a shared view, not to be changed)."""
+    return _creatures_of(t.after)
+
+
+@per_observation
+def _creatures_of(obs: dict) -> dict[str, dict]:
+    return {oid: o for oid, o in _permanents(obs).items() if "Creature" in o["types"] and o["toughness"] is not None}
 
 
 @invariant("sba.life_total", rules=("704.3", "704.5a"), requires=("sba.life_total",), family="generic")

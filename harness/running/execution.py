@@ -402,10 +402,9 @@ class Session:
         plan = schedule(self.invariants)
         for name in plan.names:  # every invariant is checked; those that can't apply are skipped (None)
             checked[name] = checked.get(name, 0) + 1
-        for inv in plan.due(event.get("type"), transition.log):
-            result = inv.check(transition)
+        for inv, name, check in plan.checks(event.get("type"), transition.log, transition.before, transition.after):
+            result = check(transition)
             if result is not None:
-                name = inv.name
                 applicable[name] = applicable.get(name, 0) + 1
                 applied.append(inv)
                 if result:

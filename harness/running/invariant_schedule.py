@@ -6,11 +6,18 @@ and log kinds are outside an invariant's declaration its check would return None
 applicable), so :class:`Schedule` leaves it out; the step still counts it checked. An
 invariant that declares nothing is in every step's list. ``tests/test_invariant_schedule.py``
 shows that skipping changes no verdict.
+
+An invariant that predicts what an event does when it resolves at once is not applicable on a
+step with objects on the stack (:func:`invariants.base.outside_the_stack`): :meth:`Schedule.checks`
+tells such steps apart once per step (:func:`invariants.base.on_the_stack`), leaves those
+invariants out of them and, on the other steps, calls the check they wrap directly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from invariants.base import OUTSIDE_THE_STACK, on_the_stack
 
 #: Whether :class:`Schedule` skips invariants at all (False: every invariant on every step, for
 #: the tests that compare the two).
@@ -25,13 +32,14 @@ class Schedule:
     :class:`invariants.base.Invariant`) and, per (event type, log kinds), the list of them a
     step of that kind is checked with, in their order."""
 
-    __slots__ = ("invariants", "names", "_plans", "_declared")
+    __slots__ = ("invariants", "names", "_plans", "_checks", "_declared")
 
     def __init__(self, invariants: Sequence):
         self.invariants = list(invariants)
         #: Every invariant's name, in order: each is counted checked on every judged step.
         self.names = [inv.name for inv in self.invariants]
         self._plans: dict[tuple, list] = {}
+        self._checks: dict[tuple, tuple[list, list[tuple]]] = {}
         self._declared = any(inv.on is not None for inv in self.invariants)
 
     def due(self, event_type: object, log: list) -> list:
@@ -48,6 +56,37 @@ class Schedule:
             if len(self._plans) < _MOST_PLANS:
                 self._plans[key] = plan
         return plan
+
+    def checks(self, event_type: object, log: list, before: object, after: object) -> list[tuple]:
+        """``(invariant, name, check)`` of each invariant :meth:`due` gives for a step of
+        ``event_type`` whose log is ``log`` and whose observations are ``before`` and ``after``,
+        in their order, ``check(transition)`` giving the invariant's verdict: on a step with
+        objects on the stack (:func:`invariants.base.on_the_stack`) without the invariants whose
+        check is :func:`invariants.base.outside_the_stack`'s (their verdict there is None, not
+        applicable); on any other step with the check such an invariant wraps in their place
+        (the same verdict, one call fewer)."""
+        stack = on_the_stack(before, after)
+        due = self.due(event_type, log)
+        key = (id(due), stack)
+        found = self._checks.get(key)
+        if found is None or found[0] is not due:
+            found = (due, _checks_of(due, stack))
+            if len(self._checks) >= _MOST_PLANS:
+                self._checks.clear()
+            self._checks[key] = found
+        return found[1]
+
+
+def _checks_of(due: list, stack: bool) -> list[tuple]:
+    """:meth:`Schedule.checks` of the invariants ``due`` on a step with (``stack``) or without objects on the stack."""
+    out = []
+    for inv in due:
+        inner = getattr(inv.check, OUTSIDE_THE_STACK, None)
+        if inner is None:
+            out.append((inv, inv.name, inv.check))
+        elif not stack:
+            out.append((inv, inv.name, inner))
+    return out
 
 
 _SCHEDULES: dict[int, tuple[Sequence, Schedule]] = {}

@@ -1,0 +1,111 @@
+"""The harness's shortcuts in judging a step give the verdicts of the checks they stand for.
+
+- :meth:`harness.running.invariant_schedule.Schedule.checks` leaves the invariants that hold only
+  outside the stack (:func:`invariants.base.outside_the_stack`) out of steps with objects on the
+  stack, and calls the check they wrap on the others;
+- ``generic.one_zone_per_object`` and ``playtest.supertypes`` are checked on change only (an
+  observation equal in what they read to the last one they found sound is sound): on every step
+  of fuzz runs of the reference engine and of mutants, their verdict is the full check's;
+- a step is still found when only the changed part is wrong (an object moved, its zone lists not).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import invariants
+import invariants.generic as generic
+import invariants.playtest as playtest
+from harness.adapters.reference import ReferenceAdapter
+from harness.protocol import Transition
+from harness.running import execution, invariant_schedule
+from harness.running.runner import run
+from invariants import views
+from invariants.base import OUTSIDE_THE_STACK, on_the_stack
+from tests.mutants import MUTANTS
+
+
+def _transitions(engine, examples: int = 25, seed: int = 0) -> list[Transition]:
+    """Every judged transition of an exploration of ``engine``, in order."""
+    seen: list[Transition] = []
+    judge = execution.Session._judge
+
+    def keep(self, transition, index, event, before, after):
+        seen.append(transition)
+        return judge(self, transition, index, event, before, after)
+
+    execution.Session._judge = keep  # type: ignore[method-assign]
+    try:
+        run(engine, max_examples=examples, seed=seed, database=None, explore=True, shrink=False, keep_going=True)
+    finally:
+        execution.Session._judge = judge  # type: ignore[method-assign]
+    return seen
+
+
+@pytest.fixture(scope="module")
+def reference_transitions() -> list[Transition]:
+    return _transitions(ReferenceAdapter(), 30)
+
+
+def test_checks_leave_out_stack_steps_and_call_the_wrapped_check(reference_transitions):
+    invs = [inv for inv in invariants.REGISTRY.values() if inv.scope == "step"]
+    plan = invariant_schedule.Schedule(invs)
+    stack_steps = 0
+    for t in reference_transitions:
+        views.forget()
+        checks = plan.checks(t.event.get("type"), t.log, t.before, t.after)
+        due = plan.due(t.event.get("type"), t.log)
+        stack = on_the_stack(t.before, t.after)
+        stack_steps += stack
+        assert [inv for inv, _, _ in checks] == [
+            inv for inv in due if not (stack and hasattr(inv.check, OUTSIDE_THE_STACK))]
+        for inv, name, check in checks:
+            assert name == inv.name
+            assert check is getattr(inv.check, OUTSIDE_THE_STACK, inv.check)
+        for inv in due:
+            if stack and hasattr(inv.check, OUTSIDE_THE_STACK):
+                assert inv.check(t) is None  # left out: not applicable there
+    assert stack_steps, "no step with objects on the stack: the test tests nothing"
+
+
+def _verdicts_agree(transitions: list[Transition]) -> int:
+    """Each transition judged in order by the checks on change only and by the full checks: the same
+    verdicts. Returns how many steps took the shortcut of one_zone_per_object."""
+    shortcuts = 0
+    for t in transitions:
+        views.forget()
+        generic.observation_problems(t.after, t.before, reuse=False)  # as the session does first
+        took = t.before is generic._zones_consistent[0]
+        assert generic.one_zone_per_object(t) == generic._zone_problems(t.after)
+        shortcuts += took
+        marked = playtest._marked(t.after, t.before)
+        assert marked == any(not playtest._MONO_CONTINUOUS.isdisjoint(o.get("supertypes") or ())
+                             for o in t.after["objects"].values())
+    return shortcuts
+
+
+def test_on_change_checks_agree_with_the_full_checks(reference_transitions):
+    assert _verdicts_agree(reference_transitions) > len(reference_transitions) // 4
+
+
+@pytest.mark.parametrize("name", ["graveyard_of_the_controller", "orb_grants_to_creatures",
+                                  "zones_token_survives_in_exile"])
+def test_on_change_checks_agree_on_mutants(name):
+    _verdicts_agree(_transitions(MUTANTS[name].load(), 20))
+
+
+def test_a_move_the_zone_lists_miss_is_found_on_change(reference_transitions):
+    """An observation whose object changed zone while the zone lists stayed as they were is found
+    (CR 400.1), though the observation before it was sound and its zones are unchanged."""
+    t = next(t for t in reference_transitions if any(o["zone"] == "battlefield" for o in t.after["objects"].values()))
+    views.forget()
+    sound = Transition(t.before, t.event, t.after, t.illegal, t.decisions, t.error, t.reference)
+    assert generic.one_zone_per_object(sound) == []
+    moved = copy.deepcopy(t.after)
+    oid = next(oid for oid, o in moved["objects"].items() if o["zone"] == "battlefield")
+    moved["objects"][oid]["zone"] = "graveyard"
+    after = Transition(t.after, {"type": "pass_priority"}, moved, None, [], None, None)
+    assert generic._zones_consistent[0] is t.after  # the shortcut applies
+    assert generic.one_zone_per_object(after) == [f"{oid} is listed in battlefield but its zone is graveyard"]
