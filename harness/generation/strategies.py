@@ -13,11 +13,13 @@ and cards in libraries for Goblin Engineer's search.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from hypothesis import strategies as st
 
 import cards as card_data
+from harness.generation.hypothesis_shim import random_source
 
 PLAYERS = ("P1", "P2")
 
@@ -108,10 +110,28 @@ def toughness(name: str) -> int:
     return value
 
 
+def integer(draw, low: int, high: int) -> int:
+    """``draw(st.integers(low, high))``; drawn at random (``--explore``: ``draw`` has a
+    :func:`~harness.generation.hypothesis_shim.random_source`) without making the strategy, the
+    same value from the same seed."""
+    source = random_source(draw)
+    if source is not None:
+        return source.rng.randrange(low, high + 1)
+    return draw(st.integers(low, high))
+
+
+def boolean(draw) -> bool:
+    """``draw(st.booleans())``, drawn at random as :func:`integer` is."""
+    source = random_source(draw)
+    if source is not None:
+        return source.rng.random() < 0.5
+    return draw(st.booleans())
+
+
 def rarely(draw, one_in: int, label: str | None = None) -> bool:
     """True one time in ``one_in``, drawn so that False (the feature absent) is the value
     Hypothesis shrinks toward: shrunk scenarios carry no rare feature they don't need."""
-    return draw(st.integers(0, one_in - 1)) == one_in - 1
+    return integer(draw, 0, one_in - 1) == one_in - 1
 
 
 players = st.sampled_from(PLAYERS)
@@ -126,6 +146,9 @@ def pick(data, options, label: str | None = None):
     IndexError for empty ``options``."""
     if not options:
         raise IndexError("pick from no options")
+    source = random_source(data)
+    if source is not None:  # drawn at random (--explore): as integer() draws
+        return options[source.rng.randrange(0, len(options))]
     return options[data.draw(st.integers(0, len(options) - 1), label=label)]
 
 
@@ -134,11 +157,19 @@ def _counter_pt(kind: str) -> tuple[int, int]:
     return int(p), int(t)
 
 
+@functools.cache
+def _counters_of(kinds: tuple[str, ...]):
+    """The strategy of :func:`pt_counters` 's counters of ``kinds``, made once per ``kinds``
+    (``st.dictionaries`` is not cached by Hypothesis: a new one each draw, compiled again under
+    ``--explore``)."""
+    return st.dictionaries(st.sampled_from(kinds), st.integers(1, 2), max_size=2)
+
+
 @st.composite
 def pt_counters(draw, kinds: tuple[str, ...] = COUNTER_KINDS):
     """A legal set of P/T counters of ``kinds`` (the engine's ``counter_kinds``): never both
     +1/+1 and -1/-1 (CR 704.5q would remove them)."""
-    counters = draw(st.dictionaries(st.sampled_from(kinds), st.integers(1, 2), max_size=2))
+    counters = draw(_counters_of(kinds))
     if "+1/+1" in counters and "-1/-1" in counters:
         del counters["-1/-1"]
     return counters
@@ -149,7 +180,7 @@ def owner_of(draw, controller: str, plan) -> str:
     five the other player (a permanent whose control changed, CR 108.4, 613.1b, when
     ``plan`` has the board feature "owner is not controller"), so rules about owners
     (graveyards, CR 404.1) and controllers are told apart. Shrinks to the controller."""
-    if plan.has("owner is not controller") and draw(st.integers(0, 4)) == 4:
+    if plan.has("owner is not controller") and integer(draw, 0, 4) == 4:
         return next(p for p in PLAYERS if p != controller)
     return controller
 
@@ -174,10 +205,10 @@ def creature_specs(draw, plan, index: int, legends_taken: set):
             value = with_counters
     if plan.has("tokens") and rarely(draw, 8):
         spec["token"] = True
-    if plan.has("tapped permanents") and draw(st.booleans()):
+    if plan.has("tapped permanents") and boolean(draw):
         spec["tapped"] = True
     if plan.has("marked damage") and min(printed, value) > 1:
-        damage = draw(st.integers(0, min(printed, value) - 1))
+        damage = integer(draw, 0, min(printed, value) - 1)
         if damage:
             spec["damage"] = damage
     if plan.has("combat"):
@@ -185,7 +216,7 @@ def creature_specs(draw, plan, index: int, legends_taken: set):
         if combat:
             spec["combat"] = combat
     if plan.has("regeneration_shields"):
-        shields = draw(st.integers(0, 2))
+        shields = integer(draw, 0, 2)
         if shields:
             spec["regeneration_shields"] = shields
     return spec
@@ -203,7 +234,7 @@ def _creature_auras(draw, plan, i: int, creature: dict, max_auras: int) -> list[
     umbras = plan.lists["umbra_auras"] if plan.has("umbra Auras") else ()
     penumbra = "Penumbra Umbra" in plan.lists["layers_auras"]
     bonus_auras = plan.lists.get("bonus_auras", ())
-    for j in range(draw(st.integers(0, max_auras)) if umbras else 0):
+    for j in range(integer(draw, 0, max_auras) if umbras else 0):
         controller = draw(players)
         auras.append({"id": f"c{i}a{j}", "card": draw(plan.choice("umbra_auras")),
                       "owner": owner_of(draw, controller, plan), "controller": controller,
@@ -229,8 +260,8 @@ def _equipment_and_anthem(draw, plan, objects: list[dict]) -> list[dict]:
         controller = draw(players)
         spec = {"id": "e0", "card": draw(plan.choice("equipment")), "owner": owner_of(draw, controller, plan),
                 "controller": controller}
-        if draw(st.integers(0, 2)):
-            spec["attached_to"] = objects[draw(st.integers(0, len(objects) - 1))]["id"]
+        if integer(draw, 0, 2):
+            spec["attached_to"] = objects[integer(draw, 0, len(objects) - 1)]["id"]
         found.append(spec)
     anthems = [n for n in plan.lists.get("anthems", ()) if not card_data.card(n).is_type("Creature")]
     if anthems and rarely(draw, 3):
@@ -251,11 +282,11 @@ def _deathtouch_and_x_creatures(draw, plan) -> list[dict]:
             controller = draw(players)
             extras.append({"id": f"d{i}", "card": name, "owner": owner_of(draw, controller, plan),
                            "controller": controller})
-    for i in range(draw(st.integers(0, 1)) if plan.lists["x_creatures"] and plan.has("counters") else 0):
+    for i in range(integer(draw, 0, 1) if plan.lists["x_creatures"] and plan.has("counters") else 0):
         # A creature with {X} in its cost that entered with X >= 1 +1/+1 counters.
         controller = draw(players)
         extras.append({"id": f"x{i}", "card": draw(plan.choice("x_creatures")), "owner": owner_of(draw, controller, plan),
-                       "controller": controller, "counters": {"+1/+1": draw(st.integers(1, 3))}})
+                       "controller": controller, "counters": {"+1/+1": integer(draw, 1, 3)}})
     return extras
 
 
@@ -282,7 +313,7 @@ def boards(draw, plan, max_creatures: int = 4, max_auras: int = 3):
     legends: set = set()
     objects = []
     auras = []
-    n_creatures = draw(st.integers(1, max_creatures)) if plan.lists["creatures"] else 0
+    n_creatures = integer(draw, 1, max_creatures) if plan.lists["creatures"] else 0
     for i in range(n_creatures):
         creature = draw(creature_specs(plan, i, legends))
         objects.append(creature)
@@ -291,7 +322,7 @@ def boards(draw, plan, max_creatures: int = 4, max_auras: int = 3):
     extras = _deathtouch_and_x_creatures(draw, plan)
     library = []
     if plan.has("library cards") and plan.lists["library_cards"] and rarely(draw, 4):
-        for i in range(draw(st.integers(1, 3))):
+        for i in range(integer(draw, 1, 3)):
             library.append({"id": f"l{i}", "card": draw(plan.choice("library_cards")), "owner": draw(players),
                             "zone": "library"})
     return {"players": [{"id": p, "life": 20} for p in PLAYERS], "objects": objects + extras + auras + library}

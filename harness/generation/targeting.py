@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from invariants.card_abilities import has_umbra_armor
 
 from harness.generation import strategies as S
+from harness.generation.hypothesis_shim import random_source
 from harness.protocol import BoardSpec, Observation
 from harness.wire.plain import plain
 
@@ -123,7 +124,9 @@ class Targeting:
         chosen = [oid for oid in options if interesting(objects[oid])]
         copies = [oid for oid in options if oid in self.copies]
         special = [oid for oid in options if oid in self.special]
-        tier = data.draw(st.integers(0, 3), label=f"{label} of interest")
+        source = random_source(data)  # drawn at random (--explore): as st.integers(0, 3) draws
+        tier = source.rng.randrange(0, 4) if source is not None else data.draw(st.integers(0, 3),
+                                                                                label=f"{label} of interest")
         if tier == 1 and chosen:
             options = chosen
         if tier == 2 and copies:  # a copy of a copy, of a token copy (CR 707.3)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from harness.decisions import REFERENCE_ONLY  # noqa: F401  (re-exported: who asked a decision the engine was not asked)
+from harness.generation.hypothesis_shim import random_source
 from harness.protocol import Decision
 from harness.running import interrupts
 from harness.protocol import RulesfuzzError
@@ -49,10 +50,19 @@ class DrawingDecider:
         with interrupts.shielded():  # a timeout or Ctrl-C lands after the draw, never inside it
             return self._data.draw(strategy, label=label)
 
+    def _index(self, size: int, label: str) -> int:
+        """An index below ``size``, drawn as ``st.integers(0, size - 1)`` (``--explore``: straight
+        from the random source, the same value, :func:`harness.generation.hypothesis_shim.random_source`)."""
+        source = random_source(self._data)
+        if source is None:
+            return self._draw(st.integers(0, size - 1), label=label)
+        with interrupts.shielded():
+            return source.rng.randrange(0, size)
+
     def choose(self, player, kind, options):
         options = _check_options(player, kind, options)
         answer = options[0] if len(options) == 1 else options[
-            self._draw(st.integers(0, len(options) - 1), label=f"{player} {kind}")]  # as sampled_from, cheaper
+            self._index(len(options), f"{player} {kind}")]  # as sampled_from, cheaper
         self.asked.append(Decision(player, kind, options, answer))
         return answer
 

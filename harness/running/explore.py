@@ -52,6 +52,11 @@ class RandomData:
         self._source = source
         source.data = self
 
+    @property
+    def random_source(self) -> hypothesis_shim.RandomSource:
+        """What it draws from (:func:`harness.generation.hypothesis_shim.random_source`)."""
+        return self._source
+
     def draw(self, strategy, label=None):
         try:
             return hypothesis_shim.draw_at_random(strategy, self._source)

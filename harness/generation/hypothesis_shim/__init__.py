@@ -76,7 +76,8 @@ from harness.generation.hypothesis_shim import checks
 from harness.generation.hypothesis_shim.random_draw import (
     FILTER_TRIES as FILTER_TRIES, EmptyBundle as EmptyBundle, NothingSatisfies as NothingSatisfies,
     RandomSource as RandomSource, bundle_sampler, composite_sampler, filtered_sampler, many_sampler,
-    one_of_sampler, permutation_sampler, sampled_sampler, weighted_index as weighted_index)
+    one_of_sampler, permutation_sampler, random_source as random_source, sampled_sampler,
+    weighted_index as weighted_index)
 
 #: What :func:`_internal` could not find: ``"module.Name: why"``, one a line of
 #: :func:`internals_problems`.

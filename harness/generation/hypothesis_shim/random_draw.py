@@ -163,10 +163,25 @@ def permutation_sampler(values: list):
 
 
 def composite_sampler(definition, args, kwargs, draw_at_random):
-    """A draw of an ``@st.composite`` strategy: ``definition`` called with a ``draw`` at random."""
+    """A draw of an ``@st.composite`` strategy: ``definition`` called with a ``draw`` at random,
+    whose attribute ``random_source`` is the :class:`RandomSource` it draws from (read by
+    :func:`random_source`)."""
 
     def composite(source):
         def draw(inner, label=None):
             return draw_at_random(inner, source)
+        draw.random_source = source  # type: ignore[attr-defined]
         return definition(draw, *args, **kwargs)
     return composite
+
+
+def random_source(drawer) -> RandomSource | None:
+    """The :class:`RandomSource` that ``drawer`` (a composite's ``draw`` function or an
+    ``st.data()`` object) draws from at random (``--explore``), or None (Hypothesis draws it).
+    A draw of ``st.integers(low, high)`` from it is ``rng.randrange(low, high + 1)``, of
+    ``st.booleans()`` ``rng.random() < 0.5``, so a caller can draw those without making the
+    strategy (the same values from the same seed)."""
+    try:
+        return drawer.random_source
+    except AttributeError:
+        return None
