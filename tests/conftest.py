@@ -150,10 +150,12 @@ def one_error_line(capsys) -> str:
 def outside_coverage():
     """Pause coverage.py's measurement (``.ci/run`` runs pytest with ``--cov``) for the test, if it is on.
 
-    For the tests that prove a long run finds a bug (the mutant runs, the example forks' runs): they
-    take about half of the suite's CPU time, which coverage's tracer makes two to three times slower
-    on Python 3.11, while the code they execute (the reference engine the mutants fork, the harness,
-    the invariants) is measured through the state machine, invariant and CLI tests. In an xdist
+    For the long runs: those that prove a run finds a bug (the mutant runs, the example forks' runs)
+    and those that prove a run of hundreds of examples stays clean and reaches what it should (the
+    state machine's clean runs, the area generation runs). They take most of the suite's CPU time,
+    which coverage's tracer makes two to three times slower on Python 3.11, while the code they
+    execute (the reference engine, the harness, the invariants) is measured through the tests that
+    aim at it: the rules and invariant cases, the engine's own tests, the CLI's and the short runs. In an xdist
     worker ``Coverage.stop()`` stops recording but leaves its tracer installed on the thread, still
     costing nearly as much (and so pytest-cov's ``no_cover`` mark does), hence the
     ``sys.settrace(None)``; ``start()`` installs a new tracer.

@@ -46,7 +46,7 @@ def test_every_area_rule_is_cited_by_an_invariant():
     assert [r for r in uncited if r not in ALLOWED] == []
 
 
-def test_a_run_of_the_reference_engine_exercises_every_area_rule():
+def test_a_run_of_the_reference_engine_exercises_every_area_rule(outside_coverage):
     result = run(load_engine("reference"), max_examples=EXAMPLES, seed=SEED, database=None, explore=True)
     assert result.violation is None, result.violation
     exercised = result.rule_coverage["rules"]["exercised"]

@@ -284,7 +284,7 @@ def test_an_auras_copiable_values_changed_in_place_change_its_bonus():
 
 
 # ------------------------------------------------- every cached read against a fresh computation
-def test_every_cached_read_of_a_run_equals_a_fresh_computation(monkeypatch):
+def test_every_cached_read_of_a_run_equals_a_fresh_computation(monkeypatch, outside_coverage):
     """Every characteristics() read of a short fuzzing run on the reference engine (both modes)
     is compared with the same object's characteristics computed afresh, from an empty cache: a
     change to the state that doesn't change the version would show here as a stale read."""

@@ -42,13 +42,13 @@ def test_boards_have_permanents_owned_by_the_other_player():
     assert seen["different"] > 0 and seen["same"] > seen["different"]
 
 
-def test_the_machine_generates_control_changes_and_the_reference_stays_clean():
+def test_the_machine_generates_control_changes_and_the_reference_stays_clean(outside_coverage):
     result = run(ReferenceAdapter(), max_examples=100, seed=3, database=None, shrink=False)
     assert result.violation is None, result.violations
     assert result.stats.events.get("change_control", 0) > 20
 
 
-def test_an_engine_without_the_capability_gets_no_control_change():
+def test_an_engine_without_the_capability_gets_no_control_change(outside_coverage):
     engine = ReferenceAdapter()
     from dataclasses import replace
 

@@ -83,7 +83,7 @@ def _least(engine, seeds, examples, **options) -> int:
     return total
 
 
-def test_guided_runs_exercise_the_least_exercised_rules_and_cards_more_on_the_tiny_engine():
+def test_guided_runs_exercise_the_least_exercised_rules_and_cards_more_on_the_tiny_engine(outside_coverage):
     """Same seeds, same example budget: the steps on the least exercised quarter of the CR
     rules, rulings and cards, summed over three seeds, grow by at least 10% over unguided runs
     in the same chunks of examples (benchmarks/coverage_guided.py measured x1.18 over
@@ -94,7 +94,7 @@ def test_guided_runs_exercise_the_least_exercised_rules_and_cards_more_on_the_ti
     assert guided >= 1.1 * same_chunks, (guided, same_chunks)
 
 
-def test_guided_exploration_exercises_the_least_exercised_more_and_is_reproducible():
+def test_guided_exploration_exercises_the_least_exercised_more_and_is_reproducible(outside_coverage):
     """--explore --coverage-guided: the weights steer the random draws too. Same seeds and
     budget as unguided exploration in the same chunks: more steps on the least exercised
     quarter; with the weights off (even odds) it is the unguided run and this fails."""
@@ -152,7 +152,7 @@ def test_a_guided_run_is_reproducible():
     assert runs[0].stats.events == runs[1].stats.events and runs[0].rule_coverage == runs[1].rule_coverage
 
 
-def test_a_finding_of_a_guided_run_shrinks_and_replays(tmp_path):
+def test_a_finding_of_a_guided_run_shrinks_and_replays(tmp_path, outside_coverage):
     """A fork of the reference engine whose umbra armor taps the creature (CR 702.89a):
     found under --coverage-guided (umbra armor's invariants checked), shrunk to at most two
     events, and its replay file fails on the fork and passes on the reference engine."""

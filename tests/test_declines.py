@@ -49,7 +49,7 @@ class DeclinesEvent:
         return Game()
 
 
-def test_declines_are_counted_by_reason_and_the_steps_before_them_checked():
+def test_declines_are_counted_by_reason_and_the_steps_before_them_checked(outside_coverage):
     engine = DeclinesEvent(ReferenceAdapter(), "cleanup")
     result = run(engine, max_examples=40, seed=3, database=None)
     assert result.violation is None

@@ -40,7 +40,7 @@ def test_the_breakdown_explains_572_examples_of_a_budget_of_500():
     assert "3 outside Hypothesis's phases" in example_breakdown(503, {"generated": 500})
 
 
-def test_a_run_counts_its_examples_as_hypothesis_does(tmp_path):
+def test_a_run_counts_its_examples_as_hypothesis_does(tmp_path, outside_coverage):
     result = run(load_engine(TINY), max_examples=150, seed=1, replay_dir=tmp_path, database=None, steps_per_example=20)
     outcomes = result.examples_by_outcome
     assert not result.findings and outcomes["generated"] == 150
@@ -48,7 +48,7 @@ def test_a_run_counts_its_examples_as_hypothesis_does(tmp_path):
     assert result.stats.examples > 150 and set(outcomes) - {"generated"}, outcomes  # what the figure needs explained
 
 
-def test_the_summary_says_why_there_are_more_examples_than_the_budget(tmp_path, capsys):
+def test_the_summary_says_why_there_are_more_examples_than_the_budget(tmp_path, capsys, outside_coverage):
     # Hypothesis's engine: its overruns and rejects are what the count explains
     assert main(["run", "--engine", TINY, "--max-examples", "150", "--seed", "1", "--database", "none", "--quiet",
                  "--replay-dir", str(tmp_path), "--hypothesis"]) == 0

@@ -86,7 +86,7 @@ def test_the_command_line_takes_explore(tmp_path, capsys):
     capsys.readouterr()
 
 
-def test_every_rule_of_the_machine_runs_and_the_same_seed_runs_the_same_examples(monkeypatch):
+def test_every_rule_of_the_machine_runs_and_the_same_seed_runs_the_same_examples(monkeypatch, outside_coverage):
     """Every strategy of every rule and board can be drawn at random (else TypeError), and
     each rule is picked; a seed gives the same events twice."""
     from harness.running import explore

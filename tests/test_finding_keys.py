@@ -205,7 +205,7 @@ def test_a_difference_another_invariant_caught_has_that_invariants_key():
     assert violation_keys([diff, later]) == ["differential.matches_reference[objects.*.zone]", later.invariant]
 
 
-def test_the_same_bug_has_the_same_key_with_and_without_against_reference():
+def test_the_same_bug_has_the_same_key_with_and_without_against_reference(outside_coverage):
     """The tiny engine's planted bugs; in differential mode their first violation in the registry's
     order is the difference (differential.matches_reference comes before sba.* and generic.damage_*)."""
     for bug, key in (("deathtouch_ignored", "sba.deathtouch_damage"),

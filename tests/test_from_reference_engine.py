@@ -44,7 +44,7 @@ def test_passes_the_conformance_check(capsys):
 
 
 @pytest.mark.parametrize("against", [None, "reference"])
-def test_fuzzes_clean_with_its_rules_exercised(against, tmp_path):
+def test_fuzzes_clean_with_its_rules_exercised(against, tmp_path, outside_coverage):
     engine = load_engine(node())
     try:
         result = run(engine, max_examples=60, seed=0, database=None, shrink=False, replay_dir=tmp_path,
@@ -64,7 +64,7 @@ def test_fuzzes_clean_with_its_rules_exercised(against, tmp_path):
 
 
 @pytest.mark.parametrize("bug", sorted(BUGS))
-def test_each_planted_bug_is_found(bug, tmp_path):
+def test_each_planted_bug_is_found(bug, tmp_path, outside_coverage):
     key, rule = BUGS[bug]
     engine = load_engine(node(bug))
     try:

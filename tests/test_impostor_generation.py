@@ -165,7 +165,7 @@ def test_the_capability_adds_the_search_corner():
     assert all(rule_gates(EngineMachine, plan)[name] is None for name in AREA_RULES)
 
 
-def test_the_reference_engine_runs_clean_and_reaches_every_invariant():
+def test_the_reference_engine_runs_clean_and_reaches_every_invariant(outside_coverage):
     from harness.adapters.reference import ReferenceAdapter
 
     result = run(ReferenceAdapter(), max_examples=60, seed=3, database=None, shrink=False,

@@ -88,7 +88,8 @@ def skipped_checks_are_not_applicable(monkeypatch):
     yield verified
 
 
-def test_skipped_invariants_would_not_apply_on_the_reference_engine(skipped_checks_are_not_applicable):
+def test_skipped_invariants_would_not_apply_on_the_reference_engine(skipped_checks_are_not_applicable,
+                                                                   outside_coverage):
     for seed in (0, 1):
         result = run(ReferenceAdapter(), max_examples=60, seed=seed, database=None, explore=True)
         assert result.violation is None
@@ -98,7 +99,7 @@ def test_skipped_invariants_would_not_apply_on_the_reference_engine(skipped_chec
 
 
 @pytest.mark.parametrize("name", MUTANTS_FOUND_BY_DECLARED)
-def test_skipping_changes_no_finding_of_a_mutant(name, skipped_checks_are_not_applicable):
+def test_skipping_changes_no_finding_of_a_mutant(name, skipped_checks_are_not_applicable, outside_coverage):
     """Each mutant's run with skipping finds the same violation, with the same messages, at the
     same step, and counts every invariant checked and applicable the same, as with every
     invariant run on every step; and no skipped check would have applied."""

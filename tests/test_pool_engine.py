@@ -429,7 +429,7 @@ def test_the_pool_engine_fuzzes_clean_on_its_own_cards(tmp_path, capsys):
         assert checked[name]["applicable"] > 0, name
 
 
-def test_against_the_reference_the_pool_engine_is_clean(tmp_path, capsys):
+def test_against_the_reference_the_pool_engine_is_clean(tmp_path, capsys, outside_coverage):
     """The reference engine plays every card of the engine's pool from its card model."""
     code, report = fuzz(tmp_path, "engine", "--against", "reference")
     assert (code, report["findings"]) == (0, [])
@@ -457,7 +457,7 @@ def test_buggy_gives_exactly_its_five_findings_in_one_keep_going_run(tmp_path, c
         assert main(["replay", replay_file, "--engine", f"{POOL}/engine.py:engine"]) == 0
 
 
-def test_explore_fuzzes_the_pool_engine_and_finds_the_five_bugs(tmp_path, capsys, monkeypatch):
+def test_explore_fuzzes_the_pool_engine_and_finds_the_five_bugs(tmp_path, capsys, monkeypatch, outside_coverage):
     """--explore draws the declared cards by template group at random too (a group, then a card)."""
     monkeypatch.chdir(ROOT)
     code, report = fuzz(tmp_path, "engine", "--explore", examples=150)
@@ -533,7 +533,7 @@ def test_combat_attack_restrictions_menace_and_damage_assignment():
     assert obs["objects"]["x"]["damage"] == 3 and obs["objects"]["y"]["damage"] == 0
 
 
-def test_combat_and_stack_events_and_invariants_are_generated_in_a_short_run(tmp_path, capsys):
+def test_combat_and_stack_events_and_invariants_are_generated_in_a_short_run(tmp_path, capsys, outside_coverage):
     """One short run per mode (invariants only, then --against the reference) generates the combat
     and stack events, the engine accepts them, and the combat and stack invariants apply."""
     for options in ((), ("--against", "reference")):

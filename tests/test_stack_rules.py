@@ -361,7 +361,7 @@ class Watching:
         return Game()
 
 
-def test_the_reference_engine_plays_stack_games_and_stays_clean():
+def test_the_reference_engine_plays_stack_games_and_stays_clean(outside_coverage):
     engine = Watching(ReferenceAdapter())
     result = run(engine, max_examples=40, seed=3, database=None, invariant_names=[
         n for n in REGISTRY if n.startswith(("stack.", "generic.", "sba."))])

@@ -16,7 +16,7 @@ from harness.running.runner import run
 
 
 @pytest.mark.parametrize(("seed", "explore"), [(0, False), (1, True), (2, True)])
-def test_reference_engine_runs_clean(seed, explore):
+def test_reference_engine_runs_clean(seed, explore, outside_coverage):
     """A few hundred examples per seed, every invariant, no violation: with Hypothesis's engine
     and exploring (the default of ``rulesfuzz run``)."""
     result = run(ReferenceAdapter(), max_examples=150, seed=seed, database=None, explore=explore)
@@ -32,13 +32,13 @@ def test_reference_engine_runs_clean(seed, explore):
         assert stats["invariants"][name]["applicable"] > 0, name
 
 
-def test_reference_against_itself_is_clean():
+def test_reference_against_itself_is_clean(outside_coverage):
     result = run(ReferenceAdapter(), against=ReferenceAdapter(), max_examples=100, seed=3, database=None, explore=True)
     assert result.violation is None
     assert result.stats.to_json()["invariants"]["differential.matches_reference"]["applicable"] > 0
 
 
-def test_machine_runs_under_plain_hypothesis():
+def test_machine_runs_under_plain_hypothesis(outside_coverage):
     """The machine is an ordinary RuleBasedStateMachine: Hypothesis's own runner drives it."""
     engine = ReferenceAdapter()
     stats = Stats()
@@ -49,7 +49,7 @@ def test_machine_runs_under_plain_hypothesis():
     assert stats.examples >= 30 and stats.steps > 0
 
 
-def test_runs_are_reproducible_from_the_seed():
+def test_runs_are_reproducible_from_the_seed(outside_coverage):
     first = run(ReferenceAdapter(), max_examples=30, seed=7, database=None).stats.to_json()
     second = run(ReferenceAdapter(), max_examples=30, seed=7, database=None).stats.to_json()
     assert first == second

@@ -511,7 +511,7 @@ NEW = ("begin_step:upkeep", "begin_step:draw", "edict", "put_onto_battlefield:ta
        "flip_coins:players", "roll_dice:players")
 
 
-def test_the_reference_engine_is_given_every_new_event_and_stays_clean():
+def test_the_reference_engine_is_given_every_new_event_and_stays_clean(outside_coverage):
     engine = Watching(ReferenceAdapter())
     result = run(engine, max_examples=40, seed=2, database=None)
     assert result.violation is None, result.violation

@@ -31,7 +31,7 @@ class Watching:
         return Game()
 
 
-def test_every_generated_board_and_event_is_in_the_vocabulary(reference):
+def test_every_generated_board_and_event_is_in_the_vocabulary(reference, outside_coverage):
     engine = Watching(reference)
     result = run(engine, max_examples=60, seed=3, database=None)
     assert result.violation is None

@@ -343,7 +343,7 @@ def test_the_capability_is_declared_and_claimed():
     assert "zones" in ReferenceAdapter().info.capabilities
 
 
-def test_the_machine_generates_zone_changes_and_the_reference_stays_clean():
+def test_the_machine_generates_zone_changes_and_the_reference_stays_clean(outside_coverage):
     result = run(ReferenceAdapter(), max_examples=80, seed=7, database=None, shrink=False)
     assert result.violation is None, result.violations
     events = result.stats.events
@@ -355,7 +355,7 @@ def test_the_machine_generates_zone_changes_and_the_reference_stays_clean():
         assert applied.get(name, 0) > 0, name
 
 
-def test_an_engine_without_the_capability_gets_no_zone_changes():
+def test_an_engine_without_the_capability_gets_no_zone_changes(outside_coverage):
     engine = ReferenceAdapter()
     engine.info = replace(engine.info, capabilities=engine.info.capabilities - {"zones"})
     result = run(engine, max_examples=30, seed=7, database=None, shrink=False)
