@@ -3,26 +3,32 @@
 :func:`reference_engine.layers.characteristics` computes each object's characteristics once
 per state version (:func:`reference_engine.layers.state_cache`); most events change one or
 two objects, so the next state would compute every other permanent's characteristics again,
-to the same result. This module keeps each permanent's last result with what it was computed
-from, and gives it back in a later state when all of that is equal:
+to the same result. The first read in a state (:func:`kept_characteristics`) takes instead
+every characteristics of the last state read that nothing changed since: from the objects
+changed since then (their stamps, ``GameObject._stamp`` and ``_seen_stamp``, are later than that
+state's version; new and gone objects) and the resolved effects, the stale ones are
 
-* the permanent itself: every field of its :class:`~reference_engine.objects.GameObject`
-  (zone, copy effect, controller, tapped, attachment, combat status, ...) and its counters,
-  by its stamp (``GameObject._stamp``, a new one with each change to it);
-* the resolved effects on it (CR 611.2), each effect's fields;
-* the layer context of the permanent (CR 613): the permanents attached to it (their static
-  abilities, CR 613.4c, 613.1f, and timestamps, 613.7e), the one it is attached to (Dog Umbra
-  reads the enchanted permanent's controller), and every permanent whose copiable values (CR
-  707.2) have an ability that reaches objects it isn't attached to (an anthem of its card model,
-  Umbra Mystic, Orb of Origin's supertypes, or any script field not listed in :data:`OWN_ONLY`
-  or :data:`ATTACHED_ONLY`): each of them by the stamp of the fields another object's
-  characteristics can read (``GameObject._seen_stamp``,
-  :data:`~reference_engine.objects.SEEN_BY_OTHERS`).
+* a changed object's own, when what its characteristics read of it changed: a field another
+  object can read (its zone, copiable values, controller, attachment, timestamp, tapped:
+  :data:`~reference_engine.objects.SEEN_BY_OTHERS`), its counters (CR 613.4c) or its combat
+  status (an anthem's "attacking" filter); not its damage, summoning sickness, shields, ...;
+* those of an object whose resolved effects changed (CR 611.2);
+* the host's of a changed Aura or Equipment (its copiable values, timestamp and whether it is
+  tapped: CR 613.4c, 613.7e and Orb of Origin's continuous ruling), and those of what is
+  attached to a host whose zone or controller changed (umbra armor of Dog Umbra and Umbra
+  Mystic, CR 702.89a);
+* those a changed permanent's copiable values (CR 707.2) reach (:func:`reaches`): every
+  permanent's for an anthem of its card model or any script field not listed in
+  :data:`OWN_ONLY` or :data:`ATTACHED_ONLY`; the Auras' for Umbra Mystic (as it starts or stops
+  granting umbra armor, or changes controller); the noncreature artifacts' and the hosts of
+  Equipment for Orb of Origin's supertypes (as it starts or stops granting them, CR 613.1d).
 
 An object off the battlefield has its own characteristics (no continuous effect applies to
-it): they are kept while its stamp is the same. A fork of the engine that overrides any method the layer code calls
-(:data:`LAYER_METHODS`, outside the ``reference_engine`` package) may read anything, so its
-characteristics are never kept across states. Only a speed-up; no rules meaning.
+it): they are kept while its zone and card are the same. A recomputed result equal to the last
+one is given back as that same object, so the observation keeps its entry. A fork of the engine
+that overrides any method the layer code calls (:data:`LAYER_METHODS`, outside the
+``reference_engine`` package) may read anything, so its characteristics are never kept across
+states. Only a speed-up; no rules meaning.
 """
 
 from __future__ import annotations
@@ -58,7 +64,7 @@ LAYER_METHODS = ("copiable_values", "attached_to", "granted_supertypes", "orbs",
                  "pt_effects", "equipment_effects", "apply_pt_layers", "layer_7b", "layer_7c", "layer_7d")
 
 _REFERENCE_CLASSES: dict[type, bool] = {}
-_REACHES_OTHERS: dict[int, tuple[CardScript, bool]] = {}
+_REACHES_OTHERS: dict[int, tuple[CardScript, int]] = {}
 
 
 def keeps(game) -> bool:
@@ -72,81 +78,194 @@ def keeps(game) -> bool:
     return known
 
 
-def reaches_others(script: CardScript) -> bool:
-    """Whether copiable values with ``script`` may change the characteristics of objects the
-    permanent isn't attached to."""
+#: What a permanent's copiable values reach (:func:`reaches`): the Auras (Umbra Mystic's umbra
+#: armor, CR 613.1f), the noncreature artifacts (Orb of Origin's supertypes, CR 613.1d), every object
+#: (an anthem, any other script field); and what a permanent's characteristics read of the others:
+#: it is an Aura, it is a noncreature artifact (its copiable values, CR 707.2).
+REACHES_AURAS, REACHES_ARTIFACTS, REACHES_EVERY, IS_AURA, IS_ARTIFACT = 1, 2, 4, 8, 16
+#: The script fields that reach the Auras or the noncreature artifacts only.
+_NARROW = {"grants_umbra_armor_to_auras": REACHES_AURAS, "grants_playtest_supertypes": REACHES_ARTIFACTS}
+
+
+def reaches(script: CardScript) -> int:
+    """Which objects' characteristics copiable values with ``script`` may change, besides the
+    object the permanent is attached to: 0, or :data:`REACHES_AURAS`, :data:`REACHES_ARTIFACTS`,
+    :data:`REACHES_EVERY` (bits)."""
     known = _REACHES_OTHERS.get(id(script))
     if known is None or known[0] is not script:
-        found = any(getattr(script, name) != default for name, default in _DEFAULTS.items())
+        found = 0
+        for name, default in _DEFAULTS.items():
+            if getattr(script, name) != default:
+                found |= _NARROW.get(name, REACHES_EVERY)
         model = script.model
         if model is not None and any(a.affected is None or a.affected.scope not in ("enchanted", "equipped")
                                      for a in model.of("static")):
-            found = True  # an anthem; an Aura's or Equipment's bonus is its script's (ATTACHED_ONLY)
+            found |= REACHES_EVERY  # an anthem; an Aura's or Equipment's bonus is its script's (ATTACHED_ONLY)
         if len(_REACHES_OTHERS) > 4096:
             _REACHES_OTHERS.clear()
         known = _REACHES_OTHERS[id(script)] = (script, found)
     return known[1]
 
 
-def context(game, cache: dict) -> tuple[tuple, dict, dict]:
-    """The layer context of the state ``cache`` belongs to, computed once per state: the seen
-    stamps (``GameObject._seen_stamp``, unique within a game) of the permanents that reach
-    every object (module docstring); those of the permanents attached to each object, by its
-    id; the fields of the resolved effects on each object, by its id, in order."""
-    found = cache.get("context")
-    if found is None:
-        every: list[int] = []
-        attached: dict[str, list[int]] = {}
-        for o in game.objects.values():
-            if o.zone == BATTLEFIELD:
-                if o.attached_to is not None:
-                    attached.setdefault(o.attached_to, []).append(o._seen_stamp)
-                if reaches_others(o.copy_effect[1] if o.copy_effect is not None else o.script):
-                    every.append(o._seen_stamp)
-        reaching = tuple(every)
-        last = game.__dict__.get("_context_kept")
-        if last is not None and last == reaching:
-            reaching = last  # the same object: comparing keys that hold it is quick
-        else:
-            object.__setattr__(game, "_context_kept", reaching)  # not the game's state
-        effects: dict[str, list[tuple]] = {}
-        for e in game.effects:
-            effects.setdefault(e.affected, []).append(_EFFECT_FIELDS(e))
-        found = cache["context"] = (reaching, attached, effects)
-    return found
+def reaches_others(script: CardScript) -> bool:
+    """Whether copiable values with ``script`` may change the characteristics of objects the
+    permanent isn't attached to."""
+    return reaches(script) != 0
+
+
+def _seen(o: GameObject) -> tuple:
+    """What characteristics read of ``o`` as it is now (module docstring): ``(o, bits, attached to,
+    controller, timestamp, tapped, card, script, counters, combat status)``: bits of
+    :func:`reaches` and :data:`IS_AURA`, :data:`IS_ARTIFACT`, its copiable values (CR 707.2);
+    off the battlefield only ``o`` and its own card and script (no effect of it applies, CR
+    611.3a; none applies to it, CR 613.1)."""
+    if o.zone != BATTLEFIELD:
+        return o, 0, None, None, None, None, o.card, o.script, None, None
+    card, script = o.copy_effect if o.copy_effect is not None else (o.card, o.script)
+    bits = reaches(script)
+    if "Aura" in card.subtypes:
+        bits |= IS_AURA
+    if "Artifact" in card.types and "Creature" not in card.types:
+        bits |= IS_ARTIFACT
+    return o, bits, o.attached_to, o.controller, o.timestamp, o.tapped, card, script, tuple(o.counters.items()), \
+        o.combat
+
+
+def _stale(game, since: int, context: list) -> set:
+    """The ids whose characteristics kept at state version ``since`` may differ now, from the
+    objects changed since (stamps after it, new or gone ones) and the resolved effects; brings
+    ``context``, the view of the objects (:func:`_seen`, by id) and the resolved effects' fields
+    as they were then, up to date."""
+    view = context[0]
+    objects = game.objects
+    stale: set = set()
+    seen: list = []
+    for oid, o in objects.items():
+        old = view.get(oid)
+        if old is not None and old[0] is o and o._stamp <= since:
+            continue
+        view[oid] = new = _seen(o)
+        if old is None or old[0] is not o or o._seen_stamp > since:
+            seen.append((oid, old, new))
+            stale.add(oid)
+        elif old[8:] != new[8:]:  # its counters (CR 613.4c) or its combat status (an anthem's filter)
+            stale.add(oid)
+    if len(view) != len(objects):
+        for oid in [oid for oid in view if oid not in objects]:
+            seen.append((oid, view.pop(oid), None))
+            stale.add(oid)
+            context[2].pop(oid, None)
+    effects = tuple(map(_EFFECT_FIELDS, game.effects))
+    if effects != context[1]:
+        before: dict[str, list] = {}
+        for e in context[1]:
+            before.setdefault(e[0], []).append(e)
+        now: dict[str, list] = {}
+        for e in effects:
+            now.setdefault(e[0], []).append(e)
+        stale.update(oid for oid in before.keys() | now.keys() if before.get(oid) != now.get(oid))
+        context[1] = effects
+    if seen:
+        stale |= _seen_by_others(view, seen)
+    return stale
+
+
+def _seen_by_others(view: dict, seen: list) -> set:
+    """The permanents whose characteristics read what changed of the ``seen`` objects (each
+    ``(id, as it was, as it is)`` by :func:`_seen`, None where it isn't): the hosts of a changed
+    Aura or Equipment (its copiable values, timestamp and whether it is tapped: CR 613.4c, 613.7e,
+    the continuous ruling of Orb of Origin), what is attached to a host that changed zone or
+    controller (umbra armor, CR 702.89a: Dog Umbra, Umbra Mystic), and those their copiable values
+    reach: every permanent, or the Auras (Umbra Mystic: its controller too) or the noncreature
+    artifacts and the hosts of Equipment (Orb of Origin) when that reach starts or ends."""
+    stale: set = set()
+    reach = 0
+    hosts: set = set()
+    for oid, old, new in seen:
+        was, now = (old[1] if old else 0), (new[1] if new else 0)
+        if (was | now) & REACHES_EVERY:
+            reach |= REACHES_EVERY
+        if (was ^ now) & REACHES_ARTIFACTS:
+            reach |= REACHES_ARTIFACTS
+        if (was | now) & REACHES_AURAS and ((was ^ now) & REACHES_AURAS or old[3] != new[3]):
+            reach |= REACHES_AURAS
+        host, host_now = (old[2] if old else None), (new[2] if new else None)
+        if host != host_now or (host is not None and (old[0] is not new[0] or old[4:8] != new[4:8])):
+            stale.update(h for h in (host, host_now) if h is not None)
+        if old is None or new is None or old[0] is not new[0] or old[3] != new[3]:
+            hosts.add(oid)
+    reads = (IS_AURA if reach & REACHES_AURAS else 0) | (IS_ARTIFACT if reach & REACHES_ARTIFACTS else 0)
+    equipped = reach & REACHES_ARTIFACTS
+    every = reach & REACHES_EVERY
+    if hosts or reads or every:
+        for oid, (o, bits, host, *_) in view.items():
+            if host is not None:
+                if host in hosts:
+                    stale.add(oid)
+                if equipped and bits & IS_ARTIFACT:
+                    stale.add(host)  # it reads its Equipment's supertypes (has_abilities)
+            if bits & reads or (every and o.zone == BATTLEFIELD):
+                stale.add(oid)
+    return stale
 
 
 def kept_characteristics(game, obj: GameObject, cache: dict, compute):
     """``obj``'s characteristics in the state of ``cache``: the ones kept from an earlier state
-    if they were computed from the same permanent, effects and context, else ``compute(game,
-    obj)``, kept for later states. Its power/toughness effects (``cache["pt_effects"]``) are
-    kept with them."""
+    if nothing they were computed from changed since, else ``compute(game, obj)`` (the object
+    computed last for ``obj`` if equal: the observation keeps its entry). The first read in a
+    state takes every still valid characteristics (and power/toughness effects,
+    ``cache["pt_effects"]``) of the last state read into ``cache``."""
     if getattr(game, "_anthem_guard", None) or not keeps(game):
         return compute(game, obj)
-    kept = game.__dict__.get("_characteristics_kept")
-    if kept is None:
-        kept = {}
+    state = game.__dict__
+    kept, context = state.get("_characteristics_kept"), state.get("_context_kept")
+    if kept is None or context is None:
+        kept = [cache_version(game), cache]
+        context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {}]
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
-    oid, stamp = obj.id, obj._stamp
-    known = kept.get(oid)
-    if obj.zone != BATTLEFIELD:  # its own characteristics: no effect or context reaches it
-        if known is not None and known[0] is obj and known[1] == stamp and known[3] is None:
-            return known[6]
-        found = compute(game, obj)
-        kept[oid] = (obj, stamp, None, None, None, None, found, None)
-        return found
-    reaching, attached, effects_on = cache.get("context") or context(game, cache)
-    host = game.objects.get(obj.attached_to) if obj.attached_to is not None else None
-    host_stamp = host._seen_stamp if host is not None else None
-    effects, mine = effects_on.get(oid), attached.get(oid)
-    if known is not None and known[0] is obj and known[1] == stamp and known[2] == effects \
-            and known[3] == reaching and known[4] == mine and known[5] == host_stamp:
-        if known[7] is not None:
-            cache.setdefault("pt_effects", {})[oid] = known[7]
-        return known[6]
+        object.__setattr__(game, "_context_kept", context)
+        cache["context"] = context[0]
+    elif "context" not in cache:  # the first read in this state
+        last = kept[1]
+        stale = _stale(game, kept[0], context)
+        kept[0], kept[1] = cache_version(game), cache
+        cache["context"] = context[0]
+        _take(cache, "characteristics", last, stale)
+        _take(cache, "pt_effects", last, stale)
+        found = cache["characteristics"].get(obj.id)
+        if found is not None and game.objects.get(obj.id) is obj:
+            return found
     found = compute(game, obj)
-    kept[oid] = (obj, stamp, effects, reaching, mine, host_stamp, found, cache.get("pt_effects", {}).get(oid))
+    if game.objects.get(obj.id) is obj:
+        computed = context[2]
+        earlier = computed.get(obj.id)
+        if earlier is not None and earlier is not found and earlier == found:
+            return earlier
+        computed[obj.id] = found
     return found
+
+
+def cache_version(game) -> int:
+    """The state version of ``game``'s state cache (reference_engine.layers.state_cache)."""
+    return game._cache_version
+
+
+def _take(cache: dict, name: str, last: dict, stale: set) -> None:
+    """Put into ``cache[name]`` the entries of ``last[name]`` not in ``stale`` (not replacing any)."""
+    earlier = last.get(name)
+    if not earlier:
+        return
+    taken = earlier.copy()
+    for oid in stale:
+        taken.pop(oid, None)
+    now = cache.get(name)
+    if now:
+        taken.update(now)
+        now.update(taken)
+    elif now is None:
+        cache[name] = taken
+    else:
+        now.update(taken)
 
 
 #: The methods an observed object's entry is built with (besides the layer code): a game whose

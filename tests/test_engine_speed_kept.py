@@ -1,0 +1,87 @@
+"""Characteristics kept from one state to the next (reference_engine.kept) follow what they read.
+
+A state's characteristics are those of the last state read, except for the objects whose inputs
+changed since: each test changes one such input in place between two reads, and fails if the kept
+characteristics don't notice it. Expected values come from the cards' Oracle text, their rulings
+and the rules (CR 613), not from the engine.
+"""
+
+from __future__ import annotations
+
+import reference_engine.layers as layers
+from reference_engine import ReferenceEngine
+
+from .scenario_helpers import aura, board, obj
+
+
+def new_game(*objects):
+    return ReferenceEngine().new_game(board(*objects))
+
+
+def ch(game, oid):
+    return layers.characteristics(game, game.objects[oid])
+
+
+def test_umbra_mystic_changing_control_gives_umbra_armor_to_the_new_controllers_auras():
+    """Umbra Mystic: "Auras attached to permanents you control have umbra armor" (layer 6, CR
+    613.1f; "you" is its controller, CR 109.5): Holy Strength on P1's Grizzly Bears has no umbra
+    armor while P2 controls the Mystic, and has it once P1 does."""
+    game = new_game(obj("m", "Umbra Mystic", owner="P2"), obj("b", "Grizzly Bears"),
+                    aura("hs", "Holy Strength", on="b"))
+    assert "umbra armor" not in ch(game, "hs").keywords
+    game.objects["m"].controller = "P1"
+    assert "umbra armor" in ch(game, "hs").keywords
+
+
+def test_umbra_mystic_leaving_the_battlefield_ends_umbra_armor():
+    """Umbra Mystic's ability applies only while it is on the battlefield (CR 611.3a): Holy
+    Strength loses umbra armor once the Mystic is in the graveyard."""
+    game = new_game(obj("m", "Umbra Mystic"), obj("b", "Grizzly Bears"), aura("hs", "Holy Strength", on="b"))
+    assert "umbra armor" in ch(game, "hs").keywords
+    game.objects["m"].zone = "graveyard"
+    assert "umbra armor" not in ch(game, "hs").keywords
+
+
+def test_an_orb_entering_makes_the_other_noncreature_artifacts_mono_and_continuous():
+    """Orb of Origin "grants the mono and continuous supertypes to other noncreature artifacts on
+    the battlefield" (its rulings 2024-11-08; layer 4, CR 613.1d): an unattached Sword of the Meek
+    has no supertype, then Mono and Continuous once an Orb is on the battlefield, none once it left."""
+    game = new_game(obj("s", "Sword of the Meek"), obj("orb", "Orb of Origin", zone="hand"))
+    assert ch(game, "s").supertypes == ()
+    game.objects["orb"].zone = "battlefield"
+    assert ch(game, "s").supertypes == ("Mono", "Continuous")
+    game.objects["orb"].zone = "graveyard"
+    assert ch(game, "s").supertypes == ()
+
+
+def test_an_orb_entering_ends_the_bonus_of_a_tapped_equipment():
+    """A tapped continuous permanent has no abilities (Orb of Origin rulings 2024-11-08, layer 6
+    CR 613.1f): Grizzly Bears equipped with a tapped Sword of the Meek are 3/4 (+1/+2, CR
+    613.4c) while no Orb is on the battlefield, 2/2 once one is, though nothing of the Bears or
+    the Sword changed."""
+    game = new_game(obj("b", "Grizzly Bears"), aura("s", "Sword of the Meek", on="b", tapped=True),
+                    obj("orb", "Orb of Origin", zone="hand"))
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (3, 4)
+    game.objects["orb"].zone = "battlefield"
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (2, 2)
+
+
+def test_a_creature_becoming_attacking_gets_war_horns_bonus():
+    """War Horn: "Attacking creatures you control get +1/+0" (CR 613.4c; an attacking creature,
+    CR 506.4): Grizzly Bears are 2/2, then 3/2 once attacking, though only their combat status
+    changed."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("w", "War Horn"))
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (2, 2)
+    game.objects["b"].combat = "attacking"
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (3, 2)
+
+
+def test_a_host_changing_control_changes_dog_umbras_umbra_armor():
+    """Dog Umbra: "As long as another player controls enchanted creature, it can't attack or
+    block. Otherwise, Dog Umbra has umbra armor." Its umbra armor follows the enchanted
+    creature's controller (CR 613.1f): it has it while P1 controls both, not once P2 controls
+    the creature."""
+    game = new_game(obj("b", "Grizzly Bears"), aura("d", "Dog Umbra", on="b"))
+    assert "umbra armor" in ch(game, "d").keywords
+    game.objects["b"].controller = "P2"
+    assert "umbra armor" not in ch(game, "d").keywords
