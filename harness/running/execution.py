@@ -83,16 +83,28 @@ class _CutShort(BaseException):
 
 
 class _Block:
-    """The engine call the step alarm now times (None between calls)."""
+    """The engine call the step alarm now times (None between calls), and whether the alarm's
+    handler stays installed (``resident``: inside :func:`alarm_handler`), so that the timer may
+    stay set between calls (:class:`time_limit`)."""
 
     current: "time_limit | None" = None  # noqa: UP037  (quoted: a literal of Hypothesis's constant pool)
+    resident = False
 
 
 def _on_alarm(signum, frame) -> None:
-    """The SIGALRM handler: the first alarm of a block only marks it; each repeat raises."""
+    """The SIGALRM handler: the first alarm of a block only marks it; each repeat raises. An
+    alarm left set by an earlier call (:class:`time_limit` within :func:`alarm_handler`) is
+    stopped between calls and set again for the call that runs, when its own limit is later."""
     block = _Block.current
-    if block is None:  # a repeat that raced the end of its block
+    if block is None:  # a repeat that raced the end of its block, or an alarm left set by an earlier call
+        if _Block.resident:
+            signal.setitimer(signal.ITIMER_REAL, 0)
         return
+    if block._due is not None and block.fired is None:
+        left = block._due - time.perf_counter()
+        if left > 0:  # set by an earlier call: this call's limit comes later
+            signal.setitimer(signal.ITIMER_REAL, left, ALARM_REPEAT)
+            return
     exc = interrupts.BudgetExhausted() if block.budget_first else EngineTimeout(
         f"engine did not return from {block.what} within {block.seconds:g} s")
     if block.fired is None:  # the first alarm only marks the block: a call that ends by itself raises as it
@@ -114,9 +126,13 @@ def alarm_handler():
         yield
         return
     previous = signal.signal(signal.SIGALRM, _on_alarm)
+    outer, _Block.resident = _Block.resident, True
     try:
         yield
     finally:
+        _Block.resident = outer
+        if not outer:  # an alarm left set by the last call must not reach the previous handler
+            signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
 
@@ -139,15 +155,23 @@ class time_limit:
     installed again for each block. A block inside a block (an engine that runs a run inside
     its own call) hands the outer block its alarm back when it ends. A context manager class,
     not a generator: it wraps every engine call.
+
+    Within :func:`alarm_handler`, a block that is no other block's inner block leaves the timer
+    set when it ends: the next one sets it only when it is not set, or set to ring after its own
+    limit (``_due``, a ``time.perf_counter()`` reading). An alarm that rings before the limit of
+    the block that runs sets the timer again for the rest of it; one that rings between blocks
+    stops the timer (:func:`_on_alarm`). Each call keeps its own limit, at the cost of one
+    ``getitimer`` a call instead of two ``setitimer``.
     """
 
     __slots__ = ("seconds", "what", "budget_first", "fired", "_timed", "_previous", "_engine", "_outer",
-                 "_outer_timer", "_started")
+                 "_outer_timer", "_started", "_due")
 
     def __init__(self, seconds: float | None, what: str):
         self.seconds, self.what = seconds, what
         self.fired: BaseException | None = None
         self._timed = False
+        self._due: float | None = None
         self._previous: Callable[[int, FrameType | None], Any] | int | None = None  # what signal.signal returns
         self._engine = interrupts.engine_running()
 
@@ -159,6 +183,12 @@ class time_limit:
         if not limit or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
             return self
         self.budget_first = left is not None and (not seconds or left < seconds)
+        if _Block.resident and _Block.current is None:  # the handler is installed: the timer may be set already
+            limit = max(limit, 0.001)
+            self._due, self._timed, self._outer, _Block.current = time.perf_counter() + limit, True, None, self
+            if not 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= limit:  # not set, or set to ring after the limit
+                signal.setitimer(signal.ITIMER_REAL, limit, ALARM_REPEAT)
+            return self
         if signal.getsignal(signal.SIGALRM) is not _on_alarm:
             self._previous = signal.signal(signal.SIGALRM, _on_alarm)
         self._timed = True
@@ -170,7 +200,10 @@ class time_limit:
 
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
-            if self._timed:
+            if self._due is not None:  # the timer stays set (_on_alarm stops it between calls)
+                _Block.current = None
+                interrupts.clear_deferred()
+            elif self._timed:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 _Block.current = self._outer
                 if self._outer_timer is not None:  # the outer call's alarm goes on where it was

@@ -1,0 +1,56 @@
+"""The step alarm set once for many engine calls still bounds each call by its own limit.
+
+Within a run (``alarm_handler``) an engine call leaves the timer set when it ends, and the next
+call sets it only when it is not set or set to ring after that call's limit
+(:class:`harness.running.execution.time_limit`). These cases check the limits the calls had
+before: a short call after a long one is cut at its own limit; a call after many short ones is
+cut at its own limit, not earlier (an alarm of an earlier call rings early and is set again);
+an alarm ringing between calls raises nothing; the timer is stopped when the run's block ends.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+
+from harness.running import execution
+from harness.running.execution import EngineFailed, engine_call
+
+
+def _busy(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+def test_a_short_limit_after_a_long_one_is_kept():
+    with execution.alarm_handler():
+        assert engine_call("observe", _busy, 0.01, timeout=30.0) is None
+        with pytest.raises(EngineFailed, match=r"did not return from apply within 0.2 s"):
+            engine_call("apply", _busy, 5.0, timeout=0.2)
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+
+
+def test_an_early_alarm_of_an_earlier_call_is_set_again_for_the_call_that_runs():
+    with execution.alarm_handler():
+        for _ in range(3):  # each leaves the timer set to ring 0.3 s after it started
+            engine_call("observe", _busy, 0.05, timeout=0.3)
+        assert engine_call("apply", _busy, 0.4, timeout=0.6) is None  # rings early (the first call's), not cut
+        with pytest.raises(EngineFailed, match=r"did not return from apply within 0.3 s"):
+            engine_call("apply", _busy, 5.0, timeout=0.3)
+
+
+def test_an_alarm_between_calls_raises_nothing_and_stops_the_timer():
+    with execution.alarm_handler():
+        engine_call("observe", _busy, 0.01, timeout=0.1)
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 0  # left set by the call
+        _busy(0.3)  # it rings here, outside any call
+        assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+
+
+def test_outside_a_run_each_call_stops_its_timer():
+    engine_call("observe", _busy, 0.01, timeout=10.0)
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
