@@ -176,36 +176,51 @@ def _seen_by_others(view: dict, seen: list) -> set:
     Aura or Equipment (its copiable values, timestamp and whether it is tapped: CR 613.4c, 613.7e,
     the continuous ruling of Orb of Origin), what is attached to a host that changed zone or
     controller (umbra armor, CR 702.89a: Dog Umbra, Umbra Mystic), and those their copiable values
-    reach: every permanent, or the Auras (Umbra Mystic: its controller too) or the noncreature
-    artifacts and the hosts of Equipment (Orb of Origin) when that reach starts or ends."""
+    reach (:func:`_reach_changed`)."""
     stale: set = set()
     reach = 0
     hosts: set = set()
     for oid, old, new in seen:
-        was, now = (old[1] if old else 0), (new[1] if new else 0)
-        if (was | now) & REACHES_EVERY:
-            reach |= REACHES_EVERY
-        if (was ^ now) & REACHES_ARTIFACTS:
-            reach |= REACHES_ARTIFACTS
-        if (was | now) & REACHES_AURAS and ((was ^ now) & REACHES_AURAS or old[3] != new[3]):
-            reach |= REACHES_AURAS
+        reach |= _reach_changed(old, new)
         host, host_now = (old[2] if old else None), (new[2] if new else None)
         if host != host_now or (host is not None and (old[0] is not new[0] or old[4:8] != new[4:8])):
             stale.update(h for h in (host, host_now) if h is not None)
         if old is None or new is None or old[0] is not new[0] or old[3] != new[3]:
             hosts.add(oid)
+    if hosts or reach:
+        stale |= _reached(view, hosts, reach)
+    return stale
+
+
+def _reach_changed(old: tuple | None, new: tuple | None) -> int:
+    """What an object's copiable values reach that changed (bits of :func:`reaches`): every
+    permanent whenever it changes at all; the Auras (Umbra Mystic) as it starts or stops
+    reaching them or changes controller; the noncreature artifacts (Orb of Origin) as it starts
+    or stops reaching them."""
+    was, now = (old[1] if old else 0), (new[1] if new else 0)
+    found = (was | now) & REACHES_EVERY
+    if (was ^ now) & REACHES_ARTIFACTS:
+        found |= REACHES_ARTIFACTS
+    if (was | now) & REACHES_AURAS and ((was ^ now) & REACHES_AURAS or old[3] != new[3]):  # type: ignore[index]
+        found |= REACHES_AURAS
+    return found
+
+
+def _reached(view: dict, hosts: set, reach: int) -> set:
+    """The permanents attached to one of ``hosts`` and those ``reach`` reaches: every permanent,
+    the Auras, the noncreature artifacts and the hosts of Equipment (they read its supertypes)."""
+    stale: set = set()
     reads = (IS_AURA if reach & REACHES_AURAS else 0) | (IS_ARTIFACT if reach & REACHES_ARTIFACTS else 0)
     equipped = reach & REACHES_ARTIFACTS
     every = reach & REACHES_EVERY
-    if hosts or reads or every:
-        for oid, (o, bits, host, *_) in view.items():
-            if host is not None:
-                if host in hosts:
-                    stale.add(oid)
-                if equipped and bits & IS_ARTIFACT:
-                    stale.add(host)  # it reads its Equipment's supertypes (has_abilities)
-            if bits & reads or (every and o.zone == BATTLEFIELD):
+    for oid, (o, bits, host, *_) in view.items():
+        if host is not None:
+            if host in hosts:
                 stale.add(oid)
+            if equipped and bits & IS_ARTIFACT:
+                stale.add(host)  # it reads its Equipment's supertypes (has_abilities)
+        if bits & reads or (every and o.zone == BATTLEFIELD):
+            stale.add(oid)
     return stale
 
 
