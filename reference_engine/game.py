@@ -145,7 +145,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         self._deferred: list | None = None
         self._cache: dict | None = None  # what is computed from the state at _cache_version (layers.state_cache)
         self._cache_version = -1
-        self._kept_cache: tuple | None = None  # no longer used (the cache is kept by state version)
+        self._kept_cache: dict | None = None  # 704.5m verdicts kept from the last check (state_based_actions)
         self._build(board)
         self.init_stack(board)  # the board's "stack" flag (reference_engine.stack)
 

@@ -59,7 +59,7 @@ class GameBase:
     _deferred: list[tuple[list[str], dict]] | None
     _cache: dict | None  # what is computed from the state at _cache_version (layers.state_cache)
     _cache_version: int
-    _kept_cache: tuple | None
+    _kept_cache: dict | None
     # ---- state of the stack and priority (StackRules.init_stack)
     stack_game: bool
     active_player: str

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from harness import decisions as D
+from .kept import keeps
 from .layers import characteristics
 from .objects import BATTLEFIELD
 
@@ -156,8 +157,41 @@ def _permanent_actions(game: GameBase, battlefield) -> tuple[dict, dict, dict]:
                     to_destroy[obj.id] = "704.5g"
                 elif obj.deathtouch_damage:
                     to_destroy[obj.id] = "704.5h"
-        if ch.is_aura and not game.can_enchant(obj, obj.attached_to):
+        if ch.is_aura and not _legally_attached(game, obj, ch):
             to_graveyard.setdefault(obj.id, "704.5m")
         if "Legendary" in ch.supertypes:
             legends.setdefault((obj.controller, ch.name), []).append(obj.id)
     return to_graveyard, to_destroy, legends
+
+
+#: Whether a game's class decides what an Aura may enchant with this package's methods only
+#: (can_enchant, could_enchant, copiable_values): else it decides it afresh in each check.
+_DECIDING_CLASSES: dict[type, bool] = {}
+
+
+def _legally_attached(game: GameBase, aura, ch) -> bool:
+    """``game.can_enchant(aura, aura.attached_to)`` (704.5m), kept from the last check while the
+    Aura and the permanent it is attached to are the same objects with the same stamps and the
+    same characteristics (``ch`` is the Aura's): what it may enchant (CR 303.4a) reads the Aura's
+    copiable values, controller and colours, the permanent's zone, controller, types and
+    protections (CR 702.16c)."""
+    cls = type(game)
+    decides = _DECIDING_CLASSES.get(cls)
+    if decides is None:
+        decides = _DECIDING_CLASSES[cls] = keeps(game) and all(
+            getattr(method, "__module__", "").startswith("reference_engine.")
+            for method in (cls.can_enchant, cls.could_enchant, cls.copiable_values))
+    if not decides:
+        return game.can_enchant(aura, aura.attached_to)
+    target = game.objects.get(aura.attached_to) if aura.attached_to is not None else None
+    target_ch = characteristics(game, target) if target is not None and target.zone == BATTLEFIELD else None
+    kept = game._kept_cache
+    if kept is None:
+        kept = game._kept_cache = {}
+    known = kept.get(aura.id)
+    if known is not None and known[0] is aura and known[1] == aura._stamp and known[2] is target \
+            and known[4] is ch and known[5] is target_ch and (target is None or known[3] == target._stamp):
+        return known[6]
+    legal = game.can_enchant(aura, aura.attached_to)
+    kept[aura.id] = (aura, aura._stamp, target, target._stamp if target is not None else None, ch, target_ch, legal)
+    return legal
