@@ -141,11 +141,11 @@ class PlaytestRules(GameBase):
     def _protected_from_equipment(self, creature: GameObject, equipment: GameObject) -> bool:
         """CR 702.16c: a permanent with protection can't be equipped by Equipment with the stated
         quality (nor targeted by its equip ability, 702.16b)."""
-        from .model_cards import protected_from
-
         keywords = characteristics(self, creature).keywords
         if not any(k.startswith("protection from ") for k in keywords):
             return False
+        from .model_cards import protected_from
+
         ch = characteristics(self, equipment)
         return protected_from(keywords, ch.colors, ch.types)
 

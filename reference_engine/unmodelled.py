@@ -45,6 +45,19 @@ class Gap:
     check: Callable[[GameBase, dict], bool] | None = None
 
 
+#: The event types each check can be True on (:func:`_on`); a check not listed may be True on any.
+_EVENTS: dict[Callable, frozenset[str]] = {}
+
+
+def _on(*types: str):
+    """Declare that the check it decorates is False on every event whose type isn't one of ``types``:
+    :func:`decline_if_unmodelled` asks it only on those."""
+    def declare(check):
+        _EVENTS[check] = frozenset(types)
+        return check
+    return declare
+
+
 # ------------------------------------------------------------------ helpers
 def _object(game: GameBase, oid) -> GameObject | None:
     obj = game.objects.get(oid) if isinstance(oid, str) else None
@@ -66,12 +79,14 @@ def _becomes(event: dict, status: str, game) -> GameObject | None:
 
 def _attacks_enchanted_by(card: str) -> Callable[[GameBase, dict], bool]:
     """A creature enchanted by ``card`` attacks (a "whenever this creature attacks" ability it grants)."""
+    @_on("set_combat")
     def check(game, event) -> bool:
         creature = _becomes(event, "attacking", game)
         return creature is not None and bool(_enchanted_by(game, creature, card))
     return check
 
 
+@_on("damage")
 def _snake_umbra(game: GameBase, event) -> bool:
     """A creature enchanted by Snake Umbra deals damage to an opponent of its controller."""
     if event.get("type") != "damage":
@@ -81,6 +96,7 @@ def _snake_umbra(game: GameBase, event) -> bool:
             and bool(_enchanted_by(game, source, "Snake Umbra")))
 
 
+@_on("set_combat")
 def _indrik_umbra(game: GameBase, event) -> bool:
     """Combat status changes while a creature enchanted by Indrik Umbra attacks or is made to attack
     (then which creatures must block it would matter)."""
@@ -92,6 +108,7 @@ def _indrik_umbra(game: GameBase, event) -> bool:
     return any(o.combat == "attacking" and _enchanted_by(game, o, "Indrik Umbra") for o in game.battlefield())
 
 
+@_on("set_combat")
 def _dog_umbra(game: GameBase, event) -> bool:
     """A creature enchanted by a Dog Umbra that another player controls is made to attack or block."""
     if event.get("type") != "set_combat" or event.get("status") not in ("attacking", "blocking"):
@@ -113,6 +130,7 @@ def _multicolored_card(name) -> bool:
         return False
 
 
+@_on("damage", "cast", "put_onto_battlefield", "attach")
 def _stonecoil_serpent(game: GameBase, event) -> bool:
     """Protection from multicolored would matter (CR 702.16): a multicolored source deals it
     damage (prevented), a multicolored spell targets it, or a multicolored Aura would
@@ -133,6 +151,7 @@ def _stonecoil_serpent(game: GameBase, event) -> bool:
     return False
 
 
+@_on("put_onto_battlefield")
 def _hydroid_krasis(game: GameBase, event) -> bool:
     """Hydroid Krasis put onto the battlefield as a spell cast with X >= 2: its cast trigger would
     gain half X life and draw half X cards (rounded down: nothing for X < 2)."""
@@ -141,6 +160,7 @@ def _hydroid_krasis(game: GameBase, event) -> bool:
             and isinstance(x, int) and x >= 2)
 
 
+@_on("set_combat")
 def _islandwalk(game: GameBase, event) -> bool:
     """A creature is made to block while an attacking creature with islandwalk (CR 702.14)
     attacks and the blocker's controller controls an Island: which creatures could block
@@ -164,6 +184,7 @@ def _activation(game: GameBase, event):
     return (obj, abilities[index]) if index < len(abilities) else None
 
 
+@_on("activate")
 def _top_after_shuffle(game: GameBase, event) -> bool:
     """Puresight Merrow looks at the top card of a library a search shuffled (Goblin Engineer,
     Sakura-Tribe Elder, Explosive Vegetation):
@@ -173,6 +194,7 @@ def _top_after_shuffle(game: GameBase, event) -> bool:
             and found[0].controller in game.shuffled_libraries)
 
 
+@_on("activate")
 def _unearth(game: GameBase, event) -> bool:
     """Fatestitcher's unearth is activated from its graveyard (CR 702.84a)."""
     found = _activation(game, event)
@@ -181,9 +203,13 @@ def _unearth(game: GameBase, event) -> bool:
 
 def _sword_in_graveyard(game: GameBase, event) -> bool:
     """A Sword of the Meek is in a graveyard: its "return ... then attach" trigger may matter."""
-    return any(o.zone == "graveyard" and o.card.name == "Sword of the Meek" for o in game.objects.values())
+    for o in game.objects.values():
+        if o.zone == "graveyard" and o.card.name == "Sword of the Meek":
+            return True
+    return False
 
 
+@_on("activate")
 def _treasure_activated(game: GameBase, event) -> bool:
     """A Treasure token's "{T}, Sacrifice this artifact: Add one mana of any color." is
     activated (CR 111.10a); a Treasure that has no abilities now (a tapped continuous one)
@@ -193,6 +219,7 @@ def _treasure_activated(game: GameBase, event) -> bool:
             and bool(game.activated_abilities(found[0])))
 
 
+@_on("begin_step")
 def _contamination_upkeep(game: GameBase, event) -> bool:
     """The upkeep of a player who controls a Contamination begins (its upkeep ability would trigger)."""
     return (event.get("type") == "begin_step" and event.get("step") == "upkeep"
@@ -267,18 +294,30 @@ GAPS: tuple[Gap, ...] = (
 def decline_if_unmodelled(game: GameBase, event: dict) -> None:
     """Raise :class:`Unsupported` if performing ``event`` now would need an ability the engine
     does not model (a :class:`Gap` with a check). Changes nothing."""
-    for gap in GAPS:
+    for gap in _checked_on(event.get("type")):
         if gap.check is not None and gap.check(game, event):
             raise Unsupported(gap.reason, f"{gap.card}: {gap.ability} would matter ({gap.when})")
     if _protection_prevents(game, event):
         raise Unsupported("ability:protection", "protection would prevent the damage (CR 702.16e is not modelled)")
 
 
+_CHECKED_ON: dict = {}
+
+
+def _checked_on(kind) -> list[Gap]:
+    """The gaps of :data:`GAPS` whose check may be True on an event of type ``kind``, in order."""
+    known = _CHECKED_ON.get(kind) if isinstance(kind, str) else None
+    if known is None or known[0] is not GAPS:
+        gaps = [g for g in GAPS if g.check is not None and (g.check not in _EVENTS or kind in _EVENTS[g.check])]
+        if not isinstance(kind, str):
+            return gaps
+        known = _CHECKED_ON[kind] = (GAPS, gaps)
+    return known[1]
+
+
 def _protection_prevents(game: GameBase, event) -> bool:
     """A ``damage`` event from a source that the target has protection from (the card
     database's protection abilities, CR 702.16e: the damage would be prevented)."""
-    from .model_cards import protected_from
-
     if event.get("type") != "damage":
         return False
     source, target = _object(game, event.get("source")), _object(game, event.get("target"))
@@ -287,5 +326,7 @@ def _protection_prevents(game: GameBase, event) -> bool:
     keywords = characteristics(game, target).keywords
     if not any(k.startswith("protection from ") for k in keywords):
         return False
+    from .model_cards import protected_from
+
     ch = characteristics(game, source)
     return protected_from(keywords, ch.colors, ch.types)
