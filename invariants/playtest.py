@@ -125,17 +125,29 @@ def _marked(obs: dict, before: dict) -> bool:
     return marked
 
 
+#: The last observation :func:`supertypes` checked and found sound, by reference: what an object's
+#: supertypes should be depends only on the object and the Orbs on the battlefield, so with the same
+#: Orbs only the objects that changed since are checked.
+_supertypes_held: list = [None]
+
+
 @invariant("playtest.supertypes", rules=("205.4", "613.1d", "400.7"),
            rulings=(LAST_ABILITY, SEVERAL_ORBS, POLY_RULING), requires=PLAYTEST)
 def supertypes(t: Transition):
     """Orb of Origin grants mono and continuous to the other noncreature artifacts on the
     battlefield, only while it is there; several Orbs make each other mono and continuous
-    and have no other effect; Orb of Origin is poly."""
-    after = t.after
-    if not (_orbs(t.before) or _orbs(after) or _marked(after, t.before)):
+    and have no other effect; Orb of Origin is poly.
+
+    Checked on change only: after an observation found sound, with the same Orbs, only the objects
+    new or changed since (:func:`invariants.generic._changed_objects`)."""
+    after, before = t.after, t.before
+    if not (_orbs(before) or _orbs(after) or _marked(after, before)):
         return None
     out = []
-    for oid, o in after["objects"].items():
+    objects = after["objects"]
+    if before is _supertypes_held[0] and before is not after and _orbs(after) == _orbs(before):
+        objects = _changed_objects(after, before)  # the others are as they were, with the same Orbs
+    for oid, o in objects.items():
         seen = set(o.get("supertypes") or ())
         if o["zone"] != "battlefield":
             if seen & {MONO, CONTINUOUS}:
@@ -146,6 +158,7 @@ def supertypes(t: Transition):
             orbs = list(_orbs(after))
             out.append(f"{oid} ({o['name']}, {' '.join(o['types'])}) has supertypes {o.get('supertypes')}, "
                        f"expected {sorted(wanted)} (Orbs of Origin on the battlefield: {orbs})")
+    _supertypes_held[0] = None if out else after
     return out
 
 

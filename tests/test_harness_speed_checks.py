@@ -83,6 +83,11 @@ def _verdicts_agree(transitions: list[Transition]) -> int:
         marked = playtest._marked(t.after, t.before)
         assert marked == any(not playtest._MONO_CONTINUOUS.isdisjoint(o.get("supertypes") or ())
                              for o in t.after["objects"].values())
+        on_change = playtest.supertypes(t)
+        held, unmarked = playtest._supertypes_held[0], playtest._unmarked[0]
+        playtest._supertypes_held[0] = playtest._unmarked[0] = None  # nothing known: the full check
+        assert on_change == playtest.supertypes(t)
+        playtest._supertypes_held[0], playtest._unmarked[0] = held, unmarked
     return shortcuts
 
 
@@ -91,7 +96,7 @@ def test_on_change_checks_agree_with_the_full_checks(reference_transitions):
 
 
 @pytest.mark.parametrize("name", ["graveyard_of_the_controller", "orb_grants_to_creatures",
-                                  "zones_token_survives_in_exile"])
+                                  "zones_token_survives_in_exile", "continuous_while_untapped"])
 def test_on_change_checks_agree_on_mutants(name):
     _verdicts_agree(_transitions(MUTANTS[name].load(), 20))
 
