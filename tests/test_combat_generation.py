@@ -25,7 +25,7 @@ COMBAT_RULES = ("declare_attackers", "declare_blockers", "combat_damage", "end_o
                 "unblocked_combat", "blocked_combat")
 
 
-def test_a_short_run_generates_combats_and_checks_them():
+def test_a_short_run_generates_combats_and_checks_them(outside_coverage):
     result = run(combat_engine(Game, "reference-combat"), max_examples=60, seed=3, shrink=False)
     assert result.findings == []
     stats = result.stats

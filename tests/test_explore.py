@@ -68,7 +68,7 @@ def test_explore_is_clean_on_a_correct_engine_and_deterministic():
     assert runs[0].stats.events == runs[1].stats.events
 
 
-def test_explore_on_the_reference_engine_with_a_mutant():
+def test_explore_on_the_reference_engine_with_a_mutant(outside_coverage):
     from tests.mutants import load
 
     result = run(load("umbra_taps_creature"), max_examples=300, seed=0, database=None, explore=True)

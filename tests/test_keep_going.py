@@ -82,7 +82,7 @@ def test_without_keep_going_the_run_stops_at_its_first_finding(tmp_path, monkeyp
     assert len(list((tmp_path / "out").glob("*.json"))) == 1
 
 
-def test_later_failures_of_a_found_key_are_counted_not_reported(tmp_path):
+def test_later_failures_of_a_found_key_are_counted_not_reported(tmp_path, outside_coverage):
     """Without shrinking, every example counted is a generated one: the run went on after its finding
     (seed 1 finds it at its 3rd example) through the whole budget, counting the repeats."""
     fork = load_engine(f"{FORKS / 'umbra_taps_creature.py'}:engine")

@@ -22,7 +22,7 @@ TINY = Path(__file__).resolve().parent.parent / "examples" / "engines" / "tiny" 
 MANA_EVENTS = {"activate", "pass_step", "begin_turn"}
 
 
-def test_reference_engine_gets_mana_events():
+def test_reference_engine_gets_mana_events(outside_coverage):
     """The reference engine claims both capabilities: a short run activates abilities and ends steps."""
     result = run(ReferenceAdapter(), max_examples=40, seed=1, database=None, shrink=False)
     assert result.violation is None

@@ -36,7 +36,7 @@ def node(*bugs: str) -> str:
     return f"exec:node {ENGINE_JS}" + "".join(f" --bug {b}" for b in bugs)
 
 
-def test_the_node_engine_fuzzes_clean(tmp_path, capsys):
+def test_the_node_engine_fuzzes_clean(tmp_path, capsys, outside_coverage):
     code = main(["run", "--engine", node(), "--max-examples", "80", "--seed", "1", "--replay-dir", str(tmp_path),
                  "--database", "none", "--quiet"])
     out = capsys.readouterr().out

@@ -49,7 +49,7 @@ def _findings(against=None, shrink=False, examples=40, explore=False):
     return result.findings
 
 
-def test_one_bug_breaking_several_invariants_is_one_finding_in_both_modes():
+def test_one_bug_breaking_several_invariants_is_one_finding_in_both_modes(outside_coverage):
     alone, against = _findings(), _findings(ReferenceAdapter())
     for findings in (alone, against):
         assert len(findings) == 1, [(f.key, [v.invariant for v in f.violations]) for f in findings]

@@ -131,7 +131,7 @@ def test_effect_events_without_a_card_are_declined(engine):
             game.apply(event, Decider())
 
 
-def test_a_short_fuzz_with_the_baseline_passes(tmp_path):
+def test_a_short_fuzz_with_the_baseline_passes(tmp_path, outside_coverage):
     # --no-shrink: the baseline matches findings by key, which shrinking keeps (Hypothesis shrinks
     # each key's failures on their own); shrinking the known findings was 16 s of the suite.
     assert main(["run", "--engine", SPEC, "--max-examples", "30", "--seed", "3", "--keep-going",

@@ -39,7 +39,7 @@ def test_the_orb_example_of_the_rulings():
     assert game.observe()["objects"]["v"]["supertypes"] == ["Mono", "Continuous"]
 
 
-def test_fuzzes_clean_in_both_modes(tmp_path):
+def test_fuzzes_clean_in_both_modes(tmp_path, outside_coverage):
     engine = load("engine")
     result = run(engine, max_examples=40, seed=0, database=None, shrink=False, replay_dir=tmp_path)
     assert result.violation is None

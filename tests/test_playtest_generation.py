@@ -52,7 +52,7 @@ def test_corner_boards_are_legal_for_the_reference(board):
             assert "Creature" in observation["objects"][o["attached_to"]]["types"]
 
 
-def test_a_run_reaches_the_playtest_invariants():
+def test_a_run_reaches_the_playtest_invariants(outside_coverage):
     """A short run of the reference engine applies every playtest invariant and finds nothing."""
     result = run(ReferenceAdapter(), max_examples=60, seed=3, database=None, shrink=False)
     assert result.violation is None

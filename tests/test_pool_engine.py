@@ -420,7 +420,7 @@ def fuzz(tmp_path, attribute, *options, examples=100):
     return code, json.loads(report.read_text(encoding="utf-8"))
 
 
-def test_the_pool_engine_fuzzes_clean_on_its_own_cards(tmp_path, capsys):
+def test_the_pool_engine_fuzzes_clean_on_its_own_cards(tmp_path, capsys, outside_coverage):
     code, report = fuzz(tmp_path, "engine")
     assert (code, report["status"], report["findings"]) == (0, "passed", [])
     checked = report["stats"]["invariants"]
