@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 import invariants.card_abilities as card_abilities
 from .base import Transition, invariant
+from .generic import _changed_objects
 
 LAYERS = frozenset({"layers", "observe.pt_effects", "observe.copiable"})
 
@@ -185,22 +186,38 @@ def power_toughness_in_layer_order(t: Transition):
     7b setting effects in timestamp order (the latest wins), then 7c: every modifying
     effect and every counter, +1/+0 and -0/-1 ones included, whenever it started, then
     7d switches. A setting effect never wipes out counters or modifying effects.
+
+    Checked on change only: each creature's verdict depends on it alone, so after an observation
+    found sound only the objects new or changed since (:func:`invariants.generic._changed_objects`)
+    are checked; the unchanged creatures checked then still make it apply.
     """
+    after, before = t.after, t.before
+    objects = after["objects"]
+    checked: list[str] = []
+    if before is _layered_sound[0] and before is not after:
+        changed = _changed_objects(after, before)
+        checked = [oid for oid in _layered_sound[1] if oid in objects and oid not in changed]
+        objects = changed
     out = []
-    applicable = False
-    for oid, o in t.after["objects"].items():
+    for oid, o in objects.items():
         if o["zone"] != "battlefield" or "Creature" not in o["types"]:
             continue
         expected = layered_pt(o)
         if expected is None:
             continue
-        applicable = True
+        checked.append(oid)
         if (o["power"], o["toughness"]) != expected:
             out.append(f"{oid} ({o['name']}) is {o['power']}/{o['toughness']} but its copiable P/T "
                        f"{o['copiable'].get('power')}/{o['copiable'].get('toughness')}, effects "
                        f"{[(e['layer'], e.get('power'), e.get('toughness'), e.get('source')) for e in o['pt_effects']]}"
                        f" and counters {o['counters']} give {expected[0]}/{expected[1]} in layer order")
-    return out if applicable else None
+    _layered_sound[:] = [None, ()] if out else [after, checked]
+    return out if checked else None
+
+
+#: [the last observation power_toughness_in_layer_order found sound (by reference), the ids of the
+#: creatures it checked there].
+_layered_sound: list = [None, ()]
 
 
 @invariant(

@@ -206,9 +206,11 @@ def outcomes(mana: dict[str, int], effects: list[tuple[str, int]]) -> list[dict[
     return seen or [dict(mana)]
 
 
+@per_observation
 def could_produce(obs: dict) -> dict[str, frozenset[str]]:
     """The types each permanent could produce (CR 106.7), by id: the least fixed point of
-    "what its mana abilities would add, after replacement effects in any order"."""
+    "what its mana abilities would add, after replacement effects in any order" (a shared view,
+    worked out once per observation for every mana invariant: :mod:`.views`; not to be changed)."""
     perms = battlefield(obs)
     known: dict[str, frozenset[str]] = {oid: frozenset() for oid, _ in perms}
     changed = True

@@ -3,7 +3,8 @@
 - :meth:`harness.running.invariant_schedule.Schedule.checks` leaves the invariants that hold only
   outside the stack (:func:`invariants.base.outside_the_stack`) out of steps with objects on the
   stack, and calls the check they wrap on the others;
-- ``generic.one_zone_per_object`` and ``playtest.supertypes`` are checked on change only (an
+- ``generic.one_zone_per_object``, ``playtest.supertypes`` and
+  ``layers.power_toughness_in_layer_order`` are checked on change only (an
   observation equal in what they read to the last one they found sound is sound): on every step
   of fuzz runs of the reference engine and of mutants, their verdict is the full check's;
 - a step is still found when only the changed part is wrong (an object moved, its zone lists not).
@@ -17,6 +18,7 @@ import pytest
 
 import invariants
 import invariants.generic as generic
+import invariants.layers as layers
 import invariants.playtest as playtest
 from harness.adapters.reference import ReferenceAdapter
 from harness.protocol import Transition
@@ -88,6 +90,11 @@ def _verdicts_agree(transitions: list[Transition]) -> int:
         playtest._supertypes_held[0] = playtest._unmarked[0] = None  # nothing known: the full check
         assert on_change == playtest.supertypes(t)
         playtest._supertypes_held[0], playtest._unmarked[0] = held, unmarked
+        on_change = layers.power_toughness_in_layer_order(t)
+        sound = list(layers._layered_sound)
+        layers._layered_sound[:] = [None, ()]
+        assert on_change == layers.power_toughness_in_layer_order(t)
+        layers._layered_sound[:] = sound
     return shortcuts
 
 
@@ -96,7 +103,8 @@ def test_on_change_checks_agree_with_the_full_checks(reference_transitions):
 
 
 @pytest.mark.parametrize("name", ["graveyard_of_the_controller", "orb_grants_to_creatures",
-                                  "zones_token_survives_in_exile", "continuous_while_untapped"])
+                                  "zones_token_survives_in_exile", "continuous_while_untapped",
+                                  "layers_counters_after_switch", "layers_aura_setting_always_wins"])
 def test_on_change_checks_agree_on_mutants(name):
     _verdicts_agree(_transitions(MUTANTS[name].load(), 20))
 
