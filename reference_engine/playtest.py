@@ -58,6 +58,8 @@ ORB_FIRST_ABILITY = ActivatedAbility(0, Cost(), EFFECT_NOT_IN_RULINGS,
                                      text="Orb of Origin's first ability (no {T} in its cost; rulings 2024-11-08)")
 #: CR 402.2: "Each player's maximum hand size is normally seven cards."
 MAXIMUM_HAND_SIZE = 7
+#: The state cache's key of the permanents whose copiable values say "You have no maximum hand size".
+_NO_MAXIMUM_KEY = "no maximum hand size (by copiable values)"
 
 
 class PlaytestRules(GameBase):
@@ -104,10 +106,15 @@ class PlaytestRules(GameBase):
     def max_hand_size(self, player: str) -> int | None:
         """``player``'s maximum hand size (CR 402.2): None (no maximum) while they control a
         permanent with "You have no maximum hand size" that has its abilities (Thought
-        Vessel; a tapped continuous one doesn't: Orb ruling 2024-11-08), else seven."""
-        for obj in self.battlefield():
-            if obj.controller == player and self.copiable_values(obj)[1].no_maximum_hand_size \
-                    and self.has_abilities(obj):
+        Vessel; a tapped continuous one doesn't: Orb ruling 2024-11-08), else seven. The
+        permanents with it by copiable values are found once per state, like :meth:`orbs`."""
+        cache = state_cache(self)
+        found = cache.get(_NO_MAXIMUM_KEY)
+        if found is None:
+            found = cache[_NO_MAXIMUM_KEY] = [
+                o for o in self.battlefield() if self.copiable_values(o)[1].no_maximum_hand_size]
+        for obj in found:
+            if obj.controller == player and self.has_abilities(obj):
                 return None
         return MAXIMUM_HAND_SIZE
 
