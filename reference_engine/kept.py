@@ -335,9 +335,12 @@ def observed_entries(game, cache: dict, characteristics, build) -> dict:
         kept = {}
         object.__setattr__(game, "_entries_kept", kept)  # not the game's state
     entries = {}
+    computed = cache["characteristics"]  # the state's (observing changes nothing)
     for obj in objects:
         oid = obj.id
-        ch = characteristics(game, obj)
+        ch = computed.get(oid)
+        if ch is None:
+            ch = characteristics(game, obj)
         pt_effects = cache.get("pt_effects")
         if pt_effects is not None:
             pt_effects = pt_effects.get(oid)
