@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from harness import decisions as D
 from .kept import keeps
-from .layers import characteristics
+from .layers import characteristics, state_cache
 from .objects import BATTLEFIELD
 
 if TYPE_CHECKING:
@@ -146,8 +146,11 @@ def _permanent_actions(game: GameBase, battlefield) -> tuple[dict, dict, dict]:
     to_graveyard: dict[str, str] = {}
     to_destroy: dict[str, str] = {}
     legends: dict[tuple[str, str], list[str]] = {}
+    computed = state_cache(game)["characteristics"]  # the state's (finding them changes nothing)
     for obj in battlefield:
-        ch = characteristics(game, obj)
+        ch = computed.get(obj.id)
+        if ch is None:
+            ch = characteristics(game, obj)
         if ch.is_creature:
             assert ch.toughness is not None, "a creature has a toughness (CR 208.1)"
             if ch.toughness <= 0:
