@@ -48,10 +48,10 @@ steps per CPU second and per wall-clock second, with Hypothesis's engine and wit
 shrinking (an engine with known findings is measured as it is fuzzed), medians of
 ``--repeat`` runs of ``--examples`` examples.
 
-``--per-invariant`` runs (b) once more with every invariant's check timed: microseconds
+``--per-invariant`` runs (b) once more, exploring (the default mode), with every invariant's check timed: microseconds
 per check and its share of the run's CPU time, costliest first (a scenario-scope
 invariant is checked once per example). ``--no-protocol`` leaves (d) out.
-``--profile`` adds a cProfile of (b), by own time and by cumulative time, for finding hot
+``--profile`` adds a cProfile of (b), exploring, by own time and by cumulative time, for finding hot
 spots. ``--json PATH`` writes the figures. Budgets are in examples, so every run does the
 same work whatever the machine's load.
 
@@ -243,10 +243,11 @@ def protocol_cost(examples: int, seed: int, repeat: int) -> dict:
 
 
 # --------------------------------------------------------------------------- per invariant
-def per_invariant_cost(examples: int, seed: int) -> dict:
-    """One harness run of the reference engine with each invariant's check timed (CPU time).
+def per_invariant_cost(examples: int, seed: int, explore: bool = True) -> dict:
+    """One harness run of the reference engine with each invariant's check timed (CPU time), in
+    ``rulesfuzz run``'s default mode, exploration (``explore=False``: Hypothesis's engine).
 
-    Returns ``{"cpu_seconds": total, "steps": n, "invariants": {name: {"checks": n,
+    Returns ``{"cpu_seconds": total, "steps": n, "explore": bool, "invariants": {name: {"checks": n,
     "seconds": s, "us_per_check": u, "share": fraction of the run}}}``.
     """
     import dataclasses
@@ -273,7 +274,8 @@ def per_invariant_cost(examples: int, seed: int) -> dict:
     registry.REGISTRY.update({name: timed(inv) for name, inv in originals.items()})
     try:
         cpu = time.process_time()
-        result = run(ReferenceAdapter(), max_examples=examples, seed=seed, database=None, shrink=False)
+        result = run(ReferenceAdapter(), max_examples=examples, seed=seed, database=None, shrink=False,
+                     explore=explore)
         cpu = time.process_time() - cpu
     finally:
         registry.REGISTRY.update(originals)
@@ -283,7 +285,7 @@ def per_invariant_cost(examples: int, seed: int) -> dict:
     table = {name: {"checks": n, "skipped": max(judged.get(name, n) - n, 0), "seconds": t,
                     "us_per_check": 1e6 * t / n if n else 0.0, "share": t / cpu}
              for name, (n, t) in sorted(spent.items(), key=lambda kv: -kv[1][1]) if n or judged.get(name)}
-    return {"cpu_seconds": cpu, "steps": result.stats.steps, "invariants": table}
+    return {"cpu_seconds": cpu, "steps": result.stats.steps, "explore": explore, "invariants": table}
 
 
 def print_per_invariant(cost: dict, top: int | None = None) -> None:
@@ -298,10 +300,12 @@ def print_per_invariant(cost: dict, top: int | None = None) -> None:
 
 
 # --------------------------------------------------------------------------- main
-def profile_harness(examples: int, seed: int, top: int) -> str:
+def profile_harness(examples: int, seed: int, top: int, explore: bool = True) -> str:
+    """A cProfile of a harness run of the reference engine in ``rulesfuzz run``'s default mode,
+    exploration (``explore=False``: Hypothesis's engine), by own and by cumulative time."""
     profiler = cProfile.Profile()
     profiler.enable()
-    run(ReferenceAdapter(), max_examples=examples, seed=seed, database=None)
+    run(ReferenceAdapter(), max_examples=examples, seed=seed, database=None, explore=explore)
     profiler.disable()
     out = io.StringIO()
     stats = pstats.Stats(profiler, stream=out)

@@ -44,6 +44,7 @@ def test_throughput_reports_the_engine_ratio_last_and_each_invariants_cost(tmp_p
     assert all(scaling["rates"][n]["cpu_seconds"] > 0 for n in ("1", "2"))
     assert 0 < scaling["busy"] <= 1.05 and scaling["cpu_per_step"] > 0
     assert any(line.strip().startswith("the 2 workers were busy") for line in lines)
+    assert figures["per_invariant"]["explore"] is True  # the default mode of rulesfuzz run
     timed = figures["per_invariant"]["invariants"]
     import invariants
     from harness.adapters.reference import ReferenceAdapter
