@@ -86,14 +86,15 @@ def every_child_process_is_reaped():
     """At the end of each test process's session, no child process it started is left, running
     or ended but never waited for (a zombie): every engine process, worker and helper a test
     starts is stopped and reaped, at the latest when nothing refers to it any more (after a
-    garbage collection). Those still ending get a few seconds (polled, not timed)."""
+    garbage collection). Those still ending get up to 20 seconds (polled, not timed: on a loaded
+    machine an engine process told to stop can take seconds to exit)."""
     yield
     import gc
     import time
 
     gc.collect()  # engines no test holds any more close their processes (harness.connection.rpc's finalizers)
     left: dict[int, str] = {}
-    for _ in range(50):
+    for _ in range(200):
         left = {pid: what for pid, what in child_processes().items()
                 if not any(name in what for name in LONG_LIVED_CHILDREN)}
         if not left:
