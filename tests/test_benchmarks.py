@@ -22,7 +22,7 @@ def _load(name: str):
     return module
 
 
-def test_throughput_reports_the_engine_ratio_last_and_each_invariants_cost(tmp_path, capsys):
+def test_throughput_reports_the_engine_ratio_last_and_each_invariants_cost(tmp_path, capsys, outside_coverage):
     throughput = _load("throughput")
     out = tmp_path / "throughput.json"
     assert throughput.main(["--examples", "4", "--repeat", "1", "--no-protocol", "--per-invariant",
@@ -58,7 +58,7 @@ def test_throughput_reports_the_engine_ratio_last_and_each_invariants_cost(tmp_p
     assert expected <= set(timed)
 
 
-def test_bugfinding_budgets_runs_in_examples_and_reports_examples_per_mode(tmp_path, capsys):
+def test_bugfinding_budgets_runs_in_examples_and_reports_examples_per_mode(tmp_path, capsys, outside_coverage):
     bugfinding = _load("bugfinding")
     out = tmp_path / "bugfinding.json"
     code = bugfinding.main(["--mutant", "umbra_taps_creature", "--seeds", "1", "--budget", "60",
@@ -82,7 +82,7 @@ def test_bugfinding_budgets_runs_in_examples_and_reports_examples_per_mode(tmp_p
     assert all(r["examples_to_failure"] <= 60 and r["seconds_to_failure"] >= 0 for r in runs)
 
 
-def test_bugfinding_with_explore_finds_the_mutant_in_both_modes(tmp_path, capsys):
+def test_bugfinding_with_explore_finds_the_mutant_in_both_modes(tmp_path, capsys, outside_coverage):
     bugfinding = _load("bugfinding")
     out = tmp_path / "bugfinding.json"
     code = bugfinding.main(["--mutant", "umbra_taps_creature", "--seeds", "1", "--budget", "100", "--explore",
@@ -95,7 +95,7 @@ def test_bugfinding_with_explore_finds_the_mutant_in_both_modes(tmp_path, capsys
     assert all(r["explore"] and r["shrunk_steps"] <= 2 for r in report["runs"] if r["engine"] != "reference")
 
 
-def test_bugfinding_with_workers_finds_what_rulesfuzz_run_with_workers_finds(tmp_path, capsys):
+def test_bugfinding_with_workers_finds_what_rulesfuzz_run_with_workers_finds(tmp_path, capsys, outside_coverage):
     """``--workers 2`` cuts every run into the slots of ``rulesfuzz run --workers 2``: the mutant
     is caught by the invariant the CLI's run with 2 worker processes reports first, and its
     examples to failure count the slots' examples, within the budget."""

@@ -105,7 +105,7 @@ def test_on_change_checks_agree_with_the_full_checks(reference_transitions):
 @pytest.mark.parametrize("name", ["graveyard_of_the_controller", "orb_grants_to_creatures",
                                   "zones_token_survives_in_exile", "continuous_while_untapped",
                                   "layers_counters_after_switch", "layers_aura_setting_always_wins"])
-def test_on_change_checks_agree_on_mutants(name):
+def test_on_change_checks_agree_on_mutants(name, outside_coverage):
     _verdicts_agree(_transitions(MUTANTS[name].load(), 20))
 
 
