@@ -10,6 +10,8 @@ values come from the cards' Oracle text and the rules, not from the engine.
 
 from __future__ import annotations
 
+import pytest
+
 from reference_engine import ReferenceEngine
 from reference_engine.objects import PTEffect
 
@@ -36,23 +38,14 @@ def test_an_aura_whose_creature_gains_protection_from_its_colour_is_put_into_the
     assert game.objects["hs"].zone == "graveyard"
 
 
-def test_an_aura_for_a_creature_you_control_whose_creature_changes_control():
+@pytest.mark.parametrize("changes", ["b", "pu"], ids=["the creature", "the aura"])
+def test_an_aura_for_a_creature_you_control_when_one_of_them_changes_control(changes):
     """Penumbra Umbra: "Enchant creature you control" (CR 303.4a): on P1's Grizzly Bears it stays;
-    once P2 controls the Bears it is put into the graveyard (CR 704.5m)."""
+    once P2 controls the Bears, or the Umbra, it is no longer legally attached and is put into the
+    graveyard (CR 704.5m)."""
     game = new_game(obj("b", "Grizzly Bears"), aura("pu", "Penumbra Umbra", on="b"))
     check(game)
     assert game.objects["pu"].zone == "battlefield"
-    game.objects["b"].controller = "P2"
-    check(game)
-    assert game.objects["pu"].zone == "graveyard"
-
-
-def test_an_aura_for_a_creature_you_control_that_changes_control():
-    """Penumbra Umbra: "Enchant creature you control": once P2 controls the Umbra on P1's Grizzly
-    Bears it is no longer legally attached and is put into the graveyard (CR 303.4a, 704.5m)."""
-    game = new_game(obj("b", "Grizzly Bears"), aura("pu", "Penumbra Umbra", on="b"))
-    check(game)
-    assert game.objects["pu"].zone == "battlefield"
-    game.objects["pu"].controller = "P2"
+    game.objects[changes].controller = "P2"
     check(game)
     assert game.objects["pu"].zone == "graveyard"
