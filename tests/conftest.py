@@ -82,6 +82,22 @@ def child_processes(pid: int | None = None) -> dict[int, str]:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def every_module_imported():
+    """Every module of the project's packages (``__main__`` aside) imported at the start of each
+    test process's session, while coverage (when on) measures: a module first imported by a test
+    that runs outside coverage's tracer (:func:`outside_coverage`) would have its module-level
+    lines (definitions, tables) counted as never run."""
+    import importlib
+    import pkgutil
+
+    for name in ("cards", "harness", "invariants", "reference_engine"):
+        package = importlib.import_module(name)
+        for found in pkgutil.walk_packages(package.__path__, f"{name}."):
+            if not found.name.endswith(".__main__"):
+                importlib.import_module(found.name)
+
+
+@pytest.fixture(scope="session", autouse=True)
 def every_child_process_is_reaped():
     """At the end of each test process's session, no child process it started is left, running
     or ended but never waited for (a zombie): every engine process, worker and helper a test
