@@ -41,7 +41,10 @@ median examples to failure at most 100 in both modes; no false positive. The exi
     python benchmarks/bugfinding.py --jobs 1        # one process (default: one per core)
     python benchmarks/bugfinding.py --quick --workers 2   # the findings of rulesfuzz run --workers 2
 
-A run stops at its first finding, so the budget is only spent on a miss. Every run uses
+Every run explores, as ``rulesfuzz run`` does by default (``harness.running.explore``: a
+failure is reduced, not shrunk); ``--hypothesis`` runs every one under Hypothesis's engine
+instead (``rulesfuzz run --hypothesis``: failures shrunk). A run stops at its first finding,
+so the budget is only spent on a miss. Every run uses
 ``database=None`` (no example database), so results don't depend on failures saved by
 earlier runs.
 """
@@ -118,7 +121,7 @@ def run_one(task: dict) -> dict:
     try:
         for examples, seed in _slots(int(task["budget"]), task["seed"], int(task.get("workers", 1))):
             result = runner.run(engine, max_examples=examples, seed=seed, database=None, against=against,
-                                shrink=task.get("shrink", True), explore=task.get("explore", False))
+                                shrink=task.get("shrink", True), explore=task.get("explore", True))
             if result.violation is not None:
                 break
             before = {"examples": before["examples"] + result.stats.examples,
@@ -285,10 +288,11 @@ def print_table(summary: dict, rules: dict[str, str]) -> None:
 
 # --------------------------------------------------------------------------- main
 def build_tasks(mutants, seeds, budget: int, shrink=True, shrink_seconds=SHRINK_SECONDS,
-                reference_budget: int = QUICK["reference"], explore: bool = False, workers: int = 1) -> list[dict]:
+                reference_budget: int = QUICK["reference"], explore: bool = True, workers: int = 1) -> list[dict]:
     """The runs: every mutant x mode x seed with ``budget`` examples, and the reference
     engine in each mode and seed with ``reference_budget`` examples (none when 0); with
-    ``explore``, every run is a ``rulesfuzz run --explore``; with ``workers`` N > 1, cut into
+    ``explore`` (the default, as ``rulesfuzz run``'s), every run explores; without it, every run
+    is a ``rulesfuzz run --hypothesis`` (Hypothesis's engine); with ``workers`` N > 1, cut into
     the slots of ``--workers N`` (:func:`_slots`)."""
     common = {"shrink": shrink, "shrink_seconds": shrink_seconds, "explore": explore, "workers": workers}
     tasks = [{"engine": name, "mode": mode, "seed": seed, "budget": budget, **common}
@@ -313,8 +317,11 @@ def main(argv=None) -> int:
     parser.add_argument("--no-shrink", action="store_true", help="don't shrink failures (implied by --quick)")
     parser.add_argument("--shrink-seconds", type=float, default=SHRINK_SECONDS,
                         help=f"stop shrinking one failure after this many seconds (default {SHRINK_SECONDS:g})")
-    parser.add_argument("--explore", action="store_true",
-                        help="every run with --explore (the rules on plain random draws, failures reduced)")
+    engines = parser.add_mutually_exclusive_group()
+    engines.add_argument("--explore", action="store_true",
+                         help="the default, as rulesfuzz run's: the rules on plain random draws, failures reduced")
+    engines.add_argument("--hypothesis", action="store_true",
+                         help="every run with Hypothesis's engine (rulesfuzz run --hypothesis): failures shrunk")
     parser.add_argument("--workers", type=positive_int, default=1,
                         help="cut every run into the slots of `rulesfuzz run --workers N` (run one after another: "
                              "its findings depend on the slots, not the processes; default 1, no slots)")
@@ -340,11 +347,12 @@ def main(argv=None) -> int:
     reference_budget = args.reference_examples if args.reference_examples is not None else preset["reference"]
     if reference_budget < 0:
         parser.error(f"--reference-examples: expected 0 or more, got {reference_budget}")
-    tasks = build_tasks(mutants, seeds, budget, shrink, args.shrink_seconds, reference_budget, args.explore,
+    explore = not args.hypothesis
+    tasks = build_tasks(mutants, seeds, budget, shrink, args.shrink_seconds, reference_budget, explore,
                         args.workers)
     print(f"bugfinding: {len(mutants)} mutants x {len(MODES)} modes x {len(seeds)} seeds, {budget} examples per run, "
           f"{f'shrinking (at most {args.shrink_seconds:g} s)' if shrink else 'no shrinking'}"
-          f"{', --explore' if args.explore else ''}"
+          f"{', --explore' if explore else ', --hypothesis'}"
           f"{f', cut into the slots of --workers {args.workers}' if args.workers > 1 else ''}; reference engine "
           f"{reference_budget} examples per seed and mode; {args.jobs} process(es)", flush=True)
     started = time.perf_counter()
@@ -418,7 +426,7 @@ def main(argv=None) -> int:
         path = Path(args.json_path)
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = {
-            "settings": {"seeds": seeds, "budget_examples": budget, "shrink": shrink, "explore": args.explore,
+            "settings": {"seeds": seeds, "budget_examples": budget, "shrink": shrink, "explore": explore,
                          "workers": args.workers,
                          "shrink_seconds": args.shrink_seconds,
                          "reference_examples": reference_budget,

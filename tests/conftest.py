@@ -34,7 +34,7 @@ settings.load_profile(os.environ.get("RULESFUZZ_HYPOTHESIS_PROFILE", "ci"))
 SLOW_FIRST = (
     # the longest under coverage at load 4 (two benchmarks beside the suite), longest first
     "tests/test_bugfinding.py::test_the_harness_finds_the_mutant[pokey_flip_keeps_pixie_die]",  # 305 examples
-    "tests/test_benchmarks.py::test_bugfinding_with_explore_finds_the_mutant_in_both_modes",
+    "tests/test_benchmarks.py::test_bugfinding_explores_by_default_and_finds_the_mutant_in_both_modes",
     "tests/test_state_machine.py::test_reference_engine_runs_clean",
     "tests/test_pool_engine.py::test_buggy_gives_exactly_its_five_findings_in_one_keep_going_run",
     "tests/test_benchmarks.py::test_throughput_reports_the_engine_ratio_last_and_each_invariants_cost",

@@ -61,16 +61,17 @@ def test_throughput_reports_the_engine_ratio_last_and_each_invariants_cost(tmp_p
 def test_bugfinding_budgets_runs_in_examples_and_reports_examples_per_mode(tmp_path, capsys, outside_coverage):
     bugfinding = _load("bugfinding")
     out = tmp_path / "bugfinding.json"
-    code = bugfinding.main(["--mutant", "umbra_taps_creature", "--seeds", "1", "--budget", "60",
+    code = bugfinding.main(["--mutant", "umbra_taps_creature", "--seeds", "1", "--budget", "60", "--hypothesis",
                             "--reference-examples", "3", "--jobs", "1", "--no-shrink", "--json", str(out)])
     text = capsys.readouterr().out
     assert code == 0
-    assert "60 examples per run" in text
+    assert "60 examples per run" in text and ", --hypothesis;" in text.splitlines()[0]
     header = next(line for line in text.splitlines() if line.startswith("mutant"))
     assert "ex diff" in header and "ex inv" in header and "s diff" in header and "s inv" in header
     assert text.strip().splitlines()[-1] == "detected 1/1 differential, 1/1 invariant-only, false positives 0"
     report = json.loads(out.read_text())
-    assert report["settings"]["budget_examples"] == 60
+    assert report["settings"]["budget_examples"] == 60 and report["settings"]["explore"] is False
+    assert not any(r["explore"] for r in report["runs"])
     row = report["summary"]["mutants"]["umbra_taps_creature"]
     for mode in ("differential", "invariant-only"):
         assert 1 <= row[mode]["median_examples"] <= 60
@@ -82,10 +83,11 @@ def test_bugfinding_budgets_runs_in_examples_and_reports_examples_per_mode(tmp_p
     assert all(r["examples_to_failure"] <= 60 and r["seconds_to_failure"] >= 0 for r in runs)
 
 
-def test_bugfinding_with_explore_finds_the_mutant_in_both_modes(tmp_path, capsys, outside_coverage):
+def test_bugfinding_explores_by_default_and_finds_the_mutant_in_both_modes(tmp_path, capsys, outside_coverage):
+    """Like ``rulesfuzz run``, the benchmark explores unless told ``--hypothesis``."""
     bugfinding = _load("bugfinding")
     out = tmp_path / "bugfinding.json"
-    code = bugfinding.main(["--mutant", "umbra_taps_creature", "--seeds", "1", "--budget", "100", "--explore",
+    code = bugfinding.main(["--mutant", "umbra_taps_creature", "--seeds", "1", "--budget", "100",
                             "--reference-examples", "3", "--jobs", "1", "--json", str(out)])
     text = capsys.readouterr().out
     assert code == 0 and ", --explore;" in text.splitlines()[0]
@@ -135,6 +137,7 @@ def test_bugfinding_is_deterministic_in_examples(tmp_path, capsys):
 @pytest.mark.parametrize("script, argv", [
     ("bugfinding", ["--budget", "0"]), ("bugfinding", ["--budget", "ten"]), ("bugfinding", ["--seeds", "-1"]),
     ("bugfinding", ["--mutant", "no_such_mutant"]), ("bugfinding", ["--reference-examples", "-5"]),
+    ("bugfinding", ["--explore", "--hypothesis"]),
     ("throughput", ["--examples", "0"]), ("throughput", ["--repeat", "x"]), ("throughput", ["--workers", "0"]),
     ("throughput", ["--workers-examples", "many"]),
 ])
