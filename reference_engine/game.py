@@ -495,13 +495,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         for zone in ZONES:
             if zone != BATTLEFIELD:
                 zones[zone] = {pid: [] for pid in self.players}
-        objects = observed_entries(self, state_cache(self), characteristics, self._observe_object)
-        on_battlefield = zones[BATTLEFIELD]
-        for obj in self.objects.values():
-            if obj.zone == BATTLEFIELD:
-                on_battlefield.append(obj.id)
-            else:
-                zones[obj.zone][obj.owner].append(obj.id)
+        objects = observed_entries(self, state_cache(self), characteristics, self._observe_object, zones)
         observation = {
             "players": {p.id: {"life": p.life, "lost": p.lost, "mana_pool": counts(self.mana_pool(p.id)),
                                "max_hand_size": self.max_hand_size(p.id)}

@@ -323,32 +323,54 @@ def fresh_entry(entry: dict) -> dict:
     return copied
 
 
-def observed_entries(game, cache: dict, characteristics, build) -> dict:
+def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> dict:
     """The observed entry of each of ``game``'s objects, by id, in order: for an object with the
     same characteristics (the same object), the same stamp and the same power/toughness effects
-    as when its entry was last built, a fresh copy of that entry; else ``build(obj, ch)``."""
-    objects = game.objects.values()
+    as when its entry was last built, a fresh copy of that entry; else ``build(obj, ch)``. Each
+    object's id goes into ``zones`` as it goes: the battlefield's list, or its owner's list of its
+    zone (CR 400.1; ``zones[zone][owner]``), in the order of ``game.objects``.
+
+    The entries given out are the caller's: no dict or list of them is kept here or shared with
+    an earlier observation (the harness keeps every observation and copies none of a game that
+    shares nothing, ``harness.running.execution.Session.copies``; the engine adds the combat
+    fields to them, ``observe_combat``)."""
+    objects = game.objects
+    battlefield = zones[BATTLEFIELD]
+    entries = {}
     if not _keeps_entries(game):
-        return {obj.id: build(obj, characteristics(game, obj)) for obj in objects}
+        for obj in objects.values():
+            oid = obj.id
+            zone = obj.zone
+            if zone == BATTLEFIELD:
+                battlefield.append(oid)
+            else:
+                zones[zone][obj.owner].append(oid)
+            entries[oid] = build(obj, characteristics(game, obj))
+        return entries
     kept = game.__dict__.get("_entries_kept")
     if kept is None:
         kept = {}
         object.__setattr__(game, "_entries_kept", kept)  # not the game's state
-    entries = {}
     computed = cache["characteristics"]  # the state's (observing changes nothing)
-    for obj in objects:
+    pt_effects = cache.get("pt_effects")
+    for obj in objects.values():
         oid = obj.id
+        zone = obj.zone
+        if zone == BATTLEFIELD:
+            battlefield.append(oid)
+        else:
+            zones[zone][obj.owner].append(oid)
         ch = computed.get(oid)
         if ch is None:
             ch = characteristics(game, obj)
-        pt_effects = cache.get("pt_effects")
-        if pt_effects is not None:
-            pt_effects = pt_effects.get(oid)
+            pt_effects = cache.get("pt_effects")  # the first read in a state takes the kept ones
+        effects = pt_effects.get(oid) if pt_effects is not None else None
         known = kept.get(oid)
         if known is not None and known[0] is ch and known[1] is obj and known[2] == obj._stamp \
-                and known[3] == pt_effects:
+                and known[3] == effects:
             entries[oid] = fresh_entry(known[4])
         else:
             entry = entries[oid] = build(obj, ch)
-            kept[oid] = (ch, obj, obj._stamp, pt_effects, fresh_entry(entry))
+            kept[oid] = (ch, obj, obj._stamp, effects, fresh_entry(entry))
+            pt_effects = cache.get("pt_effects")  # building may read another object's characteristics
     return entries
