@@ -299,28 +299,49 @@ def _keeps_entries(game) -> bool:
     return known
 
 
-def fresh_entry(entry: dict) -> dict:
-    """A copy of an observed object's entry with new dicts and lists (its other values are
-    strings, numbers, booleans and None): nothing of it is shared with an earlier observation."""
-    copied = entry.copy()
-    copied["counters"] = entry["counters"].copy()
-    copied["supertypes"] = entry["supertypes"][:]
-    copied["types"] = entry["types"][:]
-    copied["subtypes"] = entry["subtypes"][:]
-    copied["colors"] = entry["colors"][:]
-    copied["keywords"] = entry["keywords"][:]
+def entry_parts(entry: dict) -> tuple:
+    """An observed object's entry and its dicts and lists (its other values are strings, numbers,
+    booleans and None), taken once so that :func:`copied_entry` copies them without looking them
+    up: ``(entry, counters, supertypes, types, subtypes, colors, keywords, copiable, pt_effects)``,
+    ``copiable`` None or ``(copiable, supertypes, types, subtypes, colors, keywords)``."""
     copiable = entry["copiable"]
     if copiable is not None:
-        copiable = copiable.copy()
-        copiable["supertypes"] = copiable["supertypes"][:]
-        copiable["types"] = copiable["types"][:]
-        copiable["subtypes"] = copiable["subtypes"][:]
-        copiable["colors"] = copiable["colors"][:]
-        copiable["keywords"] = copiable["keywords"][:]
-        copied["copiable"] = copiable
-    effects = entry["pt_effects"]
-    copied["pt_effects"] = [effect.copy() for effect in effects] if effects else []
+        copiable = (copiable, copiable["supertypes"], copiable["types"], copiable["subtypes"], copiable["colors"],
+                    copiable["keywords"])
+    return (entry, entry["counters"], entry["supertypes"], entry["types"], entry["subtypes"], entry["colors"],
+            entry["keywords"], copiable, entry["pt_effects"])
+
+
+def copied_entry(parts: tuple) -> dict:
+    """A copy of the entry of ``parts`` (:func:`entry_parts`) with new dicts and lists: nothing
+    of it is shared with the entry or an earlier observation."""
+    entry, counters, supertypes, types, subtypes, colors, keywords, copiable, effects = parts
+    copied = entry.copy()
+    copied["counters"] = counters.copy()
+    copied["supertypes"] = supertypes.copy()
+    copied["types"] = types.copy()
+    copied["subtypes"] = subtypes.copy()
+    copied["colors"] = colors.copy()
+    copied["keywords"] = keywords.copy()
+    if copiable is not None:
+        values = copiable[0].copy()
+        values["supertypes"] = copiable[1].copy()
+        values["types"] = copiable[2].copy()
+        values["subtypes"] = copiable[3].copy()
+        values["colors"] = copiable[4].copy()
+        values["keywords"] = copiable[5].copy()
+        copied["copiable"] = values
+    if effects:
+        copied["pt_effects"] = [effect.copy() for effect in effects]
+    else:
+        copied["pt_effects"] = []
     return copied
+
+
+def fresh_entry(entry: dict) -> dict:
+    """A copy of an observed object's entry with new dicts and lists: nothing of it is shared
+    with ``entry`` or an earlier observation."""
+    return copied_entry(entry_parts(entry))
 
 
 def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> dict:
@@ -368,9 +389,9 @@ def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> 
         known = kept.get(oid)
         if known is not None and known[0] is ch and known[1] is obj and known[2] == obj._stamp \
                 and known[3] == effects:
-            entries[oid] = fresh_entry(known[4])
+            entries[oid] = copied_entry(known[4])
         else:
             entry = entries[oid] = build(obj, ch)
-            kept[oid] = (ch, obj, obj._stamp, effects, fresh_entry(entry))
+            kept[oid] = (ch, obj, obj._stamp, effects, entry_parts(fresh_entry(entry)))
             pt_effects = cache.get("pt_effects")  # building may read another object's characteristics
     return entries

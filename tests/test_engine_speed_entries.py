@@ -1,0 +1,74 @@
+"""Observed entries kept from one observation to the next (reference_engine.kept.observed_entries)
+follow the state: each test changes one input of an entry in place between two observations and
+fails if the second one serves the entry built for the first. Expected values come from the
+Oracle text and the rules, not from the engine."""
+
+from __future__ import annotations
+
+from reference_engine import ReferenceEngine
+from reference_engine.objects import PTEffect
+
+from .scenario_helpers import aura, board, obj
+
+
+def new_game(*objects):
+    return ReferenceEngine().new_game(board(*objects))
+
+
+def test_an_effect_replaced_by_one_with_the_same_bonus_is_observed_with_its_own_source():
+    """A resolved effect giving +1/+1 until end of turn (CR 611.2, 613.4c; it ends in the cleanup
+    step, CR 514.2) replaced by one giving +1/+1 that lasts from another source: Grizzly Bears
+    (2/2) are 3/3 either way, so their characteristics are the same, but the observed effect on
+    their power and toughness is the new one (capability observe.pt_effects)."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    game.effects.append(PTEffect("b", "7c", 1, 1, game._tick(), True, "Giant Growth"))
+    entry = game.observe()["objects"]["b"]
+    assert (entry["power"], entry["toughness"]) == (3, 3)
+    assert [(e["source"], e["until_end_of_turn"]) for e in entry["pt_effects"]] == [("Giant Growth", True)]
+    game.effects[0] = PTEffect("b", "7c", 1, 1, game._tick(), False, "Glorious Anthem")
+    entry = game.observe()["objects"]["b"]
+    assert (entry["power"], entry["toughness"]) == (3, 3)
+    assert [(e["source"], e["until_end_of_turn"]) for e in entry["pt_effects"]] == [("Glorious Anthem", False)]
+
+
+def test_an_object_moved_in_place_is_listed_in_its_new_zone_only():
+    """Each object is in one zone (CR 400.1); a card in a graveyard is in its owner's (CR 404.1):
+    Grizzly Bears moved from the battlefield to the graveyard are listed in P2's graveyard, on the
+    battlefield no more, and their entry says so."""
+    game = new_game(obj("b", "Grizzly Bears", owner="P2"), obj("r", "Typhoid Rats"))
+    zones = game.observe()["zones"]
+    assert zones["battlefield"] == ["b", "r"] and zones["graveyard"] == {"P1": [], "P2": []}
+    game.objects["b"].zone = "graveyard"
+    observation = game.observe()
+    assert observation["zones"]["battlefield"] == ["r"]
+    assert observation["zones"]["graveyard"] == {"P1": [], "P2": ["b"]}
+    assert observation["objects"]["b"]["zone"] == "graveyard"
+
+
+def test_an_observation_changed_by_its_caller_leaves_the_next_one_as_the_state_is():
+    """What a caller does to an observation it was given is its own: Grizzly Bears ({1}{G}, Creature
+    - Bear 2/2) with a +1/+1 counter (CR 122.1a) and Holy Strength (+1/+2, CR 613.4c) are a green
+    4/5 with copiable values 2/2 (CR 707.2) and Holy Strength's effect, also after the caller
+    changed every dict and list of their entry in the last observation."""
+    game = new_game(obj("b", "Grizzly Bears", counters={"+1/+1": 1}), aura("s", "Holy Strength", on="b"))
+    copiable = {"name": "Grizzly Bears", "mana_cost": "{1}{G}", "supertypes": [], "types": ["Creature"],
+                "subtypes": ["Bear"], "colors": ["G"], "keywords": [], "power": 2, "toughness": 2}
+    effects = [{"layer": "7c", "power": 1, "toughness": 2, "source": "s", "until_end_of_turn": False}]
+
+    def check(entry):
+        assert (entry["power"], entry["toughness"], entry["counters"]) == (4, 5, {"+1/+1": 1})
+        assert (entry["types"], entry["subtypes"], entry["colors"], entry["keywords"]) == \
+            (["Creature"], ["Bear"], ["G"], [])
+        assert entry["copiable"] == copiable and entry["pt_effects"] == effects
+
+    entry = game.observe()["objects"]["b"]
+    check(entry)
+    entry["counters"]["+1/+1"] = 5
+    for name in ("supertypes", "types", "subtypes", "colors", "keywords"):
+        entry[name].append("Changed")
+        entry["copiable"][name].append("Changed")
+    entry["copiable"]["name"] = "Changed"
+    entry["pt_effects"][0]["power"] = 9
+    entry["pt_effects"].append({})
+    entry["power"] = 0
+    check(game.observe()["objects"]["b"])
