@@ -74,3 +74,87 @@ def test_under_hypothesis_the_strategy_is_drawn():
     assert shim.random_source(draw) is None
     assert S.integer(draw, 0, 4) == 1 and S.boolean(draw) == 1
     assert drawn == [st.integers(0, 4), st.booleans()]
+
+
+def test_rule_draws_from_the_source_are_the_strategies_values():
+    """A rule's ``data`` drawn with draw_integer / draw_boolean / draw_element gives, from the same seed,
+    what drawing st.integers / st.booleans / st.sampled_from at random gives (a one-element list
+    is its element, with nothing drawn, as sampled_from's just is): the same examples."""
+    lists = (["x", "y"], ("a", "b", "c"), ["only"], [("o1", "Orb"), ("o2", "Sword")])
+    for seed in range(5):
+        fast, slow = RandomData(_source(seed)), RandomData(_source(seed))
+        got, want = [], []
+        for _ in range(10):
+            for low, high in ((0, 0), (0, 2), (1, 4), (0, 9)):
+                got.append(S.draw_integer(fast, low, high, "n"))
+                want.append(slow.draw(st.integers(low, high)))
+            got.append(S.draw_boolean(fast, "b"))
+            want.append(slow.draw(st.booleans()))
+            for elements in lists:
+                got.append(S.draw_element(fast, elements, "e"))
+                want.append(slow.draw(st.sampled_from(elements)))
+        assert got == want
+        assert fast.random_source.rng.random() == slow.random_source.rng.random()  # as many numbers drawn
+
+
+def test_a_composites_elements_and_labelled_draws_are_the_strategies_values():
+    for seed in range(5):
+        fast, slow = _source(seed), _source(seed)
+        draw = _composite_draw(fast)
+        _composite_draw(slow)
+        got = [(S.element(draw, ("a", "b", "c")), S.element(draw, ["one"]), S.integer(draw, 1, 2, "orbs"),
+                S.boolean(draw, "flip")) for _ in range(20)]
+        want = [(shim.draw_at_random(st.sampled_from(("a", "b", "c")), slow),
+                 shim.draw_at_random(st.sampled_from(["one"]), slow), shim.draw_at_random(st.integers(1, 2), slow),
+                 shim.draw_at_random(st.booleans(), slow)) for _ in range(20)]
+        assert got == want
+
+
+def test_the_deciders_coins_and_dice_drawn_from_the_source_are_the_strategies_values():
+    for seed in range(5):
+        fast, slow = RandomData(_source(seed)), RandomData(_source(seed))
+        decider = DrawingDecider(fast)
+        got = [(decider.flip_coin("P1"), decider.roll_die("P2", 6), decider.roll_die("P1", 1)) for _ in range(20)]
+        want = [(slow.draw(st.sampled_from(("heads", "tails"))), slow.draw(st.integers(1, 6)),
+                 slow.draw(st.integers(1, 1))) for _ in range(20)]
+        assert got == want
+        assert [(d.kind, d.answer) for d in decider.asked[:3]] == [("coin_flip", want[0][0]), ("d6", want[0][1]),
+                                                                   ("d1", 1)]
+
+
+class _HypothesisData:
+    """What st.data() draws as under Hypothesis, recording each draw: no random source."""
+
+    def __init__(self):
+        self.drawn = []
+
+    def draw(self, strategy, label=None):
+        self.drawn.append((strategy, label))
+        return 1
+
+
+def test_under_hypothesis_a_rules_strategy_is_drawn_with_its_label():
+    data = _HypothesisData()
+    assert S.draw_integer(data, 0, 3, "n") == S.draw_boolean(data, "b") == S.draw_element(data, ["x", "y"], "e") == 1
+    assert [(repr(s), label) for s, label in data.drawn] == [
+        (repr(st.integers(0, 3)), "n"), (repr(st.booleans()), "b"), (repr(st.sampled_from(["x", "y"])), "e")]
+    decider = DrawingDecider(data)
+    decider.flip_coin("P1")
+    decider.roll_die("P1", 6)
+    assert [(repr(s), label) for s, label in data.drawn[3:]] == [
+        (repr(st.sampled_from(("heads", "tails"))), "P1 coin"), (repr(st.integers(1, 6)), "P1 d6")]
+
+
+def test_what_a_random_draw_cannot_take_goes_to_the_strategy():
+    """Bounds in the wrong order, an empty list or a set are drawn through the strategy, which
+    refuses them as it did (no value made up from the random source)."""
+    import pytest
+    from hypothesis.errors import InvalidArgument
+
+    data = RandomData(_source(0))
+    with pytest.raises(InvalidArgument):
+        S.draw_integer(data, 3, 1)
+    with pytest.raises((InvalidArgument, TypeError)):
+        S.draw_element(data, [])
+    with pytest.raises((InvalidArgument, TypeError)):
+        S.element(_composite_draw(_source(0)), [])

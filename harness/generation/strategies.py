@@ -110,22 +110,63 @@ def toughness(name: str) -> int:
     return value
 
 
-def integer(draw, low: int, high: int) -> int:
-    """``draw(st.integers(low, high))``; drawn at random (``--explore``: ``draw`` has a
-    :func:`~harness.generation.hypothesis_shim.random_source`) without making the strategy, the
-    same value from the same seed."""
+def integer(draw, low: int, high: int, label: str | None = None) -> int:
+    """``draw(st.integers(low, high))`` (with ``label=label`` when given); drawn at random
+    (``--explore``: ``draw`` has a :func:`~harness.generation.hypothesis_shim.random_source`) without
+    making the strategy, the same value from the same seed (``draw_at_random`` draws
+    ``st.integers(low, high)`` as ``rng.randrange(low, high + 1)``). Bounds in the wrong order
+    go to the strategy, which refuses them."""
     source = random_source(draw)
-    if source is not None:
+    if source is not None and low <= high:
         return source.rng.randrange(low, high + 1)
-    return draw(st.integers(low, high))
+    return draw(st.integers(low, high)) if label is None else draw(st.integers(low, high), label=label)
 
 
-def boolean(draw) -> bool:
-    """``draw(st.booleans())``, drawn at random as :func:`integer` is."""
+def boolean(draw, label: str | None = None) -> bool:
+    """``draw(st.booleans())``, drawn at random as :func:`integer` is (``rng.random() < 0.5``)."""
     source = random_source(draw)
     if source is not None:
         return source.rng.random() < 0.5
-    return draw(st.booleans())
+    return draw(st.booleans()) if label is None else draw(st.booleans(), label=label)
+
+
+def element(draw, elements, label: str | None = None):
+    """``draw(st.sampled_from(elements))``, drawn at random as ``draw_at_random`` draws it when
+    ``elements`` is a non-empty list or tuple: the only element without a draw, else
+    ``elements[rng.randrange(len(elements))]``. Anything else goes to the strategy."""
+    source = random_source(draw)
+    if source is not None and type(elements) in (list, tuple) and elements:
+        return elements[0] if len(elements) == 1 else elements[source.rng.randrange(len(elements))]
+    return draw(st.sampled_from(elements)) if label is None else draw(st.sampled_from(elements), label=label)
+
+
+# The same for a rule's ``data`` (what ``st.data()`` draws: Hypothesis's ``DataObject``, or
+# ``harness.running.explore.RandomData``): ``data.draw(strategy, label=label)`` under Hypothesis, a
+# plain random draw under ``--explore``, where making the strategy (``st.integers`` looks its
+# arguments up in Hypothesis's strategy cache; ``st.sampled_from`` of a list is a new strategy,
+# compiled again) cost several times the draw.
+def draw_integer(data, low: int, high: int, label: str | None = None) -> int:
+    """``data.draw(st.integers(low, high), label=label)``, drawn at random as :func:`integer` is."""
+    source = random_source(data)
+    if source is not None and low <= high:
+        return source.rng.randrange(low, high + 1)
+    return data.draw(st.integers(low, high), label=label)
+
+
+def draw_boolean(data, label: str | None = None) -> bool:
+    """``data.draw(st.booleans(), label=label)``, drawn at random as :func:`boolean` is."""
+    source = random_source(data)
+    if source is not None:
+        return source.rng.random() < 0.5
+    return data.draw(st.booleans(), label=label)
+
+
+def draw_element(data, elements, label: str | None = None):
+    """``data.draw(st.sampled_from(elements), label=label)``, drawn at random as :func:`element` is."""
+    source = random_source(data)
+    if source is not None and type(elements) in (list, tuple) and elements:
+        return elements[0] if len(elements) == 1 else elements[source.rng.randrange(len(elements))]
+    return data.draw(st.sampled_from(elements), label=label)
 
 
 def rarely(draw, one_in: int, label: str | None = None) -> bool:
@@ -212,7 +253,7 @@ def creature_specs(draw, plan, index: int, legends_taken: set):
         if damage:
             spec["damage"] = damage
     if plan.has("combat"):
-        combat = draw(st.sampled_from(COMBAT))
+        combat = element(draw, COMBAT)
         if combat:
             spec["combat"] = combat
     if plan.has("regeneration_shields"):
@@ -266,7 +307,7 @@ def _equipment_and_anthem(draw, plan, objects: list[dict]) -> list[dict]:
     anthems = [n for n in plan.lists.get("anthems", ()) if not card_data.card(n).is_type("Creature")]
     if anthems and rarely(draw, 3):
         controller = draw(players)
-        found.append({"id": "g0", "card": draw(st.sampled_from(anthems)), "owner": owner_of(draw, controller, plan),
+        found.append({"id": "g0", "card": element(draw, anthems), "owner": owner_of(draw, controller, plan),
                       "controller": controller})
     return found
 

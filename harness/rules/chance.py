@@ -53,8 +53,8 @@ class ChanceActions(RulesArea):
     def flip_or_roll(self, player, count, data):
         """An effect instructs ``player`` to flip ``count`` coins (with or without a call) or
         to roll ``count`` dice."""
-        if data.draw(st.booleans(), label="flip"):
-            self._apply(flip_event(player, count, data.draw(st.booleans(), label="calls")), data)
+        if S.draw_boolean(data, "flip"):
+            self._apply(flip_event(player, count, S.draw_boolean(data, "calls")), data)
         else:
             self._apply(roll_event(player, count, S.pick(data, DICE_SIDES, "sides")), data)
 
@@ -66,18 +66,18 @@ class ChanceActions(RulesArea):
         (usually) or by the other player (whose flips their permanents must not touch)."""
         chance_cards = self.chance_cards()
         cards = data.draw(st.lists(st.sampled_from(chance_cards), min_size=1, max_size=3), label="cards")
-        if POKEY in chance_cards and POKEY not in cards and data.draw(st.booleans(), label="with Pokey"):
+        if POKEY in chance_cards and POKEY not in cards and S.draw_boolean(data, "with Pokey"):
             cards.insert(0, POKEY)  # half the scenes: Pokey's replacements meet the others' (its rulings)
         for card in cards:
             self._apply({"type": "put_onto_battlefield", "id": self._new_id(), "card": card, "controller": owner,
                          "attach_to": None}, data)
             if self.session.broken:
                 return
-        player = owner if data.draw(st.integers(0, 3), label="other player") else \
+        player = owner if S.draw_integer(data, 0, 3, "other player") else \
             next(p for p in S.PLAYERS if p != owner)
-        if data.draw(st.booleans(), label="flip"):
+        if S.draw_boolean(data, "flip"):
             self._apply(flip_event(player, S.pick(data, (1, 1, 2), "count"),
-                                   data.draw(st.booleans(), label="calls")), data)
+                                   S.draw_boolean(data, "calls")), data)
         else:
             self._apply(roll_event(player, S.pick(data, (1, 1, 2), "count"),
                                    S.pick(data, DICE_SIDES, "sides")), data)

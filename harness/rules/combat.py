@@ -105,8 +105,8 @@ def _corner_attachment(draw, attachments: tuple[str, ...], name: str, owner: str
     # trample, CR 702.2c; trample or double strike and lifelink, 702.15b)
     wanted = frozenset().union(*(_PAIRS.get(k, ()) for k in _printed_keywords(name)))
     pairing = [c for c in attachments if _granted(c) & wanted]
-    pool = pairing if pairing and draw(st.booleans()) else attachments
-    card = pool[draw(st.integers(0, len(pool) - 1))]
+    pool = pairing if pairing and S.boolean(draw) else attachments
+    card = pool[S.integer(draw, 0, len(pool) - 1)]
     controller = owner if S.enchants_own(card) or "Equipment" in card_data.card(card).subtypes \
         else draw(S.players)
     return {"id": f"{attached_to}a", "card": card, "owner": controller, "controller": controller,
@@ -121,14 +121,14 @@ def combat_corner(draw, plan):
     (``w<i>a``), so keywords meet (deathtouch and trample, CR 702.19b, 702.2c)."""
     every, combat = _corner_cards(plan)
     attachments = _corner_attachments(plan)
-    if not every or not draw(st.integers(0, 2)):
+    if not every or not S.integer(draw, 0, 2):
         return []
     first = draw(S.players)
     order = (first, next(p for p in S.PLAYERS if p != first))
     found = []
-    for i in range(draw(st.integers(1, 4))):
-        pool = combat if combat and draw(st.integers(0, 3)) else every
-        name = pool[draw(st.integers(0, len(pool) - 1))]
+    for i in range(S.integer(draw, 1, 4)):
+        pool = combat if combat and S.integer(draw, 0, 3) else every
+        name = pool[S.integer(draw, 0, len(pool) - 1)]
         owner = order[i % 2]
         spec = {"id": f"w{i}", "card": name, "owner": owner, "controller": owner}
         if plan.has("tapped permanents") and S.rarely(draw, 6):
@@ -163,7 +163,7 @@ def _loose_blocker(data, observation: dict, mine: list[str], legal: dict[str, li
     stuck = [b for b in mine if not legal[b]]
     restricted = [b for b in stuck if "can't block" in C.restrictions(observation, b)]
     untapped = [b for b in stuck if not objects[b].get("tapped")]
-    return S.pick(data, (restricted or untapped or stuck) if stuck and data.draw(st.integers(0, 3), label="stuck")
+    return S.pick(data, (restricted or untapped or stuck) if stuck and S.draw_integer(data, 0, 3, "stuck")
                   else mine, "loose")
 
 
@@ -176,7 +176,7 @@ def _blocks(data, objects: dict, attackers: list[str], mine: list[str], legal: d
         if blocker == loose:
             blocks[blocker] = S.pick(data, attackers, f"{blocker} blocks")
             continue
-        if objects[blocker].get("tapped") or not data.draw(st.integers(0, 2), label=f"{blocker} blocks"):
+        if objects[blocker].get("tapped") or not S.draw_integer(data, 0, 2, f"{blocker} blocks"):
             continue
         if legal[blocker]:
             blocks[blocker] = S.pick(data, legal[blocker], f"{blocker} blocks")
@@ -190,7 +190,7 @@ def _menace_blocks(data, objects: dict, attackers: list[str], mine: list[str], l
     for attacker in attackers:
         its = [b for b, a in blocks.items() if a == attacker]
         if len(its) == 1 and its[0] != loose and "menace" in (objects[attacker].get("keywords") or ()) \
-                and data.draw(st.integers(0, 3), label="menace needs two"):
+                and S.draw_integer(data, 0, 3, "menace needs two"):
             others = [b for b in mine if b not in blocks and attacker in legal[b]]
             if others:
                 blocks[S.pick(data, others, "second blocker")] = attacker
@@ -231,11 +231,11 @@ class CombatActions(RulesArea):
         """Mostly a declaration of creatures that may attack (three times in four, some of those of the
         player with the most); sometimes one with a creature that may not (it must be refused)."""
         counts = {p: len(self._may_attack(p)) for p in S.PLAYERS}
-        player = max(S.PLAYERS, key=lambda p: counts[p]) if data.draw(st.integers(0, 3), label="attacker") \
+        player = max(S.PLAYERS, key=lambda p: counts[p]) if S.draw_integer(data, 0, 3, "attacker") \
             else S.pick(data, S.PLAYERS, "attacking player")
         legal = sorted(self._may_attack(player))
-        attackers = [oid for oid in legal if data.draw(st.integers(0, 3), label=f"{oid} attacks")]
-        if not legal_only and data.draw(st.integers(0, 7), label="an illegal attacker") == 0:
+        attackers = [oid for oid in legal if S.draw_integer(data, 0, 3, f"{oid} attacks")]
+        if not legal_only and S.draw_integer(data, 0, 7, "an illegal attacker") == 0:
             observation = plain(self.observation)
             illegal = sorted(oid for oid in self._live() if C.attack_problem(observation, oid, player) is not None)
             if illegal:
@@ -259,7 +259,7 @@ class CombatActions(RulesArea):
         mine = sorted(b for b in self._creatures_of(defending) if C.unplayed(observation, b) is None)
         legal = {b: [a for a in attackers if C.block_problem(observation, b, a, defending) is None] for b in mine}
         loose = None
-        if not legal_only and mine and data.draw(st.integers(0, 3), label="an illegal block") <= _illegal_odds(
+        if not legal_only and mine and S.draw_integer(data, 0, 3, "an illegal block") <= _illegal_odds(
                 observation, mine):
             loose = _loose_blocker(data, observation, mine, legal)
         blocks = _blocks(data, objects, attackers, mine, legal, loose)
@@ -272,7 +272,7 @@ class CombatActions(RulesArea):
     def declare_attackers(self, data):
         """Declare attackers (CR 508.1), after the combat in progress ends, but one time in eight while
         it goes on (refused: a combat at a time)."""
-        if data.draw(st.integers(0, 7), label="during a combat") or not C.in_combat(plain(self.observation)):
+        if S.draw_integer(data, 0, 7, "during a combat") or not C.in_combat(plain(self.observation)):
             self._end_combat_first(data)
         self._declare_attackers(data)
 
@@ -310,7 +310,7 @@ class CombatActions(RulesArea):
         for _ in range(2):
             if self.damage_due():
                 self._apply({"type": "combat_damage"}, data)
-        if self.combat_declared() and data.draw(st.booleans(), label="end of combat"):
+        if self.combat_declared() and S.draw_boolean(data, "end of combat"):
             self._apply({"type": "end_of_combat"}, data)
 
     @needs("combat")

@@ -57,12 +57,12 @@ class DestructionActions(RulesArea):
         victims = self._live()
         objects = self.observation["objects"]
         focused = [oid for oid in victims if self.survives_damage(objects[oid])]
-        if focused and data.draw(st.integers(0, 3), label="only deathtouch destroys it") < 3:
+        if focused and S.draw_integer(data, 0, 3, "only deathtouch destroys it") < 3:
             victim = self._pick(data, focused, "victim")
-            amount = data.draw(st.integers(1, self.toughness_left(objects[victim]) - 1), label="amount")
+            amount = S.draw_integer(data, 1, self.toughness_left(objects[victim]) - 1, "amount")
         else:
             victim = self._pick(data, victims, "victim")
-            amount = data.draw(st.integers(1, 4), label="amount")
+            amount = S.draw_integer(data, 1, 4, "amount")
         self._apply({"type": "damage", "source": source, "target": victim, "amount": amount}, data)
 
     @needs(cards="destroy_spells")

@@ -30,7 +30,7 @@ class LayersActions(RulesArea):
         opposite = "-1/-1" if "+1/+1" in counters else "+1/+1" if "-1/-1" in counters else None
         if opposite not in kinds:
             opposite = None
-        if opposite and data.draw(st.booleans(), label="annihilate"):  # reach CR 704.5q with N < both counts
+        if opposite and S.draw_boolean(data, "annihilate"):  # reach CR 704.5q with N < both counts
             kind = opposite
         self._apply({"type": "add_counters", "object": victim, "kind": kind, "amount": amount}, data)
 
@@ -87,7 +87,7 @@ class LayersActions(RulesArea):
         event = {"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
                  "attach_to": None}
         if card in S.COPY_CREATURES and self._live() \
-                and data.draw(st.integers(0, 5), label="copy"):
+                and S.draw_integer(data, 0, 5, "copy"):
             event["copy_of"] = self._pick_interesting(data, self._live(), self.worth_copying, "copy_of")
         if card in S.X_CREATURES:
             event["x"] = x

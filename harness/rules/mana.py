@@ -59,7 +59,7 @@ def _ruling_board(draw, costs: bool) -> list[dict]:
     found = []
     first = draw(S.players)
     other = next(p for p in S.PLAYERS if p != first)
-    for i, (card, whose, state) in enumerate(draw(st.sampled_from(RULING_BOARDS), label="ruling board")):
+    for i, (card, whose, state) in enumerate(S.element(draw, RULING_BOARDS, "ruling board")):
         if card in COST_CREATURES and not costs:
             continue
         owner = (first, other)[whose]
@@ -75,15 +75,15 @@ def _ruling_board(draw, costs: bool) -> list[dict]:
 def _mana_permanents(draw, costs: bool, found: list[dict]) -> None:
     """mana_objects' lands and mana permanents (``m<i>``, at least one without a ruling board)."""
     creatures = MANA_CREATURES + (COST_CREATURES + ("Pili-Pala",) if costs else ())  # Pili-Pala: the {Q} mana ability
-    for i in range(draw(st.integers(0 if found else 1, 4))):
-        kind = draw(st.integers(0, 5))
+    for i in range(S.integer(draw, 0 if found else 1, 4)):
+        kind = S.integer(draw, 0, 5)
         pool = MANA_LANDS if kind <= 2 else creatures if kind <= 4 else MANA_ARTIFACTS
-        card = draw(st.sampled_from(pool), label="mana permanent")
+        card = S.element(draw, pool, "mana permanent")
         owner = draw(S.players)
         spec = {"id": f"m{i}", "card": card, "owner": owner, "controller": owner}
-        if draw(st.integers(0, 3)) < (3 if card in COST_CREATURES[:-1] else 1):  # {Q} creatures: mostly tapped
+        if S.integer(draw, 0, 3) < (3 if card in COST_CREATURES[:-1] else 1):  # {Q} creatures: mostly tapped
             spec["tapped"] = True
-        if pool is creatures and draw(st.integers(0, 2)) == 0:
+        if pool is creatures and S.integer(draw, 0, 2) == 0:
             spec["summoning_sick"] = True
         found.append(spec)
 
@@ -91,11 +91,11 @@ def _mana_permanents(draw, costs: bool, found: list[dict]) -> None:
 def _mana_enchantments(draw, found: list[dict]) -> None:
     """mana_objects' "tapped for mana" enchantments (``e<i>``), sometimes two of the same."""
     enchantments = draw(st.lists(st.sampled_from(MANA_ENCHANTMENTS), max_size=3), label="enchantments")
-    if enchantments and draw(st.booleans()):
+    if enchantments and S.boolean(draw):
         enchantments.append(enchantments[0])  # two of the same: each applies, each triggers
     for i, card in enumerate(enchantments):
         # Mostly the first permanent's controller's: "If you tap a permanent for mana".
-        owner = found[0]["owner"] if draw(st.integers(0, 2)) else draw(S.players)
+        owner = found[0]["owner"] if S.integer(draw, 0, 2) else draw(S.players)
         found.append({"id": f"e{i}", "card": card, "owner": owner, "controller": owner})
 
 
@@ -105,12 +105,12 @@ def mana_objects(draw, costs: bool):
     three), ``m<i>`` (lands and mana permanents), ``e<i>``
     (enchantments), ``g<i>`` (a creature card in a graveyard, for Order of Whiteclay),
     ``t<i>`` (a library card, for Puresight Merrow). ``costs``: also {Q} creatures."""
-    found = _ruling_board(draw, costs) if draw(st.integers(0, 2)) else []
+    found = _ruling_board(draw, costs) if S.integer(draw, 0, 2) else []
     _mana_permanents(draw, costs, found)
     _mana_enchantments(draw, found)
-    if costs and draw(st.integers(0, 2)) == 0:
+    if costs and S.integer(draw, 0, 2) == 0:
         found.append({"id": "g0", "card": "Grizzly Bears", "owner": draw(S.players), "zone": "graveyard"})
-        found.append({"id": "t0", "card": draw(st.sampled_from(MANA_LANDS)), "owner": draw(S.players),
+        found.append({"id": "t0", "card": S.element(draw, MANA_LANDS), "owner": draw(S.players),
                       "zone": "library"})
     return found
 
@@ -181,13 +181,12 @@ class ManaActions(RulesArea):
                                      tuple(observation["objects"][oid]["subtypes"])))]
             if not options:
                 return
-        if data.draw(st.integers(0, 3), label="usable"):
+        if S.draw_integer(data, 0, 3, "usable"):
             options = [o for o in options if self._usable(o)] or options
         oid = self._pick(data, options, "object")
         o = observation["objects"][oid]
         count = len(M.abilities(o["name"], tuple(o["subtypes"])))
-        index = data.draw(st.integers(0, count if data.draw(st.integers(0, 9), label="no such") == 0 else count - 1),
-                          label="ability")
+        index = S.draw_integer(data, 0, count if S.draw_integer(data, 0, 9, "no such") == 0 else count - 1, "ability")
         self._apply({"type": "activate", "object": oid, "ability": index}, data)
 
     def _mana_sources(self) -> list[tuple[str, int]]:

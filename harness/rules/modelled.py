@@ -138,7 +138,7 @@ class ModelledActions(RulesArea):
         card = self._card(data, "equipment")
         oid = self._new_id()
         live = self._live()
-        host = self._pick(data, live, "host") if live and data.draw(st.booleans(), label="attached") else None
+        host = self._pick(data, live, "host") if live and S.draw_boolean(data, "attached") else None
         self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,
                      "attach_to": host}, data)
         return oid

@@ -45,7 +45,7 @@ class PermanentActions(RulesArea):
             objects = self.observation["objects"]
             held = sorted(oid_ for oid_, o in objects.items() if o["zone"] == "battlefield"
                           and "Legendary" in (o.get("supertypes") or ()) and o.get("name") in self.plan.lists["legends"])
-            if held and data.draw(st.booleans(), label="same name"):
+            if held and S.draw_boolean(data, "same name"):
                 other = objects[S.pick(data, held, "legend")]
                 card, controller = other["name"], other.get("controller", controller)
         self._apply({"type": "put_onto_battlefield", "id": oid, "card": card, "controller": controller,

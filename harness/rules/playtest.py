@@ -43,16 +43,16 @@ def playtest_objects(draw):
     owner = draw(S.players)
     other = next(p for p in S.PLAYERS if p != owner)
     found = []
-    for i in range(draw(st.integers(1, 2), label="orbs")):
-        whose = owner if i == 0 or draw(st.booleans()) else other
+    for i in range(S.integer(draw, 1, 2, "orbs")):
+        whose = owner if i == 0 or S.boolean(draw) else other
         found.append({"id": f"o{i}", "card": ORB, "owner": whose, "controller": whose,
-                      **({"tapped": True} if draw(st.integers(0, 2)) == 0 else {})})
+                      **({"tapped": True} if S.integer(draw, 0, 2) == 0 else {})})
     for i, card in enumerate(draw(st.lists(st.sampled_from(PLAYTEST_ARTIFACTS), min_size=1, max_size=3),
                                   label="artifacts")):
         spec = {"id": f"pa{i}", "card": card, "owner": owner, "controller": owner}
-        if draw(st.booleans()):
+        if S.boolean(draw):
             spec["tapped"] = True
-        if card == SWORD and draw(st.booleans()):
+        if card == SWORD and S.boolean(draw):
             spec["attached_to"] = "c0"
         found.append(spec)
     return found
@@ -122,8 +122,8 @@ class PlaytestActions(RulesArea):
         if not self._playtest_plays(ORB):
             return
         other = next(p for p in S.PLAYERS if p != owner)
-        orbs = [self._put(ORB, owner if i == 0 or data.draw(st.booleans(), label="orb mine") else other, data)
-                for i in range(data.draw(st.integers(1, 2), label="orbs"))]
+        orbs = [self._put(ORB, owner if i == 0 or S.draw_boolean(data, "orb mine") else other, data)
+                for i in range(S.draw_integer(data, 1, 2, "orbs"))]
         cards = data.draw(st.lists(st.sampled_from([c for c in PLAYTEST_ARTIFACTS if self._playtest_plays(c)]),
                                    min_size=1, max_size=2), label="artifacts")
         artifacts = [(self._put(card, owner, data), card) for card in cards]
@@ -134,26 +134,26 @@ class PlaytestActions(RulesArea):
             self._put("Grizzly Bears", owner, data)
             forests = [self._put("Forest", owner, data) for _ in range(2)]
         self._apply({"type": "begin_turn", "player": owner}, data)
-        for _ in range(data.draw(st.integers(1, 3), label="actions")):
+        for _ in range(S.draw_integer(data, 1, 3, "actions")):
             if self.session.broken:
                 return
-            action = data.draw(st.sampled_from(("artifact", "equip", "orb", "turn")), label="action")
+            action = S.draw_element(data, ("artifact", "equip", "orb", "turn"), "action")
             self._scene_action(data, action, orbs, artifacts, swords, forests if equip else None)
 
     def _scene_action(self, data, action: str, orbs: list[str], artifacts: list[tuple[str, str]],
                       swords: list[str], forests: list[str] | None) -> None:
         """One action of playtest_scene (``forests`` None: no Sword can be equipped)."""
         if action == "artifact":
-            oid, card = data.draw(st.sampled_from(artifacts), label="artifact")
+            oid, card = S.draw_element(data, artifacts, "artifact")
             if card in ACTIVATED:
                 self._apply({"type": "activate", "object": oid, "ability": 0}, data)
         elif action == "equip" and forests is not None:
             for forest in forests:
                 self._apply({"type": "activate", "object": forest, "ability": 0}, data)
-            self._apply({"type": "activate", "object": data.draw(st.sampled_from(swords), label="sword"),
+            self._apply({"type": "activate", "object": S.draw_element(data, swords, "sword"),
                          "ability": 0}, data)
         elif action == "orb":
-            self._apply({"type": "activate", "object": data.draw(st.sampled_from(orbs), label="orb"),
+            self._apply({"type": "activate", "object": S.draw_element(data, orbs, "orb"),
                          "ability": 0}, data)
         elif action == "turn":
             self._apply({"type": "begin_turn", "player": data.draw(S.players, label="turn")}, data)

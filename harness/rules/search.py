@@ -33,19 +33,19 @@ def search_objects(draw):
     four), ``sz`` (an Impostor in a graveyard, hand or exile). Every part but the first
     Impostor shrinks toward absent."""
     owner = draw(S.players)
-    several = draw(st.integers(0, 2)) > 0  # several Impostors for several cards
+    several = S.integer(draw, 0, 2) > 0  # several Impostors for several cards
     found = [{"id": f"si{i}", "card": IMPOSTOR, "owner": owner, "zone": "library"}
              for i in range(2 if several else 1)]
-    if draw(st.booleans()):
+    if S.boolean(draw):
         found.append({"id": "sl", "card": "Forest", "owner": owner, "zone": "library"})
-    if draw(st.booleans()):
+    if S.boolean(draw):
         found.append({"id": "sa", "card": "Darksteel Myr", "owner": owner, "zone": "library"})
-    if draw(st.integers(0, 3)):  # three corners in four: an Impostor that name checks meet
+    if S.integer(draw, 0, 3):  # three corners in four: an Impostor that name checks meet
         controller = draw(S.players)
         found.append({"id": "sb", "card": IMPOSTOR, "owner": controller, "controller": controller})
     if S.rarely(draw, 3):
         found.append({"id": "sz", "card": IMPOSTOR, "owner": draw(S.players),
-                      "zone": draw(st.sampled_from(OTHER_ZONES))})
+                      "zone": S.element(draw, OTHER_ZONES)})
     return found
 
 
@@ -76,8 +76,8 @@ class SearchActions(RulesArea):
         observation = self.observation
         owners = sorted({owner for o in observation["objects"].values()
                          if o.get("zone") == "library" and o.get("name") == IMPOSTOR and (owner := o.get("owner")) is not None})
-        if owners and data.draw(st.integers(0, 3), label="an Impostor's owner searches") < 3:
-            return owners[0] if len(owners) == 1 else data.draw(st.sampled_from(owners), label="searcher")
+        if owners and S.draw_integer(data, 0, 3, "an Impostor's owner searches") < 3:
+            return owners[0] if len(owners) == 1 else S.draw_element(data, owners, "searcher")
         return data.draw(S.players, label="searcher")
 
     def _search(self, data) -> None:
@@ -103,17 +103,17 @@ class SearchActions(RulesArea):
         target half the time)."""
         tokens = []
         if "tokens" in self.capabilities and "Raise the Alarm" in self.run_plan.lists.get("token_spells", ()) \
-                and data.draw(st.integers(0, 2), label="tokens first") == 2:
+                and S.draw_integer(data, 0, 2, "tokens first") == 2:
             tokens = [self._new_id(), self._new_id()]
             self._apply({"type": "cast", "card": "Raise the Alarm", "controller": caster, "targets": [],
                          "token_ids": tokens}, data)
         creatures = self._live()
         if not creatures:
             return
-        if tokens and tokens[0] in creatures and data.draw(st.booleans(), label="a token's name"):
+        if tokens and tokens[0] in creatures and S.draw_boolean(data, "a token's name"):
             target = tokens[0]
         else:
-            target = data.draw(st.sampled_from(creatures), label="target")
+            target = S.draw_element(data, creatures, "target")
         self._apply({"type": "cast", "card": self._card(data, "name_checks"), "controller": caster,
                      "targets": [target]}, data)
 

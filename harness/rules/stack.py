@@ -50,13 +50,13 @@ def stack_corner(draw):
     creature and the Penumbra Umbra enchanting it, of one player). Shrinks to nothing."""
     found = []
     first = draw(S.players)
-    for i in range(draw(st.integers(0, 2), label="Hangarback Walkers")):
+    for i in range(S.integer(draw, 0, 2, "Hangarback Walkers")):
         owner = first if i == 0 else _other(first)
         found.append({"id": f"k{i}", "card": "Hangarback Walker", "owner": owner, "controller": owner,
-                      "counters": {"+1/+1": draw(st.integers(1, 2), label="counters")}})
-    if draw(st.integers(0, 2), label="Penumbra Umbra"):
+                      "counters": {"+1/+1": S.integer(draw, 1, 2, "counters")}})
+    if S.integer(draw, 0, 2, "Penumbra Umbra"):
         owner = draw(S.players)
-        found.append({"id": "k2", "card": draw(st.sampled_from(PENUMBRA_HOSTS)), "owner": owner, "controller": owner})
+        found.append({"id": "k2", "card": S.element(draw, PENUMBRA_HOSTS), "owner": owner, "controller": owner})
         found.append({"id": "k2p", "card": "Penumbra Umbra", "owner": owner, "controller": owner, "attached_to": "k2"})
     return found
 
@@ -95,7 +95,7 @@ class StackActions(RulesArea):
         other areas cast and trigger resolves too, after other events."""
         if self._stack_rule or self.stopped or not self.stack_game() or not self._stack():
             return
-        if data.draw(st.integers(0, 2), label="then pass") == 0:
+        if S.draw_integer(data, 0, 2, "then pass") == 0:
             return
         self._pass_until_empty(data)
 
@@ -142,21 +142,21 @@ class StackActions(RulesArea):
     def _caster(self, data) -> str:
         """Mostly the player who holds priority; one time in eight the other (refused, CR 117.1)."""
         holder = self._holder()
-        return _other(holder) if data.draw(st.integers(0, 7), label="without priority") == 7 else holder
+        return _other(holder) if S.draw_integer(data, 0, 7, "without priority") == 7 else holder
 
     def _cast_at(self, data, spells: list[str], options: list[str]) -> None:
         if not spells or not options:
             return
         spell = S.pick(data, spells, "spell")
         target = S.pick(data, options, "target")
-        if spell in self.run_plan.lists.get("damage_spells", ()) and data.draw(st.integers(0, 5), label="a player") == 5:
+        if spell in self.run_plan.lists.get("damage_spells", ()) and S.draw_integer(data, 0, 5, "a player") == 5:
             target = S.pick(data, list(S.PLAYERS), "player")
         self._cast(data, self._caster(data), spell, target)
 
     def _respond(self, data) -> None:
         """A response: an instant at a creature the stack is about, or an effect that removes it."""
         options = self._relevant()
-        kind = data.draw(st.integers(0, 4), label="response")
+        kind = S.draw_integer(data, 0, 4, "response")
         if kind <= 2:
             self._cast_at(data, self._spells(REMOVAL_LISTS if kind != 1 else INSTANT_LISTS), options)
         elif kind == 3:
@@ -169,14 +169,14 @@ class StackActions(RulesArea):
         """Players pass until the stack is empty (or, unless ``all_of_it``, a drawn number of
         resolutions): the player holding priority each time, one pass in ten by the other
         (refused, CR 117.3d)."""
-        resolutions = 0 if all_of_it else data.draw(st.integers(0, 3), label="resolutions")  # 0: all
+        resolutions = 0 if all_of_it else S.draw_integer(data, 0, 3, "resolutions")  # 0: all
         done = 0
         for _ in range(MAX_PASSES):
             if self.stopped or not self._stack() or (resolutions and done >= resolutions):
                 return
             before = len(self._stack())
             holder = self._holder()
-            player = _other(holder) if data.draw(st.integers(0, 9), label="out of turn") == 9 else holder
+            player = _other(holder) if S.draw_integer(data, 0, 9, "out of turn") == 9 else holder
             self._stack_apply({"type": "pass_priority", "player": player}, data)
             if self.session is None or len(self._stack()) != before:
                 done += 1
@@ -187,11 +187,11 @@ class StackActions(RulesArea):
     def stack_cast_respond_pass(self, data):
         """A spell is cast, 0..2 responses follow, then players pass until the stack is empty."""
         sorceries = self._spells(SORCERY_LISTS) if not self._stack() else []
-        if sorceries and data.draw(st.integers(0, 3), label="sorcery") == 3:
+        if sorceries and S.draw_integer(data, 0, 3, "sorcery") == 3:
             self._cast(data, self._caster(data), S.pick(data, sorceries, "sorcery"), None)
         else:
             self._cast_at(data, self._spells(INSTANT_LISTS), self._relevant())
-        for _ in range(data.draw(st.integers(0, 2), label="responses")):
+        for _ in range(S.draw_integer(data, 0, 2, "responses")):
             if self.stopped:
                 return
             self._respond(data)
@@ -208,12 +208,12 @@ class StackActions(RulesArea):
         corner = [oid for oid in self._live() if oid.startswith("k")]
         if not corner:
             return
-        if len(corner) > 1 and data.draw(st.booleans(), label="kill them all"):
+        if len(corner) > 1 and S.draw_boolean(data, "kill them all"):
             chosen = corner  # both players' Walkers die at once: their abilities go on the stack APNAP (603.3b)
         else:
-            chosen = [oid for oid in corner if data.draw(st.booleans(), label=f"kill {oid}")] or corner[:1]
+            chosen = [oid for oid in corner if S.draw_boolean(data, f"kill {oid}")] or corner[:1]
         self._stack_apply({"type": "destroy", "targets": chosen, "cant_be_regenerated": False}, data)
-        if not self.stopped and data.draw(st.booleans(), label="respond"):
+        if not self.stopped and S.draw_boolean(data, "respond"):
             self._respond(data)
         if not self.stopped:
             self._pass_until_empty(data)
@@ -225,7 +225,7 @@ class StackActions(RulesArea):
         """A spell at a creature, then a response that removes that creature (an effect, or a removal
         instant that resolves first), then passes until the stack is empty: the first spell's only
         target is illegal as it resolves (CR 608.2b)."""
-        lists = ("destroy_spells",) if data.draw(st.booleans(), label="destroy") else INSTANT_LISTS
+        lists = ("destroy_spells",) if S.draw_boolean(data, "destroy") else INSTANT_LISTS
         self._cast_at(data, self._spells(lists), sorted(self._live()))
         if self.stopped or not self._stack():
             return
@@ -233,7 +233,7 @@ class StackActions(RulesArea):
         if target is None:
             return
         removals = self._spells(("destroy_spells",))
-        how = data.draw(st.integers(0, 2 if removals else 1), label="removal")
+        how = S.draw_integer(data, 0, 2 if removals else 1, "removal")
         if how == 0:
             self._stack_apply({"type": "sacrifice", "object": target}, data)
         elif how == 2:
@@ -252,8 +252,8 @@ class StackActions(RulesArea):
         ability resolves (it copies the creature as it last existed, CR 608.2h), then passes."""
         creature = S.pick(data, self._enchanted_by_penumbra(), "enchanted")
         self._stack_apply({"type": "destroy", "targets": [creature], "cant_be_regenerated": False}, data)
-        if not self.stopped and data.draw(st.integers(0, 3), label="respond") and creature in self._live():
-            if not self._spells(REMOVAL_LISTS) or data.draw(st.booleans(), label="sacrifice"):
+        if not self.stopped and S.draw_integer(data, 0, 3, "respond") and creature in self._live():
+            if not self._spells(REMOVAL_LISTS) or S.draw_boolean(data, "sacrifice"):
                 self._stack_apply({"type": "sacrifice", "object": creature}, data)
             else:
                 self._cast(data, self._holder(), S.pick(data, self._spells(REMOVAL_LISTS), "removal"), creature)
@@ -286,8 +286,8 @@ class StackActions(RulesArea):
     def pass_priority(self, player, data):
         """One pass, by the player holding priority three times in four (any player otherwise); with
         objects on the stack, half the time the other player passes too (the top resolves)."""
-        if data.draw(st.integers(0, 3), label="holder") < 3:
+        if S.draw_integer(data, 0, 3, "holder") < 3:
             player = self._holder()
         self._stack_apply({"type": "pass_priority", "player": player}, data)
-        if not self.stopped and self._stack() and data.draw(st.booleans(), label="both pass"):
+        if not self.stopped and self._stack() and S.draw_boolean(data, "both pass"):
             self._stack_apply({"type": "pass_priority", "player": self._holder()}, data)

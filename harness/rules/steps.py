@@ -67,10 +67,10 @@ class StepsActions(RulesArea):
         (704.5b: they lose)."""
         self._apply({"type": "begin_step", "step": "upkeep", "player": player}, data)
         session = self.session
-        if session is None or session.broken or not data.draw(st.booleans(), label="draw step"):
+        if session is None or session.broken or not S.draw_boolean(data, "draw step"):
             return
         drawing = [p for p in S.PLAYERS if self._steps_library(p)]
-        if player not in drawing and drawing and data.draw(st.booleans(), label="another player draws"):
+        if player not in drawing and drawing and S.draw_boolean(data, "another player draws"):
             player = drawing[0]
         self._apply({"type": "begin_step", "step": "draw", "player": player}, data)
 
@@ -91,7 +91,7 @@ class StepsActions(RulesArea):
         cards = self.step_cards()
         chosen = data.draw(st.lists(st.sampled_from(cards), min_size=1, max_size=2), label="cards")
         placed = [(card, owner) for card in chosen]
-        if data.draw(st.integers(0, 3), label="one for the other player") == 3:
+        if S.draw_integer(data, 0, 3, "one for the other player") == 3:
             placed.append((S.pick(data, cards, "other's card"), other_player(owner)))
         for card, controller in placed:
             event = {"type": "put_onto_battlefield", "id": self._new_id(), "card": card, "controller": controller,
@@ -104,7 +104,7 @@ class StepsActions(RulesArea):
             self._apply(event, data)
             if self.session.broken:
                 return
-        player = owner if data.draw(st.integers(0, 3), label="other player's upkeep") else other_player(owner)
+        player = owner if S.draw_integer(data, 0, 3, "other player's upkeep") else other_player(owner)
         self._steps_upkeep(player, data)
 
     @staticmethod
@@ -122,7 +122,7 @@ class StepsActions(RulesArea):
         objects = self.observation["objects"]
         counts = {p: sum(1 for oid in self._live() if objects[oid]["controller"] == p) for p in S.PLAYERS}
         choosing = [p for p in S.PLAYERS if counts[p] >= 2]
-        if choosing and player not in choosing and data.draw(st.integers(0, 3), label="a player who chooses") < 3:
+        if choosing and player not in choosing and S.draw_integer(data, 0, 3, "a player who chooses") < 3:
             player = choosing[0]
         self._apply({"type": "edict", "player": player, "filter": "creature"}, data)
 
@@ -133,7 +133,7 @@ class StepsActions(RulesArea):
         """A creature (or a card with an upkeep ability, with ``steps``) is put onto the
         battlefield tapped (CR 110.5b)."""
         cards = list(self.plan.lists["creatures"])
-        if "steps" in self.capabilities and self.step_cards() and data.draw(st.booleans(), label="a step card"):
+        if "steps" in self.capabilities and self.step_cards() and S.draw_boolean(data, "a step card"):
             cards = [c for c in self.step_cards() if "Aura" not in self._steps_subtypes(c)] or cards
         card = S.pick(data, cards, "card")
         self._apply({"type": "put_onto_battlefield", "id": self._new_id(), "card": card, "controller": controller,
@@ -149,9 +149,9 @@ class StepsActions(RulesArea):
         objects = self.observation["objects"]
         live = self._live()
         keyed = [oid for oid in live if {"deathtouch", "lifelink"} & {str(k).lower() for k in objects[oid]["keywords"]}]
-        source = self._pick(data, keyed if keyed and data.draw(st.integers(0, 3), label="keyed source") else live,
+        source = self._pick(data, keyed if keyed and S.draw_integer(data, 0, 3, "keyed source") else live,
                             "source")
-        target = self._pick(data, live, "target") if data.draw(st.integers(0, 2), label="a creature") \
+        target = self._pick(data, live, "target") if S.draw_integer(data, 0, 2, "a creature") \
             else S.pick(data, S.PLAYERS, "player")
         self._apply({"type": "damage", "source": source, "target": target, "amount": 0}, data)
 
@@ -166,7 +166,7 @@ class StepsActions(RulesArea):
         """Both players flip (or roll) in one event, ``first`` first; before it, one time in two, a
         Krark's Thumb for one or both of them (each applies only to its controller's flips, 614.1a)."""
         if self.plays_thumb():
-            which = data.draw(st.integers(0, 3), label="Thumbs")  # none, first's, the other's, both
+            which = S.draw_integer(data, 0, 3, "Thumbs")  # none, first's, the other's, both
             for player, wanted in ((first, which in (1, 3)), (other_player(first), which in (2, 3))):
                 if wanted and not self._steps_controls(player, THUMB):
                     self._apply({"type": "put_onto_battlefield", "id": self._new_id(), "card": THUMB,
@@ -175,9 +175,9 @@ class StepsActions(RulesArea):
                         return
         players = [first, other_player(first)]
         count = S.pick(data, (1, 1, 2), "count")
-        if data.draw(st.integers(0, 3), label="roll") < 3:
+        if S.draw_integer(data, 0, 3, "roll") < 3:
             self._apply({"type": "flip_coins", "player": first, "players": players, "count": count,
-                         "calls": data.draw(st.booleans(), label="calls")}, data)
+                         "calls": S.draw_boolean(data, "calls")}, data)
         else:
             self._apply({"type": "roll_dice", "player": first, "players": players, "count": count,
                          "sides": S.pick(data, (20, 6), "sides")}, data)
@@ -202,13 +202,13 @@ class StepsActions(RulesArea):
         if not options:
             options = list(S.PLAYERS)  # no legal target: the engine must refuse the cast
         most = min(effect.affected.count, effect.amount, len(options), 3)
-        n = data.draw(st.integers(1, most), label="targets")
+        n = S.draw_integer(data, 1, most, "targets")
         targets = []
         for i in range(n):
             targets.append(S.pick(data, [o for o in options if o not in targets], f"target {i}"))
         division, left = [], effect.amount
         for i in range(n - 1):
-            share = data.draw(st.integers(1, left - (n - 1 - i)), label=f"share {i}")
+            share = S.draw_integer(data, 1, left - (n - 1 - i), f"share {i}")
             division.append(share)
             left -= share
         division.append(left)

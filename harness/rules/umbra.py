@@ -34,7 +34,7 @@ class UmbraActions(RulesArea):
         aura = S.pick(data, self._live_umbra_auras(), "aura")
         host = self.observation["objects"][aura]["attached_to"]
         targets = data.draw(st.permutations([aura, host]), label="targets")
-        self._apply({"type": "destroy", "targets": targets, "cant_be_regenerated": data.draw(st.booleans())}, data)
+        self._apply({"type": "destroy", "targets": targets, "cant_be_regenerated": S.draw_boolean(data)}, data)
 
     @needs("umbra_armor", cards="umbra_auras")
     @rule(target=objects, host=objects, controller=S.players, data=st.data())

@@ -84,7 +84,7 @@ class ZoneActions(RulesArea):
         # CR 603.6a, 700.4, 603.6c): a flicker triggers one, an exile must trigger no dies ability.
         abilities = [oid for oid in options if _zone_abilities(objects_now[oid].get("name"))]
         tokens = [oid for oid in options if objects_now[oid].get("token")]  # CR 111.7, 111.8
-        tier = data.draw(st.integers(0, 4), label="permanent of interest")
+        tier = S.draw_integer(data, 0, 4, "permanent of interest")
         if tier == 1 and wiped:
             return wiped
         if tier == 2 and tokens:

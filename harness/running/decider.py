@@ -34,6 +34,10 @@ def _check_options(player, kind, options) -> tuple:
     return options
 
 
+#: A coin's sides, heads first (what a flip shrinks towards).
+_COIN = ("heads", "tails")
+
+
 class DrawingDecider:
     """Draws answers from a Hypothesis ``data`` object (``st.data()``).
 
@@ -67,14 +71,16 @@ class DrawingDecider:
         return answer
 
     def flip_coin(self, player):
-        answer = self._draw(st.sampled_from(("heads", "tails")), label=f"{player} coin")
-        self.asked.append(Decision(player, "coin_flip", ("heads", "tails"), answer))
+        answer = _COIN[self._index(2, f"{player} coin")] if random_source(self._data) is not None else self._draw(
+            st.sampled_from(_COIN), label=f"{player} coin")  # drawn at random as draw_at_random draws sampled_from
+        self.asked.append(Decision(player, "coin_flip", _COIN, answer))
         return answer
 
     def roll_die(self, player, sides):
         if not isinstance(sides, int) or sides < 1:
             raise BadDecisionRequest(f"engine asked to roll a die with {sides!r} sides")
-        answer = self._draw(st.integers(1, sides), label=f"{player} d{sides}")
+        answer = 1 + self._index(sides, f"{player} d{sides}") if random_source(self._data) is not None else self._draw(
+            st.integers(1, sides), label=f"{player} d{sides}")  # randrange(1, sides + 1): the same number drawn
         self.asked.append(Decision(player, f"d{sides}", (), answer))
         return answer
 
