@@ -4,6 +4,9 @@ copies every observation of such a game)."""
 
 from __future__ import annotations
 
+import gc
+from operator import is_
+
 
 def _plain_copy(value):
     """A copy of ``value``'s dicts and lists (anything else is shared): an observation the engine
@@ -17,16 +20,19 @@ def _plain_copy(value):
 
 
 def _containers(value) -> dict:
-    """Every dict and list inside ``value`` (itself included), by ``id``."""
-    found, stack = {}, [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is dict or kind is list:
-            if id(item) in found:
-                continue
-            found[id(item)] = item
-            stack.extend(item.values() if kind is dict else item)
+    """Every dict and list inside ``value`` (itself included), by ``id``: found a level at a time,
+    each level's items listed by ``gc.get_referents`` (what a dict's or a list's traversal visits:
+    its values, or items, and a dict's keys, which are never dicts or lists), about a fifth
+    cheaper than a walk popping each item. Only exact dicts and lists are looked into."""
+    found: dict = {}
+    level = [value]
+    while level:
+        fresh = []
+        for item in level:
+            if (type(item) is dict or type(item) is list) and id(item) not in found:
+                found[id(item)] = item
+                fresh.append(item)
+        level = gc.get_referents(*fresh) if fresh else []
     return found
 
 
@@ -43,7 +49,11 @@ def shares_parts(after, before) -> bool:
             return True
     objects, old = after.get("objects"), before.get("objects")
     if type(objects) is dict and type(old) is dict:
-        for oid, obj in objects.items():
-            if obj is old.get(oid) and type(obj) is dict:
-                return True
+        get = old.get
+        # Compared without a Python loop (the usual answer: nothing the same); a match may be two
+        # Nones (an id missing from ``before``) or one string, so only then are the matches looked at.
+        if any(map(is_, objects.values(), map(get, objects))):
+            for oid, obj in objects.items():
+                if obj is get(oid) and type(obj) is dict:
+                    return True
     return False

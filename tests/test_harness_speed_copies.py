@@ -1,0 +1,66 @@
+"""``observation_copies._containers``: every dict and list inside a value, which the session compares
+between two observations of a new game to find an engine sharing its own state (the game's
+observations are then copied). Expected sets are built by hand."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from harness.running.observation_copies import _containers
+
+
+def _ids(*items) -> set[int]:
+    return {id(i) for i in items}
+
+
+def test_every_dict_and_list_inside_is_found_once():
+    counters, types, log_entry = {"+1/+1": 2}, ["Creature"], {"kind": "trigger", "targets": ["c1"]}
+    obj = {"name": "Bears", "counters": counters, "types": types, "power": 2, "attached_to": None}
+    log = [log_entry, [[], {}]]
+    value = {"players": {"P1": {"life": 20}}, "objects": {"c0": obj}, "log": log, "zones": {}}
+    found = _containers(value)
+    want = _ids(value, value["players"], value["players"]["P1"], value["objects"], obj, counters, types, log,
+                log_entry, log_entry["targets"], log[1], log[1][0], log[1][1], value["zones"])
+    assert set(found) == want
+    assert all(found[i] is item for i, item in ((id(x), x) for x in (value, obj, counters, log, log_entry)))
+
+
+def test_shared_and_cyclic_parts_are_found_once_and_the_walk_ends():
+    shared = {"x": 1}
+    cyclic: list = [shared, shared]
+    cyclic.append(cyclic)
+    value = {"a": shared, "b": cyclic}
+    assert set(_containers(value)) == _ids(value, shared, cyclic)
+
+
+def test_only_exact_dicts_and_lists_are_looked_into():
+    inner_of_tuple, inner_of_subclass = {"in": "tuple"}, ["in", "ordered dict"]
+    ordered = OrderedDict(k=inner_of_subclass)
+    value = {"t": (inner_of_tuple,), "o": ordered, "s": "text", "n": 3}
+    assert set(_containers(value)) == _ids(value)
+    assert _containers("text") == {} and _containers((1, [2])) == {}
+    top = [1, "two", None]
+    assert set(_containers(top)) == _ids(top)
+
+
+def test_an_observation_sharing_an_object_with_the_last_one_is_found():
+    from harness.running.observation_copies import shares_parts
+
+    kept = {"name": "Bears", "zone": "battlefield"}
+    before = {"players": {"P1": {}}, "objects": {"c0": kept, "c1": {"name": "Rats"}}, "log": []}
+    fresh = {"players": {"P1": {}}, "objects": {"c0": dict(kept), "c1": {"name": "Rats"}}, "log": []}
+    assert not shares_parts(fresh, before)
+    assert shares_parts({**fresh, "objects": {"c1": {"name": "Rats"}, "c0": kept}}, before)  # its own object again
+    assert shares_parts({**fresh, "players": before["players"]}, before)  # a top-level part again
+    assert shares_parts(before, before)
+
+
+def test_the_same_none_or_string_in_place_of_an_object_is_no_sharing():
+    """Identity of values that are not dicts (None for an id missing from the last observation,
+    one string object in both) is no state of the engine's."""
+    from harness.running.observation_copies import shares_parts
+
+    text = "not an object"
+    before = {"objects": {"c0": {"name": "Bears"}, "s": text}, "log": []}
+    after = {"objects": {"n1": None, "s": text, "c0": {"name": "Bears"}}, "log": []}
+    assert not shares_parts(after, before)
