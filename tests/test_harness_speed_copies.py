@@ -64,3 +64,34 @@ def test_the_same_none_or_string_in_place_of_an_object_is_no_sharing():
     before = {"objects": {"c0": {"name": "Bears"}, "s": text}, "log": []}
     after = {"objects": {"n1": None, "s": text, "c0": {"name": "Bears"}}, "log": []}
     assert not shares_parts(after, before)
+
+
+class _KeepsItsBoard:
+    """An engine whose new_game keeps the board it was handed and changes it in place."""
+
+    def __init__(self):
+        self.handed: list = []
+
+    def new_game(self, board):
+        self.handed.append(board)
+        board["objects"][0]["counters"]["+1/+1"] = 99
+        board["objects"].append({"id": "x", "card": "Grizzly Bears"})
+        raise RuntimeError("no game")  # the session breaks at the start; the board is what is looked at
+
+
+def test_each_new_game_gets_a_copy_of_the_board_sharing_no_dict_or_list():
+    """The board (JSON data) reaches new_game, of the session and of a scenario's replay, as an
+    equal copy: an engine changing it in place changes nothing the session keeps."""
+    from harness.running.execution import Session, scenario_run
+
+    board = {"players": [{"id": "P1", "life": 20}, {"id": "P2", "life": 20}],
+             "objects": [{"id": "c0", "card": "Grizzly Bears", "owner": "P1", "counters": {"+1/+1": 1}}]}
+    kept = {"players": [{"id": "P1", "life": 20}, {"id": "P2", "life": 20}],
+            "objects": [{"id": "c0", "card": "Grizzly Bears", "owner": "P1", "counters": {"+1/+1": 1}}]}
+    engine = _KeepsItsBoard()
+    session = Session(engine, board, [])
+    assert session.broken and session.board is board and board == kept
+    scenario_run(engine, session).replay()
+    assert board == kept and len(engine.handed) == 2
+    for handed in engine.handed:
+        assert handed is not board and not set(_containers(handed)) & set(_containers(board))
