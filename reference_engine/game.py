@@ -131,6 +131,14 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
     CR 603.3), ``log`` (what the last event did).
     """
 
+    #: Whether an observation gives out, for an unchanged object not in combat, the entry dict the
+    #: last observation gave out instead of a fresh copy (reference_engine.kept.observed_entries:
+    #: never changed by the engine, checked unchanged by the caller before it is given again). Off:
+    #: each observation shares no dict or list with another, as the harness requires of an engine
+    #: until it reads this (harness.running.execution.Session takes shared parts for an engine's
+    #: state changed in place, and copies every observation).
+    shares_unchanged_entries = False
+
     def __init__(self, board: dict):
         self.players: dict[str, Player] = {}
         self.objects: dict[str, GameObject] = {}

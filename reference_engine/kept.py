@@ -29,6 +29,11 @@ one is given back as that same object, so the observation keeps its entry. A for
 that overrides any method the layer code calls (:data:`LAYER_METHODS`, outside the
 ``reference_engine`` package) may read anything, so its characteristics are never kept across
 states. Only a speed-up; no rules meaning.
+
+The observed entry of an object (``Game._observe_object``) is kept the same way
+(:func:`observed_entries`): built again only when its characteristics, its stamp or its power
+and toughness effects changed, else copied from the kept one (or, for a game that shares
+unchanged entries, given out again).
 """
 
 from __future__ import annotations
@@ -288,6 +293,24 @@ def _take(cache: dict, name: str, last: dict, stale: set) -> None:
 OBSERVE_METHODS = ("_observe_object", "observe_copiable", "observe_pt_effects", "has_all_names")
 _OBSERVING_CLASSES: dict[type, bool] = {}
 
+#: The methods that hand an observation's entries out (and may change them in place first): a
+#: game whose class takes any of them from outside this package never shares an entry.
+HANDING_METHODS = ("observe", "_observe", "observe_combat", "observe_stack")
+_SHARING_CLASSES: dict[type, bool] = {}
+
+
+def shares_entries(game) -> bool:
+    """Whether ``game``'s observations give out an unchanged object's entry again
+    (:func:`observed_entries`): its class says so (``shares_unchanged_entries``) and observes
+    with this package's methods only (:data:`HANDING_METHODS`)."""
+    cls = type(game)
+    known = _SHARING_CLASSES.get(cls)
+    if known is None:
+        known = _SHARING_CLASSES[cls] = bool(getattr(cls, "shares_unchanged_entries", False)) and all(
+            getattr(getattr(cls, name, None), "__module__", "").startswith("reference_engine.")
+            for name in HANDING_METHODS)
+    return known
+
 
 def _keeps_entries(game) -> bool:
     cls = type(game)
@@ -347,34 +370,33 @@ def fresh_entry(entry: dict) -> dict:
 def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> dict:
     """The observed entry of each of ``game``'s objects, by id, in order: for an object with the
     same characteristics (the same object), the same stamp and the same power/toughness effects
-    as when its entry was last built, a fresh copy of that entry; else ``build(obj, ch)``. Each
-    object's id goes into ``zones`` as it goes: the battlefield's list, or its owner's list of its
-    zone (CR 400.1; ``zones[zone][owner]``), in the order of ``game.objects``.
+    as when its entry was last built, that entry again (a fresh copy of it, or the one given out
+    last: :func:`_given_again`); else ``build(obj, ch)``. Each object's id goes into ``zones`` as
+    it goes: the battlefield's list, or its owner's list of its zone (CR 400.1;
+    ``zones[zone][owner]``), in the order of ``game.objects``.
 
-    The entries given out are the caller's: no dict or list of them is kept here or shared with
-    an earlier observation (the harness keeps every observation and copies none of a game that
-    shares nothing, ``harness.running.execution.Session.copies``; the engine adds the combat
-    fields to them, ``observe_combat``)."""
-    objects = game.objects
-    battlefield = zones[BATTLEFIELD]
-    entries = {}
+    The contract with the caller (``Game.shares_unchanged_entries``): off (the default), the
+    entries given out are the caller's: no dict or list of them is kept here or shared with an
+    earlier observation (the harness keeps every observation and copies none of a game that shares
+    nothing, ``harness.running.execution.Session.copies``). On, an unchanged object not in combat
+    has the dict given out last (shared with the last observation; the engine never changes it),
+    checked equal to a private copy first, so what a caller changed in it is never given out
+    again; an object in combat has a fresh copy each time (``observe_combat`` adds its combat
+    fields to the observation's entry, CR 506.4: the check would find them anyway). A game whose
+    class takes an observing method from outside this package (:data:`HANDING_METHODS`) never
+    shares. Only a speed-up; no rules meaning."""
     if not _keeps_entries(game):
-        for obj in objects.values():
-            oid = obj.id
-            zone = obj.zone
-            if zone == BATTLEFIELD:
-                battlefield.append(oid)
-            else:
-                zones[zone][obj.owner].append(oid)
-            entries[oid] = build(obj, characteristics(game, obj))
-        return entries
+        return _built_entries(game, characteristics, build, zones)
     kept = game.__dict__.get("_entries_kept")
     if kept is None:
         kept = {}
         object.__setattr__(game, "_entries_kept", kept)  # not the game's state
+    share = shares_entries(game)
+    battlefield = zones[BATTLEFIELD]
+    entries = {}
     computed = cache["characteristics"]  # the state's (observing changes nothing)
     pt_effects = cache.get("pt_effects")
-    for obj in objects.values():
+    for obj in game.objects.values():
         oid = obj.id
         zone = obj.zone
         if zone == BATTLEFIELD:
@@ -389,9 +411,39 @@ def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> 
         known = kept.get(oid)
         if known is not None and known[0] is ch and known[1] is obj and known[2] == obj._stamp \
                 and known[3] == effects:
-            entries[oid] = copied_entry(known[4])
+            given = known[5]
+            if given is not None and given == known[4][0]:  # given out last, unchanged since (sharing)
+                entries[oid] = given
+            elif share and obj.combat is None:
+                entries[oid] = _given_again(kept, oid, known)
+            else:
+                entries[oid] = copied_entry(known[4])
         else:
             entry = entries[oid] = build(obj, ch)
-            kept[oid] = (ch, obj, obj._stamp, effects, entry_parts(fresh_entry(entry)))
+            kept[oid] = (ch, obj, obj._stamp, effects, entry_parts(fresh_entry(entry)),
+                         entry if share and obj.combat is None else None)
             pt_effects = cache.get("pt_effects")  # building may read another object's characteristics
+    return entries
+
+
+def _given_again(kept: dict, oid: str, known: tuple) -> dict:
+    """A fresh copy of the entry kept in ``known``, kept with it to be given out again while no
+    caller changes it."""
+    given = copied_entry(known[4])
+    kept[oid] = known[:5] + (given,)
+    return given
+
+
+def _built_entries(game, characteristics, build, zones: dict) -> dict:
+    """:func:`observed_entries` for a game whose entries aren't kept: each built afresh."""
+    battlefield = zones[BATTLEFIELD]
+    entries = {}
+    for obj in game.objects.values():
+        oid = obj.id
+        zone = obj.zone
+        if zone == BATTLEFIELD:
+            battlefield.append(oid)
+        else:
+            zones[zone][obj.owner].append(oid)
+        entries[oid] = build(obj, characteristics(game, obj))
     return entries

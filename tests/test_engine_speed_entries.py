@@ -6,9 +6,10 @@ Oracle text and the rules, not from the engine."""
 from __future__ import annotations
 
 from reference_engine import ReferenceEngine
+from reference_engine.game import Game
 from reference_engine.objects import PTEffect
 
-from .scenario_helpers import aura, board, obj
+from .scenario_helpers import Decider, aura, board, obj
 
 
 def new_game(*objects):
@@ -72,3 +73,72 @@ def test_an_observation_changed_by_its_caller_leaves_the_next_one_as_the_state_i
     entry["pt_effects"].append({})
     entry["power"] = 0
     check(game.observe()["objects"]["b"])
+
+
+class Sharing(Game):
+    """The reference engine's game giving out an unchanged object's entry again."""
+
+    shares_unchanged_entries = True
+
+
+def test_a_sharing_game_gives_an_unchanged_entry_again_and_a_changed_one_afresh():
+    """Damage marked on Grizzly Bears (CR 120.3) is observed in a new entry, while Typhoid Rats'
+    entry, unchanged, is the one given out last; the earlier observation still has no damage."""
+    game = Sharing(board(obj("b", "Grizzly Bears"), obj("r", "Typhoid Rats")))
+    first = game.observe()
+    second = game.observe()
+    assert second["objects"]["r"] is first["objects"]["r"] and second["objects"]["b"] is first["objects"]["b"]
+    game.objects["b"].damage = 2
+    third = game.observe()
+    assert third["objects"]["b"]["damage"] == 2 and first["objects"]["b"]["damage"] == 0
+    assert third["objects"]["r"] is first["objects"]["r"]
+
+
+def test_a_sharing_game_never_gives_out_again_an_entry_its_caller_changed():
+    """What a caller changed in a shared entry is its own: Grizzly Bears have no keyword (their
+    Oracle text) in the next observation after the caller added flying to the last one's entry."""
+    game = Sharing(board(obj("b", "Grizzly Bears"), obj("r", "Typhoid Rats")))
+    first = game.observe()
+    first["objects"]["b"]["keywords"].append("flying")
+    first["objects"]["r"]["damage"] = 1
+    second = game.observe()
+    assert second["objects"]["b"]["keywords"] == [] and second["objects"]["r"]["damage"] == 0
+    assert game.observe()["objects"]["b"] is second["objects"]["b"]  # the fresh copy is given out from now on
+
+
+def test_a_sharing_game_leaves_an_earlier_observation_of_a_combat_as_it_was():
+    """Whether an attacking creature is blocked is known once blockers are declared (CR 509.1h):
+    Grizzly Bears attack and are observed with ``blocked`` None, then blocked by Hill Giant; the
+    first observation still says None (the combat fields are added to each observation's own
+    entry)."""
+    spec = board(obj("a", "Grizzly Bears"), obj("c", "Hill Giant", owner="P2"))
+    spec["players"] = [{"id": p, "life": 20} for p in ("P1", "P2")]
+    game = Sharing(spec)
+    game.apply({"type": "declare_attackers", "player": "P1", "attackers": ["a"]}, Decider())
+    attacking = game.observe()
+    assert attacking["objects"]["a"]["blocked"] is None
+    game.apply({"type": "declare_blockers", "blocks": {"c": "a"}}, Decider())
+    blocked = game.observe()
+    assert blocked["objects"]["a"]["blocked"] is True and blocked["objects"]["a"]["blocked_by"] == ["c"]
+    assert attacking["objects"]["a"]["blocked"] is None and attacking["objects"]["a"]["blocked_by"] == []
+
+
+def test_a_fork_that_changes_its_observations_shares_no_entry():
+    """A fork whose observe changes an entry it returns (as a planted bug may) has each entry
+    afresh: its last observation is not changed by the next, which marks 1 damage on Grizzly
+    Bears that the state doesn't have."""
+
+    class Changing(Sharing):
+        changes = False
+
+        def observe(self):
+            observation = super().observe()
+            if self.changes:
+                observation["objects"]["b"]["damage"] += 1
+            return observation
+
+    game = Changing(board(obj("b", "Grizzly Bears")))
+    first = game.observe()
+    game.changes = True
+    second = game.observe()
+    assert (first["objects"]["b"]["damage"], second["objects"]["b"]["damage"]) == (0, 1)
