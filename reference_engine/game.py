@@ -227,11 +227,12 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
             raise BadBoard(f"{where}.zone: {zone!r} is not one of {list(ZONES)}")
         if zone != BATTLEFIELD and controller != owner:
             raise BadBoard(f"{where}.controller: only permanents have a controller other than their owner")
-        if zone == BATTLEFIELD and set(definition.types) & {"Instant", "Sorcery"}:
+        if zone == BATTLEFIELD and ("Instant" in definition.types or "Sorcery" in definition.types):
             raise BadBoard(f"{where}: {definition.name} is not a permanent card and can't be on the battlefield")
-        obj = GameObject(oid, definition, script, owner, controller, zone, self._tick())
-        self._build_status(where, spec, obj)
-        return obj
+        timestamp = self._tick()
+        # Built with its status at once (a new object changes no game's state, objects.GameObject).
+        return GameObject(oid, definition, script, owner, controller, zone, timestamp,
+                          *self._board_status(where, spec, definition, zone))
 
     @staticmethod
     def _board_card(where: str, spec: dict) -> tuple[CardDef, CardScript]:
@@ -244,28 +245,30 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
                 raise BadBoard(f"{where}.card: {exc}") from None
             return defined
 
-    def _build_status(self, where: str, spec: dict, obj: GameObject) -> None:
-        """The board object's status: token, tapped, summoning sick, damage, shields, counters, combat."""
-        obj.token = self._flag(spec, "token", where)
-        obj.tapped = self._flag(spec, "tapped", where)
-        obj.summoning_sick = self._flag(spec, "summoning_sick", where)
-        obj.damage = self._count(spec, "damage", where)
-        obj.regeneration_shields = self._count(spec, "regeneration_shields", where)
+    def _board_status(self, where: str, spec: dict, definition: CardDef, zone: str) -> tuple:
+        """The board object's status, validated: ``(token, tapped, summoning_sick, damage,
+        deathtouch_damage, counters, attached_to, combat, regeneration_shields)``, the fields of
+        :class:`GameObject` after its timestamp (attached later, by :meth:`_build_attachment`)."""
+        token = self._flag(spec, "token", where)
+        tapped = self._flag(spec, "tapped", where)
+        summoning_sick = self._flag(spec, "summoning_sick", where)
+        damage = self._count(spec, "damage", where)
+        shields = self._count(spec, "regeneration_shields", where)
         counters = spec.get("counters", {})
         if not isinstance(counters, dict) or not all(
             isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0
             for k, v in counters.items()
         ):
             raise BadBoard(f"{where}.counters: expected a map of counter kind to a non-negative integer")
-        obj.counters = {k: v for k, v in counters.items() if v}
         combat = spec.get("combat")
         if combat not in COMBAT_STATUSES:
             raise BadBoard(f"{where}.combat: expected one of {list(COMBAT_STATUSES)}, got {combat!r}")
-        obj.combat = combat
-        if "Creature" not in obj.card.types and (obj.damage or obj.combat):
+        if "Creature" not in definition.types and (damage or combat):
             raise BadBoard(f"{where}: only creatures can have damage marked or be in combat (CR 120.3, 506.4)")
-        if obj.zone != BATTLEFIELD and (obj.tapped or obj.damage or obj.combat or obj.regeneration_shields):
+        if zone != BATTLEFIELD and (tapped or damage or combat or shields):
             raise BadBoard(f"{where}: only permanents can be tapped, damaged, in combat or shielded")
+        return (token, tapped, summoning_sick, damage, False, {k: v for k, v in counters.items() if v}, None, combat,
+                shields)
 
     def _build_attachment(self, where: str, obj: GameObject, target) -> None:
         equipment = "Equipment" in obj.card.subtypes
