@@ -67,11 +67,9 @@ def check_state_based_actions(game: GameBase, decider) -> None:
         performed = _player_and_object_actions(game)
         battlefield = game.battlefield()
         with game.unchanging():
-            to_graveyard, to_destroy, legends = _permanent_actions(game, battlefield)
-        annihilating = [o for o in battlefield if o.counters.get("+1/+1") and o.counters.get("-1/-1")]
-        for obj in battlefield:
-            if obj.deathtouch_damage:
-                obj.deathtouch_damage = False
+            to_graveyard, to_destroy, legends, annihilating, deathtouched = _permanent_actions(game, battlefield)
+        for obj in deathtouched:
+            obj.deathtouch_damage = False
         _legend_rule(game, legends, to_graveyard, decider)
         if not (to_graveyard or to_destroy or annihilating):
             if performed:
@@ -134,37 +132,48 @@ def _perform_permanent_actions(game: GameBase, to_graveyard: dict[str, str], to_
             game.annihilate_counters(obj)
 
 
-def _permanent_actions(game: GameBase, battlefield) -> tuple[dict, dict, dict]:
-    """The state-based actions that apply to permanents now, found without changing anything.
+def _permanent_actions(game: GameBase, battlefield) -> tuple[dict, dict, dict, list, list]:
+    """The state-based actions that apply to permanents now, found without changing anything, in
+    one look at each permanent.
 
-    Returns ``(to_graveyard, to_destroy, legends)``: ids put into the graveyard by rule
-    (704.5f toughness 0 or less, 704.5m Aura not legally attached), ids destroyed by rule
-    (704.5g lethal damage, 704.5h deathtouch damage), and legendary permanents grouped by
-    (controller, name) for the legend rule (704.5j; a copy of a legend is legendary too,
-    CR 707.2).
+    Returns ``(to_graveyard, to_destroy, legends, annihilating, deathtouched)``: ids put into the
+    graveyard by rule (704.5f toughness 0 or less, 704.5m Aura not legally attached), ids destroyed
+    by rule (704.5g lethal damage, 704.5h deathtouch damage), legendary permanents grouped by
+    (controller, name) for the legend rule (704.5j; a copy of a legend is legendary too, CR
+    707.2), the permanents with both +1/+1 and -1/-1 counters (704.5q) and those dealt deathtouch
+    damage since the last check (its record, cleared by each check).
     """
     to_graveyard: dict[str, str] = {}
     to_destroy: dict[str, str] = {}
     legends: dict[tuple[str, str], list[str]] = {}
+    annihilating = []
+    deathtouched = []
     computed = state_cache(game)["characteristics"]  # the state's (finding them changes nothing)
     for obj in battlefield:
-        ch = computed.get(obj.id)
+        oid = obj.id
+        ch = computed.get(oid)
         if ch is None:
             ch = characteristics(game, obj)
-        if ch.is_creature:
-            assert ch.toughness is not None, "a creature has a toughness (CR 208.1)"
-            if ch.toughness <= 0:
-                to_graveyard[obj.id] = "704.5f"
+        if "Creature" in ch.types:  # ch.is_creature
+            toughness = ch.toughness
+            assert toughness is not None, "a creature has a toughness (CR 208.1)"
+            if toughness <= 0:
+                to_graveyard[oid] = "704.5f"
             elif "indestructible" not in ch.keywords:
-                if obj.damage and obj.damage >= ch.toughness:
-                    to_destroy[obj.id] = "704.5g"
+                if obj.damage and obj.damage >= toughness:
+                    to_destroy[oid] = "704.5g"
                 elif obj.deathtouch_damage:
-                    to_destroy[obj.id] = "704.5h"
-        if ch.is_aura and not _legally_attached(game, obj, ch):
-            to_graveyard.setdefault(obj.id, "704.5m")
+                    to_destroy[oid] = "704.5h"
+        if "Aura" in ch.subtypes and not _legally_attached(game, obj, ch):  # ch.is_aura
+            to_graveyard.setdefault(oid, "704.5m")
         if "Legendary" in ch.supertypes:
-            legends.setdefault((obj.controller, ch.name), []).append(obj.id)
-    return to_graveyard, to_destroy, legends
+            legends.setdefault((obj.controller, ch.name), []).append(oid)
+        counters = obj.counters
+        if counters and counters.get("+1/+1") and counters.get("-1/-1"):
+            annihilating.append(obj)
+        if obj.deathtouch_damage:
+            deathtouched.append(obj)
+    return to_graveyard, to_destroy, legends, annihilating, deathtouched
 
 
 #: Whether a game's class decides what an Aura may enchant with this package's methods only
