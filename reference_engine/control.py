@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .layers import characteristics
+from .layers import card_types
 from .objects import GameObject
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class ControlRules(GameBase):
             return
         obj.controller = controller
         self.log.append({"kind": "control_changed", "object": obj.id, "from": previous, "to": controller})
-        if characteristics(self, obj).is_creature:
+        if "Creature" in card_types(self, obj):
             obj.summoning_sick = True  # CR 302.6
         if obj.combat is not None:  # CR 506.4
             obj.combat = None

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from dataclasses import replace
 
 from .cards import CardDef, CardScript
-from .layers import characteristics
+from .layers import card_types
 from .objects import BATTLEFIELD, GameObject
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ class CopyRules(GameBase):
         obj.spell_x = spell_x
         obj.attached_to = attach_to
         self.objects[oid] = obj
-        obj.summoning_sick = characteristics(self, obj).is_creature
+        obj.summoning_sick = "Creature" in card_types(self, obj)  # CR 302.6
         if tapped or self.copiable_values(obj)[1].enters_tapped:  # "This enters tapped" (CR 614.1c)
             obj.tapped = True
         self.log.append({"kind": "zone_change", "object": oid, "from": None, "to": BATTLEFIELD,

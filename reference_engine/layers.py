@@ -219,6 +219,16 @@ def characteristics(game, obj: GameObject) -> Characteristics:
     return known
 
 
+def card_types(game, obj: GameObject) -> tuple[str, ...]:
+    """``obj``'s card types, as :func:`characteristics` computes them (CR 205.2a), without computing
+    the rest: no effect of the card pool changes card types (layer 4, CR 613.1d, only grants
+    supertypes: Orb of Origin's mono and continuous), so they are its copiable values' (layer 1,
+    CR 613.2, 707.2; printed, or a Clone's copied ones). Read where a change to the state follows
+    at once (a permanent entering, changing control, tapped for mana), so the characteristics of
+    that passing state are not computed for its types alone."""
+    return game.copiable_values(obj)[0].types
+
+
 def state_cache(game) -> dict:
     """What has been computed from ``game``'s state as it is now (characteristics by object id
     under ``"characteristics"``; attachments, anthems, resolved effects by object, power and

@@ -38,7 +38,7 @@ from harness import decisions as D
 from .abilities import (ADD, ADD_ANY_COLOR, ADD_ONE_OF, ADD_LAND_YOU_CONTROL_TYPE, ADD_OPPONENT_LAND_COLOR, COLORS,
                         CONTAMINATION, DOUBLE, MANA_TYPES, MULTIPLIERS, TRIPLE, ActivatedAbility, Cost)
 from .errors import Unsupported
-from .layers import characteristics
+from .layers import card_types
 from .objects import GameObject
 from .records import Mana
 
@@ -237,8 +237,8 @@ class ManaRules(GameBase):
         return frozenset()
 
     def is_land(self, obj: GameObject) -> bool:
-        """Whether ``obj`` is a land now (its computed card types, CR 205.2a)."""
-        return "Land" in characteristics(self, obj).types
+        """Whether ``obj`` is a land now (its card types, CR 205.2a: :func:`reference_engine.layers.card_types`)."""
+        return "Land" in card_types(self, obj)
 
     # ------------------------------------------------- replacement effects
     def mana_replacement_of(self, source: GameObject) -> str | None:

@@ -1,10 +1,14 @@
-"""One look at each permanent per state-based action check (reference_engine.state_based_actions).
+"""One look at each permanent per state-based action check, and what the engine reads without
+computing in passing states (reference_engine.state_based_actions, layers, copies, control, mana,
+playtest).
 
 The check finds every applicable state-based action of the permanents in one pass (CR 704.3: they
 are performed simultaneously): toughness 0 or less (704.5f), lethal and deathtouch damage (704.5g,
-704.5h), the legend rule (704.5j), Auras not legally attached (704.5m), +1/+1 and -1/-1 counters
-(704.5q), and it clears the record of deathtouch damage. Expected values come from the cards'
-Oracle text and the rules, not from the engine.
+704.5h), the legend rule (704.5j), Auras not legally attached (704.5m), +1/+1 and -1/-1 counters (704.5q), and it clears
+the record of deathtouch damage. Whether a permanent entering or changing control is summoning sick
+(CR 302.6) and whether it is a land (CR 205.2a) are read from its copiable card types (CR 613.1d:
+no effect of the card pool changes card types; a Clone's are those it copies, CR 707.2).
+Expected values come from the cards' Oracle text and the rules, not from the engine.
 """
 
 from __future__ import annotations
@@ -57,3 +61,62 @@ def test_two_legends_and_a_lethal_damage_in_the_same_check():
                     obj("b", "Grizzly Bears", damage=2))
     check(game, "k2")
     assert [game.objects[oid].zone for oid in ("k1", "k2", "b")] == ["graveyard", "battlefield", "graveyard"]
+
+
+def test_a_permanent_entering_is_summoning_sick_if_it_is_a_creature():
+    """CR 302.6: a creature is summoning sick until its controller has controlled it continuously
+    since their most recent turn began; Grizzly Bears and Ornithopter (artifact creature) enter
+    sick, Thought Vessel (noncreature artifact) and a Forest (land) don't."""
+    game = new_game(obj("x", "Ornithopter", zone="hand"))
+    for oid, name in (("b", "Grizzly Bears"), ("o", "Ornithopter"), ("v", "Thought Vessel"), ("f", "Forest")):
+        game.apply({"type": "put_onto_battlefield", "card": name, "id": oid, "controller": "P1"}, Decider())
+    observed = game.observe()["objects"]
+    assert [observed[oid]["summoning_sick"] for oid in "bovf"] == [True, True, False, False]
+
+
+def test_a_clone_entering_as_a_copy_of_a_creature_is_summoning_sick():
+    """A Clone enters as a copy of Grizzly Bears (CR 707.5): its copiable types are a creature's
+    (CR 707.2), so it is summoning sick (CR 302.6)."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    game.apply({"type": "put_onto_battlefield", "card": "Clone", "id": "c", "controller": "P1", "copy_of": "b"},
+               Decider())
+    entry = game.observe()["objects"]["c"]
+    assert entry["name"] == "Grizzly Bears" and entry["summoning_sick"] is True
+
+
+def test_a_permanent_changing_control_is_summoning_sick_if_it_is_a_creature():
+    """CR 302.6: a creature that comes under another player's control is summoning sick; an
+    artifact that isn't a creature (Thought Vessel) isn't."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("v", "Thought Vessel"))
+    for oid in "bv":
+        game.apply({"type": "change_control", "object": oid, "controller": "P2"}, Decider())
+    observed = game.observe()["objects"]
+    assert (observed["b"]["summoning_sick"], observed["v"]["summoning_sick"]) == (True, False)
+
+
+def test_card_types_are_the_computed_ones_throughout_a_run(monkeypatch, outside_coverage):
+    """``layers.card_types`` stands for the card types of the characteristics (CR 205.2a, 613.1d):
+    every read of a short fuzzing run on the reference engine (both modes) is compared with the
+    object's characteristics; an effect that changed card types would show here."""
+    import sys
+
+    import reference_engine.layers as layers
+    from harness.adapters.reference import ReferenceAdapter
+    from harness.running.runner import run
+
+    real = layers.card_types
+    reads = [0]
+
+    def checked(game, o):
+        types = real(game, o)
+        assert types == layers.characteristics(game, o).types, f"card types of {o.id}"
+        reads[0] += 1
+        return types
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("reference_engine") and getattr(module, "card_types", None) is real:
+            monkeypatch.setattr(module, "card_types", checked)
+    for explore in (True, False):
+        result = run(ReferenceAdapter(), max_examples=6, seed=3, database=None, shrink=False, explore=explore)
+        assert result.violation is None, result.violation
+    assert reads[0] > 50
