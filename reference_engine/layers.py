@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import re
 
 from .cards import CardDef, CardScript
-from .kept import kept_characteristics
+from .kept import keeps, kept_characteristics
 from .filters import matches
 from .objects import BATTLEFIELD, VERSION, GameObject, PTEffect
 from .records import Characteristics  # computed here, defined below every rules module
@@ -103,8 +103,8 @@ class Layers(GameBase):
         if "anthems" in cache:
             return cache["anthems"]
         found: list[tuple[GameObject, Ability]] = []
-        for source in self.battlefield():
-            model = self.copiable_values(source)[1].model
+        for source, script in copiable_scripts(self):
+            model = script.model
             if model is None:
                 continue
             for ability in model.of("static"):
@@ -217,6 +217,17 @@ def characteristics(game, obj: GameObject) -> Characteristics:
     if known is None:  # computed, or kept from an earlier state computed from the same (reference_engine.kept)
         known = computed[obj.id] = kept_characteristics(game, obj, cache, _characteristics)
     return known
+
+
+def copiable_scripts(game) -> list[tuple[GameObject, CardScript]]:
+    """Each permanent on the battlefield with the script of its copiable values (layer 1, CR 613.2,
+    707.2): ``(obj, game.copiable_values(obj)[1])`` in the order of ``game.battlefield()``. With this
+    package's layer code (:func:`reference_engine.kept.keeps`) they are read from the permanents
+    directly (a Clone's copy effect, else its own), without a call of the method for each; a fork's
+    ``copiable_values`` or ``battlefield`` is called for each."""
+    if not keeps(game):
+        return [(o, game.copiable_values(o)[1]) for o in game.battlefield()]
+    return [(o, o.script if o.copy_effect is None else o.copy_effect[1]) for o in game.battlefield()]
 
 
 def card_types(game, obj: GameObject) -> tuple[str, ...]:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 
 from .abilities import EFFECT_NOT_IN_RULINGS, EQUIP, ActivatedAbility, Cost
 from .cards import CardDef
-from .layers import characteristics, state_cache
+from .layers import characteristics, copiable_scripts, state_cache
 from .objects import BATTLEFIELD, GameObject, PTEffect
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ class PlaytestRules(GameBase):
         cache = state_cache(self)
         if "orbs" in cache:
             return cache["orbs"]
-        found = cache["orbs"] = [o for o in self.battlefield() if self.copiable_values(o)[1].grants_playtest_supertypes]
+        found = cache["orbs"] = [o for o, script in copiable_scripts(self) if script.grants_playtest_supertypes]
         return found
 
     def granted_supertypes(self, obj: GameObject, card: CardDef) -> tuple[str, ...]:
@@ -111,8 +111,7 @@ class PlaytestRules(GameBase):
         cache = state_cache(self)
         found = cache.get(_NO_MAXIMUM_KEY)
         if found is None:
-            found = cache[_NO_MAXIMUM_KEY] = [
-                o for o in self.battlefield() if self.copiable_values(o)[1].no_maximum_hand_size]
+            found = cache[_NO_MAXIMUM_KEY] = [o for o, script in copiable_scripts(self) if script.no_maximum_hand_size]
         for obj in found:
             if obj.controller == player and self.has_abilities(obj):
                 return None

@@ -7,7 +7,8 @@ are performed simultaneously): toughness 0 or less (704.5f), lethal and deathtou
 704.5h), the legend rule (704.5j), Auras not legally attached (704.5m), +1/+1 and -1/-1 counters (704.5q), and it clears
 the record of deathtouch damage. Whether a permanent entering or changing control is summoning sick
 (CR 302.6) and whether it is a land (CR 205.2a) are read from its copiable card types (CR 613.1d:
-no effect of the card pool changes card types; a Clone's are those it copies, CR 707.2).
+no effect of the card pool changes card types; a Clone's are those it copies, CR 707.2); the
+permanents' copiable scripts are read directly unless a fork's ``copiable_values`` gives them.
 Expected values come from the cards' Oracle text and the rules, not from the engine.
 """
 
@@ -120,3 +121,34 @@ def test_card_types_are_the_computed_ones_throughout_a_run(monkeypatch, outside_
         result = run(ReferenceAdapter(), max_examples=6, seed=3, database=None, shrink=False, explore=explore)
         assert result.violation is None, result.violation
     assert reads[0] > 50
+
+
+def _forked_game(values_of_x, *objects):
+    """A game of a fork whose ``copiable_values`` gives the object ``x`` the values of the card
+    ``values_of_x`` (on the battlefield; a copy effect would do the same, CR 707.2)."""
+    from reference_engine import Game
+    from reference_engine.cards import card
+
+    class Forked(Game):
+        def copiable_values(self, obj):
+            if obj.id == "x" and obj.zone == "battlefield":
+                return card(values_of_x)
+            return super().copiable_values(obj)
+
+    return Forked(board(*objects))
+
+
+def test_a_forks_copiable_values_decide_the_maximum_hand_size():
+    """Thought Vessel's "You have no maximum hand size" (CR 402.2) is a static ability of its
+    copiable values (CR 707.2): an Ornithopter a fork gives Thought Vessel's values to takes its
+    controller's maximum away."""
+    game = _forked_game("Thought Vessel", obj("x", "Ornithopter"))
+    assert game.observe()["players"]["P1"]["max_hand_size"] is None
+
+
+def test_a_forks_copiable_values_decide_the_orbs():
+    """Orb of Origin grants mono and continuous to the other noncreature artifacts (its rulings
+    2024-11-08, CR 613.1d): a Forest a fork gives Orb of Origin's values to makes Thought Vessel
+    mono and continuous."""
+    game = _forked_game("Orb of Origin", obj("x", "Forest"), obj("v", "Thought Vessel"))
+    assert game.observe()["objects"]["v"]["supertypes"] == ["Mono", "Continuous"]
