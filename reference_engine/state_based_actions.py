@@ -149,6 +149,7 @@ def _permanent_actions(game: GameBase, battlefield) -> tuple[dict, dict, dict, l
     annihilating = []
     deathtouched = []
     computed = state_cache(game)["characteristics"]  # the state's (finding them changes nothing)
+    verdicts = None  # the 704.5m verdicts of the last check (_aura_verdicts), found at the first Aura
     for obj in battlefield:
         oid = obj.id
         ch = computed.get(oid)
@@ -164,8 +165,11 @@ def _permanent_actions(game: GameBase, battlefield) -> tuple[dict, dict, dict, l
                     to_destroy[oid] = "704.5g"
                 elif obj.deathtouch_damage:
                     to_destroy[oid] = "704.5h"
-        if "Aura" in ch.subtypes and not _legally_attached(game, obj, ch):  # ch.is_aura
-            to_graveyard.setdefault(oid, "704.5m")
+        if "Aura" in ch.subtypes:  # ch.is_aura
+            if verdicts is None:
+                verdicts = _aura_verdicts(game)
+            if not _legally_attached(game, obj, ch, verdicts, computed):
+                to_graveyard.setdefault(oid, "704.5m")
         if "Legendary" in ch.supertypes:
             legends.setdefault((obj.controller, ch.name), []).append(oid)
         counters = obj.counters
@@ -181,12 +185,9 @@ def _permanent_actions(game: GameBase, battlefield) -> tuple[dict, dict, dict, l
 _DECIDING_CLASSES: dict[type, bool] = {}
 
 
-def _legally_attached(game: GameBase, aura, ch) -> bool:
-    """``game.can_enchant(aura, aura.attached_to)`` (704.5m), kept from the last check while the
-    Aura and the permanent it is attached to are the same objects with the same stamps and the
-    same characteristics (``ch`` is the Aura's): what it may enchant (CR 303.4a) reads the Aura's
-    copiable values, controller and colours, the permanent's zone, controller, types and
-    protections (CR 702.16c)."""
+def _aura_verdicts(game: GameBase) -> dict | bool:
+    """The 704.5m verdicts kept from the last check (by Aura id), or False if ``game``'s class
+    decides what an Aura may enchant with a method from outside this package."""
     cls = type(game)
     decides = _DECIDING_CLASSES.get(cls)
     if decides is None:
@@ -194,16 +195,34 @@ def _legally_attached(game: GameBase, aura, ch) -> bool:
             getattr(method, "__module__", "").startswith("reference_engine.")
             for method in (cls.can_enchant, cls.could_enchant, cls.copiable_values))
     if not decides:
-        return game.can_enchant(aura, aura.attached_to)
-    target = game.objects.get(aura.attached_to) if aura.attached_to is not None else None
-    target_ch = characteristics(game, target) if target is not None and target.zone == BATTLEFIELD else None
+        return False
     kept = game._kept_cache
     if kept is None:
         kept = game._kept_cache = {}
+    return kept
+
+
+def _legally_attached(game: GameBase, aura, ch, kept: dict | bool, computed: dict) -> bool:
+    """``game.can_enchant(aura, aura.attached_to)`` (704.5m), kept from the last check (``kept``, of
+    :func:`_aura_verdicts`) while the Aura and the permanent it is attached to are the same objects
+    with the same stamps and the same characteristics (``ch`` is the Aura's; ``computed`` the
+    state's characteristics by id): what it may enchant (CR 303.4a) reads the Aura's copiable
+    values, controller and colours, the permanent's zone, controller, types and protections (CR
+    702.16c)."""
+    if kept is False:
+        return game.can_enchant(aura, aura.attached_to)
+    assert isinstance(kept, dict)
+    host = aura.attached_to
+    target = game.objects.get(host) if host is not None else None
+    target_ch = None
+    if target is not None and target.zone == BATTLEFIELD:
+        target_ch = computed.get(target.id)
+        if target_ch is None:
+            target_ch = characteristics(game, target)
     known = kept.get(aura.id)
     if known is not None and known[0] is aura and known[1] == aura._stamp and known[2] is target \
             and known[4] is ch and known[5] is target_ch and (target is None or known[3] == target._stamp):
         return known[6]
-    legal = game.can_enchant(aura, aura.attached_to)
+    legal = game.can_enchant(aura, host)
     kept[aura.id] = (aura, aura._stamp, target, target._stamp if target is not None else None, ch, target_ch, legal)
     return legal

@@ -4,7 +4,8 @@ playtest).
 
 The check finds every applicable state-based action of the permanents in one pass (CR 704.3: they
 are performed simultaneously): toughness 0 or less (704.5f), lethal and deathtouch damage (704.5g,
-704.5h), the legend rule (704.5j), Auras not legally attached (704.5m), +1/+1 and -1/-1 counters (704.5q), and it clears
+704.5h), the legend rule (704.5j), Auras not legally attached (704.5m, kept from the last check for
+this package's rules, decided afresh by a fork's), +1/+1 and -1/-1 counters (704.5q), and it clears
 the record of deathtouch damage. Whether a permanent entering or changing control is summoning sick
 (CR 302.6) and whether it is a land (CR 205.2a) are read from its copiable card types (CR 613.1d:
 no effect of the card pool changes card types; a Clone's are those it copies, CR 707.2); the
@@ -152,3 +153,25 @@ def test_a_forks_copiable_values_decide_the_orbs():
     mono and continuous."""
     game = _forked_game("Orb of Origin", obj("x", "Forest"), obj("v", "Thought Vessel"))
     assert game.observe()["objects"]["v"]["supertypes"] == ["Mono", "Continuous"]
+
+
+def test_a_forks_can_enchant_decides_in_each_check():
+    """704.5m asks the game whether the Aura is legally attached: a fork whose ``can_enchant``
+    refuses Hyena Umbra from the second check on sees it put into the graveyard then, though
+    nothing of the Aura or the Bears changed."""
+    from reference_engine import Game
+
+    from .scenario_helpers import aura
+
+    class Forked(Game):
+        refuse = False
+
+        def can_enchant(self, aura_obj, target_id):
+            return not self.refuse and super().can_enchant(aura_obj, target_id)
+
+    game = Forked(board(obj("b", "Grizzly Bears"), aura("h", "Hyena Umbra", on="b")))
+    check(game)
+    assert game.objects["h"].zone == "battlefield"
+    game.refuse = True
+    check(game)
+    assert game.objects["h"].zone == "graveyard"
