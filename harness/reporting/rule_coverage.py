@@ -21,6 +21,32 @@ from collections.abc import Mapping
 #: Event fields that name objects.
 OBJECT_FIELDS = ("object", "source", "target", "attach_to", "copy_of")
 
+try:  # the C loop behind collections.Counter.update: table[name] = table.get(name, 0) + 1 for each name
+    from _collections import _count_elements as count_each
+except ImportError:  # pragma: no cover  (another Python than CPython)
+    def count_each(table: dict, names) -> None:
+        """Add 1 to ``table[name]`` (0 if absent) for each of ``names``, in their order."""
+        for n in names:
+            table[n] = table.get(n, 0) + 1
+
+
+#: The rules and rulings the invariants of each list of applied invariants cite, by the ids of its
+#: invariants: ``(list, rules, rulings)``, the list kept to tell an id reused by another object.
+_CITED: dict[tuple, tuple[list, set, set]] = {}
+
+
+def _cited(applied: list) -> tuple[set, set]:
+    """The CR rules and the rulings ``applied`` (a list of ``invariants.Invariant``) cite, each a set
+    built in the order of the list (a step's list comes again on many steps: worked out once)."""
+    key = tuple(map(id, applied))
+    found = _CITED.get(key)
+    if found is None or found[0] != applied:
+        found = (list(applied), {r for inv in applied for r in inv.rules}, {r for inv in applied for r in inv.rulings})
+        if len(_CITED) >= 4096:
+            _CITED.clear()
+        _CITED[key] = found
+    return found[1], found[2]
+
 
 def cards_of_step(event: Mapping[str, Any], before: Mapping[str, Any], after: Mapping[str, Any]) -> set[str]:
     """Names of the cards a step involves: named by ``event`` (directly or through an object
@@ -76,12 +102,11 @@ class RuleCoverage:
 
     def record(self, applied, event: Mapping[str, Any], before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
         """Count one step: ``applied`` are the invariants (``invariants.Invariant``) that applied to it."""
-        rules = {r for inv in applied for r in inv.rules}
-        rulings = {r for inv in applied for r in inv.rulings}
+        rules, rulings = _cited(applied)
         cards = cards_of_step(event, before, after)
-        for table, names in ((self.rules, rules), (self.rulings, rulings), (self.cards, cards)):
-            for n in names:
-                table[n] = table.get(n, 0) + 1
+        count_each(self.rules, rules)
+        count_each(self.rulings, rulings)
+        count_each(self.cards, cards)
         if self.links is not None and event:
             self._link(self.links, rules, rulings, cards)
 

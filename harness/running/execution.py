@@ -23,6 +23,7 @@ from invariants.generic import json_problem, observation_problems
 
 from harness.running import interrupts, monitor as supervisor
 from harness.reporting.findings import CRASH, crash_site_message
+from harness.reporting.rule_coverage import count_each
 from harness.running.invariant_schedule import schedule
 from harness.running.decider import REFERENCE_ONLY, BadDecisionRequest, ReplayDecider, ReplayDiverged
 from harness.running.oracle import Oracle
@@ -430,19 +431,23 @@ class Session:
                after: Observation) -> list[Violation]:
         """Check every invariant on step ``index``'s ``transition``, counting them and the rules covered."""
         violations: list[Violation] = []
-        applied = []
-        checked, applicable = self.stats.checked, self.stats.applicable
+        applied: list = []
+        names: list[str] = []
+        stats = self.stats
         plan = schedule(self.invariants)
-        for name in plan.names:  # every invariant is checked; those that can't apply are skipped (None)
-            checked[name] = checked.get(name, 0) + 1
-        for inv, name, check in plan.checks(event.get("type"), transition.log, transition.before, transition.after):
-            result = check(transition)
-            if result is not None:
-                applicable[name] = applicable.get(name, 0) + 1
-                applied.append(inv)
-                if result:
-                    violations.append(Violation(name, index, tuple(result)))
-        self.stats.coverage.record(applied, event, before, after)
+        count_each(stats.checked, plan.names)  # every invariant is checked; those that can't apply are skipped (None)
+        try:
+            for inv, name, check in plan.checks(event.get("type"), transition.log, transition.before,
+                                                transition.after):
+                result = check(transition)
+                if result is not None:
+                    applied.append(inv)
+                    names.append(name)
+                    if result:
+                        violations.append(Violation(name, index, tuple(result)))
+        finally:  # counted in their order, as far as they ran
+            count_each(stats.applicable, names)
+        stats.coverage.record(applied, event, before, after)
         return violations
 
     # ------------------------------------------------------------------ the oracle (differential mode)
