@@ -16,11 +16,24 @@ from typing import cast
 from harness import decisions as D
 from .base import Decision, Transition, invariant
 from .observed import cause_of, left_battlefield
+from .on_change import changed_objects
 
 
 @invariant("generic.owner_never_changes", rules=("108.3", "111.2"), family="generic")
 def owner_never_changes(t: Transition):
-    """Every object keeps its owner, whatever happens to it (control changes and zone changes included)."""
+    """Every object keeps its owner, whatever happens to it (control changes and zone changes included).
+
+    Read on change only (:func:`invariants.on_change.changed_objects`): an object equal to its
+    version before has its owner; with two or more found, all are read again, in their order before."""
+    old = t.before["objects"]
+    out = [f"{oid} ({before['name']}) was owned by {before['owner']} and is now owned by {after['owner']}"
+           for oid, after in changed_objects(t.after, t.before).items()
+           if (before := old.get(oid)) is not None and after["owner"] != before["owner"]]
+    return out if len(out) < 2 else _owners_changed(t)
+
+
+def _owners_changed(t: Transition) -> list[str]:
+    """What :func:`owner_never_changes` finds, every object read, in their order before the event."""
     out = []
     for oid, before in t.before["objects"].items():
         after = t.after["objects"].get(oid)

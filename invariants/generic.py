@@ -10,6 +10,7 @@ from __future__ import annotations
 from harness.wire.log_kinds import log_problems
 
 from .base import ScenarioRun, Transition, invariant
+from .on_change import Sound, _unchanged, changed_objects as _changed_objects
 
 OBJECT_FIELDS: dict[str, type | tuple[type, ...]] = {
     "name": str, "zone": str, "owner": str, "controller": str, "token": bool, "tapped": bool,
@@ -26,26 +27,6 @@ ZONES = ("battlefield", "library", "hand", "graveyard", "exile")
 _well_formed: list = [None]
 _plain: list = [None]
 _last_shape: list = [None, ()]  # [observation, problems]: the session's check and the invariant's are one
-
-
-def _unchanged(old, new) -> bool:
-    """Whether ``new`` is a distinct object equal to ``old`` (an engine that changes one
-    object in place and returns it again gets no credit: the same object is checked again)."""
-    return old is not new and old == new
-
-
-_last_changed: list = [None, None, None]  # [obs, before, changed objects]: the shape and JSON checks share one
-
-
-def _changed_objects(obs: dict, before) -> dict:
-    """The objects of ``obs`` that are new or not :func:`_unchanged` from those of ``before``
-    (computed once for the last pair: the shape check and the JSON check both ask)."""
-    if _last_changed[0] is obs and _last_changed[1] is before:
-        return _last_changed[2]
-    old = before["objects"]
-    changed = {oid: obj for oid, obj in obs["objects"].items() if not _unchanged(old.get(oid, _unchanged), obj)}
-    _last_changed[:] = [obs, before, changed]
-    return changed
 
 
 def observation_problems(obs, before=None, reuse: bool = True) -> list[str]:
@@ -363,15 +344,22 @@ def illegal_changes_nothing(t: Transition):
 
 @invariant("generic.damage_only_on_battlefield", rules=("120.3", "400.7"), family="generic")
 def damage_only_on_battlefield(t: Transition):
-    """Objects off the battlefield have no damage, combat status, attachment or tapped state (CR 400.7)."""
+    """Objects off the battlefield have no damage, combat status, attachment or tapped state (CR 400.7).
+
+    Checked on change only (:mod:`.on_change`): after an observation found sound, the objects new or
+    changed since (what is wrong with an object depends on that object only)."""
+    objects = _no_permanent_state_off.since(t.before, t.after)
     out = []
-    for oid, o in t.after["objects"].items():
+    for oid, o in (t.after["objects"] if objects is None else objects).items():
         if o["zone"] != "battlefield" and (o["damage"] or o["tapped"] or o["combat"] or o["attached_to"]):
             kept = [f"{name} {json_text(o[name])} (expected {json_text(off)})" for name, off in
                     (("damage", 0), ("tapped", False), ("combat", None), ("attached_to", None)) if o[name]]
             out.append(f"{oid} ({o['name']}) in the {o['zone']} kept permanent state: {', '.join(kept)}; an object "
                        f"off the battlefield is a new object with none of it (CR 400.7)")
-    return out
+    return _no_permanent_state_off.keep(t.after, out)
+
+
+_no_permanent_state_off = Sound()
 
 
 @invariant("generic.determinism", rules=("101.4", "616.1"), family="generic", scope="scenario")

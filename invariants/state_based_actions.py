@@ -21,7 +21,20 @@ from __future__ import annotations
 
 from .base import Transition, invariant
 from .card_abilities import has_keyword
+from .on_change import IdsWhere, Sound
 from .views import per_observation
+
+#: The tokens, the creatures on the battlefield with a toughness and the permanents with counters of
+#: the step's observations (kept on change: :mod:`.on_change`).
+_TOKENS = IdsWhere(lambda o: bool(o["token"]))
+_CREATURES = IdsWhere(lambda o: o["zone"] == "battlefield" and "Creature" in o["types"] and o["toughness"] is not None)
+_COUNTERED = IdsWhere(lambda o: o["zone"] == "battlefield" and bool(o["counters"]))
+
+
+def _to_read(sound: Sound, t: Transition) -> dict:
+    """The objects of ``t.after`` a check that keeps ``sound`` must read (:meth:`.on_change.Sound.since`)."""
+    objects = sound.since(t.before, t.after)
+    return t.after["objects"] if objects is None else objects
 
 
 def _on_battlefield(t: Transition) -> dict[str, dict]:
@@ -56,29 +69,33 @@ def life_total(t: Transition):
 
 @invariant("sba.token_zone", rules=("704.3", "704.5d", "111.7"), requires=("sba.token_zone",), family="generic")
 def token_zone(t: Transition):
-    """704.5d: no token is in a zone other than the battlefield (it ceased to exist)."""
-    if t.illegal is not None:
+    """704.5d: no token is in a zone other than the battlefield (it ceased to exist).
+
+    Checked on change only (:mod:`.on_change`), as the other checks here but for the legend rule
+    and Auras: after an observation found sound, the objects new or changed since."""
+    before, tokens = _TOKENS.pair(t.before, t.after)
+    out = [f"704.5d: token {oid} is in the {o['zone']}: expected it to have ceased to exist (gone from the "
+           f"objects and zones, the log of this step with a zone_change entry for it with to null, e.g. "
+           f'{{"kind": "zone_change", "object": "{oid}", "from": "{o["zone"]}", "to": null}})'
+           for oid, o in _to_read(_tokens_sound, t).items() if o["token"] and o["zone"] != "battlefield"]
+    _tokens_sound.keep(t.after, out)
+    if t.illegal is not None or (not tokens and not before):
         return None
-    tokens = {oid: o for oid, o in t.after["objects"].items() if o["token"]}
-    if not tokens and not any(o["token"] for o in t.before["objects"].values()):
-        return None
-    return [f"704.5d: token {oid} is in the {o['zone']}: expected it to have ceased to exist (gone from the "
-            f"objects and zones, the log of this step with a zone_change entry for it with to null, e.g. "
-            f'{{"kind": "zone_change", "object": "{oid}", "from": "{o["zone"]}", "to": null}})'
-            for oid, o in tokens.items() if o["zone"] != "battlefield"]
+    return out
+
+
+_tokens_sound, _toughness_sound, _damage_sound, _counters_sound = Sound(), Sound(), Sound(), Sound()
 
 
 @invariant("sba.zero_toughness", rules=("704.3", "704.5f"), requires=("sba.zero_toughness",), family="generic")
 def zero_toughness(t: Transition):
     """704.5f: no creature on the battlefield has toughness 0 or less (indestructible or not)."""
-    if t.illegal is not None:
-        return None
-    creatures = _creatures(t)
-    if not creatures:
-        return None
-    return [f"704.5f: creature {oid} has toughness {o['toughness']} and is still on the battlefield: expected it in "
-            f"its owner's graveyard" for oid, o in creatures.items()
-            if o["toughness"] <= 0]
+    _, creatures = _CREATURES.pair(t.before, t.after)
+    out = [f"704.5f: creature {oid} has toughness {o['toughness']} and is still on the battlefield: expected it in "
+           f"its owner's graveyard" for oid, o in _to_read(_toughness_sound, t).items()
+           if oid in creatures and o["toughness"] <= 0]
+    _toughness_sound.keep(t.after, out)
+    return None if t.illegal is not None or not creatures else out
 
 
 @invariant("sba.lethal_damage", rules=("704.3", "704.5g", "702.12b"), requires=("sba.lethal_damage",),
@@ -86,16 +103,14 @@ def zero_toughness(t: Transition):
 def lethal_damage(t: Transition):
     """704.5g: no creature on the battlefield with toughness above 0 has damage marked on it at least equal
     to its toughness, unless it is indestructible (702.12b)."""
-    if t.illegal is not None:
-        return None
-    creatures = _creatures(t)
-    if not creatures:
-        return None
-    return [f"704.5g: creature {oid} has {o['damage']} damage and toughness {o['toughness']} and is still on the "
-            f"battlefield: expected it destroyed (in its owner's graveyard), or a replacement effect that removed "
-            f"the damage"
-            for oid, o in creatures.items()
-            if 0 < o["toughness"] <= o["damage"] and not has_keyword(o, "indestructible")]
+    _, creatures = _CREATURES.pair(t.before, t.after)
+    out = [f"704.5g: creature {oid} has {o['damage']} damage and toughness {o['toughness']} and is still on the "
+           f"battlefield: expected it destroyed (in its owner's graveyard), or a replacement effect that removed "
+           f"the damage"
+           for oid, o in _to_read(_damage_sound, t).items()
+           if oid in creatures and 0 < o["toughness"] <= o["damage"] and not has_keyword(o, "indestructible")]
+    _damage_sound.keep(t.after, out)
+    return None if t.illegal is not None or not creatures else out
 
 
 def _has_deathtouch(entry: dict, before: dict, after: dict) -> bool:
@@ -187,11 +202,9 @@ def unattached_aura(t: Transition):
            family="generic")
 def counter_annihilation(t: Transition):
     """704.5q: no permanent has both +1/+1 and -1/-1 counters on it."""
-    if t.illegal is not None:
-        return None
-    countered = {oid: o for oid, o in _on_battlefield(t).items() if o["counters"]}
-    if not countered:
-        return None
-    return [f"704.5q: {oid} has both +1/+1 and -1/-1 counters ({o['counters']}): expected N of each removed, N the "
-            f"smaller count" for oid, o in countered.items()
-            if o["counters"].get("+1/+1") and o["counters"].get("-1/-1")]
+    _, countered = _COUNTERED.pair(t.before, t.after)
+    out = [f"704.5q: {oid} has both +1/+1 and -1/-1 counters ({o['counters']}): expected N of each removed, N the "
+           f"smaller count" for oid, o in _to_read(_counters_sound, t).items()
+           if oid in countered and o["counters"].get("+1/+1") and o["counters"].get("-1/-1")]
+    _counters_sound.keep(t.after, out)
+    return None if t.illegal is not None or not countered else out

@@ -1,0 +1,130 @@
+"""What a step changed, worked out once per step, for the checks that read only that.
+
+Most steps change one object of twenty-five or none (a priority pass, a refused event): a check
+whose verdict on an object depends only on that object, after an observation it found sound,
+needs to read only the objects that are new or changed since (:func:`changed_objects`), and an
+index of the objects with some property (:class:`IdsWhere`) is the last one less the objects
+removed or changed plus the changed ones that have it. Everything here is found by reference
+(identity means "this very observation"): the harness never changes an observation once it is
+made (a session keeps each as the record of the game, and copies those of an engine that
+shares its own state in them, :mod:`harness.running.execution`).
+
+An object equal (``==``) to its previous version counts as unchanged; one that is the same
+object as its previous version counts as changed (an engine that changes an object in place
+and returns it again gets no credit). Equality can't tell ``1`` from ``True`` or ``1.0``: the
+checks that read changed objects only read fields whose verdict equality keeps (truth values,
+comparisons, membership, strings). ``tests/test_on_change_checks.py`` shows that each check
+here gives the full check's verdict on every step of fuzz runs of the reference engine and of
+mutants, and that a violation in the changed part alone is found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+def _unchanged(old, new) -> bool:
+    """Whether ``new`` is a distinct object equal to ``old`` (an engine that changes one
+    object in place and returns it again gets no credit: the same object is checked again)."""
+    return old is not new and old == new
+
+
+_last_changed: list = [None, None, None]  # [obs, before, changed objects]: every check of a step shares one
+_last_removed: list = [None, None, None]  # [obs, before, removed ids]
+
+
+def changed_objects(obs: dict, before) -> dict:
+    """The objects of ``obs`` that are new or not :func:`_unchanged` from those of ``before``, in the
+    order of ``obs`` (computed once for the last pair: every check of the step asks)."""
+    if _last_changed[0] is obs and _last_changed[1] is before:
+        return _last_changed[2]
+    get = before["objects"].get
+    # not _unchanged(old, obj), written out (a call per object costs a sixth of the comparison)
+    changed = {oid: obj for oid, obj in obs["objects"].items()
+               if (old := get(oid, _unchanged)) is obj or not old == obj}
+    _last_changed[:] = [obs, before, changed]
+    return changed
+
+
+def removed_ids(obs: dict, before: dict) -> set:
+    """The ids of the objects of ``before`` that ``obs`` has not (computed once for the last pair)."""
+    if _last_removed[0] is obs and _last_removed[1] is before:
+        return _last_removed[2]
+    removed = before["objects"].keys() - obs["objects"].keys()
+    _last_removed[:] = [obs, before, removed]
+    return removed
+
+
+#: Every :class:`Sound` and :class:`IdsWhere`, for :func:`forget_all`.
+_KEPT: list = []
+
+
+class Sound:
+    """The last observation a check found sound (no message), by reference, and what the check
+    keeps of it (``kept``)."""
+
+    def __init__(self):
+        self.obs: dict | None = None
+        self.kept: object = None
+        _KEPT.append(self)
+
+    def since(self, before, after) -> dict | None:
+        """The objects of ``after`` the check must read: those new or changed since ``before``
+        (:func:`changed_objects`) when ``before`` is the last observation found sound, else None
+        (all of them)."""
+        if before is self.obs and before is not after and before is not None:
+            return changed_objects(after, before)
+        return None
+
+    def keep(self, after, out: list, kept=None) -> list:
+        """Remember ``after`` as sound (with ``kept``) when ``out`` (the check's messages on it) is
+        empty, else nothing; returns ``out``."""
+        if out:
+            self.obs = self.kept = None
+        else:
+            self.obs, self.kept = after, kept
+        return out
+
+    def forget(self) -> None:
+        self.obs = self.kept = None
+
+
+class IdsWhere:
+    """The ids of the objects of an observation for which ``has(object)`` holds (a frozenset), for
+    the last two observations of a step: ``has`` must give equal objects the same answer."""
+
+    def __init__(self, has: Callable[[dict], bool]):
+        self.has = has
+        self.obs: dict | None = None
+        self.prev_obs: dict | None = None
+        self.ids: frozenset | None = None
+        self.prev_ids: frozenset | None = None
+        _KEPT.append(self)
+
+    def _full(self, obs: dict) -> frozenset:
+        has = self.has
+        return frozenset(oid for oid, o in obs["objects"].items() if has(o))
+
+    def pair(self, before: dict, after: dict) -> tuple[frozenset, frozenset]:
+        """The ids in ``before`` and in ``after``: on change only when ``before`` is the last
+        observation asked for (as the ``after`` of the step before)."""
+        if self.obs is after and self.prev_obs is before and self.ids is not None and self.prev_ids is not None:
+            return self.prev_ids, self.ids
+        old = self.ids if self.obs is before and self.ids is not None else self._full(before)
+        if before is after:
+            new = old
+        else:
+            has = self.has
+            changed = changed_objects(after, before)
+            new = old.difference(removed_ids(after, before), changed).union(oid for oid, o in changed.items() if has(o))
+        self.prev_obs, self.prev_ids, self.obs, self.ids = before, old, after, new
+        return old, new
+
+    def forget(self) -> None:
+        self.obs = self.ids = self.prev_obs = self.prev_ids = None
+
+
+def forget_all() -> None:
+    """Forget every observation kept (the checks that follow are full ones, as on a first step)."""
+    for kept in _KEPT:
+        kept.forget()

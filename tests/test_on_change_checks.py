@@ -1,0 +1,182 @@
+"""The checks that read only what a step changed (:mod:`invariants.on_change`) give the full checks' verdicts.
+
+On every step of fuzz runs of the reference engine and of mutants, judged in order as a session
+judges them, each such check's verdict is the one it gives with nothing kept from the steps
+before (a full check, :func:`invariants.on_change.forget_all`); and a violation in the changed part
+of a step that follows a sound one is found, with the message the rule's check words.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import invariants
+import invariants.generic as generic
+from harness.adapters.reference import ReferenceAdapter
+from harness.protocol import Transition
+from invariants import on_change, views
+from invariants.card_abilities import has_keyword
+from tests.mutants import MUTANTS
+from tests.test_harness_speed_checks import _transitions
+
+#: The step invariants whose check reads only what changed, after a step it judged.
+ON_CHANGE = ("generic.damage_only_on_battlefield", "generic.owner_never_changes", "sba.token_zone",
+             "sba.zero_toughness", "sba.lethal_damage", "sba.counter_annihilation")
+
+
+def _state() -> list[dict]:
+    return [dict(vars(kept)) for kept in on_change._KEPT]
+
+
+def _restore(state: list[dict]) -> None:
+    for kept, saved in zip(on_change._KEPT, state):
+        vars(kept).update(saved)
+
+
+def _agree(transitions: list[Transition]) -> int:
+    """Judge ``transitions`` in order; each on-change check's verdict is its full check's. Returns how many
+    verdicts were reached on change (the step before kept)."""
+    checks = [invariants.REGISTRY[name].check for name in ON_CHANGE]
+    on_changes = 0
+    for t in transitions:
+        views.forget()
+        generic.observation_problems(t.after, t.before, reuse=False)  # as the session does first
+        on_changes += generic._no_permanent_state_off.obs is t.before
+        for check in checks:
+            verdict = check(t)
+            state = _state()
+            on_change.forget_all()
+            assert verdict == check(t), check.__name__
+            _restore(state)
+    return on_changes
+
+
+@pytest.fixture(scope="module")
+def reference_transitions() -> list[Transition]:
+    return _transitions(ReferenceAdapter(), 30)
+
+
+def test_on_change_checks_agree_with_the_full_checks(reference_transitions):
+    assert _agree(reference_transitions) > len(reference_transitions) // 2
+
+
+@pytest.mark.parametrize("name", ["zones_token_survives_in_exile", "umbra_saves_zero_toughness",
+                                  "umbra_ignores_lethal_damage", "layers_counters_after_switch", "sba_checked_once",
+                                  "graveyard_of_the_controller"])
+def test_on_change_checks_agree_on_mutants(name, outside_coverage):
+    _agree(_transitions(MUTANTS[name].load(), 20))
+
+
+def _sound_step(transitions: list[Transition], wanted) -> Transition:
+    """A step of ``transitions`` whose ``after`` has an object ``wanted(object)`` holds for, judged sound by
+    every on-change check (each then keeps its ``after``)."""
+    for t in transitions:
+        if any(wanted(o) for o in t.after["objects"].values()):
+            on_change.forget_all()
+            views.forget()
+            if all(not invariants.REGISTRY[name].check(t) for name in ON_CHANGE):
+                return t
+    raise AssertionError("no such step")
+
+
+def _next(t: Transition, after: dict) -> Transition:
+    return Transition(t.after, {"type": "pass_priority"}, after, None, [], None, None)
+
+
+def _creature(o: dict) -> bool:
+    return o["zone"] == "battlefield" and "Creature" in o["types"] and (o["toughness"] or 0) > 1
+
+
+def test_a_creature_changed_to_zero_toughness_is_found(reference_transitions):
+    """CR 704.5f: a creature with toughness 0 or less is put into its owner's graveyard; one left on
+    the battlefield after an event is found though every other object is as it was."""
+    t = _sound_step(reference_transitions, _creature)
+    after = copy.deepcopy(t.after)
+    oid, o = next((oid, o) for oid, o in after["objects"].items() if _creature(o))
+    o["toughness"] = 0
+    assert invariants.REGISTRY["sba.zero_toughness"].check(_next(t, after)) == [
+        f"704.5f: creature {oid} has toughness 0 and is still on the battlefield: expected it in its owner's "
+        f"graveyard"]
+
+
+def test_lethal_damage_on_one_creature_is_found(reference_transitions):
+    """CR 704.5g: a creature with damage at least its toughness is destroyed, unless it is
+    indestructible (702.12b, the card's keyword)."""
+    def mortal(o: dict) -> bool:
+        return _creature(o) and not has_keyword(o, "indestructible")
+
+    t = _sound_step(reference_transitions, mortal)
+    after = copy.deepcopy(t.after)
+    oid, o = next((oid, o) for oid, o in after["objects"].items() if mortal(o))
+    o["damage"] = o["toughness"]
+    assert invariants.REGISTRY["sba.lethal_damage"].check(_next(t, after)) == [
+        f"704.5g: creature {oid} has {o['toughness']} damage and toughness {o['toughness']} and is still on the "
+        f"battlefield: expected it destroyed (in its owner's graveyard), or a replacement effect that removed the "
+        f"damage"]
+
+
+def test_both_kinds_of_counters_on_one_permanent_are_found(reference_transitions):
+    """CR 704.5q: a permanent with +1/+1 and -1/-1 counters loses N of each; a permanent without
+    counters before that gets both is found (the permanents with counters are kept on change)."""
+    t = _sound_step(reference_transitions, _creature)
+    after = copy.deepcopy(t.after)
+    oid, o = next((oid, o) for oid, o in after["objects"].items() if _creature(o))
+    o["counters"] = {"+1/+1": 1, "-1/-1": 1}
+    assert invariants.REGISTRY["sba.counter_annihilation"].check(_next(t, after)) == [
+        f"704.5q: {oid} has both +1/+1 and -1/-1 counters ({{'+1/+1': 1, '-1/-1': 1}}): expected N of each "
+        f"removed, N the smaller count"]
+
+
+def test_a_new_token_in_the_graveyard_is_found(reference_transitions):
+    """CR 704.5d, 111.7: a token in a zone other than the battlefield ceases to exist; after a step
+    with no token at all, a token that appears in a graveyard is found (the tokens are kept on change)."""
+    t = _sound_step(reference_transitions, _creature)
+    after = copy.deepcopy(t.after)
+    oid, o = next((oid, o) for oid, o in after["objects"].items() if _creature(o))
+    o["token"], o["zone"] = True, "graveyard"
+    found = invariants.REGISTRY["sba.token_zone"].check(_next(t, after))
+    assert found is not None and [m.split(":")[1] for m in found] == [f" token {oid} is in the graveyard"]
+
+
+def test_permanent_state_off_the_battlefield_is_found(reference_transitions):
+    """CR 400.7: an object that leaves the battlefield is a new object without damage or tapped state;
+    a changed object in a hand still tapped is found."""
+    t = _sound_step(reference_transitions, _creature)
+    after = copy.deepcopy(t.after)
+    oid, o = next((oid, o) for oid, o in after["objects"].items() if _creature(o))
+    o["zone"], o["tapped"], o["damage"], o["combat"], o["attached_to"] = "hand", True, 0, None, None
+    assert invariants.REGISTRY["generic.damage_only_on_battlefield"].check(_next(t, after)) == [
+        f"{oid} ({o['name']}) in the hand kept permanent state: tapped true (expected false); an object off the "
+        f"battlefield is a new object with none of it (CR 400.7)"]
+
+
+def test_two_owners_changed_are_named_in_their_order_before(reference_transitions):
+    """CR 108.3: ownership never changes; two objects whose owner changed are both named, in the
+    order of the observation before the event, whatever the order after."""
+    t = _sound_step(reference_transitions, _creature)
+    ids = list(t.after["objects"])[:2]
+    after = copy.deepcopy(t.after)
+    owners = {oid: after["objects"][oid]["owner"] for oid in ids}
+    other = {oid: next(p for p in after["players"] if p != owners[oid]) for oid in ids}
+    objects = {oid: after["objects"][oid] for oid in reversed(ids)}
+    objects.update((oid, o) for oid, o in after["objects"].items() if oid not in objects)
+    after["objects"] = objects
+    for oid in ids:
+        objects[oid]["owner"] = other[oid]
+    assert invariants.REGISTRY["generic.owner_never_changes"].check(_next(t, after)) == [
+        f"{oid} ({objects[oid]['name']}) was owned by {owners[oid]} and is now owned by {other[oid]}" for oid in ids]
+
+
+def test_a_tuple_deep_in_a_changed_object_is_found(reference_transitions):
+    """The observation is plain JSON: a tuple in a changed object, its other fields as they were, is found."""
+    t = _sound_step(reference_transitions, _creature)
+    views.forget()
+    assert generic.json_problem(t.after, t.before) is None or generic.json_problem(t.after) is None
+    generic.json_problem(t.after)
+    assert generic._plain[0] is t.after
+    after = copy.deepcopy(t.after)
+    oid = next(oid for oid, o in after["objects"].items() if _creature(o))
+    after["objects"][oid]["counters"] = {"+1/+1": (1,)}
+    assert generic.json_problem(after, t.after) == "a tuple ((1,))"
