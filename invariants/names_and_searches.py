@@ -26,6 +26,7 @@ from harness.protocol import ALL_NAMES
 
 from harness import decisions as D
 from .base import Transition, invariant
+from .on_change import IdsWhere, Sound
 
 LIBRARY_SEARCH = frozenset({"library_search"})
 #: Basic land types: each gives an intrinsic mana ability numbered before the printed ones (CR 305.6).
@@ -157,6 +158,26 @@ def _impostors_in_library(obs: dict, player: str) -> list[str]:
                   and has_all_names(o))
 
 
+def _named(o: dict) -> bool:
+    """Whether :func:`all_names_in_every_zone` is about the object ``o``: its card has all card names, or
+    it is observed with ``names``."""
+    name = o.get("name")
+    return (isinstance(name, str) and name in _with_all_names()) or o.get("names") is not None
+
+
+def _misnamed(o: dict) -> bool:
+    """Whether :func:`all_names_in_every_zone` has something to say of ``o``: it is :func:`_named` but its
+    card has not all card names, or it is observed without ``"names": "all"``."""
+    name = o.get("name")
+    expected = isinstance(name, str) and name in _with_all_names()
+    return (expected or o.get("names") is not None) and not (expected and o.get("names") == ALL_NAMES)
+
+
+#: The objects :func:`all_names_in_every_zone` is about, and those it has something to say of, of the
+#: step's observations (kept on change, :mod:`.on_change`: each depends on the object alone).
+_NAMED, _MISNAMED = IdsWhere(_named), IdsWhere(_misnamed)
+
+
 def _search_decisions(t: Transition, player: str) -> list:
     return [d for d in t.decisions if d.kind == D.SEARCH and d.player == player]
 
@@ -171,17 +192,11 @@ def all_names_in_every_zone(t: Transition):
     Its ability "functions in all zones as well as outside the game" (a characteristic-defining
     ability, CR 604.3; copied with it, CR 707.2); a token's name is no card name.
     """
-    with_all_names, applies, wrong = _with_all_names(), False, False
-    for obs in (t.before, t.after):  # a first pass without messages: most steps have nothing to say
-        for o in obs.get("objects", {}).values():
-            name, observed = o.get("name"), o.get("names")
-            expected = isinstance(name, str) and name in with_all_names
-            if expected or observed is not None:
-                applies = True
-                wrong = wrong or not (expected and observed == ALL_NAMES)
-    if not wrong:
+    named_before, named = _NAMED.pair(t.before, t.after)  # a first pass without messages, on change only
+    applies = bool(named_before or named)
+    if not any(_MISNAMED.pair(t.before, t.after)):
         return [] if applies else None
-    messages = []
+    messages: list[str] = []
     for when, obs in (("before", t.before), ("after", t.after)):
         for oid, o in sorted(obs.get("objects", {}).items()):
             expected = has_all_names(o)
@@ -204,15 +219,27 @@ def all_names_in_every_zone(t: Transition):
 def basic_supertype(t: Transition):
     """An object whose card has the basic supertype (Omnipresent Impostor, the basic lands)
     is observed with it in every zone (CR 205.4a; no effect of the pool removes a supertype)."""
-    messages, applies, basic_names = [], False, _basic_names()
-    for oid, o in t.after.get("objects", {}).items():
+    basic_names = _basic_names()
+    _, basics = _BASICS.pair(t.before, t.after)
+    objects = _basic_sound.since(t.before, t.after)  # on change only: the messages are sorted
+    messages = []
+    for oid, o in (t.after.get("objects", {}) if objects is None else objects).items():
         name = o.get("name")
-        basic = isinstance(name, str) and name in basic_names
-        applies = applies or basic
-        if basic and "Basic" not in (o.get("supertypes") or ()):
+        if isinstance(name, str) and name in basic_names and "Basic" not in (o.get("supertypes") or ()):
             messages.append(f"{oid} ({o.get('name')}) in the {o.get('zone')} has the basic supertype, observed "
                             f"supertypes {o.get('supertypes')!r}")
-    return sorted(messages) if applies else None
+    _basic_sound.keep(t.after, messages)
+    return sorted(messages) if basics else None
+
+
+def _basic(o: dict) -> bool:
+    name = o.get("name")
+    return isinstance(name, str) and name in _basic_names()
+
+
+#: The objects whose card has the basic supertype, of the step's observations (kept on change), and the
+#: last observation :func:`basic_supertype` found sound.
+_BASICS, _basic_sound = IdsWhere(_basic), Sound()
 
 
 @invariant("impostor.same_name", rules=("201.2a", "613.4c"), rulings=(NAMES,), requires=LIBRARY_SEARCH, on=("cast",))

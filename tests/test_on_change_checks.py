@@ -23,7 +23,8 @@ from tests.test_harness_speed_checks import _transitions
 
 #: The step invariants whose check reads only what changed, after a step it judged.
 ON_CHANGE = ("generic.damage_only_on_battlefield", "generic.owner_never_changes", "sba.token_zone",
-             "sba.zero_toughness", "sba.lethal_damage", "sba.counter_annihilation")
+             "sba.zero_toughness", "sba.lethal_damage", "sba.counter_annihilation", "impostor.all_names_in_every_zone",
+             "impostor.basic_supertype")
 
 
 def _state() -> list[dict]:
@@ -64,7 +65,8 @@ def test_on_change_checks_agree_with_the_full_checks(reference_transitions):
 
 @pytest.mark.parametrize("name", ["zones_token_survives_in_exile", "umbra_saves_zero_toughness",
                                   "umbra_ignores_lethal_damage", "layers_counters_after_switch", "sba_checked_once",
-                                  "graveyard_of_the_controller"])
+                                  "graveyard_of_the_controller", "impostor_names_only_on_battlefield",
+                                  "impostor_not_found_for_basic_land"])
 def test_on_change_checks_agree_on_mutants(name, outside_coverage):
     _agree(_transitions(MUTANTS[name].load(), 20))
 
@@ -180,3 +182,26 @@ def test_a_tuple_deep_in_a_changed_object_is_found(reference_transitions):
     oid = next(oid for oid, o in after["objects"].items() if _creature(o))
     after["objects"][oid]["counters"] = {"+1/+1": (1,)}
     assert generic.json_problem(after, t.after) == "a tuple ((1,))"
+
+
+def test_a_basic_land_without_the_basic_supertype_is_found(reference_transitions):
+    """CR 205.4a: a basic land card has the basic supertype in every zone; a changed object that is a
+    Forest observed without it is found after a step found sound."""
+    t = _sound_step(reference_transitions, _creature)
+    after = copy.deepcopy(t.after)
+    oid, o = next((oid, o) for oid, o in after["objects"].items() if _creature(o))
+    o["name"], o["supertypes"], o["zone"] = "Forest", [], "hand"
+    assert invariants.REGISTRY["impostor.basic_supertype"].check(_next(t, after)) == [
+        f"{oid} (Forest) in the hand has the basic supertype, observed supertypes []"]
+
+
+def test_an_object_observed_with_all_names_is_found(reference_transitions):
+    """CR 604.3, 201.2: only an object whose card has every card name is observed with all of them; a
+    changed creature observed with ``"names": "all"`` is found, its card having no such ability."""
+    t = _sound_step(reference_transitions, _creature)
+    after = copy.deepcopy(t.after)
+    oid, o = next((oid, o) for oid, o in after["objects"].items() if _creature(o))
+    o["names"] = "all"
+    assert invariants.REGISTRY["impostor.all_names_in_every_zone"].check(_next(t, after)) == [
+        f"{oid} ({o['name']}) in the battlefield after the event is observed with all card names, but its card "
+        f"has no such ability"]
