@@ -27,6 +27,7 @@ import cards
 import invariants.mana_model as M
 from .base import Transition, invariant
 from .generic import _changed_objects
+from .on_change import IdsWhere
 from .views import per_observation
 
 PLAYTEST = frozenset({"playtest_supertypes"})
@@ -56,6 +57,17 @@ def _battlefield(obs: dict) -> tuple[tuple[str, dict], ...]:
 def _orbs(obs: dict) -> tuple[str, ...]:
     """The Orbs of Origin on the battlefield, in battlefield order (a shared view)."""
     return tuple(oid for oid, o in _battlefield(obs) if o["name"] == ORB)
+
+
+#: The objects named Orb of Origin, in any zone, of the step's observations (kept on change: :mod:`.on_change`).
+_NAMED_ORB = IdsWhere(lambda o: o["name"] == ORB)
+
+
+def _no_orb(t: Transition) -> bool:
+    """Whether no object of ``t.before`` or ``t.after`` is named Orb of Origin: then neither has an Orb on
+    the battlefield (:func:`_orbs`), found without reading the battlefields."""
+    before, after = _NAMED_ORB.pair(t.before, t.after)
+    return not before and not after
 
 
 @cache
@@ -141,7 +153,7 @@ def supertypes(t: Transition):
     Checked on change only: after an observation found sound, with the same Orbs, only the objects
     new or changed since (:func:`invariants.generic._changed_objects`)."""
     after, before = t.after, t.before
-    if not (_orbs(before) or _orbs(after) or _marked(after, before)):
+    if not ((not _no_orb(t) and (_orbs(before) or _orbs(after))) or _marked(after, before)):
         return None
     out = []
     objects = after["objects"]
@@ -273,7 +285,7 @@ def continuous_no_abilities(t: Transition):
     """A continuous permanent has no abilities while tapped, and all of them while untapped:
     no keyword and no activated ability while tapped (an activation is refused); Sword of the
     Meek's "Equipped creature gets +1/+2" applies only while the Sword has its abilities."""
-    if not (_orbs(t.before) or _orbs(t.after)):
+    if _no_orb(t) or not (_orbs(t.before) or _orbs(t.after)):
         return None
     out = _continuous_activation(t)
     after = t.after

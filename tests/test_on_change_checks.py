@@ -24,7 +24,7 @@ from tests.test_harness_speed_checks import _transitions
 #: The step invariants whose check reads only what changed, after a step it judged.
 ON_CHANGE = ("generic.damage_only_on_battlefield", "generic.owner_never_changes", "sba.token_zone",
              "sba.zero_toughness", "sba.lethal_damage", "sba.counter_annihilation", "impostor.all_names_in_every_zone",
-             "impostor.basic_supertype")
+             "impostor.basic_supertype", "playtest.supertypes", "playtest.continuous_no_abilities")
 
 
 def _state() -> list[dict]:
@@ -66,7 +66,8 @@ def test_on_change_checks_agree_with_the_full_checks(reference_transitions):
 @pytest.mark.parametrize("name", ["zones_token_survives_in_exile", "umbra_saves_zero_toughness",
                                   "umbra_ignores_lethal_damage", "layers_counters_after_switch", "sba_checked_once",
                                   "graveyard_of_the_controller", "impostor_names_only_on_battlefield",
-                                  "impostor_not_found_for_basic_land"])
+                                  "impostor_not_found_for_basic_land", "orb_grants_to_creatures",
+                                  "continuous_while_untapped"])
 def test_on_change_checks_agree_on_mutants(name, outside_coverage):
     _agree(_transitions(MUTANTS[name].load(), 20))
 
