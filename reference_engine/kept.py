@@ -306,7 +306,26 @@ def shares_entries(game) -> bool:
     cls = type(game)
     known = _SHARING_CLASSES.get(cls)
     if known is None:
-        known = _SHARING_CLASSES[cls] = bool(getattr(cls, "shares_unchanged_entries", False)) and all(
+        known = _SHARING_CLASSES[cls] = bool(getattr(cls, "shares_unchanged_entries", False)) and \
+            _package_observes(cls)
+    return known
+
+
+def hands_out_fresh_entries(game) -> bool:
+    """Whether every observation of ``game`` shares no dict or list with its state or with any
+    other observation it gave out: its class observes with this package's methods only
+    (:data:`HANDING_METHODS`; :func:`observed_entries` copies every kept entry) and doesn't share
+    entries (:func:`shares_entries`). ``tests/test_characteristics_cache.py`` pins it."""
+    return not shares_entries(game) and _package_observes(type(game))
+
+
+_PACKAGE_OBSERVING: dict[type, bool] = {}
+
+
+def _package_observes(cls: type) -> bool:
+    known = _PACKAGE_OBSERVING.get(cls)
+    if known is None:
+        known = _PACKAGE_OBSERVING[cls] = all(
             getattr(getattr(cls, name, None), "__module__", "").startswith("reference_engine.")
             for name in HANDING_METHODS)
     return known
@@ -412,7 +431,7 @@ def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> 
         if known is not None and known[0] is ch and known[1] is obj and known[2] == obj._stamp \
                 and known[3] == effects:
             given = known[5]
-            if given is not None and given == known[4][0]:  # given out last, unchanged since (sharing)
+            if given is not None and same_json(given, known[4][0]):  # given out last, unchanged since (sharing)
                 entries[oid] = given
             elif share and obj.combat is None:
                 entries[oid] = _given_again(kept, oid, known)
@@ -424,6 +443,19 @@ def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> 
                          entry if share and obj.combat is None else None)
             pt_effects = cache.get("pt_effects")  # building may read another object's characteristics
     return entries
+
+
+def same_json(a, b) -> bool:
+    """Whether ``a`` and ``b`` are equal and of the same types all through (``==`` alone takes
+    ``0`` for ``False`` and ``2.0`` for ``2``: a caller who changed a field's type in an entry
+    given out must not have it given out again)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(same_json(value, b[key]) for key, value in a.items())
+    if type(a) is list:
+        return len(a) == len(b) and all(map(same_json, a, b))
+    return a == b
 
 
 def _given_again(kept: dict, oid: str, known: tuple) -> dict:

@@ -9,6 +9,7 @@ reference engine wraps its own engine class the same way::
 from __future__ import annotations
 
 import reference_engine
+from reference_engine.kept import hands_out_fresh_entries
 from harness.protocol import EngineInfo, IllegalAction, Unsupported
 
 
@@ -30,6 +31,14 @@ class ReferenceGame:
 
     def observe(self):
         return self._game.observe()
+
+    @property
+    def fresh_observations(self) -> bool:
+        """Whether each observation shares no dict or list with the game or with another
+        observation (``reference_engine.kept.hands_out_fresh_entries``: a fork that observes
+        with its own methods is not taken at its word): the session then doesn't look for
+        shared parts (:class:`harness.running.execution.Session`)."""
+        return hands_out_fresh_entries(self._game)
 
 
 class ReferenceAdapter:

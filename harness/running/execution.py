@@ -286,6 +286,8 @@ class Session:
         #: Whether this game's observations are copied as they arrive: the engine shares its
         #: own state in them (seen at the start, or at a step: :func:`shares_parts`).
         self.copies = False
+        #: Whether the game declares its observations share nothing (``fresh_observations``).
+        self.fresh = False
         if not self.stats.claimed:
             self.stats.claimed = _claimed_events(engine)
         if supervisor.ACTIVE is not None:  # a supervised process: the board is kept where a crash can't lose it
@@ -299,9 +301,14 @@ class Session:
             # An engine that returns its own state (the same dicts each time, changed in place
             # by its next apply) would change what the harness keeps: observed twice, shared
             # dicts or lists show it, and every observation of this game is then copied.
-            again = self._call("observe", self.game.observe)
-            kept = _containers(self.observation)
-            self.copies = any(id(item) in kept and kept[id(item)] is item for item in _containers(again).values())
+            # A game that declares its observations fresh (``fresh_observations`` True: the
+            # reference engine's, harness.adapters.reference) is not looked at for shared parts.
+            self.fresh = getattr(self.game, "fresh_observations", False) is True
+            if not self.fresh:
+                again = self._call("observe", self.game.observe)
+                kept = _containers(self.observation)
+                self.copies = any(id(item) in kept and kept[id(item)] is item
+                                  for item in _containers(again).values())
             if self.copies:
                 self.observation = _plain_copy(self.observation)
         except Unsupported as exc:
@@ -398,7 +405,7 @@ class Session:
             after = self._call("observe", game.observe)
             if self.copies:
                 return _plain_copy(after), False, None, ()
-            if shares_parts(after, before):
+            if not self.fresh and shares_parts(after, before):
                 self.copies = True
                 return _plain_copy(after), True, None, ()
             return after, False, None, ()

@@ -16,6 +16,7 @@ invariants out of them and, on the other steps, calls the check they wrap direct
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import is_
 
 from invariants.base import OUTSIDE_THE_STACK, on_the_stack
 
@@ -95,9 +96,11 @@ _SCHEDULES: dict[int, tuple[Sequence, Schedule]] = {}
 def schedule(invariants: Sequence) -> Schedule:
     """The :class:`Schedule` of the sequence ``invariants`` (one per sequence object, kept for
     the process: a machine class's list serves every example of a run; made again for a list
-    whose length changed)."""
+    changed since, an item replaced in place included: the comparison is of each item's identity
+    first, a few hundred pointer comparisons a step)."""
     found = _SCHEDULES.get(id(invariants))
-    if found is not None and found[0] is invariants and len(found[1].invariants) == len(invariants):
+    if found is not None and found[0] is invariants and len(found[1].invariants) == len(invariants) \
+            and all(map(is_, found[1].invariants, invariants)):
         return found[1]
     made = Schedule(invariants)
     if len(_SCHEDULES) > 256:

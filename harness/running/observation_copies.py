@@ -5,6 +5,7 @@ copies every observation of such a game)."""
 from __future__ import annotations
 
 import gc
+from itertools import compress
 from operator import is_
 
 
@@ -37,9 +38,9 @@ def _containers(value) -> dict:
 
 
 def shares_parts(after, before) -> bool:
-    """Whether observation ``after`` is ``before`` or shares one of its top-level parts or objects
-    with it: an engine that returns its own state, which its next ``apply`` changes in place
-    (a handful of identity checks: done on every step)."""
+    """Whether observation ``after`` is ``before`` or shares one of its top-level parts, objects
+    or the dicts and lists directly inside its objects with it: an engine that returns its own
+    state, which its next ``apply`` changes in place (done on every step)."""
     if after is before:
         return True
     if type(after) is not dict or type(before) is not dict:
@@ -56,4 +57,23 @@ def shares_parts(after, before) -> bool:
             for oid, obj in objects.items():
                 if obj is get(oid) and type(obj) is dict:
                     return True
+        return _shares_inside_entries(objects, old)
     return False
+
+
+def _shares_inside_entries(objects: dict, old: dict) -> bool:
+    """Whether a dict or list directly inside an entry of ``objects`` (counters, types, keywords)
+    is one inside an entry of ``old``: an engine that hands out an object's nested state only once
+    it has some (``obj.setdefault("counters", {})``) shares it from that step on. Both
+    observations are alive, so one ``id`` is one object."""
+    return not _nested(objects).isdisjoint(_nested(old))
+
+
+_CONTAINER = (dict, list).__contains__
+
+
+def _nested(objects: dict) -> set:
+    """The ``id`` of every exact dict and list directly inside an entry of ``objects``, found
+    without a Python loop (``gc.get_referents`` lists the entries' values, or items)."""
+    inside = gc.get_referents(*objects.values())
+    return set(map(id, compress(inside, map(_CONTAINER, map(type, inside)))))
