@@ -72,15 +72,19 @@ _REFERENCE_CLASSES: dict[type, bool] = {}
 _REACHES_OTHERS: dict[int, tuple[CardScript, int]] = {}
 
 
+def _of_this_package(cls: type, names: tuple, known: dict) -> bool:
+    """Whether each method ``names`` of ``cls`` is this package's (a fork's own is not), found once
+    per class and kept in ``known``."""
+    found = known.get(cls)
+    if found is None:
+        found = known[cls] = all(getattr(getattr(cls, name, None), "__module__", "").startswith("reference_engine.")
+                                 for name in names)
+    return found
+
+
 def keeps(game) -> bool:
     """Whether ``game``'s class computes characteristics with this package's layer code only."""
-    cls = type(game)
-    known = _REFERENCE_CLASSES.get(cls)
-    if known is None:
-        known = _REFERENCE_CLASSES[cls] = all(
-            getattr(getattr(cls, name, None), "__module__", "").startswith("reference_engine.")
-            for name in LAYER_METHODS)
-    return known
+    return _of_this_package(type(game), LAYER_METHODS, _REFERENCE_CLASSES)
 
 
 #: What a permanent's copiable values reach (:func:`reaches`): the Auras (Umbra Mystic's umbra
@@ -323,22 +327,11 @@ _PACKAGE_OBSERVING: dict[type, bool] = {}
 
 
 def _package_observes(cls: type) -> bool:
-    known = _PACKAGE_OBSERVING.get(cls)
-    if known is None:
-        known = _PACKAGE_OBSERVING[cls] = all(
-            getattr(getattr(cls, name, None), "__module__", "").startswith("reference_engine.")
-            for name in HANDING_METHODS)
-    return known
+    return _of_this_package(cls, HANDING_METHODS, _PACKAGE_OBSERVING)
 
 
 def _keeps_entries(game) -> bool:
-    cls = type(game)
-    known = _OBSERVING_CLASSES.get(cls)
-    if known is None:
-        known = _OBSERVING_CLASSES[cls] = keeps(game) and all(
-            getattr(getattr(cls, name, None), "__module__", "").startswith("reference_engine.")
-            for name in OBSERVE_METHODS)
-    return known
+    return keeps(game) and _of_this_package(type(game), OBSERVE_METHODS, _OBSERVING_CLASSES)
 
 
 def entry_parts(entry: dict) -> tuple:
@@ -468,14 +461,6 @@ def _given_again(kept: dict, oid: str, known: tuple) -> dict:
 
 def _built_entries(game, characteristics, build, zones: dict) -> dict:
     """:func:`observed_entries` for a game whose entries aren't kept: each built afresh."""
-    battlefield = zones[BATTLEFIELD]
-    entries = {}
     for obj in game.objects.values():
-        oid = obj.id
-        zone = obj.zone
-        if zone == BATTLEFIELD:
-            battlefield.append(oid)
-        else:
-            zones[zone][obj.owner].append(oid)
-        entries[oid] = build(obj, characteristics(game, obj))
-    return entries
+        (zones[BATTLEFIELD] if obj.zone == BATTLEFIELD else zones[obj.zone][obj.owner]).append(obj.id)
+    return {obj.id: build(obj, characteristics(game, obj)) for obj in game.objects.values()}

@@ -85,3 +85,21 @@ def refused(game, event, reason):
         game.apply(event, Decider())
     assert info.value.reason == reason
     assert game.observe() == before, "an illegal event changed the game"
+
+
+def fuzz_with_engine_function_checked(monkeypatch, name: str, real, checked, examples: int, seed: int) -> None:
+    """Put ``checked`` in place of ``real`` (the function ``name``) in every reference_engine module
+    that imported it, then fuzz the reference engine ``examples`` examples of ``seed`` in both
+    drivers (exploring and Hypothesis's): ``checked`` asserts, each call, what the rules say."""
+    import sys
+
+    from harness.adapters.reference import ReferenceAdapter
+    from harness.running.runner import run
+
+    for module_name, module in list(sys.modules.items()):
+        if module_name.startswith("reference_engine") and getattr(module, name, None) is real:
+            monkeypatch.setattr(module, name, checked)
+    for explore in (True, False):
+        result = run(ReferenceAdapter(), max_examples=examples, seed=seed, database=None, shrink=False,
+                     explore=explore)
+        assert result.violation is None, result.violation

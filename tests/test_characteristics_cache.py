@@ -17,7 +17,7 @@ import reference_engine.layers as layers
 from reference_engine import ReferenceEngine
 from reference_engine.objects import PTEffect
 
-from .scenario_helpers import Decider, aura, board, obj
+from .scenario_helpers import Decider, aura, board, fuzz_with_engine_function_checked, obj
 
 
 @pytest.fixture
@@ -288,10 +288,7 @@ def test_every_cached_read_of_a_run_equals_a_fresh_computation(monkeypatch, outs
     """Every characteristics() read of a short fuzzing run on the reference engine (both modes)
     is compared with the same object's characteristics computed afresh, from an empty cache: a
     change to the state that doesn't change the version would show here as a stale read."""
-    import sys
 
-    from harness.adapters.reference import ReferenceAdapter
-    from harness.running.runner import run
 
     real = layers.characteristics
     reads = [0]
@@ -315,10 +312,5 @@ def test_every_cached_read_of_a_run_equals_a_fresh_computation(monkeypatch, outs
         reads[0] += 1
         return cached
 
-    for name, module in list(sys.modules.items()):
-        if name.startswith("reference_engine") and getattr(module, "characteristics", None) is real:
-            monkeypatch.setattr(module, "characteristics", checked)
-    for explore in (True, False):
-        result = run(ReferenceAdapter(), max_examples=15, seed=3, database=None, shrink=False, explore=explore)
-        assert result.violation is None, result.violation
+    fuzz_with_engine_function_checked(monkeypatch, "characteristics", real, checked, 15, 3)
     assert reads[0] > 1000

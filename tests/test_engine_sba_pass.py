@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from reference_engine import ReferenceEngine
 
-from .scenario_helpers import Decider, board, obj
+from .scenario_helpers import Decider, board, fuzz_with_engine_function_checked, obj
 
 
 def new_game(*objects):
@@ -100,11 +100,8 @@ def test_card_types_are_the_computed_ones_throughout_a_run(monkeypatch, outside_
     """``layers.card_types`` stands for the card types of the characteristics (CR 205.2a, 613.1d):
     every read of a short fuzzing run on the reference engine (both modes) is compared with the
     object's characteristics; an effect that changed card types would show here."""
-    import sys
 
     import reference_engine.layers as layers
-    from harness.adapters.reference import ReferenceAdapter
-    from harness.running.runner import run
 
     real = layers.card_types
     reads = [0]
@@ -115,12 +112,7 @@ def test_card_types_are_the_computed_ones_throughout_a_run(monkeypatch, outside_
         reads[0] += 1
         return types
 
-    for name, module in list(sys.modules.items()):
-        if name.startswith("reference_engine") and getattr(module, "card_types", None) is real:
-            monkeypatch.setattr(module, "card_types", checked)
-    for explore in (True, False):
-        result = run(ReferenceAdapter(), max_examples=6, seed=3, database=None, shrink=False, explore=explore)
-        assert result.violation is None, result.violation
+    fuzz_with_engine_function_checked(monkeypatch, "card_types", real, checked, 6, 3)
     assert reads[0] > 50
 
 
