@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 import invariants.card_abilities as card_abilities
 from .base import Transition, invariant
 from .generic import _changed_objects
+from .on_change import IdsWhere
 
 LAYERS = frozenset({"layers", "observe.pt_effects", "observe.copiable"})
 
@@ -379,6 +380,25 @@ def until_end_of_turn_effects_end(t: Transition):
 
 
 # -------------------------------------------------------------- counters
+#: The objects with counters (in any zone) of the step's observations (kept on change: :mod:`.on_change`).
+_WITH_COUNTERS = IdsWhere(lambda o: bool(o["counters"]))
+
+
+def _counters_to_read(t: Transition, touched: set, has: frozenset) -> dict:
+    """The objects of ``t.after`` whose counters :func:`counters_change_only_by_counter_events` must
+    read, in the order of ``t.after``: the new or changed ones (:func:`_changed_objects`), those the log
+    adds or removes counters of, and those with a counter count that is 0 (an object equal to its
+    version before, whose counters the log names not, is found only if it has one: the counters
+    expected are its counters before without the zero counts)."""
+    objects = t.after["objects"]
+    changed = _changed_objects(t.after, t.before)
+    extra = {oid for oid in touched if oid in objects}
+    extra.update(oid for oid in has if not all(objects[oid]["counters"].values()))
+    if extra.issubset(changed):
+        return changed
+    return {oid: o for oid, o in objects.items() if oid in changed or oid in extra}
+
+
 @invariant(
     "counters.change_only_by_counter_events",
     rules=("122.1", "122.3", "704.5q", "702.89a"),
@@ -388,18 +408,19 @@ def counters_change_only_by_counter_events(t: Transition):
     """A permanent's counters change only as the log says: added, or +1/+1 and -1/-1 pairs removed (704.5q).
 
     Nothing else removes counters: not a setting effect, not a switch, not umbra armor
-    (it removes damage, never counters), not Giant Growth.
+    (it removes damage, never counters), not Giant Growth. Read on change: the objects of
+    :func:`_counters_to_read` only (the others give no message), none when no object of either
+    observation has counters (:data:`_WITH_COUNTERS`).
     """
     if t.illegal is not None:
         return None
-    if not any(o["counters"] for o in t.before["objects"].values()) and not any(
-        o["counters"] for o in t.after["objects"].values()
-    ):
+    had, has = _WITH_COUNTERS.pair(t.before, t.after)
+    if not had and not has:
         return None  # no counters anywhere: nothing to check
     out = []
     moved = {e.get("object") for e in t.log if e.get("kind") == "zone_change"}
     touched = {e.get("object") for e in t.log if e.get("kind") in ("counters_added", "counters_removed")}
-    for oid, after in t.after["objects"].items():
+    for oid, after in _counters_to_read(t, touched, has).items():
         before = t.before["objects"].get(oid)
         if before is None or before["zone"] != "battlefield" or after["zone"] != "battlefield" or oid in moved:
             continue

@@ -299,6 +299,19 @@ def continuous_no_abilities(t: Transition):
     return out
 
 
+#: The objects whose card says "You have no maximum hand size" and the Equipment, in any zone, of the
+#: step's observations (kept on change: :mod:`.on_change`); :func:`max_hand_size` and :func:`equipment` find
+#: them on the battlefield, in the order of its zone list, among these only.
+_NO_MAX_HAND_SIZE = IdsWhere(lambda o: "You have no maximum hand size" in M._text(o["name"]))
+_EQUIPMENT = IdsWhere(lambda o: "Equipment" in o["subtypes"])
+
+
+def _any_listed(ids: frozenset, obs: dict) -> bool:
+    """Whether one of ``ids`` (objects of ``obs``) is in ``obs``'s battlefield zone list (:func:`_battlefield`)."""
+    listed = obs["zones"]["battlefield"]
+    return any(oid in listed for oid in ids)
+
+
 @invariant("playtest.max_hand_size", rules=("402.2",), rulings=(EXAMPLES, CONTINUOUS_RULING), requires=PLAYTEST)
 def max_hand_size(t: Transition):
     """A player has no maximum hand size while they control a Thought Vessel that has its
@@ -308,7 +321,8 @@ def max_hand_size(t: Transition):
     if not any("max_hand_size" in p for p in after["players"].values()):
         return None  # not observed (harness.protocol: engines claiming playtest_supertypes observe it)
     out = []
-    holders = [(oid, o) for oid, o in _battlefield(after) if "You have no maximum hand size" in M._text(o["name"])]
+    ids = _NO_MAX_HAND_SIZE.pair(t.before, after)[1]
+    holders = [(oid, o) for oid, o in _battlefield(after) if oid in ids] if ids else []
     for pid, player in after["players"].items():
         if "max_hand_size" not in player:
             out.append(f"player {pid} has no max_hand_size in the observation")
@@ -350,7 +364,8 @@ def equipment(t: Transition):
     """An Equipment is attached only to a creature on the battlefield (CR 704.5n), and equip
     attaches it to a creature its controller controls (CR 702.6a)."""
     after = t.after
-    if not any("Equipment" in o["subtypes"] for view in (_battlefield(after), _battlefield(t.before)) for _, o in view):
+    before_ids, after_ids = _EQUIPMENT.pair(t.before, after)
+    if not _any_listed(after_ids, after) and not _any_listed(before_ids, t.before):
         return None
     out = []
     for oid, o in _battlefield(after):

@@ -24,7 +24,8 @@ from tests.test_harness_speed_checks import _transitions
 #: The step invariants whose check reads only what changed, after a step it judged.
 ON_CHANGE = ("generic.damage_only_on_battlefield", "generic.owner_never_changes", "sba.token_zone",
              "sba.zero_toughness", "sba.lethal_damage", "sba.counter_annihilation", "impostor.all_names_in_every_zone",
-             "impostor.basic_supertype", "playtest.supertypes", "playtest.continuous_no_abilities")
+             "impostor.basic_supertype", "playtest.supertypes", "playtest.continuous_no_abilities",
+             "counters.change_only_by_counter_events", "playtest.max_hand_size", "playtest.equipment")
 
 
 def _state() -> list[dict]:
@@ -67,7 +68,8 @@ def test_on_change_checks_agree_with_the_full_checks(reference_transitions):
                                   "umbra_ignores_lethal_damage", "layers_counters_after_switch", "sba_checked_once",
                                   "graveyard_of_the_controller", "impostor_names_only_on_battlefield",
                                   "impostor_not_found_for_basic_land", "orb_grants_to_creatures",
-                                  "continuous_while_untapped"])
+                                  "continuous_while_untapped", "layers_annihilation_removes_all",
+                                  "vessel_keeps_hand_size_while_tapped"])
 def test_on_change_checks_agree_on_mutants(name, outside_coverage):
     _agree(_transitions(MUTANTS[name].load(), 20))
 
@@ -206,3 +208,83 @@ def test_an_object_observed_with_all_names_is_found(reference_transitions):
     assert invariants.REGISTRY["impostor.all_names_in_every_zone"].check(_next(t, after)) == [
         f"{oid} ({o['name']}) in the battlefield after the event is observed with all card names, but its card "
         f"has no such ability"]
+
+
+def _counters_message(oid: str, o: dict, before: dict, added: dict, after: dict) -> str:
+    return (f"{oid} ({o['name']}) had counters {before}, the log adds {added} and annihilates 0 pair(s), but "
+            f"it now has {after}")
+
+
+def test_counters_changed_without_a_counter_event_are_found(reference_transitions):
+    """CR 122.1, 122.3: a permanent's counters change only by counter events; a creature given a +1/+1
+    counter by a priority pass, every other object as it was, is found."""
+    check = invariants.REGISTRY["counters.change_only_by_counter_events"].check
+    t = _sound_step(reference_transitions, _creature)
+    after = copy.deepcopy(t.after)
+    oid, o = next((oid, o) for oid, o in after["objects"].items() if _creature(o) and not o["counters"])
+    o["counters"] = {"+1/+1": 2}
+    assert check(_next(t, after)) == [_counters_message(oid, o, {}, {}, {"+1/+1": 2})]
+
+
+def test_counters_named_by_the_log_or_counted_zero_are_read_unchanged(reference_transitions):
+    """CR 122.1: counters the log adds must be there after the event, and a count of 0 is no counter:
+    an object equal to its version before is found when the log adds a counter to it that it hasn't,
+    or when it is observed with a count of 0 (the counters expected have none)."""
+    check = invariants.REGISTRY["counters.change_only_by_counter_events"].check
+    t = _sound_step(reference_transitions, _creature)
+    after = copy.deepcopy(t.after)
+    oid, o = next((oid, o) for oid, o in after["objects"].items() if _creature(o) and not o["counters"])
+    o["counters"] = {"+1/+1": 1}
+    first = _next(t, after)
+    assert check(first) == [_counters_message(oid, o, {}, {}, {"+1/+1": 1})]
+    added = {"kind": "counters_added", "object": oid, "counter": "+1/+1", "amount": 1}
+    same = copy.deepcopy(after)
+    same["log"] = [added]
+    assert check(_next(first, same)) == [_counters_message(oid, o, {"+1/+1": 1}, {"+1/+1": 1}, {"+1/+1": 1})]
+    zero = copy.deepcopy(after)
+    zero["objects"][oid]["counters"] = {"+1/+1": 1, "-1/-1": 0}
+    assert check(_next(first, zero)) == [_counters_message(oid, o, {"+1/+1": 1}, {}, {"+1/+1": 1, "-1/-1": 0})]
+    again = copy.deepcopy(zero)
+    assert check(_next(_next(first, zero), again)) == [
+        _counters_message(oid, o, {"+1/+1": 1, "-1/-1": 0}, {}, {"+1/+1": 1, "-1/-1": 0})]
+
+
+def _listed_creatures(obs: dict) -> list[str]:
+    """The untapped creatures of ``obs``'s battlefield zone list whose controller's maximum hand size is seven."""
+    objects, players = obs["objects"], obs["players"]
+    return [oid for oid in obs["zones"]["battlefield"] if _creature(objects[oid]) and not objects[oid]["tapped"]
+            and players[objects[oid]["controller"]].get("max_hand_size") == 7]
+
+
+def _listed_creature(t: Transition) -> tuple[dict, str]:
+    """A copy of ``t.after`` and the first of its :func:`_listed_creatures`."""
+    return copy.deepcopy(t.after), _listed_creatures(t.after)[0]
+
+
+def test_a_new_thought_vessel_is_read_for_the_maximum_hand_size(reference_transitions):
+    """CR 402.2 and Thought Vessel's "You have no maximum hand size": a permanent that becomes an untapped
+    Thought Vessel (an artifact, no Orb making it continuous) while its controller's maximum hand size is
+    still observed as seven is found, every other object as it was."""
+    t = _sound_step([t for t in reference_transitions if _listed_creatures(t.after)], _creature)
+    after, oid = _listed_creature(t)
+    o = after["objects"][oid]
+    o["name"], o["types"], o["subtypes"] = "Thought Vessel", ["Artifact"], []
+    pid = o["controller"]
+    assert invariants.REGISTRY["playtest.max_hand_size"].check(_next(t, after)) == [
+        f"player {pid}'s maximum hand size is 7, expected None (Thought Vessels with their abilities: [{oid!r}]; "
+        f"all of theirs: [{oid!r}])"]
+
+
+def test_a_new_equipment_attached_to_no_creature_is_found(reference_transitions):
+    """CR 704.5n: an Equipment attached to no creature on the battlefield becomes unattached; a permanent
+    of the battlefield's zone list that becomes an Equipment attached to an object that isn't there is
+    found after a step with no Equipment on the battlefield."""
+    def no_equipment(t: Transition) -> bool:
+        return not any("Equipment" in t.after["objects"][oid]["subtypes"] for oid in t.after["zones"]["battlefield"])
+
+    t = _sound_step([t for t in reference_transitions if no_equipment(t) and _listed_creatures(t.after)], _creature)
+    after, oid = _listed_creature(t)
+    o = after["objects"][oid]
+    o["subtypes"], o["attached_to"] = ["Equipment"], "nowhere"
+    assert invariants.REGISTRY["playtest.equipment"].check(_next(t, after)) == [
+        f"Equipment {oid} is attached to 'nowhere', not a creature on the battlefield (CR 704.5n)"]
