@@ -95,3 +95,22 @@ def test_each_new_game_gets_a_copy_of_the_board_sharing_no_dict_or_list():
     assert board == kept and len(engine.handed) == 2
     for handed in engine.handed:
         assert handed is not board and not set(_containers(handed)) & set(_containers(board))
+
+
+def test_a_dict_inside_an_entry_shared_with_the_step_before_is_found_step_after_step():
+    """The dicts and lists inside the last step's ``after`` are kept for the next step's ``before``:
+    sharing is found at the step it starts, and an unrelated pair is worked out afresh."""
+    from harness.running.observation_copies import shares_parts
+
+    counters = {"+1/+1": 1}
+
+    def observation(**fields):
+        return {"players": {}, "objects": {"b": {"name": "Grizzly Bears", "types": ["Creature"], **fields}}}
+
+    first, second = observation(), observation(counters=counters)
+    third = observation(counters=counters)
+    assert shares_parts(second, first) is False
+    assert shares_parts(third, second) is True  # the engine's own counters dict, handed out twice
+    assert shares_parts(observation(counters={"+1/+1": 1}), third) is False
+    other = observation(types=["Land"])
+    assert shares_parts({"players": {}, "objects": {"f": {"types": other["objects"]["b"]["types"]}}}, other) is True

@@ -66,14 +66,25 @@ def _shares_inside_entries(objects: dict, old: dict) -> bool:
     is one inside an entry of ``old``: an engine that hands out an object's nested state only once
     it has some (``obj.setdefault("counters", {})``) shares it from that step on. Both
     observations are alive, so one ``id`` is one object."""
-    return not _nested(objects).isdisjoint(_nested(old))
+    was = _nested(old)  # first: the last step's after
+    return not _nested(objects).isdisjoint(was)
 
 
 _CONTAINER = (dict, list).__contains__
 
 
-def _nested(objects: dict) -> set:
+#: ``[objects, their _nested set]`` of the last call: a step's ``after`` is the next step's ``before``
+#: (held here, so its ids can't be another object's).
+_last_nested: list = [None, frozenset()]
+
+
+def _nested(objects: dict) -> set | frozenset:
     """The ``id`` of every exact dict and list directly inside an entry of ``objects``, found
-    without a Python loop (``gc.get_referents`` lists the entries' values, or items)."""
+    without a Python loop (``gc.get_referents`` lists the entries' values, or items); kept for
+    the last ``objects`` given (an observation is never changed once made)."""
+    if _last_nested[0] is objects:
+        return _last_nested[1]
     inside = gc.get_referents(*objects.values())
-    return set(map(id, compress(inside, map(_CONTAINER, map(type, inside)))))
+    found = set(map(id, compress(inside, map(_CONTAINER, map(type, inside)))))
+    _last_nested[:] = [objects, found]
+    return found
