@@ -116,7 +116,12 @@ class IdsWhere:
         else:
             has = self.has
             changed = changed_objects(after, before)
-            new = old.difference(removed_ids(after, before), changed).union(oid for oid, o in changed.items() if has(o))
+            removed = removed_ids(after, before)
+            added = [oid for oid, o in changed.items() if has(o)]
+            if old and (changed or removed):
+                new = old.difference(removed, changed).union(added)
+            else:  # nothing to take from old: old itself, or the ids added (old empty)
+                new = frozenset(added) if added else old
         self.prev_obs, self.prev_ids, self.obs, self.ids = before, old, after, new
         return old, new
 
