@@ -188,3 +188,12 @@ def _process_engine(spec: str, step_timeout: float | None):
         raise error from None
     check_engine(engine, spec)
     return engine
+
+
+def close_process_engine(engine) -> None:
+    """Shut down ``engine``'s process if :func:`load_engine` started one (an ``exec:`` engine or
+    ``isolate``: a :class:`harness.connection.rpc.ProcessEngine`); an in-process engine is left as it is."""
+    from harness.connection.rpc import ProcessEngine
+
+    if isinstance(engine, ProcessEngine):
+        engine.close()

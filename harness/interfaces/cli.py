@@ -21,7 +21,7 @@ from harness.interfaces import run_options
 from harness.running import scenario as scenario_file
 from harness.running.decider import ReplayDiverged
 from harness.running.execution import BoardRejected, Declined, EngineTimeout
-from harness.connection.loading import EngineLoadError, load_engine
+from harness.connection.loading import EngineLoadError, close_process_engine, load_engine
 from harness.running.workers import WorkerFailed
 from harness.protocol import RulesfuzzError
 from harness.interfaces.parser import build_parser
@@ -58,11 +58,25 @@ def _engine(spec: str, args=None, isolate: bool = False):
 
 
 def cmd_run(args) -> int:
+    """``rulesfuzz run``: its exit code. The engine processes it started (``exec:``, ``--isolate``)
+    are shut down when it ends, however it ends (not left to the garbage collector)."""
+    _load_oracle(args)  # before the engines load: they may read the files' cards
+    loaded: list = []
+    try:
+        return _run_loaded(args, loaded)
+    finally:
+        for engine in loaded:
+            close_process_engine(engine)
+
+
+def _run_loaded(args, loaded: list) -> int:
+    """:func:`cmd_run` with each engine it loads appended to ``loaded``."""
     from harness.running.runner import database_from
 
-    _load_oracle(args)  # before the engines load: they may read the files' cards
     engine = _engine(args.engine, args, args.isolate)
+    loaded.append(engine)
     against = _engine(args.against, args) if args.against else None
+    loaded.append(against)
     try:
         database = database_from(args.database)
     except ValueError as exc:
