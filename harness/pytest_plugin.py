@@ -301,14 +301,25 @@ class RulesfuzzItem(pytest.Item):
             raise RulesfuzzFailure(f"rulesfuzz: error: {exc}") from None
 
     def runtest(self):
-        from harness.reporting import report
-        from harness.running.runner import database_from, run
-        from harness.running.settings import RunSettings
+        """Fuzz the engine; the engine processes it started are shut down when it ends, however it ends."""
+        from harness.connection.loading import close_process_engine
 
         option = _options(self.config).__getitem__
         engine = self._engine(self.spec, option("isolate"))
         against_spec = option("rulesfuzz_against")
-        against = self._engine(against_spec) if against_spec else None
+        against = None
+        try:
+            against = self._engine(against_spec) if against_spec else None
+            self._fuzz(engine, against, against_spec, option)
+        finally:
+            close_process_engine(engine)
+            close_process_engine(against)
+
+    def _fuzz(self, engine, against, against_spec, option) -> None:
+        from harness.reporting import report
+        from harness.running.runner import database_from, run
+        from harness.running.settings import RunSettings
+
         database = database_from(option("rulesfuzz_database"))
         if database is not None:
             adopt_hypofuzz_failures(database, self.nodeid, run_digest(engine, against))

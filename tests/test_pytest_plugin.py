@@ -240,3 +240,24 @@ def test_the_invariant_setting_limits_the_item_and_is_checked(pytester):
     unknown = pytester.runpytest("-p", "no:xdist", "--rulesfuzz-profile=gate")
     assert unknown.ret == 4
     assert "ERROR: [tool.rulesfuzz] invariant: unknown invariant(s) ['sba.nope']" in unknown.stderr.str()
+
+
+def test_the_items_engine_process_is_shut_down_when_the_item_ends(pytester):
+    """isolate = true ([tool.rulesfuzz]) starts the engine in its own process: the item shuts it down
+    when it ends, passed or failed (pytest runs on; it isn't left to a garbage collection)."""
+    import gc
+
+    from .conftest import child_processes
+
+    def engines():
+        return {pid for pid, what in child_processes().items() if "harness.serve" in what}
+
+    pytester.makepyprojecttoml('[tool.rulesfuzz]\nisolate = true\n')
+    before = engines()
+    gc.disable()
+    try:
+        for spec, outcome in ((CLEAN, {"passed": 1}), (BUGGY, {"failed": 1})):
+            fuzz(pytester, spec, "--rulesfuzz-database=none", examples=5).assert_outcomes(**outcome)
+            assert engines() == before
+    finally:
+        gc.enable()
