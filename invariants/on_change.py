@@ -2,7 +2,9 @@
 
 Most steps change one object of twenty-five or none (a priority pass, a refused event): a check
 whose verdict on an object depends only on that object, after an observation it found sound,
-needs to read only the objects that are new or changed since (:func:`changed_objects`), and an
+needs to read only the objects that are new or changed since (:func:`changed_objects`: e.g. the
+state-based actions of CR 704.5d, 704.5f, 704.5g and 704.5q each judge one permanent on its own
+observed characteristics, damage and counters), and an
 index of the objects with some property (:class:`IdsWhere`) is the last one less the objects
 removed or changed plus the changed ones that have it. Everything here is found by reference
 (identity means "this very observation"): the harness never changes an observation once it is
