@@ -201,3 +201,17 @@ def test_only_a_game_observing_with_the_reference_engines_methods_is_taken_as_ha
     assert ReferenceGame(_OwnObserveGame(board(obj("b", "Grizzly Bears")))).fresh_observations is False
     assert ReferenceGame(_SharingGame(board(obj("b", "Grizzly Bears")))).fresh_observations is False
     assert Session(CounterEngine(), board(), []).fresh is False
+
+
+class _SaysFreshGame(CounterGame):
+    """The sharing engine's game, saying its observations are fresh."""
+
+    fresh_observations = True
+
+
+def test_an_engine_not_ours_saying_its_observations_are_fresh_is_looked_at_all_the_same():
+    """Only the reference engine's word is taken: this game shares its counters dict from the
+    first counter on (CR 122.1a), so the session copies its observations from then on."""
+    session, found = _played(CounterEngine(game=_SaysFreshGame))
+    assert session.fresh is False and session.copies is True
+    assert found == [[], [], [], []]

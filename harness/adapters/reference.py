@@ -37,7 +37,8 @@ class ReferenceGame:
         """Whether each observation shares no dict or list with the game or with another
         observation (``reference_engine.kept.hands_out_fresh_entries``: a fork that observes
         with its own methods is not taken at its word): the session then doesn't look for
-        shared parts (:class:`harness.running.execution.Session`)."""
+        shared parts (:class:`harness.running.execution.Session`, which takes this from the
+        reference engine's game only)."""
         return hands_out_fresh_entries(self._game)
 
 

@@ -286,7 +286,7 @@ class Session:
         #: Whether this game's observations are copied as they arrive: the engine shares its
         #: own state in them (seen at the start, or at a step: :func:`shares_parts`).
         self.copies = False
-        #: Whether the game declares its observations share nothing (``fresh_observations``).
+        #: Whether the game is the reference engine's and says its observations share nothing.
         self.fresh = False
         if not self.stats.claimed:
             self.stats.claimed = _claimed_events(engine)
@@ -301,9 +301,10 @@ class Session:
             # An engine that returns its own state (the same dicts each time, changed in place
             # by its next apply) would change what the harness keeps: observed twice, shared
             # dicts or lists show it, and every observation of this game is then copied.
-            # A game that declares its observations fresh (``fresh_observations`` True: the
-            # reference engine's, harness.adapters.reference) is not looked at for shared parts.
-            self.fresh = getattr(self.game, "fresh_observations", False) is True
+            # The reference engine's game, when it declares its observations fresh
+            # (ReferenceGame.fresh_observations), is not looked at for shared parts; any other
+            # engine's is, whatever it says of itself.
+            self.fresh = _fresh_reference_game(self.game)
             if not self.fresh:
                 again = self._call("observe", self.game.observe)
                 kept = _containers(self.observation)
@@ -496,6 +497,13 @@ class Session:
         checked[name] = checked.get(name, 0) + 1
         if applicable:
             self.stats.applicable[name] = self.stats.applicable.get(name, 0) + 1
+
+
+def _fresh_reference_game(game) -> bool:
+    """Whether ``game`` is the reference engine's (harness.adapters.reference.ReferenceGame, found
+    without importing it: not imported, it can't be) and says its observations share nothing."""
+    adapter = sys.modules.get("harness.adapters.reference")
+    return adapter is not None and type(game) is adapter.ReferenceGame and game.fresh_observations is True
 
 
 def scenario_run(engine, session: Session) -> ScenarioRun:
