@@ -9,11 +9,14 @@ index of the objects with some property (:class:`IdsWhere`) is the last one less
 removed or changed plus the changed ones that have it. Everything here is found by reference
 (identity means "this very observation"): the harness never changes an observation once it is
 made (a session keeps each as the record of the game, and copies those of an engine that
-shares its own state in them, :mod:`harness.running.execution`).
+shares its own state in them, :mod:`harness.running.execution`; ``tests/test_observation_sharing.py``
+checks every observation of fuzz runs of the reference engine against its text as given out).
 
 An object equal (``==``) to its previous version counts as unchanged; one that is the same
 object as its previous version counts as changed (an engine that changes an object in place
-and returns it again gets no credit). Equality can't tell ``1`` from ``True`` or ``1.0``: the
+and returns it again gets no credit), but for a pair of observations of a game known never to
+change an observation once given out (:func:`trust_identity`: the reference engine's, which
+gives out an unchanged object's entry again, the very dict), where it counts as unchanged. Equality can't tell ``1`` from ``True`` or ``1.0``: the
 checks that read changed objects only read fields whose verdict equality keeps (truth values,
 comparisons, membership, strings). ``tests/test_on_change_checks.py`` shows that each check
 here gives the full check's verdict on every step of fuzz runs of the reference engine and of
@@ -33,17 +36,35 @@ def _unchanged(old, new) -> bool:
 
 _last_changed: list = [None, None, None]  # [obs, before, changed objects]: every check of a step shares one
 _last_removed: list = [None, None, None]  # [obs, before, removed ids]
+#: ``[after, before]``: the last pair :func:`trust_identity` was told of, held by reference.
+_trusted: list = [None, None]
+
+
+def trust_identity(after: dict, before) -> None:
+    """Take each entry of observation ``after`` that is (``is``) ``before``'s entry of the same id
+    as unchanged (:func:`changed_objects`): both are observations of one game that never changes
+    an observation once given out (``harness.running.execution.Session.fresh``: the reference
+    engine's game, which gives out an unchanged object's entry again), ``before`` the one before
+    ``after``. Any other pair is judged by equality, an entry that is its previous one counting as
+    changed."""
+    _trusted[0], _trusted[1] = after, before
 
 
 def changed_objects(obs: dict, before) -> dict:
     """The objects of ``obs`` that are new or not :func:`_unchanged` from those of ``before``, in the
-    order of ``obs`` (computed once for the last pair: every check of the step asks)."""
+    order of ``obs`` (computed once for the last pair: every check of the step asks). For the pair
+    given to :func:`trust_identity`, an object that is its previous version is unchanged (no
+    comparison)."""
     if _last_changed[0] is obs and _last_changed[1] is before:
         return _last_changed[2]
     get = before["objects"].get
     # not _unchanged(old, obj), written out (a call per object costs a sixth of the comparison)
-    changed = {oid: obj for oid, obj in obs["objects"].items()
-               if (old := get(oid, _unchanged)) is obj or not old == obj}
+    if _trusted[0] is obs and _trusted[1] is before:
+        changed = {oid: obj for oid, obj in obs["objects"].items()
+                   if (old := get(oid, _unchanged)) is not obj and not old == obj}
+    else:
+        changed = {oid: obj for oid, obj in obs["objects"].items()
+                   if (old := get(oid, _unchanged)) is obj or not old == obj}
     _last_changed[:] = [obs, before, changed]
     return changed
 

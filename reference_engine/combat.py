@@ -527,7 +527,9 @@ class CombatRules(GameBase):
     def observe_combat(self, observation: dict) -> None:
         """Add the combat in progress to ``observation``: ``combat`` (``attacking_player``,
         ``defending_player``, ``step``: the last step reached, ``first_strikers``) and, on each
-        creature in it, ``blocked`` and ``blocked_by`` (an attacker) or ``blocking`` (a blocker)."""
+        creature in it, ``blocked`` and ``blocked_by`` (an attacker) or ``blocking`` (a blocker):
+        in a copy of its entry put in its place, as an entry may be one given out before
+        (reference_engine.kept.observed_entries: never changed once given out)."""
         state = self.current_combat()
         if state is None:
             return
@@ -537,10 +539,10 @@ class CombatRules(GameBase):
         observation["combat"] = combat
         objects = observation["objects"]
         for obj in self.attacking_creatures():
-            objects[obj.id]["blocked"] = self.is_blocked(obj.id)
-            objects[obj.id]["blocked_by"] = self.blockers_of(obj.id)
+            objects[obj.id] = {**objects[obj.id], "blocked": self.is_blocked(obj.id),
+                               "blocked_by": self.blockers_of(obj.id)}
         for obj in self.blocking_creatures():
-            objects[obj.id]["blocking"] = self.blocked_attacker(obj.id)
+            objects[obj.id] = {**objects[obj.id], "blocking": self.blocked_attacker(obj.id)}
 
 
 # The combat events' handlers (reference_engine.combat_events), here where they were first.

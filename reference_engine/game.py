@@ -131,13 +131,13 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
     CR 603.3), ``log`` (what the last event did).
     """
 
-    #: Whether an observation gives out, for an unchanged object not in combat, the entry dict the
-    #: last observation gave out instead of a fresh copy (reference_engine.kept.observed_entries:
-    #: never changed by the engine, checked unchanged by the caller before it is given again). Off:
-    #: each observation shares no dict or list with another, as the harness requires of an engine
-    #: until it reads this (harness.running.execution.Session takes shared parts for an engine's
-    #: state changed in place, and copies every observation).
-    shares_unchanged_entries = False
+    #: Whether an observation gives out, for an object unchanged since the last one, the very entry
+    #: dict the last observation gave out (reference_engine.kept.observed_entries): observations are
+    #: read-only for their callers (the harness never changes one: invariants.on_change), the engine
+    #: never changes an entry once given out, and an entry that is the last observation's entry is
+    #: unchanged since. False: each observation shares no dict or list with another (a copy of each
+    #: kept entry), for a caller that changes what it is given.
+    shares_unchanged_entries = True
 
     def __init__(self, board: dict):
         self.players: dict[str, Player] = {}

@@ -32,8 +32,8 @@ states. Only a speed-up; no rules meaning.
 
 The observed entry of an object (``Game._observe_object``) is kept the same way
 (:func:`observed_entries`): built again only when its characteristics, its stamp or its power
-and toughness effects changed, else copied from the kept one (or, for a game that shares
-unchanged entries, given out again).
+and toughness effects changed, else given out again, the very dict (observations are read-only
+for their callers), or copied for a game that doesn't share unchanged entries.
 """
 
 from __future__ import annotations
@@ -304,30 +304,31 @@ _SHARING_CLASSES: dict[type, bool] = {}
 
 
 def shares_entries(game) -> bool:
-    """Whether ``game``'s observations give out an unchanged object's entry again
-    (:func:`observed_entries`): its class says so (``shares_unchanged_entries``) and observes
-    with this package's methods only (:data:`HANDING_METHODS`)."""
+    """Whether ``game``'s observations give out an unchanged object's entry again, the very dict
+    (:func:`observed_entries`): its class says so (``shares_unchanged_entries``, the reference
+    engine's default) and observes with this package's methods only (:data:`HANDING_METHODS`,
+    :data:`OBSERVE_METHODS`)."""
     cls = type(game)
     known = _SHARING_CLASSES.get(cls)
     if known is None:
         known = _SHARING_CLASSES[cls] = bool(getattr(cls, "shares_unchanged_entries", False)) and \
-            _package_observes(cls)
+            observes_unchanging(game)
     return known
 
 
-def hands_out_fresh_entries(game) -> bool:
-    """Whether every observation of ``game`` shares no dict or list with its state or with any
-    other observation it gave out: its class observes with this package's methods only
-    (:data:`HANDING_METHODS`; :func:`observed_entries` copies every kept entry) and doesn't share
-    entries (:func:`shares_entries`). ``tests/test_characteristics_cache.py`` pins it."""
-    return not shares_entries(game) and _package_observes(type(game))
+def observes_unchanging(game) -> bool:
+    """Whether no observation of ``game`` is changed by the game once given out: none shares a
+    dict or list with its state, and an entry given out again (:func:`shares_entries`) is one the
+    game never changes (``observe_combat`` puts a copy with its fields in place of a creature's
+    entry). Its class observes with this package's methods only (:data:`HANDING_METHODS`,
+    :data:`OBSERVE_METHODS`): a fork's own may hand out anything. ``tests/test_observation_sharing.py``
+    pins it."""
+    cls = type(game)
+    return _of_this_package(cls, HANDING_METHODS, _PACKAGE_OBSERVING) and \
+        _of_this_package(cls, OBSERVE_METHODS, _OBSERVING_CLASSES)
 
 
 _PACKAGE_OBSERVING: dict[type, bool] = {}
-
-
-def _package_observes(cls: type) -> bool:
-    return _of_this_package(cls, HANDING_METHODS, _PACKAGE_OBSERVING)
 
 
 def _keeps_entries(game) -> bool:
@@ -382,21 +383,21 @@ def fresh_entry(entry: dict) -> dict:
 def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> dict:
     """The observed entry of each of ``game``'s objects, by id, in order: for an object with the
     same characteristics (the same object), the same stamp and the same power/toughness effects
-    as when its entry was last built, that entry again (a fresh copy of it, or the one given out
-    last: :func:`_given_again`); else ``build(obj, ch)``. Each object's id goes into ``zones`` as
-    it goes: the battlefield's list, or its owner's list of its zone (CR 400.1;
-    ``zones[zone][owner]``), in the order of ``game.objects``.
+    as when its entry was last built, that entry again (the very dict given out last, or a fresh
+    copy of it: below); else ``build(obj, ch)``. Each object's id goes into ``zones`` as it goes:
+    the battlefield's list, or its owner's list of its zone (CR 400.1; ``zones[zone][owner]``), in
+    the order of ``game.objects``.
 
-    The contract with the caller (``Game.shares_unchanged_entries``): off (the default), the
-    entries given out are the caller's: no dict or list of them is kept here or shared with an
-    earlier observation (the harness keeps every observation and copies none of a game that shares
-    nothing, ``harness.running.execution.Session.copies``). On, an unchanged object not in combat
-    has the dict given out last (shared with the last observation; the engine never changes it),
-    checked equal to a private copy first, so what a caller changed in it is never given out
-    again; an object in combat has a fresh copy each time (``observe_combat`` adds its combat
-    fields to the observation's entry, CR 506.4: the check would find them anyway). A game whose
-    class takes an observing method from outside this package (:data:`HANDING_METHODS`) never
-    shares. Only a speed-up; no rules meaning."""
+    The contract with the caller, for a game that shares unchanged entries (:func:`shares_entries`,
+    ``Game.shares_unchanged_entries``, on by default): an observation is read-only. An unchanged
+    object's entry is the dict the last observation gave out (shared with it, and with every
+    earlier one since the object last changed); a changed object has a new one. The engine never
+    changes an entry once given out, so an entry that *is* the last observation's entry is
+    unchanged since (the harness trusts that identity for this engine's game only:
+    ``harness.running.execution.Session.fresh``, ``invariants.on_change``); what a caller changes
+    in one, it changes in what it is given next. Off, the entries given out are the caller's: no
+    dict or list of them is kept here or shared with an earlier observation. Only a speed-up; no
+    rules meaning."""
     if not _keeps_entries(game):
         return _built_entries(game, characteristics, build, zones)
     kept = game.__dict__.get("_entries_kept")
@@ -423,40 +424,12 @@ def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> 
         known = kept.get(oid)
         if known is not None and known[0] is ch and known[1] is obj and known[2] == obj._stamp \
                 and known[3] == effects:
-            given = known[5]
-            if given is not None and same_json(given, known[4][0]):  # given out last, unchanged since (sharing)
-                entries[oid] = given
-            elif share and obj.combat is None:
-                entries[oid] = _given_again(kept, oid, known)
-            else:
-                entries[oid] = copied_entry(known[4])
+            entries[oid] = known[4] if share else copied_entry(known[4])
         else:
             entry = entries[oid] = build(obj, ch)
-            kept[oid] = (ch, obj, obj._stamp, effects, entry_parts(fresh_entry(entry)),
-                         entry if share and obj.combat is None else None)
+            kept[oid] = (ch, obj, obj._stamp, effects, entry if share else entry_parts(fresh_entry(entry)))
             pt_effects = cache.get("pt_effects")  # building may read another object's characteristics
     return entries
-
-
-def same_json(a, b) -> bool:
-    """Whether ``a`` and ``b`` are equal and of the same types all through (``==`` alone takes
-    ``0`` for ``False`` and ``2.0`` for ``2``: a caller who changed a field's type in an entry
-    given out must not have it given out again)."""
-    if type(a) is not type(b):
-        return False
-    if type(a) is dict:
-        return a.keys() == b.keys() and all(same_json(value, b[key]) for key, value in a.items())
-    if type(a) is list:
-        return len(a) == len(b) and all(map(same_json, a, b))
-    return a == b
-
-
-def _given_again(kept: dict, oid: str, known: tuple) -> dict:
-    """A fresh copy of the entry kept in ``known``, kept with it to be given out again while no
-    caller changes it."""
-    given = copied_entry(known[4])
-    kept[oid] = known[:5] + (given,)
-    return given
 
 
 def _built_entries(game, characteristics, build, zones: dict) -> dict:

@@ -10,7 +10,8 @@ permanent's counters in a dict made as the first counter is put on it, and its o
 ``obj.get("counters", {})`` in the entry: a fresh empty dict while there is none, the game's own
 dict after (changed in place by the next ``add_counters``). Every other dict and list of an
 observation is new. ``bugs`` plants rules bugs: ``"no_annihilation"`` (704.5q not performed),
-``"no_zero_toughness"`` (704.5f not performed).
+``"no_zero_toughness"`` (704.5f not performed). ``EntryKeepingGame`` and ``EntryViewGame`` hand out
+the same entry dicts from one observation to the next: unchanged, or changed in place.
 """
 
 from __future__ import annotations
@@ -153,6 +154,38 @@ class HonestCounterGame(CounterGame):
     """The same game handing out a copy of its counters (nothing of its state)."""
 
     shares = False
+
+
+class EntryKeepingGame(HonestCounterGame):
+    """Gives out an object's entry of the last observation again, the very dict, while it is equal
+    to the one built now (as the reference engine does), and never changes an entry once given out."""
+
+    def observe(self) -> dict:
+        observation = super().observe()
+        kept = self.__dict__.setdefault("_kept", {})
+        objects = observation["objects"]
+        for oid, entry in objects.items():
+            if kept.get(oid) == entry:
+                objects[oid] = kept[oid]
+            else:
+                kept[oid] = entry
+        return observation
+
+
+class EntryViewGame(HonestCounterGame):
+    """Keeps one entry dict per object, brought up to date in place at each observation and given
+    out again: an earlier observation changes as the game is observed after an event."""
+
+    def observe(self) -> dict:
+        observation = super().observe()
+        views = self.__dict__.setdefault("_views", {})
+        objects = observation["objects"]
+        for oid, entry in objects.items():
+            view = views.setdefault(oid, {})
+            view.clear()
+            view.update(entry)
+            objects[oid] = view
+        return observation
 
 
 class CounterEngine:

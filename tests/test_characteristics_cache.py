@@ -202,11 +202,17 @@ def test_the_end_of_turn_removes_the_effect_between_two_reads():
     assert pt_of(game, "b") == (2, 2)
 
 
-def test_an_observation_shares_no_dict_or_list_with_the_last_one():
-    """Observed entries kept from an earlier state are copied: the harness keeps every
-    observation, and the next event must not change one it has (harness.running.execution)."""
-    game = new_game(obj("b", "Grizzly Bears", counters={"+1/+1": 1}), aura("hs", "Holy Strength", on="b"),
-                    obj("c", "Clone", zone="hand"))
+def test_an_observation_of_a_copying_game_shares_no_dict_or_list_with_the_last_one():
+    """Observed entries kept from an earlier state are copied by a game that doesn't share unchanged
+    entries (``Game.shares_unchanged_entries`` False; the default gives the same dict again, read-only:
+    tests/test_observation_sharing.py): its caller may change what it is given."""
+    from reference_engine.game import Game
+
+    class Copying(Game):
+        shares_unchanged_entries = False
+
+    game = Copying(board(obj("b", "Grizzly Bears", counters={"+1/+1": 1}), aura("hs", "Holy Strength", on="b"),
+                         obj("c", "Clone", zone="hand")))
     game.apply({"type": "modify_pt", "object": "b", "power": 1, "toughness": 0}, Decider())
 
     def containers(value, found):

@@ -9,7 +9,7 @@ reference engine wraps its own engine class the same way::
 from __future__ import annotations
 
 import reference_engine
-from reference_engine.kept import hands_out_fresh_entries
+from reference_engine.kept import observes_unchanging
 from harness.protocol import EngineInfo, IllegalAction, Unsupported
 
 
@@ -34,12 +34,14 @@ class ReferenceGame:
 
     @property
     def fresh_observations(self) -> bool:
-        """Whether each observation shares no dict or list with the game or with another
-        observation (``reference_engine.kept.hands_out_fresh_entries``: a fork that observes
-        with its own methods is not taken at its word): the session then doesn't look for
-        shared parts (:class:`harness.running.execution.Session`, which takes this from the
-        reference engine's game only)."""
-        return hands_out_fresh_entries(self._game)
+        """Whether the game never changes an observation once given out: none shares a dict or
+        list with its state, and an entry given out again (the very dict, for an object unchanged
+        since the last observation) is never changed (``reference_engine.kept.observes_unchanging``:
+        a fork that observes with its own methods is not taken at its word). Observations are
+        read-only for the caller. The session then doesn't look for shared parts, and takes an
+        entry that is the last observation's as unchanged (:class:`harness.running.execution.Session`,
+        which takes this from the reference engine's game only)."""
+        return observes_unchanging(self._game)
 
 
 class ReferenceAdapter:

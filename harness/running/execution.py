@@ -20,6 +20,7 @@ from hypothesis.errors import HypothesisException, StopTest
 
 from invariants import views
 from invariants.generic import json_problem, observation_problems
+from invariants.on_change import trust_identity
 
 from harness.running import interrupts, monitor as supervisor
 from harness.reporting.findings import CRASH, crash_site_message
@@ -286,7 +287,9 @@ class Session:
         #: Whether this game's observations are copied as they arrive: the engine shares its
         #: own state in them (seen at the start, or at a step: :func:`shares_parts`).
         self.copies = False
-        #: Whether the game is the reference engine's and says its observations share nothing.
+        #: Whether the game is the reference engine's and says it never changes an observation once
+        #: given out (``fresh_observations``): not looked at for shared parts, and an entry that is the
+        #: last observation's is taken as unchanged (:func:`invariants.on_change.trust_identity`).
         self.fresh = False
         if not self.stats.claimed:
             self.stats.claimed = _claimed_events(engine)
@@ -301,9 +304,10 @@ class Session:
             # An engine that returns its own state (the same dicts each time, changed in place
             # by its next apply) would change what the harness keeps: observed twice, shared
             # dicts or lists show it, and every observation of this game is then copied.
-            # The reference engine's game, when it declares its observations fresh
-            # (ReferenceGame.fresh_observations), is not looked at for shared parts; any other
-            # engine's is, whatever it says of itself.
+            # The reference engine's game, when it declares it never changes an observation once
+            # given out (ReferenceGame.fresh_observations: it gives out an unchanged object's entry
+            # again, the very dict), is not looked at for shared parts; any other engine's is,
+            # whatever it says of itself.
             self.fresh = _fresh_reference_game(self.game)
             if not self.fresh:
                 again = self._call("observe", self.game.observe)
@@ -400,13 +404,18 @@ class Session:
     def _observe_after(self, game: Game, before: Observation) -> tuple[Observation, bool, str | None, tuple[str, ...]]:
         """The observation after an event: ``(after, aliased, error, crashed)``. ``aliased``: it
         shares parts with ``before``, found only now (``before`` may have changed since it was
-        observed, so this step is not judged; every later observation is copied). An observe
-        that fails gives ``before`` back with the error and the crash finding's messages."""
+        observed, so this step is not judged; every later observation is copied). The reference
+        engine's game (``fresh``) is trusted: an entry of ``after`` that is ``before``'s is unchanged
+        (:func:`invariants.on_change.trust_identity`). An observe that fails gives ``before`` back
+        with the error and the crash finding's messages."""
         try:
             after = self._call("observe", game.observe)
+            if self.fresh:
+                trust_identity(after, before)
+                return after, False, None, ()
             if self.copies:
                 return _plain_copy(after), False, None, ()
-            if not self.fresh and shares_parts(after, before):
+            if shares_parts(after, before):
                 self.copies = True
                 return _plain_copy(after), True, None, ()
             return after, False, None, ()
