@@ -122,3 +122,20 @@ def test_skipping_changes_no_finding_of_a_mutant(name, skipped_checks_are_not_ap
 
 def _reference_capabilities() -> frozenset[str]:
     return frozenset(ReferenceAdapter().info.capabilities)
+
+
+def test_a_schedule_is_kept_for_its_list_and_made_again_when_the_list_changes_in_place():
+    """One :class:`Schedule` per list object while its items stay (compared with ``==``: their
+    identity first); a list whose item was replaced in place by another invariant gets a new one,
+    with that invariant due where it may apply."""
+    invs = list(invariants.REGISTRY.values())
+    first = invariant_schedule.schedule(invs)
+    assert invariant_schedule.schedule(invs) is first
+    declared = next(i for i, inv in enumerate(invs) if inv.on is not None and "cast" not in inv.on
+                    and not inv.on_log)
+    replaced = invs[declared]
+    invs[declared] = next(inv for inv in invs if inv.on is None)
+    again = invariant_schedule.schedule(invs)
+    assert again is not first and again.invariants == invs
+    assert replaced not in again.due("cast", []) and invs[declared] in again.due("cast", [])
+    assert invariant_schedule.schedule(tuple(invs)).invariants == invs  # any sequence, kept as a list

@@ -16,7 +16,6 @@ invariants out of them and, on the other steps, calls the check they wrap direct
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import is_
 
 from invariants.base import OUTSIDE_THE_STACK, on_the_stack
 
@@ -96,14 +95,20 @@ _SCHEDULES: dict[int, tuple[Sequence, Schedule]] = {}
 def schedule(invariants: Sequence) -> Schedule:
     """The :class:`Schedule` of the sequence ``invariants`` (one per sequence object, kept for
     the process: a machine class's list serves every example of a run; made again for a list
-    changed since, an item replaced in place included: the comparison is of each item's identity
-    first, a few hundred pointer comparisons a step)."""
+    changed since, an item replaced in place included). The lists are compared with ``==``, in
+    C: each item's identity first, so the same items cost a pointer comparison each; an item
+    replaced by an equal :class:`invariants.base.Invariant` (every field equal, the same check
+    function) keeps the schedule, which would be made the same from it."""
     found = _SCHEDULES.get(id(invariants))
-    if found is not None and found[0] is invariants and len(found[1].invariants) == len(invariants) \
-            and all(map(is_, found[1].invariants, invariants)):
+    if found is not None and found[0] is invariants and found[1].invariants == _as_list(invariants):
         return found[1]
     made = Schedule(invariants)
     if len(_SCHEDULES) > 256:
         _SCHEDULES.clear()
     _SCHEDULES[id(invariants)] = (invariants, made)
     return made
+
+
+def _as_list(invariants: Sequence) -> list:
+    """``invariants`` itself when it is a list (compared as it is, no copy), else a list of its items."""
+    return invariants if type(invariants) is list else list(invariants)
