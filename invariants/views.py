@@ -7,8 +7,11 @@ view once for an observation and hands the same value to every later caller. A v
 kept with the observation itself and found by identity, so no other object can take its
 place; the harness never changes an observation once it is made (a session keeps each as
 the record of the game), and :func:`forget` (called at each step of a session) drops every
-view, so an engine that mutates the dict it returned sees no stale one. Views are shared:
-callers must not mutate them (they are tuples and frozensets).
+view, so an engine that mutates the dict it returned sees no stale one; a session whose
+observations no engine can change (the harness's own copies, or the reference engine's fresh
+ones) calls :func:`forget_all_but` instead, keeping the views of the observation before the step
+(the one after the step before: computed then, read again now). Views are shared: callers must
+not mutate them (they are tuples and frozensets).
 """
 
 from __future__ import annotations
@@ -46,3 +49,12 @@ def per_observation(function: Callable[[dict], V]) -> Callable[[dict], V]:
 def forget() -> None:
     """Drop every view (called at each step of a :class:`harness.running.execution.Session`)."""
     _memo.clear()
+
+
+def forget_all_but(obs: object) -> None:
+    """Drop every view but those of ``obs`` (the observation before a step of a session whose
+    observations no engine changes once made: its views, computed at the step before, still hold)."""
+    if _memo:
+        kept = [(key, hit) for key, hit in _memo.items() if hit[0] is obs]
+        _memo.clear()
+        _memo.update(kept)

@@ -351,7 +351,10 @@ class Session:
         :class:`Declined` when an engine raises ``Unsupported``.
         """
         before = self.observation
-        views.forget()
+        if self.fresh or self.copies:  # no engine changes these: the views of before still hold
+            views.forget_all_but(before)
+        else:
+            views.forget()
         monitor = supervisor.ACTIVE
         if monitor is not None:
             monitor.event(event)
