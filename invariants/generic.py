@@ -254,6 +254,8 @@ def objects_conserved(t: Transition):
     that resolves and goes to the graveyard at once, its creature dying (704.5m), was created.
     """
     before, after = t.before["objects"], t.after["objects"]
+    if before.keys() == after.keys():  # no object gone, none new: nothing to account for
+        return []
     moves = [e for e in t.log if e.get("kind") == "zone_change"]
     changes = {e["object"]: e for e in moves}  # each object's last zone change
     firsts = {e["object"]: e for e in reversed(moves)}  # and its first
