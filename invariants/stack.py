@@ -255,7 +255,8 @@ def _changed_anyway(t: Transition, top: dict, targets: list) -> list[str]:
     return out
 
 
-@invariant("stack.illegal_targets_no_effect", rules=("608.2b", "400.7", "608.2n"), requires=STACK)
+@invariant("stack.illegal_targets_no_effect", rules=("608.2b", "400.7", "608.2n"), requires=STACK,
+           on=("pass_priority",))
 def illegal_targets_no_effect(t: Transition):
     """A spell or triggered ability whose targets are all gone from the battlefield (or players who
     lost) when every player passes doesn't resolve: no player and no object changes, and a spell
@@ -325,7 +326,7 @@ def _penumbra_copy(t: Transition, e: dict, source: dict, match: re.Match) -> lis
 
 
 @invariant("stack.penumbra_copies_as_it_last_existed", rules=("603.10a", "608.2h", "707.9b", "111.12"),
-           rulings=(PENUMBRA_RULING,), requires=STACK)
+           rulings=(PENUMBRA_RULING,), requires=STACK, on_log=("resolved",))
 def penumbra_copies_as_it_last_existed(t: Transition):
     """A Penumbra Umbra-style ability ("When this is put into a graveyard from the battlefield, create a
     token that's a copy of enchanted creature, except the token is black") that resolves makes exactly
