@@ -22,10 +22,12 @@ from collections.abc import Callable
 
 V = TypeVar("V")
 
-#: (view, id(observation)) -> (observation, value).
-_memo: dict[tuple, tuple] = {}
-#: Views kept at most: a step reads two observations (before and after) and a few views of each.
+#: id(observation) -> (observation, {view: value}): the views of each observation kept together, so
+#: that those of one observation are kept (:func:`forget_all_but`) in one look-up.
+_memo: dict[int, tuple[dict, dict]] = {}
+#: Observations whose views are kept at most: a step reads two (before and after).
 LIMIT = 64
+_MISSING = object()
 
 
 def per_observation(function: Callable[[dict], V]) -> Callable[[dict], V]:
@@ -33,14 +35,19 @@ def per_observation(function: Callable[[dict], V]) -> Callable[[dict], V]:
 
     @wraps(function)
     def view(obs: dict) -> V:
-        key = (function, id(obs))
-        hit = _memo.get(key)
-        if hit is not None and hit[0] is obs:
-            return hit[1]
-        if len(_memo) >= LIMIT:
-            _memo.clear()
+        found = _memo.get(id(obs))
+        if found is not None and found[0] is obs:
+            values = found[1]
+            value = values.get(function, _MISSING)
+            if value is not _MISSING:
+                return value
+        else:
+            if len(_memo) >= LIMIT:
+                _memo.clear()
+            values = {}
+            _memo[id(obs)] = (obs, values)
         value = function(obs)
-        _memo[key] = (obs, value)
+        values[function] = value
         return value
 
     return view
@@ -54,7 +61,7 @@ def forget() -> None:
 def forget_all_but(obs: object) -> None:
     """Drop every view but those of ``obs`` (the observation before a step of a session whose
     observations no engine changes once made: its views, computed at the step before, still hold)."""
-    if _memo:
-        kept = [(key, hit) for key, hit in _memo.items() if hit[0] is obs]
-        _memo.clear()
-        _memo.update(kept)
+    kept = _memo.get(id(obs))
+    _memo.clear()
+    if kept is not None and kept[0] is obs:
+        _memo[id(obs)] = kept

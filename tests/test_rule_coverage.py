@@ -138,3 +138,29 @@ def test_the_rules_and_rulings_of_applied_invariants_are_their_union_in_list_ord
     other = next(inv for inv in invs[10:] if not set(inv.rules) <= rules)
     applied[0] = other
     assert rule_coverage._cited(applied)[0] == {r for inv in applied for r in inv.rules}
+
+
+def test_rules_and_rulings_counted_when_read_are_those_counted_at_each_step_in_the_same_order():
+    """A step adds one to the steps of its list of applied invariants; reading ``rules`` or ``rulings``
+    adds them up, into dicts equal to counting every step at once, their names in the same order
+    (a name first comes with the list of the step it first came at), also when read between steps."""
+    import random
+
+    from harness.reporting.rule_coverage import count_each
+
+    invs = list(REGISTRY.values())
+    rng = random.Random(7)
+    lists = [rng.sample(invs, rng.randint(0, 12)) for _ in range(20)]
+    coverage = RuleCoverage()
+    rules: dict[str, int] = {}
+    rulings: dict[str, int] = {}
+    for step in range(300):
+        applied = list(rng.choice(lists))
+        coverage.record(applied, {}, {}, {}, [inv.name for inv in applied] if step % 2 else None)
+        count_each(rules, {r for inv in applied for r in inv.rules})
+        count_each(rulings, {r for inv in applied for r in inv.rulings})
+        if step % 97 == 0:  # read during the run (coverage-guided runs do)
+            assert list(coverage.rules.items()) == list(rules.items())
+    assert list(coverage.rules.items()) == list(rules.items())
+    assert list(coverage.rulings.items()) == list(rulings.items())
+    assert not coverage.pending

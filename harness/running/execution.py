@@ -458,7 +458,7 @@ class Session:
                         violations.append(Violation(name, index, tuple(result)))
         finally:  # counted in their order, as far as they ran
             count_each(stats.applicable, names)
-        stats.coverage.record(applied, event, before, after)
+        stats.coverage.record(applied, event, before, after, names)
         return violations
 
     # ------------------------------------------------------------------ the oracle (differential mode)
