@@ -7,6 +7,8 @@
   change (:class:`invariants.on_change.IdsWhere`): on fuzz runs of the reference engine and of a
   mutant whose copies keep X its verdicts are those of the check with nothing kept, and a wrong mana
   value of such a permanent after a sound step is found (CR 107.3g).
+- ``generic.illegal_changes_nothing`` takes a refused event's objects as unchanged when the objects
+  it found changed (:func:`invariants.on_change.changed_objects`) are none and the ids are the same.
 """
 
 from __future__ import annotations
@@ -96,3 +98,22 @@ def test_a_wrong_mana_value_of_a_permanent_with_x_after_a_sound_step_is_found(re
     assert copies._X_PERMANENTS.obs is step.before
     assert check(step) == [f"{oid} ({o['name']}, {o['copiable']['mana_cost']}) has mana value {o['mana_value']}; "
                            f"X is 0 on the battlefield: {o['mana_value'] - 1}"]
+
+
+def _refused(before_objects: dict, after_objects: dict) -> Transition:
+    players = {"P1": {"life": 20}}
+    return Transition({"players": players, "objects": before_objects}, {"type": "destroy", "targets": ["b"]},
+                      {"players": players, "objects": after_objects}, "illegal_target")
+
+
+def test_a_refused_event_that_removed_an_object_changed_the_objects():
+    """CR 104.3, 117.1: a refused event changes nothing. The objects equal to their versions before
+    (found on change) are not all there is: an object gone is a change though none changed."""
+    check = invariants.REGISTRY["generic.illegal_changes_nothing"].check
+    bears, rats = {"zone": "battlefield", "name": "Grizzly Bears"}, {"zone": "battlefield", "name": "Typhoid Rats"}
+    assert check(_refused({"b": bears, "r": rats}, {"b": dict(bears), "r": dict(rats)})) == []
+    found = check(_refused({"b": bears, "r": rats}, {"b": dict(bears)}))
+    assert len(found) == 1 and found[0].startswith("the refused event (illegal_target) changed objects")
+    found = check(_refused({"b": bears}, {"b": {**bears, "zone": "exile"}}))
+    assert len(found) == 1 and found[0].startswith("the refused event (illegal_target) changed objects")
+    assert check(_refused({"b": bears}, {"b": bears})) == []  # the same dict: equal (its own previous version)
