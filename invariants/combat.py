@@ -27,6 +27,7 @@ from cards import reader
 
 from .base import Transition, invariant
 from .card_abilities import card_text
+from .views import per_observation
 
 COMBAT = ("combat",)
 #: Dog Umbra: "As long as another player controls enchanted creature, it can't attack or block."
@@ -70,10 +71,24 @@ def _is_creature(o: dict | None) -> bool:
     return o is not None and "Creature" in (o.get("types") or ())
 
 
-def _attached(obs: dict, oid: str) -> list[tuple[str, dict]]:
+@per_observation
+def _attachments(obs: dict) -> dict[str, tuple[tuple[str, dict], ...]]:
+    """(id, object) of the permanents attached to each object that have their abilities (a tapped
+    continuous permanent has none), by the id of the object they are attached to, each in the order
+    of ``obs``'s objects (a shared view, :mod:`.views`: one pass over the objects for every creature
+    a combat check reads)."""
+    found: dict[str, list[tuple[str, dict]]] = {}
+    for aid, a in _objects(obs).items():
+        host = a.get("attached_to")
+        if isinstance(host, str) and a.get("zone") == "battlefield" \
+                and not (a.get("tapped") and "Continuous" in (a.get("supertypes") or ())):
+            found.setdefault(host, []).append((aid, a))
+    return {host: tuple(pairs) for host, pairs in found.items()}
+
+
+def _attached(obs: dict, oid: str) -> tuple[tuple[str, dict], ...]:
     """The permanents attached to ``oid`` that have their abilities (a tapped continuous permanent has none)."""
-    return [(aid, a) for aid, a in _objects(obs).items() if a.get("zone") == "battlefield" and a.get("attached_to") == oid
-            and not (a.get("tapped") and "Continuous" in (a.get("supertypes") or ()))]
+    return _attachments(obs).get(oid, ())
 
 
 def _abilities_on(obs: dict, oid: str):

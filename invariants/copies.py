@@ -14,6 +14,7 @@ import invariants.card_abilities as card_abilities
 from .base import Transition, invariant
 from .layers import counters_added, each_case, entered, expected_counters, on_battlefield_after
 from .observed import controller_as_it_last_existed
+from .on_change import IdsWhere
 
 COPIES = frozenset({"copies", "observe.copiable"})
 
@@ -69,6 +70,7 @@ def _expected_copiable(t: Transition, copied: str, cause: dict) -> dict | None:
     rules=("707.2", "707.3", "707.9b", "111.3", "613.2c"),
     rulings=(PENUMBRA_EXACT, PENUMBRA_TOKEN, PENUMBRA_COPYING),
     requires=COPIES,
+    on_log=("zone_change",),  # a copy enters (copies_made): a zone_change entry
 )
 def copiable_values_only(t: Transition):
     """A copy gets exactly the original's copiable values, with the copy effect's exceptions.
@@ -105,6 +107,7 @@ def _copiable_values_differ(t: Transition, new: str, copied: str, cause: dict) -
     rules=("707.2", "111.2", "400.7"),
     rulings=(PENUMBRA_EXACT,),
     requires=COPIES | {"counters"},
+    on_log=("zone_change",),  # a copy enters (copies_made): a zone_change entry
 )
 def status_counters_and_auras_not_copied(t: Transition):
     """A new copy is untapped, undamaged, out of combat, with no counters, Auras or effects of the original.
@@ -170,6 +173,16 @@ def _x_is_zero_on_the_battlefield(oid: str, o: dict, cost: str) -> list[str]:
     return []
 
 
+def _copiable_cost(o: dict) -> str:
+    """The mana cost among ``o``'s copiable values ("" when it has none)."""
+    return (o.get("copiable") or {}).get("mana_cost") or ""
+
+
+#: The permanents whose copiable mana cost has {X}, of the step's observations (kept on change:
+#: :mod:`.on_change`): the objects :func:`x_is_zero` reads the mana value of.
+_X_PERMANENTS = IdsWhere(lambda o: o["zone"] == "battlefield" and "{X}" in _copiable_cost(o))
+
+
 @invariant(
     "copies.x_is_zero",
     rules=("107.3m", "107.3g", "614.1c", "707.2"),
@@ -181,7 +194,8 @@ def x_is_zero(t: Transition):
 
     A Hangarback Walker cast with X = 3 enters with three counters; a token or Clone
     copying it enters with none (it dies as a 0/0). On the battlefield {X} counts as 0
-    in the mana value of every object (CR 107.3g).
+    in the mana value of every object (CR 107.3g). The permanents with {X} are found on change
+    (:data:`_X_PERMANENTS`).
     """
     if t.illegal is not None:
         return None
@@ -197,11 +211,12 @@ def x_is_zero(t: Transition):
         if got != expected:
             out.append(f"{oid} ({name}) entered with {got} +1/+1 counter(s); X is "
                        f"{expected}{' for a copy' if oid in copied_from else ''}")
-    for oid, o in t.after["objects"].items():
-        cost = (o.get("copiable") or {}).get("mana_cost") or ""
-        if o["zone"] == "battlefield" and "{X}" in cost:
-            applicable = True
-            out += _x_is_zero_on_the_battlefield(oid, o, cost)
+    with_x = _X_PERMANENTS.pair(t.before, t.after)[1]  # mostly none: then no object is read
+    if with_x:
+        applicable = True
+        for oid, o in t.after["objects"].items():
+            if oid in with_x:
+                out += _x_is_zero_on_the_battlefield(oid, o, _copiable_cost(o))
     return out if applicable else None
 
 
@@ -210,6 +225,7 @@ def x_is_zero(t: Transition):
     rules=("603.6a", "707.5", "111.13"),
     rulings=(PENUMBRA_ENTERS,),
     requires=COPIES | {"triggers"},
+    on_log=("zone_change",),  # a permanent enters (entered): a zone_change entry
 )
 def enters_abilities_trigger(t: Transition):
     """The enters abilities of a permanent that enters trigger, and so do a copy's (Nekrataal, Goblin Engineer)."""
@@ -280,6 +296,7 @@ def _penumbra_token(t: Transition, aura_id: str, created: dict) -> list[str]:
     rules=("603.6c", "603.10a", "608.2h", "707.9b", "111.2"),
     rulings=(PENUMBRA_LKI, PENUMBRA_EXACT),
     requires=COPIES | {"triggers", "umbra_armor"},
+    on_log=("zone_change",),  # a Penumbra Umbra goes to a graveyard: a zone_change entry
 )
 def penumbra_umbra_copies_the_enchanted_creature(t: Transition):
     """When Penumbra Umbra goes to a graveyard from the battlefield, a black token copy of its creature is created.

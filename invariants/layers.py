@@ -126,6 +126,10 @@ def expected_counters(before: dict, t: Transition, oid: str) -> dict[str, int]:
     return {k: v for k, v in counts.items() if v}
 
 
+#: The event types that can start a setting effect (:func:`new_setting_effects`: on any other, none).
+SETTING_EVENTS = ("set_base_pt", "put_onto_battlefield", "attach")
+
+
 def new_setting_effects(t: Transition) -> list[tuple[str, str | None]]:
     """(creature id, source) of each setting effect (layer 7b) this event starts on a creature.
 
@@ -226,6 +230,7 @@ _layered_sound: list = [None, ()]
     rules=("613.4b", "613.7", "613.7a", "613.7b", "613.7e"),
     rulings=(OCTOPUS_1,),
     requires=LAYERS,
+    on=SETTING_EVENTS,
 )
 def later_setting_effect_wins(t: Transition):
     """A setting effect that starts to apply is applied after every earlier one (its timestamp is the latest).
@@ -260,6 +265,7 @@ def _not_the_latest_setting_effect(t: Transition, oid: str, source: str | None) 
     rules=("613.4b", "613.4c", "122.1a"),
     rulings=(OCTOPUS_2,),
     requires=LAYERS | {"counters"},
+    on=SETTING_EVENTS,
 )
 def modifying_effects_and_counters_still_apply(t: Transition):
     """When a setting effect starts to apply, the creature's modifying effects and counters stay and apply on top.
@@ -370,6 +376,7 @@ def resolved_effects_affect_a_fixed_set(t: Transition):
     "layers.until_end_of_turn_effects_end",
     rules=("514.2", "611.2a"),
     requires=LAYERS | {"cleanup"},
+    on=("cleanup",),
 )
 def until_end_of_turn_effects_end(t: Transition):
     """After the cleanup step no "until end of turn" power/toughness effect is left; Aura effects stay."""
@@ -437,6 +444,7 @@ def counters_change_only_by_counter_events(t: Transition):
     "counters.umbra_armor_removes_damage_not_counters",
     rules=("702.89a", "122.1"),
     requires=frozenset({"counters", "umbra_armor"}),
+    on_log=("replacement",),
 )
 def umbra_armor_removes_damage_not_counters(t: Transition):
     """A creature saved by umbra armor keeps its counters: umbra armor removes damage, never counters."""

@@ -230,6 +230,10 @@ def pool_empties(t: Transition):
             if any(M.pool(t.after, p).values())]
 
 
+#: The keys of a mana pool (CR 106.1b, 106.4): one per mana type.
+_MANA_TYPES = frozenset(M.MANA_TYPES)
+
+
 @invariant("mana.pool_shape", rules=("106.1b", "106.4"), requires=("mana",))
 def pool_shape(t: Transition):
     """Each player's ``mana_pool`` is ``{"W", "U", "B", "R", "G", "C"}`` -> a non-negative amount.
@@ -242,7 +246,7 @@ def pool_shape(t: Transition):
     out = []
     for p, player in t.after["players"].items():
         found = player.get("mana_pool")
-        if not isinstance(found, dict) or set(found) != set(M.MANA_TYPES) or not all(
+        if not isinstance(found, dict) or found.keys() != _MANA_TYPES or not all(
                 isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in found.values()):
             out.append(f"{p}'s mana_pool is {found!r}; expected an amount >= 0 of each of W U B R G C")
     return out

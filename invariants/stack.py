@@ -137,7 +137,7 @@ def last_in_first_out(t: Transition):
     """The object that leaves the stack is the last one put on it, one at a time; the others stay
     in order (the stack resolves last in, first out)."""
     before, after = _stack(t.before), _stack(t.after)
-    if t.illegal is not None or before is None or after is None:
+    if t.illegal is not None or not before or after is None:  # nothing on the stack before: nothing left it
         return None
     left = _left(t)
     if not left:
@@ -189,7 +189,7 @@ def spell_leaves_to_its_zone(t: Transition):
     or sorcery in its owner's graveyard (as it resolves, or when all its targets are illegal), a
     permanent spell on the battlefield (or in the graveyard: an Aura with an illegal target, or
     a permanent that died at once)."""
-    if t.illegal is not None:
+    if t.illegal is not None or not _stack(t.before):  # nothing on the stack before: nothing left it
         return None
     spells = [e for e in _left(t) if e.get("kind") == "spell"]
     if not spells:
@@ -255,7 +255,8 @@ def _changed_anyway(t: Transition, top: dict, targets: list) -> list[str]:
     return out
 
 
-@invariant("stack.illegal_targets_no_effect", rules=("608.2b", "400.7", "608.2n"), requires=STACK)
+@invariant("stack.illegal_targets_no_effect", rules=("608.2b", "400.7", "608.2n"), requires=STACK,
+           on=("pass_priority",))
 def illegal_targets_no_effect(t: Transition):
     """A spell or triggered ability whose targets are all gone from the battlefield (or players who
     lost) when every player passes doesn't resolve: no player and no object changes, and a spell
@@ -286,7 +287,7 @@ def triggers_in_apnap_order(t: Transition):
     """Triggered abilities put on the stack at the same time go in APNAP order: all of the active
     player's first, then the next player's (so the nonactive player's resolve first)."""
     after = _stack(t.after)
-    if t.illegal is not None or after is None:
+    if t.illegal is not None or not after:  # nothing on the stack after: no trigger was put on it
         return None
     before = set(_ids(_stack(t.before) or []))
     new = [e for e in after if isinstance(e, dict) and e.get("id") not in before
@@ -325,7 +326,7 @@ def _penumbra_copy(t: Transition, e: dict, source: dict, match: re.Match) -> lis
 
 
 @invariant("stack.penumbra_copies_as_it_last_existed", rules=("603.10a", "608.2h", "707.9b", "111.12"),
-           rulings=(PENUMBRA_RULING,), requires=STACK)
+           rulings=(PENUMBRA_RULING,), requires=STACK, on_log=("resolved",))
 def penumbra_copies_as_it_last_existed(t: Transition):
     """A Penumbra Umbra-style ability ("When this is put into a graveyard from the battlefield, create a
     token that's a copy of enchanted creature, except the token is black") that resolves makes exactly

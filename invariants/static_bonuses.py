@@ -186,7 +186,7 @@ def _check(t: Transition, kind: str, other: str):
 
 
 @invariant("templates.attached_bonus_while_attached", rules=("611.3a", "303.4", "301.5", "613.4c", "613.1f"),
-           requires=("cards:attached bonus",))
+           requires=("cards:attached bonus",), on=_MOVING)
 def attached_bonus_while_attached(t: Transition):
     """An Aura's or Equipment's "Enchanted/Equipped creature gets +N/+M and has <keywords>" applies
     exactly while it is attached (CR 303.4, 301.5, 611.3a): after an event that attaches, moves or
@@ -195,7 +195,7 @@ def attached_bonus_while_attached(t: Transition):
 
 
 @invariant("templates.anthem_bonus_while_on_battlefield", rules=("611.3a", "613.4c", "613.1f"),
-           requires=("cards:anthem",))
+           requires=("cards:anthem",), on=_MOVING)
 def anthem_bonus_while_on_battlefield(t: Transition):
     """An anthem's "Creatures you control get +N/+M and have <keywords>" applies exactly while it is on
     the battlefield (CR 611.3a): after an event that puts one onto or takes one off the battlefield,

@@ -7,8 +7,11 @@ view once for an observation and hands the same value to every later caller. A v
 kept with the observation itself and found by identity, so no other object can take its
 place; the harness never changes an observation once it is made (a session keeps each as
 the record of the game), and :func:`forget` (called at each step of a session) drops every
-view, so an engine that mutates the dict it returned sees no stale one. Views are shared:
-callers must not mutate them (they are tuples and frozensets).
+view, so an engine that mutates the dict it returned sees no stale one; a session whose
+observations no engine can change (the harness's own copies, or the reference engine's fresh
+ones) calls :func:`forget_all_but` instead, keeping the views of the observation before the step
+(the one after the step before: computed then, read again now). Views are shared: callers must
+not mutate them (they are tuples and frozensets).
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from collections.abc import Callable
 
 V = TypeVar("V")
 
-#: (view, id(observation)) -> (observation, value).
-_memo: dict[tuple, tuple] = {}
-#: Views kept at most: a step reads two observations (before and after) and a few views of each.
+#: id(observation) -> (observation, {view: value}): the views of each observation kept together, so
+#: that those of one observation are kept (:func:`forget_all_but`) in one look-up.
+_memo: dict[int, tuple[dict, dict]] = {}
+#: Observations whose views are kept at most: a step reads two (before and after).
 LIMIT = 64
+_MISSING = object()
 
 
 def per_observation(function: Callable[[dict], V]) -> Callable[[dict], V]:
@@ -30,14 +35,19 @@ def per_observation(function: Callable[[dict], V]) -> Callable[[dict], V]:
 
     @wraps(function)
     def view(obs: dict) -> V:
-        key = (function, id(obs))
-        hit = _memo.get(key)
-        if hit is not None and hit[0] is obs:
-            return hit[1]
-        if len(_memo) >= LIMIT:
-            _memo.clear()
+        found = _memo.get(id(obs))
+        if found is not None and found[0] is obs:
+            values = found[1]
+            value = values.get(function, _MISSING)
+            if value is not _MISSING:
+                return value
+        else:
+            if len(_memo) >= LIMIT:
+                _memo.clear()
+            values = {}
+            _memo[id(obs)] = (obs, values)
         value = function(obs)
-        _memo[key] = (obs, value)
+        values[function] = value
         return value
 
     return view
@@ -46,3 +56,12 @@ def per_observation(function: Callable[[dict], V]) -> Callable[[dict], V]:
 def forget() -> None:
     """Drop every view (called at each step of a :class:`harness.running.execution.Session`)."""
     _memo.clear()
+
+
+def forget_all_but(obs: object) -> None:
+    """Drop every view but those of ``obs`` (the observation before a step of a session whose
+    observations no engine changes once made: its views, computed at the step before, still hold)."""
+    kept = _memo.get(id(obs))
+    _memo.clear()
+    if kept is not None and kept[0] is obs:
+        _memo[id(obs)] = kept

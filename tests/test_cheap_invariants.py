@@ -157,6 +157,32 @@ def test_a_view_is_computed_once_per_observation_object_and_forgotten_at_each_st
     assert count_objects(first) == 1 and len(calls) == 3  # ... and each session step forgets every view
 
 
+def test_a_session_whose_observations_no_engine_changes_keeps_the_views_of_the_observation_before():
+    """The reference engine's observations are fresh (and an engine's shared ones are copied): the
+    views of the observation before a step, computed at the step before (it was that step's after),
+    still hold and are not computed again; every other observation's view is dropped."""
+    from harness.adapters.reference import ReferenceAdapter
+    from invariants import views
+
+    calls: list[dict] = []
+
+    @views.per_observation
+    def count_objects(obs):
+        calls.append(obs)
+        return len(obs["objects"])
+
+    played = session(ReferenceAdapter(), obj("bears", "Grizzly Bears"), obj("rats", "Typhoid Rats"))
+    assert played.fresh or played.copies
+    played.step({"type": "sacrifice", "object": "bears"}, Decider())
+    before = played.observation
+    other = copy.deepcopy(before)
+    count_objects(before), count_objects(other)
+    played.step({"type": "sacrifice", "object": "rats"}, Decider())
+    assert count_objects(before) == 2 and calls == [before, other]  # kept: the observation before the step
+    count_objects(other)
+    assert calls == [before, other, other]  # dropped
+
+
 def test_each_session_step_forgets_every_view(monkeypatch):
     """So an engine that changes in place the dict it returned from ``observe`` gets no stale view."""
     from invariants import views

@@ -14,6 +14,7 @@ import pytest
 
 import invariants
 from harness.adapters.reference import ReferenceAdapter
+from harness.protocol import Transition
 from harness.running import execution, invariant_schedule
 from harness.running.runner import run
 from harness.wire.log_kinds import KINDS
@@ -35,6 +36,12 @@ MUTANTS_FOUND_BY_DECLARED = (
     "thumb_keeps_first_coin",  # chance.krarks_thumb
     "empty_library_draw_no_loss",  # steps.empty_library_loses
     "first_strike_deals_damage_twice",  # combat.damage_*
+    "layers_copy_enters_no_trigger",  # copies.enters_abilities_trigger
+    "layers_token_copies_counters",  # copies.status_counters_and_auras_not_copied
+    "layers_penumbra_no_last_known",  # copies.penumbra_umbra_copies_the_enchanted_creature
+    "deathtouch_ignored",  # sba.deathtouch_damage
+    "stack_fizzled_spell_partly_resolves",  # stack.illegal_targets_no_effect
+    "layers_attach_keeps_timestamp",  # layers.later_setting_effect_wins
 )
 
 
@@ -122,3 +129,56 @@ def test_skipping_changes_no_finding_of_a_mutant(name, skipped_checks_are_not_ap
 
 def _reference_capabilities() -> frozenset[str]:
     return frozenset(ReferenceAdapter().info.capabilities)
+
+
+def test_a_schedule_is_kept_for_its_list_and_made_again_when_the_list_changes_in_place():
+    """One :class:`Schedule` per list object while its items stay (compared with ``==``: their
+    identity first); a list whose item was replaced in place by another invariant gets a new one,
+    with that invariant due where it may apply."""
+    invs = list(invariants.REGISTRY.values())
+    first = invariant_schedule.schedule(invs)
+    assert invariant_schedule.schedule(invs) is first
+    declared = next(i for i, inv in enumerate(invs) if inv.on is not None and "cast" not in inv.on
+                    and not inv.on_log)
+    replaced = invs[declared]
+    invs[declared] = next(inv for inv in invs if inv.on is None)
+    again = invariant_schedule.schedule(invs)
+    assert again is not first and again.invariants == invs
+    assert replaced not in again.due("cast", []) and invs[declared] in again.due("cast", [])
+    assert invariant_schedule.schedule(tuple(invs)).invariants == invs  # any sequence, kept as a list
+
+
+def _due(name: str, event_type: str, log: list) -> bool:
+    inv = invariants.REGISTRY[name]
+    return inv in invariant_schedule.Schedule([inv]).due(event_type, log)
+
+
+def _creature(**fields) -> dict:
+    return {"zone": "battlefield", "types": ["Creature"], "counters": {}, "pt_effects": [], "attached_to": None,
+            **fields}
+
+
+def test_an_until_end_of_turn_effect_left_after_cleanup_is_found_and_only_cleanup_is_read():
+    """CR 514.2: "until end of turn" effects end in the cleanup step; the invariant is due on cleanup
+    steps only (any other event: not applicable)."""
+    effect = {"layer": "7c", "power": 3, "toughness": 3, "until_end_of_turn": True}
+    obs = {"objects": {"c": _creature(pt_effects=[effect])}}
+    check = invariants.REGISTRY["layers.until_end_of_turn_effects_end"].check
+    assert check(Transition(obs, {"type": "cleanup"}, obs)) == [f"c still has {effect} after cleanup"]
+    assert _due("layers.until_end_of_turn_effects_end", "cleanup", [])
+    assert check(Transition(obs, {"type": "pass_priority"}, obs)) is None
+    assert not _due("layers.until_end_of_turn_effects_end", "pass_priority", [{"kind": "zone_change"}])
+
+
+def test_counters_removed_by_umbra_armor_are_found_and_only_a_replacement_is_read():
+    """CR 702.89a: umbra armor removes damage, never counters; the invariant is due on steps whose
+    log has a replacement entry only (without one nothing was saved by umbra armor)."""
+    before = {"objects": {"c": _creature(counters={"+1/+1": 2}, damage=3)}}
+    after = {"objects": {"c": _creature(counters={}, damage=0)}}
+    saved = [{"kind": "replacement", "effect": "umbra armor", "affected": "c"}]
+    check = invariants.REGISTRY["counters.umbra_armor_removes_damage_not_counters"].check
+    t = Transition(before, {"type": "destroy", "targets": ["c"]}, {**after, "log": saved})
+    assert check(t) == ["c was saved by umbra armor and its counters went from {'+1/+1': 2} to {}"]
+    assert _due("counters.umbra_armor_removes_damage_not_counters", "destroy", saved)
+    assert check(Transition(before, {"type": "destroy", "targets": ["c"]}, {**after, "log": []})) is None
+    assert not _due("counters.umbra_armor_removes_damage_not_counters", "destroy", [{"kind": "damage"}])

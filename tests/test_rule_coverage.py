@@ -119,3 +119,48 @@ def test_the_least_exercised_quarter_counts_never_exercised_names_as_zero():
                         "never": [], "total": 5}}
     # a quarter of 4 rules is one (702.2b, 0 steps); of 5 cards, two (Shock 2, Murder 3)
     assert least_exercised(report) == {"rules": 0, "rulings": 0, "cards": 5}
+
+
+def test_the_rules_and_rulings_of_applied_invariants_are_their_union_in_list_order():
+    """Each list of applied invariants gives the union of their rules and of their rulings, built in
+    the list's order (as a set comprehension builds it: the sets iterate alike), worked out once per list
+    and made again for a list with other items at the same place."""
+    from harness.reporting import rule_coverage
+
+    invs = list(REGISTRY.values())
+    for applied in (invs, invs[::3], invs[5:40], [], invs[::-1]):
+        rules, rulings = rule_coverage._cited(applied)
+        assert list(rules) == list({r for inv in applied for r in inv.rules})
+        assert list(rulings) == list({r for inv in applied for r in inv.rulings})
+        assert rule_coverage._cited(applied)[0] is rules  # kept
+    applied = invs[:10]
+    rules = rule_coverage._cited(applied)[0]
+    other = next(inv for inv in invs[10:] if not set(inv.rules) <= rules)
+    applied[0] = other
+    assert rule_coverage._cited(applied)[0] == {r for inv in applied for r in inv.rules}
+
+
+def test_rules_and_rulings_counted_when_read_are_those_counted_at_each_step_in_the_same_order():
+    """A step adds one to the steps of its list of applied invariants; reading ``rules`` or ``rulings``
+    adds them up, into dicts equal to counting every step at once, their names in the same order
+    (a name first comes with the list of the step it first came at), also when read between steps."""
+    import random
+
+    from harness.reporting.rule_coverage import count_each
+
+    invs = list(REGISTRY.values())
+    rng = random.Random(7)
+    lists = [rng.sample(invs, rng.randint(0, 12)) for _ in range(20)]
+    coverage = RuleCoverage()
+    rules: dict[str, int] = {}
+    rulings: dict[str, int] = {}
+    for step in range(300):
+        applied = list(rng.choice(lists))
+        coverage.record(applied, {}, {}, {}, [inv.name for inv in applied] if step % 2 else None)
+        count_each(rules, {r for inv in applied for r in inv.rules})
+        count_each(rulings, {r for inv in applied for r in inv.rulings})
+        if step % 97 == 0:  # read during the run (coverage-guided runs do)
+            assert list(coverage.rules.items()) == list(rules.items())
+    assert list(coverage.rules.items()) == list(rules.items())
+    assert list(coverage.rulings.items()) == list(rulings.items())
+    assert not coverage.pending

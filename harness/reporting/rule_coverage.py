@@ -30,21 +30,32 @@ except ImportError:  # pragma: no cover  (another Python than CPython)
             table[n] = table.get(n, 0) + 1
 
 
-#: The rules and rulings the invariants of each list of applied invariants cite, by the ids of its
-#: invariants: ``(list, rules, rulings)``, the list kept to tell an id reused by another object.
+#: The rules and rulings the invariants of each list of applied invariants cite, by the names of its
+#: invariants: ``(list, rules, rulings)``, the list kept to tell another list of the same names.
 _CITED: dict[tuple, tuple[list, set, set]] = {}
 
 
-def _cited(applied: list) -> tuple[set, set]:
-    """The CR rules and the rulings ``applied`` (a list of ``invariants.Invariant``) cite, each a set
-    built in the order of the list (a step's list comes again on many steps: worked out once)."""
-    key = tuple(map(id, applied))
+def _cited_entry(applied: list, names: list | None = None) -> tuple[list, set, set]:
+    """``(list, rules, rulings)``: the CR rules and the rulings ``applied`` (a list of
+    ``invariants.Invariant``; ``names``: their names, when the caller has them) cite, each a set built
+    in the order of the list (a step's list comes again on many steps: worked out once, found by the
+    names, whose hashes strings keep, and told apart from another list of the same names by identity;
+    a list met for the first time, about a step in three, is joined in C: ``set().union`` adds the
+    items one by one in their order, as a set comprehension would, so the sets iterate alike)."""
+    key = tuple(names if names is not None else [inv.name for inv in applied])
     found = _CITED.get(key)
     if found is None or found[0] != applied:
-        found = (list(applied), {r for inv in applied for r in inv.rules}, {r for inv in applied for r in inv.rulings})
+        found = (list(applied), set().union(*[inv.rules for inv in applied]),
+                 set().union(*[inv.rulings for inv in applied]))
         if len(_CITED) >= 4096:
             _CITED.clear()
         _CITED[key] = found
+    return found
+
+
+def _cited(applied: list, names: list | None = None) -> tuple[set, set]:
+    """The CR rules and the rulings ``applied`` cite (:func:`_cited_entry`)."""
+    found = _cited_entry(applied, names)
     return found[1], found[2]
 
 
@@ -81,7 +92,7 @@ def cards_of_step(event: Mapping[str, Any], before: Mapping[str, Any], after: Ma
     return names
 
 
-@dataclass
+@dataclass(init=False)
 class RuleCoverage:
     """Steps that exercised each CR rule, ruling and card (counts by name).
 
@@ -91,24 +102,69 @@ class RuleCoverage:
     set before the step), ``links[source]`` maps each ``("rule" | "ruling" | "card", name)``
     to the steps of that source that exercised it, and ``source_steps[source]`` counts the
     source's steps; else ``links`` is None and nothing of this is counted.
+
+    ``rules`` and ``rulings`` are counted when read: each step adds one to the steps of its list of
+    applied invariants (``pending``, in the order the lists first came), and reading either adds
+    each list's steps to each rule and ruling it cites, in that order, so that every name is counted
+    and comes in the dict where counting each step at once would have put it (a name first comes
+    with the first list that cites it, the list of the step it first came at).
     """
 
-    rules: dict[str, int] = field(default_factory=dict)
-    rulings: dict[str, int] = field(default_factory=dict)
+    rule_steps: dict[str, int] = field(default_factory=dict)
+    ruling_steps: dict[str, int] = field(default_factory=dict)
     cards: dict[str, int] = field(default_factory=dict)
     links: dict | None = None
     source_steps: dict = field(default_factory=dict)
     source: str | None = None
+    #: id of a :func:`_cited_entry` -> [that entry, its steps not yet added to rules and rulings].
+    pending: dict[int, list] = field(default_factory=dict, repr=False)
 
-    def record(self, applied, event: Mapping[str, Any], before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
-        """Count one step: ``applied`` are the invariants (``invariants.Invariant``) that applied to it."""
-        rules, rulings = _cited(applied)
+    def __init__(self, rules: dict[str, int] | None = None, rulings: dict[str, int] | None = None,
+                 cards: dict[str, int] | None = None, links: dict | None = None, source_steps: dict | None = None,
+                 source: str | None = None):
+        self.rule_steps = {} if rules is None else rules
+        self.ruling_steps = {} if rulings is None else rulings
+        self.cards = {} if cards is None else cards
+        self.links, self.source = links, source
+        self.source_steps = {} if source_steps is None else source_steps
+        self.pending = {}
+
+    @property
+    def rules(self) -> dict[str, int]:
+        """Steps that exercised each CR rule, by rule."""
+        self._add_pending()
+        return self.rule_steps
+
+    @property
+    def rulings(self) -> dict[str, int]:
+        """Steps that exercised each ruling, by ruling."""
+        self._add_pending()
+        return self.ruling_steps
+
+    def _add_pending(self) -> None:
+        if self.pending:
+            rules, rulings = self.rule_steps, self.ruling_steps
+            for (_, cited_rules, cited_rulings), steps in self.pending.values():
+                for r in cited_rules:
+                    rules[r] = rules.get(r, 0) + steps
+                for r in cited_rulings:
+                    rulings[r] = rulings.get(r, 0) + steps
+            self.pending.clear()
+
+    def record(self, applied, event: Mapping[str, Any], before: Mapping[str, Any], after: Mapping[str, Any],
+               names: list[str] | None = None) -> None:
+        """Count one step: ``applied`` are the invariants (``invariants.Invariant``) that applied to it
+        (``names``: their names, in their order, when the caller has them)."""
+        found = _cited_entry(applied, names)
+        waiting = self.pending.get(id(found))
+        if waiting is None:
+            self.pending[id(found)] = [found, 1]  # the entry held here: its id stays its own
+        else:
+            waiting[1] += 1
         cards = cards_of_step(event, before, after)
-        count_each(self.rules, rules)
-        count_each(self.rulings, rulings)
         count_each(self.cards, cards)
         if self.links is not None and event:
-            self._link(self.links, rules, rulings, cards)
+            self._link(self.links, found[1], found[2], cards)
 
     def _link(self, links: dict, rules: set, rulings: set, cards: set) -> None:
         items = [("rule", r) for r in rules] + [("ruling", r) for r in rulings] + [("card", c) for c in cards]

@@ -355,7 +355,10 @@ class Session:
         :class:`Declined` when an engine raises ``Unsupported``.
         """
         before = self.observation
-        views.forget()
+        if self.fresh or self.copies:  # no engine changes these: the views of before still hold
+            views.forget_all_but(before)
+        else:
+            views.forget()
         monitor = supervisor.ACTIVE
         if monitor is not None:
             monitor.event(event)
@@ -464,7 +467,7 @@ class Session:
                         violations.append(Violation(name, index, tuple(result)))
         finally:  # counted in their order, as far as they ran
             count_each(stats.applicable, names)
-        stats.coverage.record(applied, event, before, after)
+        stats.coverage.record(applied, event, before, after, names)
         return violations
 
     # ------------------------------------------------------------------ the oracle (differential mode)

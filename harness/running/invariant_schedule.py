@@ -16,7 +16,6 @@ invariants out of them and, on the other steps, calls the check they wrap direct
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import is_
 
 from invariants.base import OUTSIDE_THE_STACK, on_the_stack
 
@@ -40,7 +39,7 @@ class Schedule:
         #: Every invariant's name, in order: each is counted checked on every judged step.
         self.names = [inv.name for inv in self.invariants]
         self._plans: dict[tuple, list] = {}
-        self._checks: dict[tuple, tuple[list, list[tuple]]] = {}
+        self._checks: dict[tuple, list[tuple]] = {}
         self._declared = any(inv.on is not None for inv in self.invariants)
 
     def due(self, event_type: object, log: list) -> list:
@@ -65,17 +64,21 @@ class Schedule:
         objects on the stack (:func:`invariants.base.on_the_stack`) without the invariants whose
         check is :func:`invariants.base.outside_the_stack`'s (their verdict there is None, not
         applicable); on any other step with the check such an invariant wraps in their place
-        (the same verdict, one call fewer)."""
+        (the same verdict, one call fewer). Worked out once per (event type, log kinds, stack),
+        found with one look-up a step."""
         stack = on_the_stack(before, after)
-        due = self.due(event_type, log)
-        key = (id(due), stack)
+        if SKIPPING and self._declared:
+            key: tuple = (event_type if type(event_type) is str else None,
+                          frozenset([e.get("kind") for e in log if type(e) is dict]), stack)
+        else:  # every invariant on every step
+            key = (stack,)
         found = self._checks.get(key)
-        if found is None or found[0] is not due:
-            found = (due, _checks_of(due, stack))
+        if found is None:
+            found = _checks_of(self.due(event_type, log), stack)
             if len(self._checks) >= _MOST_PLANS:
                 self._checks.clear()
             self._checks[key] = found
-        return found[1]
+        return found
 
 
 def _checks_of(due: list, stack: bool) -> list[tuple]:
@@ -96,14 +99,20 @@ _SCHEDULES: dict[int, tuple[Sequence, Schedule]] = {}
 def schedule(invariants: Sequence) -> Schedule:
     """The :class:`Schedule` of the sequence ``invariants`` (one per sequence object, kept for
     the process: a machine class's list serves every example of a run; made again for a list
-    changed since, an item replaced in place included: the comparison is of each item's identity
-    first, a few hundred pointer comparisons a step)."""
+    changed since, an item replaced in place included). The lists are compared with ``==``, in
+    C: each item's identity first, so the same items cost a pointer comparison each; an item
+    replaced by an equal :class:`invariants.base.Invariant` (every field equal, the same check
+    function) keeps the schedule, which would be made the same from it."""
     found = _SCHEDULES.get(id(invariants))
-    if found is not None and found[0] is invariants and len(found[1].invariants) == len(invariants) \
-            and all(map(is_, found[1].invariants, invariants)):
+    if found is not None and found[0] is invariants and found[1].invariants == _as_list(invariants):
         return found[1]
     made = Schedule(invariants)
     if len(_SCHEDULES) > 256:
         _SCHEDULES.clear()
     _SCHEDULES[id(invariants)] = (invariants, made)
     return made
+
+
+def _as_list(invariants: Sequence) -> list:
+    """``invariants`` itself when it is a list (compared as it is, no copy), else a list of its items."""
+    return invariants if type(invariants) is list else list(invariants)

@@ -1,0 +1,119 @@
+"""Indexes of the board that checks read instead of scanning every object, and the verdicts they keep.
+
+- :func:`invariants.combat._attachments`: the permanents attached to each object (with their
+  abilities), one pass per observation (:mod:`invariants.views`) for every creature a combat check
+  reads, the list :func:`invariants.combat._attached` gave by scanning.
+- ``copies.x_is_zero`` reads the permanents whose copiable mana cost has {X} from an index kept on
+  change (:class:`invariants.on_change.IdsWhere`): on fuzz runs of the reference engine and of a
+  mutant whose copies keep X its verdicts are those of the check with nothing kept, and a wrong mana
+  value of such a permanent after a sound step is found (CR 107.3g).
+- ``generic.illegal_changes_nothing`` takes a refused event's objects as unchanged when the objects
+  it found changed (:func:`invariants.on_change.changed_objects`) are none and the ids are the same.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import invariants
+from harness.adapters.reference import ReferenceAdapter
+from harness.protocol import Transition
+from invariants import combat, copies, on_change, views
+from tests.mutants import MUTANTS
+from tests.test_harness_speed_checks import _transitions
+
+
+@pytest.fixture(scope="module")
+def reference_transitions() -> list[Transition]:
+    return _transitions(ReferenceAdapter(), 30)
+
+
+def _scanned(obs: dict, oid: str) -> list[tuple[str, dict]]:
+    """The permanents attached to ``oid`` that have their abilities, by reading every object."""
+    return [(aid, a) for aid, a in obs["objects"].items() if a.get("zone") == "battlefield"
+            and a.get("attached_to") == oid and not (a.get("tapped") and "Continuous" in (a.get("supertypes") or ()))]
+
+
+def test_the_attachments_index_gives_what_a_scan_of_the_objects_gives(reference_transitions):
+    attached = 0
+    for t in reference_transitions:
+        views.forget()
+        for obs in (t.before, t.after):
+            for oid in obs["objects"]:
+                assert list(combat._attached(obs, oid)) == _scanned(obs, oid)
+                attached += bool(_scanned(obs, oid))
+    assert attached  # the runs attach Auras and Equipment
+
+
+def test_a_tapped_continuous_equipment_is_not_among_the_attached():
+    """A tapped continuous permanent has no abilities (Orb of Origin ruling): it grants nothing."""
+    obs = {"objects": {"c": {"zone": "battlefield", "attached_to": None},
+                       "s": {"zone": "battlefield", "attached_to": "c", "tapped": True, "supertypes": ["Continuous"]},
+                       "a": {"zone": "battlefield", "attached_to": "c", "tapped": True, "supertypes": []},
+                       "g": {"zone": "graveyard", "attached_to": "c"}}}
+    views.forget()
+    assert [aid for aid, _ in combat._attached(obs, "c")] == ["a"]
+
+
+def _agree(transitions: list[Transition]) -> tuple[int, int]:
+    """Judge ``transitions`` in order with x_is_zero, each verdict compared with the one it gives with
+    nothing kept; returns (steps it applied to, steps judged with the index kept from the step before)."""
+    check = invariants.REGISTRY["copies.x_is_zero"].check
+    applied = kept = 0
+    for t in transitions:
+        views.forget()
+        kept += copies._X_PERMANENTS.obs is t.before
+        verdict = check(t)
+        state = dict(vars(copies._X_PERMANENTS))
+        copies._X_PERMANENTS.forget()
+        assert verdict == check(t)
+        vars(copies._X_PERMANENTS).update(state)
+        applied += verdict is not None
+    return applied, kept
+
+
+def test_x_is_zero_on_change_agrees_with_the_full_check(reference_transitions):
+    applied, kept = _agree(reference_transitions)
+    assert applied and kept > len(reference_transitions) // 2
+
+
+def test_x_is_zero_on_change_agrees_on_a_mutant_whose_copies_keep_x(outside_coverage):
+    assert _agree(_transitions(MUTANTS["layers_copy_keeps_x"].load(), 20))[0]
+
+
+def test_a_wrong_mana_value_of_a_permanent_with_x_after_a_sound_step_is_found(reference_transitions):
+    """CR 107.3g: on the battlefield {X} is 0 in the mana value; the permanent's own change is found
+    though the index of permanents with {X} comes from the step before."""
+    check = invariants.REGISTRY["copies.x_is_zero"].check
+    on_change.forget_all()
+    sound = next(t for t in reference_transitions if check(t) == [] and t.illegal is None
+                 and any(oid in copies._X_PERMANENTS.ids for oid in t.after["objects"]))
+    after = copy.deepcopy(sound.after)
+    oid = next(oid for oid in after["objects"] if oid in copies._X_PERMANENTS.ids)
+    o = after["objects"][oid]
+    o["mana_value"] = copies.mana_value(o["copiable"]["mana_cost"]) + 1
+    step = Transition(sound.after, {"type": "pass_priority"}, after, None, [], None, None)
+    assert copies._X_PERMANENTS.obs is step.before
+    assert check(step) == [f"{oid} ({o['name']}, {o['copiable']['mana_cost']}) has mana value {o['mana_value']}; "
+                           f"X is 0 on the battlefield: {o['mana_value'] - 1}"]
+
+
+def _refused(before_objects: dict, after_objects: dict) -> Transition:
+    players = {"P1": {"life": 20}}
+    return Transition({"players": players, "objects": before_objects}, {"type": "destroy", "targets": ["b"]},
+                      {"players": players, "objects": after_objects}, "illegal_target")
+
+
+def test_a_refused_event_that_removed_an_object_changed_the_objects():
+    """CR 104.3, 117.1: a refused event changes nothing. The objects equal to their versions before
+    (found on change) are not all there is: an object gone is a change though none changed."""
+    check = invariants.REGISTRY["generic.illegal_changes_nothing"].check
+    bears, rats = {"zone": "battlefield", "name": "Grizzly Bears"}, {"zone": "battlefield", "name": "Typhoid Rats"}
+    assert check(_refused({"b": bears, "r": rats}, {"b": dict(bears), "r": dict(rats)})) == []
+    found = check(_refused({"b": bears, "r": rats}, {"b": dict(bears)}))
+    assert len(found) == 1 and found[0].startswith("the refused event (illegal_target) changed objects")
+    found = check(_refused({"b": bears}, {"b": {**bears, "zone": "exile"}}))
+    assert len(found) == 1 and found[0].startswith("the refused event (illegal_target) changed objects")
+    assert check(_refused({"b": bears}, {"b": bears})) == []  # the same dict: equal (its own previous version)
