@@ -144,15 +144,19 @@ def _stale(game, since: int, context: list) -> set:
     """The ids whose characteristics kept at state version ``since`` may differ now, from the
     objects changed since (stamps after it, new or gone ones) and the resolved effects; brings
     ``context``, the view of the objects (:func:`_seen`, by id) and the resolved effects' fields
-    as they were then, up to date."""
+    as they were then, up to date, and adds the changed objects' ids and the stale ones to its
+    set of changes (``context[3]``, :func:`changed_since_taken`) if there is one."""
     view = context[0]
     objects = game.objects
     stale: set = set()
     seen: list = []
+    changed = context[3]
     for oid, o in objects.items():
         old = view.get(oid)
         if old is not None and old[0] is o and o._stamp <= since:
             continue
+        if changed is not None:
+            changed.add(oid)
         view[oid] = new = _seen(o)
         if old is None or old[0] is not o or o._seen_stamp > since:
             seen.append((oid, old, new))
@@ -164,6 +168,17 @@ def _stale(game, since: int, context: list) -> set:
             seen.append((oid, view.pop(oid), None))
             stale.add(oid)
             context[2].pop(oid, None)
+    _effects_stale(game, context, stale)
+    if seen:
+        stale |= _seen_by_others(view, seen)
+    if changed is not None:
+        changed |= stale
+    return stale
+
+
+def _effects_stale(game, context: list, stale: set) -> None:
+    """Add to ``stale`` the ids whose resolved effects (CR 611.2) changed since ``context[1]`` (their
+    fields then), and bring it up to date."""
     effects = tuple(map(_EFFECT_FIELDS, game.effects))
     if effects != context[1]:
         before: dict[str, list] = {}
@@ -174,9 +189,6 @@ def _stale(game, since: int, context: list) -> set:
             now.setdefault(e[0], []).append(e)
         stale.update(oid for oid in before.keys() | now.keys() if before.get(oid) != now.get(oid))
         context[1] = effects
-    if seen:
-        stale |= _seen_by_others(view, seen)
-    return stale
 
 
 def _seen_by_others(view: dict, seen: list) -> set:
@@ -242,31 +254,57 @@ def kept_characteristics(game, obj: GameObject, cache: dict, compute):
     if getattr(game, "_anthem_guard", None) or not keeps(game):
         return compute(game, obj)
     state = game.__dict__
-    kept, context = state.get("_characteristics_kept"), state.get("_context_kept")
-    if kept is None or context is None:
-        kept = [cache_version(game), cache]
-        context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {}]
-        object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
-        object.__setattr__(game, "_context_kept", context)
-        cache["context"] = context[0]
-    elif "context" not in cache:  # the first read in this state
-        last = kept[1]
-        stale = _stale(game, kept[0], context)
-        kept[0], kept[1] = cache_version(game), cache
-        cache["context"] = context[0]
-        _take(cache, "characteristics", last, stale)
-        _take(cache, "pt_effects", last, stale)
+    context = state.get("_context_kept")
+    if ("context" not in cache or context is None or state.get("_characteristics_kept") is None) \
+            and _first_read(game, cache):
         found = cache["characteristics"].get(obj.id)
         if found is not None and game.objects.get(obj.id) is obj:
             return found
     found = compute(game, obj)
     if game.objects.get(obj.id) is obj:
-        computed = context[2]
+        computed = state["_context_kept"][2]
         earlier = computed.get(obj.id)
         if earlier is not None and earlier is not found and earlier == found:
             return earlier
         computed[obj.id] = found
     return found
+
+
+def _first_read(game, cache: dict) -> bool:
+    """The first read in the state of ``cache``: take into it what is still valid of the last state
+    read (:func:`_take`, whether it did), or start keeping (the game's first read)."""
+    state = game.__dict__
+    kept, context = state.get("_characteristics_kept"), state.get("_context_kept")
+    if kept is None or context is None:
+        kept = [cache_version(game), cache]
+        context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {},
+                   None]
+        object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
+        object.__setattr__(game, "_context_kept", context)
+        cache["context"] = context[0]
+        return False
+    last = kept[1]
+    stale = _stale(game, kept[0], context)
+    kept[0], kept[1] = cache_version(game), cache
+    cache["context"] = context[0]
+    _take(cache, "characteristics", last, stale)
+    _take(cache, "pt_effects", last, stale)
+    return True
+
+
+def changed_since_taken(game, cache: dict) -> set | None:
+    """The ids of ``game``'s objects changed since the last call (any field, their counters; new
+    and gone ones) or whose characteristics (CR 613) may differ since, None if unknown (the first
+    call, or the first since the kept characteristics started again); the next call gives the
+    changes after this one. ``cache`` is the state's (reference_engine.layers.state_cache); only
+    for a game that :func:`keeps`."""
+    state = game.__dict__
+    if "context" not in cache or state.get("_context_kept") is None or state.get("_characteristics_kept") is None:
+        _first_read(game, cache)
+    context = state["_context_kept"]
+    changed = context[3]
+    context[3] = set()
+    return changed
 
 
 def cache_version(game) -> int:

@@ -43,6 +43,7 @@ from .abilities import EFFECT_NOT_IN_RULINGS, EQUIP, ActivatedAbility, Cost
 from .cards import CardDef
 from .layers import characteristics, copiable_scripts, state_cache
 from .objects import BATTLEFIELD, GameObject, PTEffect
+from .verdicts import UNATTACHED_EQUIPMENT, in_order, kept_verdicts, unattached, with_bit
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -168,15 +169,13 @@ class PlaytestRules(GameBase):
         return found
 
     def unattached_equipment(self) -> list[GameObject]:
-        """CR 704.5n: Equipment attached to something that isn't a creature on the battlefield."""
-        found = []
-        for obj in self.battlefield():
-            if obj.attached_to is not None and "Equipment" in obj.card.subtypes:
-                host = self.objects.get(obj.attached_to)
-                if host is None or host.zone != BATTLEFIELD or not characteristics(self, host).is_creature \
-                        or self._protected_from_equipment(host, obj):
-                    found.append(obj)
-        return found
+        """CR 704.5n: Equipment attached to something that isn't a creature on the battlefield (or
+        protected from it, CR 702.16c), in the battlefield's order; judged again only when it or
+        what it is attached to changed (:mod:`reference_engine.verdicts`)."""
+        verdicts = kept_verdicts(self)
+        if verdicts is not None:
+            return [self.objects[oid] for oid in in_order(self, with_bit(verdicts, UNATTACHED_EQUIPMENT))]
+        return every_unattached_equipment(self)
 
     def unattach_equipment(self) -> bool:
         """Perform CR 704.5n (the Equipment stays on the battlefield, unattached); log
@@ -186,3 +185,11 @@ class PlaytestRules(GameBase):
             obj.attached_to = None
             self.log.append({"kind": "unattached", "object": obj.id, "rule": "704.5n"})
         return bool(found)
+
+
+def every_unattached_equipment(game) -> list[GameObject]:
+    """CR 704.5n, looking at every permanent: the Equipment attached to something that isn't a
+    creature on the battlefield, or to a permanent protected from it (CR 702.16c), in the
+    battlefield's order."""
+    return [obj for obj in game.battlefield() if obj.attached_to is not None and "Equipment" in obj.card.subtypes
+            and unattached(game, obj, obj.attached_to)]
