@@ -9,9 +9,11 @@ changed since then (their stamps, ``GameObject._stamp`` and ``_seen_stamp``, are
 state's version; new and gone objects) and the resolved effects, the stale ones are
 
 * a changed object's own, when what its characteristics read of it changed: a field another
-  object can read (its zone, copiable values, controller, attachment, timestamp, tapped:
-  :data:`~reference_engine.objects.SEEN_BY_OTHERS`), its counters (CR 613.4c) or its combat
-  status (an anthem's "attacking" filter); not its damage, summoning sickness, shields, ...;
+  object can read (its zone, copiable values, controller, attachment, timestamp:
+  :data:`~reference_engine.objects.SEEN_BY_OTHERS`), its counters (CR 613.4c), whether it is
+  tapped if it was continuous (Orb of Origin rulings) or an anthem's filter reads it, its combat
+  status if an anthem's filter reads it ("attacking", :data:`READS_STATUS`); not its damage,
+  summoning sickness, shields, ...;
 * those of an object whose resolved effects changed (CR 611.2);
 * the host's of a changed Aura or Equipment (its copiable values, timestamp and whether it is
   tapped: CR 613.4c, 613.7e and Orb of Origin's continuous ruling), and those of what is
@@ -92,6 +94,11 @@ def keeps(game) -> bool:
 #: (an anthem, any other script field); and what a permanent's characteristics read of the others:
 #: it is an Aura, it is a noncreature artifact (its copiable values, CR 707.2).
 REACHES_AURAS, REACHES_ARTIFACTS, REACHES_EVERY, IS_AURA, IS_ARTIFACT = 1, 2, 4, 8, 16
+#: A permanent's copiable values may read whether the objects they reach are tapped or in combat (an
+#: anthem with a filter of :data:`STATUS_FILTERS`, or any script field not known to read nothing of it).
+READS_STATUS = 32
+#: The anthem filters that read an object's status (tapped, CR 110.5) or combat status (CR 506.4).
+STATUS_FILTERS = frozenset({"tapped", "untapped", "attacking", "blocking", "attacking or blocking"})
 #: The script fields that reach the Auras or the noncreature artifacts only.
 _NARROW = {"grants_umbra_armor_to_auras": REACHES_AURAS, "grants_playtest_supertypes": REACHES_ARTIFACTS}
 
@@ -99,17 +106,19 @@ _NARROW = {"grants_umbra_armor_to_auras": REACHES_AURAS, "grants_playtest_supert
 def reaches(script: CardScript) -> int:
     """Which objects' characteristics copiable values with ``script`` may change, besides the
     object the permanent is attached to: 0, or :data:`REACHES_AURAS`, :data:`REACHES_ARTIFACTS`,
-    :data:`REACHES_EVERY` (bits)."""
+    :data:`REACHES_EVERY` (bits), with :data:`READS_STATUS` if it may read their status."""
     known = _REACHES_OTHERS.get(id(script))
     if known is None or known[0] is not script:
         found = 0
         for name, default in _DEFAULTS.items():
             if getattr(script, name) != default:
-                found |= _NARROW.get(name, REACHES_EVERY)
+                found |= _NARROW.get(name, REACHES_EVERY | READS_STATUS)
         model = script.model
-        if model is not None and any(a.affected is None or a.affected.scope not in ("enchanted", "equipped")
-                                     for a in model.of("static")):
-            found |= REACHES_EVERY  # an anthem; an Aura's or Equipment's bonus is its script's (ATTACHED_ONLY)
+        for a in model.of("static") if model is not None else ():
+            if a.affected is None or a.affected.scope not in ("enchanted", "equipped"):
+                found |= REACHES_EVERY  # an anthem; an Aura's or Equipment's bonus is its script's (ATTACHED_ONLY)
+                if a.affected is None or STATUS_FILTERS.intersection(a.affected.filters):
+                    found |= READS_STATUS
         if len(_REACHES_OTHERS) > 4096:
             _REACHES_OTHERS.clear()
         known = _REACHES_OTHERS[id(script)] = (script, found)
@@ -140,17 +149,23 @@ def _seen(o: GameObject) -> tuple:
         o.combat
 
 
-def _stale(game, since: int, context: list) -> set:
+def _stale(game, since: int, context: list, last: dict) -> set:
     """The ids whose characteristics kept at state version ``since`` may differ now, from the
     objects changed since (stamps after it, new or gone ones) and the resolved effects; brings
     ``context``, the view of the objects (:func:`_seen`, by id) and the resolved effects' fields
     as they were then, up to date, and adds the changed objects' ids and the stale ones to its
-    set of changes (``context[3]``, :func:`changed_since_taken`) if there is one."""
+    set of changes (``context[3]``, :func:`changed_since_taken`) if there is one. ``last`` is the
+    characteristics kept at ``since`` (by id): whether a permanent is tapped is read only of one
+    that was continuous then (Orb of Origin rulings: it has no abilities while tapped; a permanent
+    becomes continuous only as its copiable values or an Orb change, which are seen) and by an
+    anthem whose filter reads it (:data:`READS_STATUS`; an anthem that starts or stops applying
+    makes every permanent stale), its combat status only by such an anthem."""
     view = context[0]
     objects = game.objects
     stale: set = set()
     seen: list = []
     changed = context[3]
+    status: list = []  # whether a permanent's copiable values read the status of others, once found
     for oid, o in objects.items():
         old = view.get(oid)
         if old is not None and old[0] is o and o._stamp <= since:
@@ -158,10 +173,10 @@ def _stale(game, since: int, context: list) -> set:
         if changed is not None:
             changed.add(oid)
         view[oid] = new = _seen(o)
-        if old is None or old[0] is not o or o._seen_stamp > since:
+        by_others, by_itself = _what_changed(old, new, last.get(oid), view, status)
+        if by_others:
             seen.append((oid, old, new))
-            stale.add(oid)
-        elif old[8:] != new[8:]:  # its counters (CR 613.4c) or its combat status (an anthem's filter)
+        if by_itself:
             stale.add(oid)
     if len(view) != len(objects):
         for oid in [oid for oid in view if oid not in objects]:
@@ -174,6 +189,31 @@ def _stale(game, since: int, context: list) -> set:
     if changed is not None:
         changed |= stale
     return stale
+
+
+def _what_changed(old: tuple | None, new: tuple, ch, view: dict, status: list) -> tuple[bool, bool]:
+    """Whether what other objects' characteristics read of an object changed between its views
+    ``old`` and ``new`` (:func:`_seen`; ``ch`` its characteristics as of ``old``), and whether what
+    its own read of it did: besides what the others read, its counters (CR 613.4c) and its status
+    (tapped, in combat) if a permanent's copiable values read it (:func:`_status_read`)."""
+    if old is None or old[0] is not new[0]:
+        return True, True
+    tapped = old[5] != new[5]
+    others = old[1:5] != new[1:5] or old[6:8] != new[6:8] or (tapped and _continuous(ch))
+    return others, others or old[8] != new[8] or ((tapped or old[9] != new[9]) and _status_read(view, status))
+
+
+def _continuous(ch) -> bool:
+    """Whether characteristics ``ch`` (None: not known) may be a continuous permanent's."""
+    return ch is None or "Continuous" in ch.supertypes
+
+
+def _status_read(view: dict, found: list) -> bool:
+    """Whether a permanent of ``view`` has copiable values that read the status of others
+    (:data:`READS_STATUS`), found once into ``found``."""
+    if not found:
+        found.append(any(seen[1] & READS_STATUS for seen in view.values()))
+    return found[0]
 
 
 def _effects_stale(game, context: list, stale: set) -> None:
@@ -284,7 +324,7 @@ def _first_read(game, cache: dict) -> bool:
         cache["context"] = context[0]
         return False
     last = kept[1]
-    stale = _stale(game, kept[0], context)
+    stale = _stale(game, kept[0], context, last.get("characteristics") or {})
     kept[0], kept[1] = cache_version(game), cache
     cache["context"] = context[0]
     _take(cache, "characteristics", last, stale)
