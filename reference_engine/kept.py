@@ -70,6 +70,15 @@ LAYER_METHODS = ("copiable_values", "attached_to", "granted_supertypes", "orbs",
                  "resolved_effects_on", "anthem_effects", "anthems", "_anthem_applies", "has_abilities",
                  "pt_effects", "equipment_effects", "apply_pt_layers", "layer_7b", "layer_7c", "layer_7d")
 
+#: The state cache's entry (reference_engine.playtest) of the permanents whose copiable values say
+#: "You have no maximum hand size".
+NO_MAXIMUM_KEY = "no maximum hand size (by copiable values)"
+#: The state cache's entries that read only which objects are on the battlefield, in the order of
+#: ``game.objects``, with their copiable values, attachments and timestamps (the permanents, those
+#: attached to each, the anthems, the Orbs, ...): the first read in a state takes them from the
+#: last state read while none of that changed (:func:`_first_read`).
+CARRIED = ("battlefield", "attached", "anthems", "orbs", NO_MAXIMUM_KEY)
+
 _REFERENCE_CLASSES: dict[type, bool] = {}
 _REACHES_OTHERS: dict[int, tuple[CardScript, int]] = {}
 
@@ -149,8 +158,9 @@ def _seen(o: GameObject) -> tuple:
         o.combat
 
 
-def _stale(game, since: int, context: list, last: dict) -> set:
-    """The ids whose characteristics kept at state version ``since`` may differ now, from the
+def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
+    """The ids whose characteristics kept at state version ``since`` may differ now, and whether
+    the battlefield's structure is the same (:func:`_same_structure`), from the
     objects changed since (stamps after it, new or gone ones) and the resolved effects; brings
     ``context``, the view of the objects (:func:`_seen`, by id) and the resolved effects' fields
     as they were then, up to date, and adds the changed objects' ids and the stale ones to its
@@ -188,7 +198,7 @@ def _stale(game, since: int, context: list, last: dict) -> set:
         stale |= _seen_by_others(view, seen)
     if changed is not None:
         changed |= stale
-    return stale
+    return stale, all(map(_same_structure, seen))
 
 
 def _what_changed(old: tuple | None, new: tuple, ch, view: dict, status: list) -> tuple[bool, bool]:
@@ -201,6 +211,15 @@ def _what_changed(old: tuple | None, new: tuple, ch, view: dict, status: list) -
     tapped = old[5] != new[5]
     others = old[1:5] != new[1:5] or old[6:8] != new[6:8] or (tapped and _continuous(ch))
     return others, others or old[8] != new[8] or ((tapped or old[9] != new[9]) and _status_read(view, status))
+
+
+def _same_structure(seen: tuple) -> bool:
+    """Whether an object seen changed (``(id, as it was, as it is)``, :func:`_stale`) is the same
+    object, on the battlefield or not as it was, with the same copiable values, attachment and
+    timestamp: what :data:`CARRIED` reads of it."""
+    _, old, new = seen
+    return old is not None and new is not None and old[0] is new[0] and old[1:3] == new[1:3] \
+        and (old[3] is None) == (new[3] is None) and old[4] == new[4] and old[6:8] == new[6:8]
 
 
 def _continuous(ch) -> bool:
@@ -312,23 +331,30 @@ def kept_characteristics(game, obj: GameObject, cache: dict, compute):
 
 def _first_read(game, cache: dict) -> bool:
     """The first read in the state of ``cache``: take into it what is still valid of the last state
-    read (:func:`_take`, whether it did), or start keeping (the game's first read)."""
+    read (:func:`_take`, and the entries of :data:`CARRIED` while the battlefield's structure and the
+    order of the objects are the same; whether it did), or start keeping (the game's first read)."""
     state = game.__dict__
     kept, context = state.get("_characteristics_kept"), state.get("_context_kept")
     if kept is None or context is None:
         kept = [cache_version(game), cache]
         context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {},
-                   None]
+                   None, list(game.objects)]
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
         object.__setattr__(game, "_context_kept", context)
         cache["context"] = context[0]
         return False
     last = kept[1]
-    stale = _stale(game, kept[0], context, last.get("characteristics") or {})
+    stale, same = _stale(game, kept[0], context, last.get("characteristics") or {})
     kept[0], kept[1] = cache_version(game), cache
     cache["context"] = context[0]
     _take(cache, "characteristics", last, stale)
     _take(cache, "pt_effects", last, stale)
+    order = list(game.objects)
+    if same and order == context[4]:
+        for name in CARRIED:
+            if name in last and name not in cache:
+                cache[name] = last[name]
+    context[4] = order
     return True
 
 

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from .abilities import EFFECT_NOT_IN_RULINGS, EQUIP, ActivatedAbility, Cost
 from .cards import CardDef
+from .kept import NO_MAXIMUM_KEY
 from .layers import characteristics, copiable_scripts, state_cache
 from .objects import BATTLEFIELD, GameObject, PTEffect
 from .verdicts import UNATTACHED_EQUIPMENT, in_order, kept_verdicts, unattached, with_bit
@@ -59,8 +60,6 @@ ORB_FIRST_ABILITY = ActivatedAbility(0, Cost(), EFFECT_NOT_IN_RULINGS,
                                      text="Orb of Origin's first ability (no {T} in its cost; rulings 2024-11-08)")
 #: CR 402.2: "Each player's maximum hand size is normally seven cards."
 MAXIMUM_HAND_SIZE = 7
-#: The state cache's key of the permanents whose copiable values say "You have no maximum hand size".
-_NO_MAXIMUM_KEY = "no maximum hand size (by copiable values)"
 
 
 class PlaytestRules(GameBase):
@@ -110,9 +109,9 @@ class PlaytestRules(GameBase):
         Vessel; a tapped continuous one doesn't: Orb ruling 2024-11-08), else seven. The
         permanents with it by copiable values are found once per state, like :meth:`orbs`."""
         cache = state_cache(self)
-        found = cache.get(_NO_MAXIMUM_KEY)
+        found = cache.get(NO_MAXIMUM_KEY)
         if found is None:
-            found = cache[_NO_MAXIMUM_KEY] = [o for o, script in copiable_scripts(self) if script.no_maximum_hand_size]
+            found = cache[NO_MAXIMUM_KEY] = [o for o, script in copiable_scripts(self) if script.no_maximum_hand_size]
         for obj in found:
             if obj.controller == player and self.has_abilities(obj):
                 return None

@@ -117,3 +117,22 @@ def test_a_creature_tapped_or_attacking_with_no_anthem_reading_it_is_not_compute
     game.objects["b"].tapped = True
     game.objects["b"].combat = "attacking"
     assert ch(game, "b") is first and computed == []
+
+
+def test_a_thought_vessel_entering_between_two_reads_takes_the_maximum_hand_size_away():
+    """Thought Vessel: "You have no maximum hand size" (CR 402.2) applies while it is on the
+    battlefield (CR 611.3a): P1's maximum is seven, then none once the Vessel is on the
+    battlefield, though the permanents with that ability were found in the state before."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("v", "Thought Vessel", zone="hand"))
+    assert game.observe()["players"]["P1"]["max_hand_size"] == 7
+    game.objects["v"].zone = "battlefield"
+    assert game.observe()["players"]["P1"]["max_hand_size"] is None
+
+
+def test_the_battlefield_follows_the_order_of_the_objects():
+    """The permanents are listed in the order of the game's objects (an object moved to the end
+    of it, as a card put on top of a library is, comes last), though none of them changed."""
+    game = new_game(obj("b1", "Grizzly Bears"), obj("b2", "Grizzly Bears"))
+    assert ch(game, "b1") is not None and [o.id for o in game.battlefield()] == ["b1", "b2"]
+    game.objects["b1"] = game.objects.pop("b1")
+    assert ch(game, "b1") is not None and [o.id for o in game.battlefield()] == ["b2", "b1"]
