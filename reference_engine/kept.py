@@ -289,11 +289,14 @@ def _reach_changed(old: tuple | None, new: tuple | None) -> int:
 def _reached(view: dict, hosts: set, reach: int) -> set:
     """The permanents attached to one of ``hosts`` and those ``reach`` reaches: every permanent,
     the Auras, the noncreature artifacts and the hosts of Equipment (they read its supertypes)."""
+    if not reach:  # only what is attached to one of hosts
+        return {oid for oid, seen in view.items() if seen[2] in hosts}
     stale: set = set()
     reads = (IS_AURA if reach & REACHES_AURAS else 0) | (IS_ARTIFACT if reach & REACHES_ARTIFACTS else 0)
     equipped = reach & REACHES_ARTIFACTS
     every = reach & REACHES_EVERY
-    for oid, (o, bits, host, *_) in view.items():
+    for oid, seen in view.items():
+        o, bits, host = seen[0], seen[1], seen[2]
         if host is not None:
             if host in hosts:
                 stale.add(oid)
