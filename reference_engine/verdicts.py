@@ -53,8 +53,9 @@ class Verdicts:
 
 def kept_verdicts(game) -> Verdicts | None:
     """``game``'s verdicts brought up to date with its state (the objects changed since the last
-    call, or every object the first time), or None for a game whose objects are judged afresh in
-    each check (module docstring)."""
+    call, or every object the first time; once per state, the state cache keeping them under
+    ``"verdicts"``), or None for a game whose objects are judged afresh in each check (module
+    docstring)."""
     cls = type(game)
     keeping = _KEEPING_CLASSES.get(cls)
     if keeping is None:
@@ -64,6 +65,9 @@ def kept_verdicts(game) -> Verdicts | None:
     if not keeping or getattr(game, "_anthem_guard", None):
         return None
     cache = state_cache(game)
+    verdicts = cache.get("verdicts")
+    if verdicts is not None and verdicts is game.__dict__.get("_verdicts_kept"):
+        return verdicts  # brought up to date in this state already
     changed = changed_since_taken(game, cache)
     verdicts = game.__dict__.get("_verdicts_kept")
     if verdicts is None or changed is None:  # the first check, or the kept characteristics start again
@@ -71,6 +75,7 @@ def kept_verdicts(game) -> Verdicts | None:
         object.__setattr__(game, "_verdicts_kept", verdicts)  # not the game's state
         changed = set(game.objects)
     elif not changed:
+        cache["verdicts"] = verdicts
         return verdicts
     hosts = verdicts.hosts
     if hosts:
@@ -85,6 +90,7 @@ def kept_verdicts(game) -> Verdicts | None:
             hosts.pop(oid, None)
         else:
             _judge(game, verdicts, obj, computed)
+    cache["verdicts"] = verdicts
     return verdicts
 
 
