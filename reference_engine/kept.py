@@ -9,9 +9,11 @@ changed since then (their stamps, ``GameObject._stamp`` and ``_seen_stamp``, are
 state's version; new and gone objects) and the resolved effects, the stale ones are
 
 * a changed object's own, when what its characteristics read of it changed: a field another
-  object can read (its zone, copiable values, controller, attachment, timestamp, tapped:
-  :data:`~reference_engine.objects.SEEN_BY_OTHERS`), its counters (CR 613.4c) or its combat
-  status (an anthem's "attacking" filter); not its damage, summoning sickness, shields, ...;
+  object can read (its zone, copiable values, controller, attachment, timestamp:
+  :data:`~reference_engine.objects.SEEN_BY_OTHERS`), its counters (CR 613.4c), whether it is
+  tapped if it was continuous (Orb of Origin rulings) or an anthem's filter reads it, its combat
+  status if an anthem's filter reads it ("attacking", :data:`READS_STATUS`); not its damage,
+  summoning sickness, shields, ...;
 * those of an object whose resolved effects changed (CR 611.2);
 * the host's of a changed Aura or Equipment (its copiable values, timestamp and whether it is
   tapped: CR 613.4c, 613.7e and Orb of Origin's continuous ruling), and those of what is
@@ -68,6 +70,15 @@ LAYER_METHODS = ("copiable_values", "attached_to", "granted_supertypes", "orbs",
                  "resolved_effects_on", "anthem_effects", "anthems", "_anthem_applies", "has_abilities",
                  "pt_effects", "equipment_effects", "apply_pt_layers", "layer_7b", "layer_7c", "layer_7d")
 
+#: The state cache's entry (reference_engine.playtest) of the permanents whose copiable values say
+#: "You have no maximum hand size".
+NO_MAXIMUM_KEY = "no maximum hand size (by copiable values)"
+#: The state cache's entries that read only which objects are on the battlefield, in the order of
+#: ``game.objects``, with their copiable values, attachments and timestamps (the permanents, those
+#: attached to each, the anthems, the Orbs, ...): the first read in a state takes them from the
+#: last state read while none of that changed (:func:`_first_read`).
+CARRIED = ("battlefield", "attached", "anthems", "orbs", NO_MAXIMUM_KEY)
+
 _REFERENCE_CLASSES: dict[type, bool] = {}
 _REACHES_OTHERS: dict[int, tuple[CardScript, int]] = {}
 
@@ -92,6 +103,11 @@ def keeps(game) -> bool:
 #: (an anthem, any other script field); and what a permanent's characteristics read of the others:
 #: it is an Aura, it is a noncreature artifact (its copiable values, CR 707.2).
 REACHES_AURAS, REACHES_ARTIFACTS, REACHES_EVERY, IS_AURA, IS_ARTIFACT = 1, 2, 4, 8, 16
+#: A permanent's copiable values may read whether the objects they reach are tapped or in combat (an
+#: anthem with a filter of :data:`STATUS_FILTERS`, or any script field not known to read nothing of it).
+READS_STATUS = 32
+#: The anthem filters that read an object's status (tapped, CR 110.5) or combat status (CR 506.4).
+STATUS_FILTERS = frozenset({"tapped", "untapped", "attacking", "blocking", "attacking or blocking"})
 #: The script fields that reach the Auras or the noncreature artifacts only.
 _NARROW = {"grants_umbra_armor_to_auras": REACHES_AURAS, "grants_playtest_supertypes": REACHES_ARTIFACTS}
 
@@ -99,17 +115,19 @@ _NARROW = {"grants_umbra_armor_to_auras": REACHES_AURAS, "grants_playtest_supert
 def reaches(script: CardScript) -> int:
     """Which objects' characteristics copiable values with ``script`` may change, besides the
     object the permanent is attached to: 0, or :data:`REACHES_AURAS`, :data:`REACHES_ARTIFACTS`,
-    :data:`REACHES_EVERY` (bits)."""
+    :data:`REACHES_EVERY` (bits), with :data:`READS_STATUS` if it may read their status."""
     known = _REACHES_OTHERS.get(id(script))
     if known is None or known[0] is not script:
         found = 0
         for name, default in _DEFAULTS.items():
             if getattr(script, name) != default:
-                found |= _NARROW.get(name, REACHES_EVERY)
+                found |= _NARROW.get(name, REACHES_EVERY | READS_STATUS)
         model = script.model
-        if model is not None and any(a.affected is None or a.affected.scope not in ("enchanted", "equipped")
-                                     for a in model.of("static")):
-            found |= REACHES_EVERY  # an anthem; an Aura's or Equipment's bonus is its script's (ATTACHED_ONLY)
+        for a in model.of("static") if model is not None else ():
+            if a.affected is None or a.affected.scope not in ("enchanted", "equipped"):
+                found |= REACHES_EVERY  # an anthem; an Aura's or Equipment's bonus is its script's (ATTACHED_ONLY)
+                if a.affected is None or STATUS_FILTERS.intersection(a.affected.filters):
+                    found |= READS_STATUS
         if len(_REACHES_OTHERS) > 4096:
             _REACHES_OTHERS.clear()
         known = _REACHES_OTHERS[id(script)] = (script, found)
@@ -140,30 +158,86 @@ def _seen(o: GameObject) -> tuple:
         o.combat
 
 
-def _stale(game, since: int, context: list) -> set:
-    """The ids whose characteristics kept at state version ``since`` may differ now, from the
+def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
+    """The ids whose characteristics kept at state version ``since`` may differ now, and whether
+    the battlefield's structure is the same (:func:`_same_structure`), from the
     objects changed since (stamps after it, new or gone ones) and the resolved effects; brings
     ``context``, the view of the objects (:func:`_seen`, by id) and the resolved effects' fields
-    as they were then, up to date."""
+    as they were then, up to date, and adds the changed objects' ids and the stale ones to its
+    set of changes (``context[3]``, :func:`changed_since_taken`) if there is one. ``last`` is the
+    characteristics kept at ``since`` (by id): whether a permanent is tapped is read only of one
+    that was continuous then (Orb of Origin rulings: it has no abilities while tapped; a permanent
+    becomes continuous only as its copiable values or an Orb change, which are seen) and by an
+    anthem whose filter reads it (:data:`READS_STATUS`; an anthem that starts or stops applying
+    makes every permanent stale), its combat status only by such an anthem."""
     view = context[0]
     objects = game.objects
     stale: set = set()
     seen: list = []
+    changed = context[3]
+    status: list = []  # whether a permanent's copiable values read the status of others, once found
     for oid, o in objects.items():
         old = view.get(oid)
         if old is not None and old[0] is o and o._stamp <= since:
             continue
+        if changed is not None:
+            changed.add(oid)
         view[oid] = new = _seen(o)
-        if old is None or old[0] is not o or o._seen_stamp > since:
+        by_others, by_itself = _what_changed(old, new, last.get(oid), view, status)
+        if by_others:
             seen.append((oid, old, new))
-            stale.add(oid)
-        elif old[8:] != new[8:]:  # its counters (CR 613.4c) or its combat status (an anthem's filter)
+        if by_itself:
             stale.add(oid)
     if len(view) != len(objects):
         for oid in [oid for oid in view if oid not in objects]:
             seen.append((oid, view.pop(oid), None))
             stale.add(oid)
             context[2].pop(oid, None)
+    _effects_stale(game, context, stale)
+    if seen:
+        stale |= _seen_by_others(view, seen)
+    if changed is not None:
+        changed |= stale
+    return stale, all(map(_same_structure, seen))
+
+
+def _what_changed(old: tuple | None, new: tuple, ch, view: dict, status: list) -> tuple[bool, bool]:
+    """Whether what other objects' characteristics read of an object changed between its views
+    ``old`` and ``new`` (:func:`_seen`; ``ch`` its characteristics as of ``old``), and whether what
+    its own read of it did: besides what the others read, its counters (CR 613.4c) and its status
+    (tapped, in combat) if a permanent's copiable values read it (:func:`_status_read`)."""
+    if old is None or old[0] is not new[0]:
+        return True, True
+    tapped = old[5] != new[5]
+    others = old[1:5] != new[1:5] or old[6:8] != new[6:8] or (tapped and _continuous(ch))
+    return others, others or old[8] != new[8] or ((tapped or old[9] != new[9]) and _status_read(view, status))
+
+
+def _same_structure(seen: tuple) -> bool:
+    """Whether an object seen changed (``(id, as it was, as it is)``, :func:`_stale`) is the same
+    object, on the battlefield or not as it was, with the same copiable values, attachment and
+    timestamp: what :data:`CARRIED` reads of it."""
+    _, old, new = seen
+    return old is not None and new is not None and old[0] is new[0] and old[1:3] == new[1:3] \
+        and (old[3] is None) == (new[3] is None) and old[4] == new[4] and old[6:8] == new[6:8]
+
+
+def _continuous(ch) -> bool:
+    """Whether characteristics ``ch`` (None: not known) may be a continuous permanent's."""
+    return ch is None or "Continuous" in ch.supertypes
+
+
+def _status_read(view: dict, found: list) -> bool:
+    """Whether a permanent of ``view`` has copiable values that read the status of others
+    (:data:`READS_STATUS`), found once into ``found``."""
+    if not found:
+        found.append(any(seen[1] & READS_STATUS for seen in view.values()))
+    return found[0]
+
+
+def _effects_stale(game, context: list, stale: set) -> None:
+    """Add to ``stale`` the ids whose resolved effects (CR 611.2) changed since ``context[1]`` (their
+    fields then), and bring it up to date."""
     effects = tuple(map(_EFFECT_FIELDS, game.effects))
     if effects != context[1]:
         before: dict[str, list] = {}
@@ -174,9 +248,6 @@ def _stale(game, since: int, context: list) -> set:
             now.setdefault(e[0], []).append(e)
         stale.update(oid for oid in before.keys() | now.keys() if before.get(oid) != now.get(oid))
         context[1] = effects
-    if seen:
-        stale |= _seen_by_others(view, seen)
-    return stale
 
 
 def _seen_by_others(view: dict, seen: list) -> set:
@@ -218,11 +289,14 @@ def _reach_changed(old: tuple | None, new: tuple | None) -> int:
 def _reached(view: dict, hosts: set, reach: int) -> set:
     """The permanents attached to one of ``hosts`` and those ``reach`` reaches: every permanent,
     the Auras, the noncreature artifacts and the hosts of Equipment (they read its supertypes)."""
+    if not reach:  # only what is attached to one of hosts
+        return {oid for oid, seen in view.items() if seen[2] in hosts}
     stale: set = set()
     reads = (IS_AURA if reach & REACHES_AURAS else 0) | (IS_ARTIFACT if reach & REACHES_ARTIFACTS else 0)
     equipped = reach & REACHES_ARTIFACTS
     every = reach & REACHES_EVERY
-    for oid, (o, bits, host, *_) in view.items():
+    for oid, seen in view.items():
+        o, bits, host = seen[0], seen[1], seen[2]
         if host is not None:
             if host in hosts:
                 stale.add(oid)
@@ -242,31 +316,64 @@ def kept_characteristics(game, obj: GameObject, cache: dict, compute):
     if getattr(game, "_anthem_guard", None) or not keeps(game):
         return compute(game, obj)
     state = game.__dict__
-    kept, context = state.get("_characteristics_kept"), state.get("_context_kept")
-    if kept is None or context is None:
-        kept = [cache_version(game), cache]
-        context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {}]
-        object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
-        object.__setattr__(game, "_context_kept", context)
-        cache["context"] = context[0]
-    elif "context" not in cache:  # the first read in this state
-        last = kept[1]
-        stale = _stale(game, kept[0], context)
-        kept[0], kept[1] = cache_version(game), cache
-        cache["context"] = context[0]
-        _take(cache, "characteristics", last, stale)
-        _take(cache, "pt_effects", last, stale)
+    context = state.get("_context_kept")
+    if ("context" not in cache or context is None or state.get("_characteristics_kept") is None) \
+            and _first_read(game, cache):
         found = cache["characteristics"].get(obj.id)
         if found is not None and game.objects.get(obj.id) is obj:
             return found
     found = compute(game, obj)
     if game.objects.get(obj.id) is obj:
-        computed = context[2]
+        computed = state["_context_kept"][2]
         earlier = computed.get(obj.id)
         if earlier is not None and earlier is not found and earlier == found:
             return earlier
         computed[obj.id] = found
     return found
+
+
+def _first_read(game, cache: dict) -> bool:
+    """The first read in the state of ``cache``: take into it what is still valid of the last state
+    read (:func:`_take`, and the entries of :data:`CARRIED` while the battlefield's structure and the
+    order of the objects are the same; whether it did), or start keeping (the game's first read)."""
+    state = game.__dict__
+    kept, context = state.get("_characteristics_kept"), state.get("_context_kept")
+    if kept is None or context is None:
+        kept = [cache_version(game), cache]
+        context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {},
+                   None, list(game.objects)]
+        object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
+        object.__setattr__(game, "_context_kept", context)
+        cache["context"] = context[0]
+        return False
+    last = kept[1]
+    stale, same = _stale(game, kept[0], context, last.get("characteristics") or {})
+    kept[0], kept[1] = cache_version(game), cache
+    cache["context"] = context[0]
+    _take(cache, "characteristics", last, stale)
+    _take(cache, "pt_effects", last, stale)
+    order = list(game.objects)
+    if same and order == context[4]:
+        for name in CARRIED:
+            if name in last and name not in cache:
+                cache[name] = last[name]
+    context[4] = order
+    return True
+
+
+def changed_since_taken(game, cache: dict) -> set | None:
+    """The ids of ``game``'s objects changed since the last call (any field, their counters; new
+    and gone ones) or whose characteristics (CR 613) may differ since, None if unknown (the first
+    call, or the first since the kept characteristics started again); the next call gives the
+    changes after this one. ``cache`` is the state's (reference_engine.layers.state_cache); only
+    for a game that :func:`keeps`."""
+    state = game.__dict__
+    if "context" not in cache or state.get("_context_kept") is None or state.get("_characteristics_kept") is None:
+        _first_read(game, cache)
+    context = state["_context_kept"]
+    changed = context[3]
+    context[3] = set()
+    return changed
 
 
 def cache_version(game) -> int:

@@ -41,8 +41,10 @@ from typing import TYPE_CHECKING
 
 from .abilities import EFFECT_NOT_IN_RULINGS, EQUIP, ActivatedAbility, Cost
 from .cards import CardDef
+from .kept import NO_MAXIMUM_KEY
 from .layers import characteristics, copiable_scripts, state_cache
 from .objects import BATTLEFIELD, GameObject, PTEffect
+from .verdicts import UNATTACHED_EQUIPMENT, in_order, kept_verdicts, unattached, with_bit
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -58,8 +60,6 @@ ORB_FIRST_ABILITY = ActivatedAbility(0, Cost(), EFFECT_NOT_IN_RULINGS,
                                      text="Orb of Origin's first ability (no {T} in its cost; rulings 2024-11-08)")
 #: CR 402.2: "Each player's maximum hand size is normally seven cards."
 MAXIMUM_HAND_SIZE = 7
-#: The state cache's key of the permanents whose copiable values say "You have no maximum hand size".
-_NO_MAXIMUM_KEY = "no maximum hand size (by copiable values)"
 
 
 class PlaytestRules(GameBase):
@@ -109,9 +109,9 @@ class PlaytestRules(GameBase):
         Vessel; a tapped continuous one doesn't: Orb ruling 2024-11-08), else seven. The
         permanents with it by copiable values are found once per state, like :meth:`orbs`."""
         cache = state_cache(self)
-        found = cache.get(_NO_MAXIMUM_KEY)
+        found = cache.get(NO_MAXIMUM_KEY)
         if found is None:
-            found = cache[_NO_MAXIMUM_KEY] = [o for o, script in copiable_scripts(self) if script.no_maximum_hand_size]
+            found = cache[NO_MAXIMUM_KEY] = [o for o, script in copiable_scripts(self) if script.no_maximum_hand_size]
         for obj in found:
             if obj.controller == player and self.has_abilities(obj):
                 return None
@@ -168,15 +168,13 @@ class PlaytestRules(GameBase):
         return found
 
     def unattached_equipment(self) -> list[GameObject]:
-        """CR 704.5n: Equipment attached to something that isn't a creature on the battlefield."""
-        found = []
-        for obj in self.battlefield():
-            if obj.attached_to is not None and "Equipment" in obj.card.subtypes:
-                host = self.objects.get(obj.attached_to)
-                if host is None or host.zone != BATTLEFIELD or not characteristics(self, host).is_creature \
-                        or self._protected_from_equipment(host, obj):
-                    found.append(obj)
-        return found
+        """CR 704.5n: Equipment attached to something that isn't a creature on the battlefield (or
+        protected from it, CR 702.16c), in the battlefield's order; judged again only when it or
+        what it is attached to changed (:mod:`reference_engine.verdicts`)."""
+        verdicts = kept_verdicts(self)
+        if verdicts is not None:
+            return [self.objects[oid] for oid in in_order(self, with_bit(verdicts, UNATTACHED_EQUIPMENT))]
+        return every_unattached_equipment(self)
 
     def unattach_equipment(self) -> bool:
         """Perform CR 704.5n (the Equipment stays on the battlefield, unattached); log
@@ -186,3 +184,11 @@ class PlaytestRules(GameBase):
             obj.attached_to = None
             self.log.append({"kind": "unattached", "object": obj.id, "rule": "704.5n"})
         return bool(found)
+
+
+def every_unattached_equipment(game) -> list[GameObject]:
+    """CR 704.5n, looking at every permanent: the Equipment attached to something that isn't a
+    creature on the battlefield, or to a permanent protected from it (CR 702.16c), in the
+    battlefield's order."""
+    return [obj for obj in game.battlefield() if obj.attached_to is not None and "Equipment" in obj.card.subtypes
+            and unattached(game, obj, obj.attached_to)]

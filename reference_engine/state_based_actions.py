@@ -8,6 +8,7 @@ from harness import decisions as D
 from .kept import keeps
 from .layers import characteristics, state_cache
 from .objects import BATTLEFIELD
+from .verdicts import TOKEN_GONE, in_order, kept_verdicts, permanent_actions, with_bit
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -65,9 +66,13 @@ def check_state_based_actions(game: GameBase, decider) -> None:
     """
     while True:
         performed = _player_and_object_actions(game)
-        battlefield = game.battlefield()
-        with game.unchanging():
-            to_graveyard, to_destroy, legends, annihilating, deathtouched = _permanent_actions(game, battlefield)
+        verdicts = kept_verdicts(game)  # None: every permanent is looked at (reference_engine.verdicts)
+        if verdicts is None:
+            battlefield = game.battlefield()
+            with game.unchanging():
+                to_graveyard, to_destroy, legends, annihilating, deathtouched = _permanent_actions(game, battlefield)
+        else:
+            to_graveyard, to_destroy, legends, annihilating, deathtouched = permanent_actions(game, verdicts)
         for obj in deathtouched:
             obj.deathtouch_damage = False
         _legend_rule(game, legends, to_graveyard, decider)
@@ -91,7 +96,11 @@ def _player_and_object_actions(game: GameBase) -> bool:
         performed = True
     if game.unattach_equipment():  # 704.5n: the Equipment stays on the battlefield
         performed = True
-    gone = [o.id for o in game.objects.values() if o.token and o.zone != BATTLEFIELD]
+    verdicts = kept_verdicts(game)
+    if verdicts is None:
+        gone = [o.id for o in game.objects.values() if o.token and o.zone != BATTLEFIELD]
+    else:
+        gone = in_order(game, with_bit(verdicts, TOKEN_GONE))
     for oid in gone:
         game.cease_to_exist(oid)
         performed = True

@@ -85,3 +85,54 @@ def test_a_host_changing_control_changes_dog_umbras_umbra_armor():
     assert "umbra armor" in ch(game, "d").keywords
     game.objects["b"].controller = "P2"
     assert "umbra armor" not in ch(game, "d").keywords
+
+
+def test_builders_blessing_follows_whether_a_creature_is_tapped():
+    """Builder's Blessing: "Untapped creatures you control get +0/+2" (CR 613.4c; tapped, CR
+    110.5): Grizzly Bears are 2/4, then 2/2 once tapped, though only their status changed."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("c", "Builder's Blessing"))
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (2, 4)
+    game.objects["b"].tapped = True
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (2, 2)
+
+
+def test_a_sword_of_the_meek_tapped_under_an_orb_stops_its_bonus():
+    """With Orb of Origin on the battlefield Sword of the Meek is continuous (its rulings
+    2024-11-08, CR 613.1d); tapped, it has no abilities: Grizzly Bears it equips are 3/4 (+1/+2,
+    CR 613.4c), then 2/2 once the Sword is tapped, though nothing of the Bears changed."""
+    game = new_game(obj("b", "Grizzly Bears"), aura("s", "Sword of the Meek", on="b"), obj("orb", "Orb of Origin"))
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (3, 4)
+    game.objects["s"].tapped = True
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (2, 2)
+
+
+def test_a_creature_tapped_or_attacking_with_no_anthem_reading_it_is_not_computed_again(monkeypatch):
+    """Nothing reads whether Grizzly Bears are tapped or attacking when no anthem's filter does
+    (CR 613): their characteristics are kept, not computed again, as they become tapped and attacking."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("ga", "Glorious Anthem"))
+    first = ch(game, "b")
+    computed = []
+    real = layers._characteristics
+    monkeypatch.setattr(layers, "_characteristics", lambda g, o: computed.append(o.id) or real(g, o))
+    game.objects["b"].tapped = True
+    game.objects["b"].combat = "attacking"
+    assert ch(game, "b") is first and computed == []
+
+
+def test_a_thought_vessel_entering_between_two_reads_takes_the_maximum_hand_size_away():
+    """Thought Vessel: "You have no maximum hand size" (CR 402.2) applies while it is on the
+    battlefield (CR 611.3a): P1's maximum is seven, then none once the Vessel is on the
+    battlefield, though the permanents with that ability were found in the state before."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("v", "Thought Vessel", zone="hand"))
+    assert game.observe()["players"]["P1"]["max_hand_size"] == 7
+    game.objects["v"].zone = "battlefield"
+    assert game.observe()["players"]["P1"]["max_hand_size"] is None
+
+
+def test_the_battlefield_follows_the_order_of_the_objects():
+    """The permanents are listed in the order of the game's objects (an object moved to the end
+    of it, as a card put on top of a library is, comes last), though none of them changed."""
+    game = new_game(obj("b1", "Grizzly Bears"), obj("b2", "Grizzly Bears"))
+    assert ch(game, "b1") is not None and [o.id for o in game.battlefield()] == ["b1", "b2"]
+    game.objects["b1"] = game.objects.pop("b1")
+    assert ch(game, "b1") is not None and [o.id for o in game.battlefield()] == ["b2", "b1"]

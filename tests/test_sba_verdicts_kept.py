@@ -1,0 +1,133 @@
+"""What the state-based actions say of each object, kept from one check to the next
+(reference_engine.verdicts), follows what it reads.
+
+A check judges again only the objects changed since the last one, those whose characteristics may
+differ and the Auras and Equipment attached to them (CR 704.3: the verdicts must be those of a
+look at every object). Each test changes one input in place between two checks and fails if the
+first check's verdict is kept; the last one compares every check of a fuzzing run with a look at
+every object. Expected values come from the cards' Oracle text and the rules, not from the engine.
+"""
+
+from __future__ import annotations
+
+from reference_engine import ReferenceEngine
+from reference_engine.objects import PTEffect
+
+from .scenario_helpers import Decider, aura, board, fuzz_with_engine_function_checked, obj
+
+
+def new_game(*objects):
+    return ReferenceEngine().new_game(board(*objects))
+
+
+def check(game, *answers):
+    game.check_state_based_actions(Decider(*answers))
+
+
+def test_damage_marked_in_place_between_two_checks_is_lethal():
+    """Grizzly Bears (2/2) survive a check with no damage; with 2 damage marked (CR 120.3) they
+    are destroyed by the next one (704.5g)."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    check(game)
+    game.objects["b"].damage = 2
+    check(game)
+    assert game.objects["b"].zone == "graveyard"
+
+
+def test_an_anthem_leaving_makes_the_damage_on_a_creature_lethal():
+    """Glorious Anthem makes Grizzly Bears 3/3 (CR 613.4c): 2 damage isn't lethal; once the Anthem
+    is in the graveyard (CR 611.3a) the Bears are 2/2 and destroyed (704.5g), though nothing of the
+    Bears changed."""
+    game = new_game(obj("b", "Grizzly Bears", damage=2), obj("ga", "Glorious Anthem"))
+    check(game)
+    assert game.objects["b"].zone == "battlefield"
+    game.objects["ga"].zone = "graveyard"
+    check(game)
+    assert game.objects["b"].zone == "graveyard"
+
+
+def test_a_resolved_effect_added_between_two_checks_makes_toughness_zero():
+    """A -2/-2 effect (layer 7c, CR 613.4c) on Grizzly Bears leaves them 0/0: put into the
+    graveyard (704.5f) by the next check, though nothing of the Bears' fields changed."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    check(game)
+    game.effects.append(PTEffect("b", "7c", -2, -2, game._tick()))
+    check(game)
+    assert game.objects["b"].zone == "graveyard"
+
+
+def test_an_equipment_whose_creature_gains_protection_from_artifacts_becomes_unattached():
+    """Sword of the Meek (an artifact) equips Grizzly Bears; once the Bears gain protection from
+    artifacts (layer 6, CR 613.1f) the Sword can't equip them (CR 702.16c) and becomes unattached
+    (704.5n), staying on the battlefield, though nothing of the Sword changed."""
+    game = new_game(obj("b", "Grizzly Bears"), aura("s", "Sword of the Meek", on="b"))
+    check(game)
+    game.effects.append(PTEffect("b", "6", 0, 0, game._tick(), keywords=("protection from artifacts",)))
+    check(game)
+    sword = game.objects["s"]
+    assert (sword.zone, sword.attached_to) == ("battlefield", None)
+    assert {"kind": "unattached", "object": "s", "rule": "704.5n"} in game.log
+
+
+def test_a_token_leaving_the_battlefield_ceases_to_exist():
+    """A token that left the battlefield ceases to exist at the next check (704.5d)."""
+    game = new_game(obj("t", "Grizzly Bears", token=True))
+    check(game)
+    game.objects["t"].zone = "graveyard"
+    check(game)
+    assert "t" not in game.objects
+
+
+def test_a_second_legend_coming_under_the_same_control():
+    """Two Isamaru, Hound of Konda, one of P1's and one of P2's, live together; once P1 controls
+    both, P1 keeps one and the other is put into the graveyard (704.5j)."""
+    game = new_game(obj("k1", "Isamaru, Hound of Konda"), obj("k2", "Isamaru, Hound of Konda", owner="P2"))
+    check(game)
+    game.objects["k2"].controller = "P1"
+    check(game, "k2")
+    assert (game.objects["k1"].zone, game.objects["k2"].zone) == ("graveyard", "battlefield")
+
+
+def test_a_change_made_while_the_kept_characteristics_start_again_is_judged():
+    """The verdicts follow the kept characteristics' record of changes: when that record starts
+    again (a game whose kept characteristics were dropped, as a fork's snapshot may), every
+    object is judged again, so 2 damage marked meanwhile on Grizzly Bears is lethal (704.5g)."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    check(game)
+    for name in ("_characteristics_kept", "_context_kept"):
+        game.__dict__.pop(name)
+    game.objects["b"].damage = 2
+    game.observe()
+    check(game)
+    assert game.objects["b"].zone == "graveyard"
+
+
+def test_every_check_of_a_run_finds_what_a_look_at_every_object_finds(monkeypatch, outside_coverage):
+    """Every check of a short fuzzing run on the reference engine (both modes) is compared with a
+    look at every object: 704.5d tokens off the battlefield, 704.5n Equipment, and the permanents'
+    actions (704.5f, g, h, j, m, q, the deathtouch record) in the same order."""
+    import reference_engine.state_based_actions as sba
+    import reference_engine.verdicts as verdicts
+    from reference_engine.playtest import every_unattached_equipment
+
+    real = verdicts.kept_verdicts
+    checks = [0]
+
+    def checked(game):
+        kept = real(game)
+        if kept is None:
+            return kept
+        objects = game.objects.values()
+        assert verdicts.in_order(game, verdicts.with_bit(kept, verdicts.TOKEN_GONE)) == \
+            [o.id for o in objects if o.token and o.zone != "battlefield"]
+        assert verdicts.in_order(game, verdicts.with_bit(kept, verdicts.UNATTACHED_EQUIPMENT)) == \
+            [o.id for o in every_unattached_equipment(game)]
+        found = verdicts.permanent_actions(game, kept)
+        looked = sba._permanent_actions(game, game.battlefield())
+        legends = {key: ids for key, ids in looked[2].items() if len(ids) > 1}
+        assert found == looked[:2] + (legends,) + looked[3:]
+        checks[0] += 1
+        return kept
+
+    fuzz_with_engine_function_checked(monkeypatch, "kept_verdicts", real, checked, 15, 3)
+    assert checks[0] > 500
