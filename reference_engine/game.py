@@ -9,7 +9,7 @@ performs one event at a time with :meth:`Game.apply`, and describes itself with
 
 from __future__ import annotations
 
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from operator import attrgetter
 
 import reference_engine.events as events
@@ -47,9 +47,13 @@ _TRACKED_CONTAINERS: dict[str, type] = {"objects": TrackedDict, "players": Track
 #: The game's attributes that characteristics never read: rebinding them leaves the state version
 #: as it is. The caches, the log, the clock (the timestamps it gives are set on objects and effects,
 #: which count), the triggers waiting and the stack's list (its objects are in ``objects``), the
-#: zone changes deferred to one event.
+#: zone changes deferred to one event; who has priority, who passed, the active player, the entry
+#: resolving and the activation being put on the stack (reference_engine.stack), the combat's
+#: record (reference_engine.combat: what characteristics read of combat, a creature's combat
+#: status, is on the object).
 _UNTRACKED_ATTRIBUTES = frozenset({"_cache", "_cache_version", "_kept_cache", "_anthem_guard", "log", "_clock",
-                                   "pending_triggers", "stack", "_deferred"})
+                                   "pending_triggers", "stack", "_deferred", "priority_player", "passed",
+                                   "active_player", "resolving", "_deferring", "_activation_source", "combat_state"})
 
 ENGINE_NAME = "rulesfuzz-reference"
 ENGINE_VERSION = "0.2.0"
@@ -164,12 +168,14 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         ``objects`` and ``players`` become :class:`TrackedDict`, ``effects`` a
         :class:`TrackedList`, so their changes in place count too. The caches and the log
         (never read by characteristics) don't count."""
+        if name in _UNTRACKED_ATTRIBUTES:
+            object.__setattr__(self, name, value)
+            return
         wrap = _TRACKED_CONTAINERS.get(name)
         if wrap is not None and type(value) is not wrap:
             value = wrap(value)
         object.__setattr__(self, name, value)
-        if name not in _UNTRACKED_ATTRIBUTES:
-            VERSION[0] += 1
+        VERSION[0] += 1
 
     # ---------------------------------------------------------------- queries
     def _tick(self) -> int:
@@ -250,19 +256,9 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         return True
 
     # ---------------------------------------------------------------- changes
-    @contextmanager
     def simultaneous(self):
         """Collect zone changes and perform them together on exit (CR 704.3: one event)."""
-        outer = self._deferred is None
-        if outer:
-            self._deferred = []
-        try:
-            yield
-        finally:
-            if outer:
-                moves, self._deferred = self._deferred, None
-                for ids, cause in moves:
-                    self._move(ids, cause)
+        return _Simultaneous(self)
 
     def move_to_graveyard(self, ids, cause: dict) -> None:
         """Put objects into their owners' graveyards, logging ``cause`` for each."""
@@ -445,6 +441,31 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
              "until_end_of_turn": e.until_end_of_turn}
             for e in effects
         ]
+
+
+class _Simultaneous:
+    """The block of :meth:`Game.simultaneous`: the outermost one collects the zone changes
+    (``Game._deferred``) and performs them together as it ends, however it ends (an exception
+    goes on after them)."""
+
+    __slots__ = ("game", "outer")
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.outer = False
+
+    def __enter__(self) -> None:
+        game = self.game
+        self.outer = game._deferred is None
+        if self.outer:
+            game._deferred = []
+
+    def __exit__(self, *exc) -> None:
+        if self.outer:
+            game = self.game
+            moves, game._deferred = game._deferred or [], None
+            for ids, cause in moves:
+                game._move(ids, cause)
 
 
 class ReferenceEngine:

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 from .abilities import EFFECT_NOT_IN_RULINGS, EQUIP, ActivatedAbility, Cost
 from .cards import CardDef
 from .layers import characteristics, copiable_scripts, state_cache
+from .model_targets import protected_from
 from .objects import BATTLEFIELD, GameObject, PTEffect
 
 if TYPE_CHECKING:
@@ -150,8 +151,6 @@ class PlaytestRules(GameBase):
         keywords = characteristics(self, creature).keywords
         if not any(k.startswith("protection from ") for k in keywords):
             return False
-        from .model_cards import protected_from
-
         ch = characteristics(self, equipment)
         return protected_from(keywords, ch.colors, ch.types)
 

@@ -1,0 +1,92 @@
+"""What changes the reference engine's state version (``reference_engine.objects.VERSION``), by
+which what is computed from the state (characteristics, CR 613; the battlefield, attachments) is
+kept (``reference_engine.layers.state_cache``): every change to what characteristics read (objects,
+their counters, resolved effects, players), and nothing else. Who holds priority (CR 117.3), who
+passed (117.4) and the combat's record are not read by characteristics: passing priority keeps
+what was computed; a board's objects are put in as one change, seen by any read after it; zone
+changes of a ``simultaneous()`` block happen together however the block ends (CR 704.3).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reference_engine import Game, ReferenceEngine
+from reference_engine.layers import state_cache
+from reference_engine.objects import VERSION
+
+from .scenario_helpers import Decider, aura, board, obj
+
+
+def stack_game(*objects):
+    return ReferenceEngine().new_game({**board(*objects), "stack": True})
+
+
+def test_passing_priority_keeps_what_was_computed_from_the_state():
+    """CR 117.3d: a pass gives priority to the next player; nothing characteristics read changes,
+    so the state cache of the observation before the pass is the one after it."""
+    game = stack_game(obj("bears", "Grizzly Bears", "P2"))
+    game.apply({"type": "cast", "card": "Murder", "controller": "P1", "targets": ["bears"], "id": "m"}, Decider())
+    game.observe()
+    before = state_cache(game)
+    game.apply({"type": "pass_priority", "player": "P1"}, Decider())
+    after = game.observe()
+    assert after["priority"] == {"player": "P2", "passed": ["P1"], "active_player": "P1"}
+    assert state_cache(game) is before
+    game.apply({"type": "pass_priority", "player": "P2"}, Decider())  # Murder resolves (CR 608.2n)
+    assert game.observe()["objects"]["bears"]["zone"] == "graveyard"
+    assert state_cache(game) is not before
+
+
+@pytest.mark.parametrize("name, value", [("objects", {}), ("players", {}), ("effects", []),
+                                         ("last_known", {}), ("mana_pools", {})])
+def test_rebinding_what_the_state_is_changes_the_version(name, value):
+    game = ReferenceEngine().new_game(board(obj("bears", "Grizzly Bears")))
+    before = VERSION[0]
+    setattr(game, name, value)
+    assert VERSION[0] > before
+
+
+@pytest.mark.parametrize("name", ["priority_player", "passed", "active_player", "combat_state", "log"])
+def test_rebinding_what_characteristics_never_read_keeps_the_version(name):
+    game = stack_game(obj("bears", "Grizzly Bears"))
+    before = VERSION[0]
+    setattr(game, name, getattr(game, name))
+    assert VERSION[0] == before
+
+
+class _LooksWhileBuilding(Game):
+    """A fork that reads the battlefield as each board object is built and as each attachment is
+    checked (``seen``: what the attachments' checks saw)."""
+
+    def _build_object(self, where, spec):
+        self.battlefield()
+        return super()._build_object(where, spec)
+
+    def _build_attachment(self, where, obj, target):
+        self.__dict__.setdefault("seen", []).append([o.id for o in self.battlefield()])
+        super()._build_attachment(where, obj, target)
+
+
+def test_the_boards_objects_are_one_change_seen_after_they_are_put_in():
+    """CR 303.4a: Hyena Umbra ("Enchant creature") can enchant Grizzly Bears; a read of the
+    battlefield while the objects were built (before the bears were in) is not taken for the
+    board's state: the attachment's check sees every object."""
+    game = _LooksWhileBuilding(board(obj("bears", "Grizzly Bears"), aura("h", "Hyena Umbra", on="bears")))
+    assert game.seen == [["bears", "h"]]
+    assert game.observe()["objects"]["h"]["attached_to"] == "bears"
+
+
+def test_a_simultaneous_block_moves_its_objects_however_it_ends():
+    """CR 704.3: the zone changes of one event happen together, at the end of the block, even one
+    ended by an exception."""
+    game = ReferenceEngine().new_game(board(obj("bears", "Grizzly Bears"), obj("rats", "Typhoid Rats")))
+    with pytest.raises(RuntimeError):
+        with game.simultaneous():
+            game.move_to_graveyard(["bears"], {"event": "test"})
+            with game.simultaneous():  # an inner block defers to the outer one
+                game.move_to_graveyard(["rats"], {"event": "test"})
+            assert game.objects["rats"].zone == "battlefield"
+            raise RuntimeError
+    assert game.objects["bears"].zone == game.objects["rats"].zone == "graveyard"
+    assert game._deferred is None
