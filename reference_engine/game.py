@@ -24,8 +24,8 @@ from .copies import CopyRules
 from .costs import CostPayment
 from .destruction import DestructionRules
 from .errors import IllegalAction
-from .kept import observed_entries
-from .layers import Layers, characteristics, state_cache
+from .kept import keeps, observed_entries
+from .layers import Layers, card_types, characteristics, state_cache
 from .mana import ManaRules, counts
 from .model_cards import ModelAbilities, protected_from
 from .objects import (BATTLEFIELD, OBJECT_FIELDS, VERSION, ZONES, GameObject, LastKnown, Player, PTEffect,
@@ -230,6 +230,8 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         if target_id is None or not self.could_enchant(self.copiable_values(aura)[1], aura.controller, aura.id,
                                                        target_id):
             return False
+        if not protection_possible(self):  # no permanent has protection: nothing to compute
+            return True
         target = self.objects[target_id]
         keywords = characteristics(self, target).keywords
         if any(k.startswith("protection from ") for k in keywords):
@@ -238,7 +240,9 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         return True
 
     def could_enchant(self, script, controller: str, aura_id: str, target_id: str | None) -> bool:
-        """Whether an Aura with ``script`` controlled by ``controller`` could enchant ``target_id``."""
+        """Whether an Aura with ``script`` controlled by ``controller`` could enchant ``target_id``
+        (its card types are those :func:`reference_engine.layers.card_types` reads: no effect changes
+        card types)."""
         target = self.objects.get(target_id) if target_id else None
         if target is None or target.zone != BATTLEFIELD or target.id == aura_id:
             return False
@@ -246,10 +250,10 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         if restriction == "permanent":
             return True
         if restriction in ("artifact", "land", "enchantment"):  # a card of the card database
-            return restriction.capitalize() in characteristics(self, target).types
+            return restriction.capitalize() in card_types(self, target)
         if restriction == "player":  # an Aura that enchants a player is not attached to an object
             return False
-        if "Creature" not in characteristics(self, target).types:
+        if "Creature" not in card_types(self, target):
             return False
         if restriction == "creature you control":
             return target.controller == controller
@@ -441,6 +445,30 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
              "until_end_of_turn": e.until_end_of_turn}
             for e in effects
         ]
+
+
+#: The state cache's key of :func:`protection_possible`.
+_PROTECTION_KEY = "a permanent may have protection"
+
+
+def protection_possible(game: Game) -> bool:
+    """Whether a permanent of ``game`` may have protection now (CR 702.16): True when the text of a
+    permanent's copiable values names protection (it has it, or grants it: every keyword of layer
+    6 is an ability of a permanent's copiable values, CR 613.1f, 707.2, or of a resolved effect) or
+    a resolved effect grants it; always True for a game whose class computes characteristics with
+    a method from outside this package (:func:`reference_engine.kept.keeps`). Found once per state
+    (:func:`reference_engine.layers.state_cache`). False: no permanent has a protection keyword,
+    so none is protected from anything."""
+    if not keeps(game):
+        return True
+    cache = state_cache(game)
+    found = cache.get(_PROTECTION_KEY)
+    if found is None:
+        found = cache[_PROTECTION_KEY] = any(
+            "rotection" in (o.card if o.copy_effect is None else o.copy_effect[0]).oracle_text  # [Pp]rotection
+            for o in game.battlefield()) or any(
+            k.startswith("protection") for e in game.effects for k in e.keywords)
+    return found
 
 
 class _Simultaneous:
