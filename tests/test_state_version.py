@@ -4,7 +4,8 @@ kept (``reference_engine.layers.state_cache``): every change to what characteris
 their counters, resolved effects, players), and nothing else. Who holds priority (CR 117.3), who
 passed (117.4) and the combat's record are not read by characteristics: passing priority keeps
 what was computed; a board's objects are put in as one change, seen by any read after it; zone
-changes of a ``simultaneous()`` block happen together however the block ends (CR 704.3).
+changes of a ``simultaneous()`` block happen together however the block ends (CR 704.3); a new
+object or effect changes nothing until it is put into a game, and every change to it counts after.
 """
 
 from __future__ import annotations
@@ -90,3 +91,25 @@ def test_a_simultaneous_block_moves_its_objects_however_it_ends():
             raise RuntimeError
     assert game.objects["bears"].zone == game.objects["rats"].zone == "graveyard"
     assert game._deferred is None
+
+
+def test_a_new_object_changes_nothing_until_put_in_then_each_change_counts():
+    """A GameObject or PTEffect is built without changing the state version (its fields are set
+    as those of an unwatched object), then is of its own class again: setting a field, changing
+    its counters in place, changes the version and the object's stamp."""
+    from reference_engine.cards import card
+    from reference_engine.objects import GameObject, PTEffect
+
+    definition, script = card("Grizzly Bears")
+    before = VERSION[0]
+    bears = GameObject("b", definition, script, "P1", "P1", "battlefield", 1, counters={"+1/+1": 1})
+    effect = PTEffect("b", "7c", 1, 1, 2)
+    assert VERSION[0] == before and type(bears) is GameObject and type(effect) is PTEffect
+    assert bears._stamp < 0 and bears.counters == {"+1/+1": 1} and bears.counters.owner is bears
+    bears.tapped = True
+    assert VERSION[0] > before and bears._stamp == bears._seen_stamp == VERSION[0]
+    bears.counters["+1/+1"] = 2
+    assert bears._stamp == VERSION[0] > bears._seen_stamp
+    changed = VERSION[0]
+    effect.power = 3
+    assert VERSION[0] > changed
