@@ -520,7 +520,8 @@ class CombatRules(GameBase):
     def end_combat(self) -> None:
         """CR 511.3: every creature is removed from combat; the combat is over."""
         for obj in self.battlefield():
-            obj.combat = None
+            if obj.combat is not None:
+                obj.combat = None
         self.combat_state = None
 
     # ------------------------------------------------------------------ observation

@@ -281,20 +281,27 @@ class GameObject:
             object.__setattr__(self, "_seen_stamp", VERSION[0])
 
     def reset_for_zone_change(self) -> None:
-        """CR 400.7: the object in the new zone remembers nothing of the old one."""
-        self.tapped = False
-        self.summoning_sick = False
-        self.damage = 0
-        self.deathtouch_damage = False
-        self.counters = {}
-        self.attached_to = None
-        self.combat = None
-        self.regeneration_shields = 0
-        self.copy_effect = None
-        self.copy_of = None
-        self.spell_x = 0
+        """CR 400.7: the object in the new zone remembers nothing of the old one (its status
+        is :data:`NEW_ZONE_STATUS`, it has no counters). One change to the state: the fields
+        that differ are set, the object gets a new stamp (and a new ``_seen_stamp`` if one of
+        them is :data:`SEEN_BY_OTHERS`)."""
+        set_field = object.__setattr__
+        seen = False
+        for name, value in NEW_ZONE_STATUS.items():
+            if getattr(self, name) is not value:
+                set_field(self, name, value)
+                seen = seen or name in SEEN_BY_OTHERS
+        set_field(self, "counters", counters_of(self))
+        VERSION[0] += 1
+        set_field(self, "_stamp", VERSION[0])
+        if seen:
+            set_field(self, "_seen_stamp", VERSION[0])
 
 
+#: An object's status in a new zone, by field (CR 400.7: a new object; it has no counters either).
+NEW_ZONE_STATUS = {"tapped": False, "summoning_sick": False, "damage": 0, "deathtouch_damage": False,
+                   "attached_to": None, "combat": None, "regeneration_shields": 0, "copy_effect": None,
+                   "copy_of": None, "spell_x": 0}
 #: The fields of a :class:`GameObject` that are its state (not its stamps).
 OBJECT_FIELDS = tuple(f.name for f in fields(GameObject) if not f.name.endswith("_stamp"))
 #: The fields of a permanent the layer code reads to compute *another* object's characteristics

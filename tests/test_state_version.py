@@ -113,3 +113,17 @@ def test_a_new_object_changes_nothing_until_put_in_then_each_change_counts():
     changed = VERSION[0]
     effect.power = 3
     assert VERSION[0] > changed
+
+
+def test_an_object_in_a_new_zone_is_one_change_that_others_see_only_if_they_read_it():
+    """CR 400.7: reset for a zone change, a damaged creature loses its damage and counters (a new
+    stamp); one that was tapped also changes what others read of it (a new ``_seen_stamp``)."""
+    game = ReferenceEngine().new_game(board(obj("b", "Grizzly Bears", damage=1, counters={"+1/+1": 1}),
+                                            obj("t", "Grizzly Bears", tapped=True)))
+    damaged, tapped = game.objects["b"], game.objects["t"]
+    seen = damaged._seen_stamp
+    damaged.reset_for_zone_change()
+    assert (damaged.damage, damaged.counters, damaged.counters.owner) == (0, {}, damaged)
+    assert damaged._stamp == VERSION[0] and damaged._seen_stamp == seen
+    tapped.reset_for_zone_change()
+    assert not tapped.tapped and tapped._stamp == tapped._seen_stamp == VERSION[0]
