@@ -295,7 +295,9 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
             obj.zone = "graveyard"
             obj.controller = obj.owner
             obj.timestamp = self._tick()
-            self.effects = [e for e in self.effects if e.affected != obj.id]
+            remaining = [e for e in self.effects if e.affected != obj.id]
+            if len(remaining) != len(self.effects):  # its effects end (CR 400.7)
+                self.effects = remaining
 
     def attach_aura(self, aura: GameObject, target: GameObject) -> None:
         """Attach ``aura`` to ``target``: it gets a new timestamp (CR 613.7e), so its static

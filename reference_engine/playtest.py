@@ -80,7 +80,10 @@ class PlaytestRules(GameBase):
         battlefield while another Orb is on the battlefield (Orb rulings 2024-11-08)."""
         if obj.zone != BATTLEFIELD or "Artifact" not in card.types or "Creature" in card.types:
             return ()
-        return GRANTED if any(orb.id != obj.id for orb in self.orbs()) else ()
+        for orb in self.orbs():
+            if orb.id != obj.id:
+                return GRANTED
+        return ()
 
     def printed_abilities(self, obj: GameObject):
         """Orb of Origin's first ability, known from its rulings only, is its ability 0."""
