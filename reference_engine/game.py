@@ -466,17 +466,11 @@ def protection_possible(game: Game) -> bool:
     cache = state_cache(game)
     found = cache.get(_PROTECTION_KEY)
     if found is None:
-        found = cache[_PROTECTION_KEY] = _names_protection(game.battlefield()) or any(
+        found = cache[_PROTECTION_KEY] = any(
+            "rotection" in (o.card if o.copy_effect is None else o.copy_effect[0]).oracle_text  # [Pp]rotection
+            for o in game.battlefield()) or any(
             k.startswith("protection") for e in game.effects for k in e.keywords)
     return found
-
-
-def _names_protection(permanents: list[GameObject]) -> bool:
-    """Whether the text of one of ``permanents``' copiable values (CR 707.2) names protection."""
-    for o in permanents:
-        if "rotection" in (o.card if o.copy_effect is None else o.copy_effect[0]).oracle_text:  # [Pp]rotection
-            return True
-    return False
 
 
 class _Simultaneous:
