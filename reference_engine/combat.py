@@ -115,11 +115,14 @@ class CombatRules(GameBase):
         state = self.combat_state
         if state is None:
             return None
-        if not any(self._in_combat(a, "attacking") for a in state.attackers) \
-                and not any(self._in_combat(b, "blocking") for b in state.blocks):
-            self.combat_state = None
-            return None
-        return state
+        for attacker in state.attackers:
+            if self._in_combat(attacker, "attacking"):
+                return state
+        for blocker in state.blocks:
+            if self._in_combat(blocker, "blocking"):
+                return state
+        self.combat_state = None
+        return None
 
     def combat_in_progress(self) -> bool:
         """Whether a creature is in combat (a declared combat or combat statuses, CR 506.4)."""
@@ -520,7 +523,8 @@ class CombatRules(GameBase):
     def end_combat(self) -> None:
         """CR 511.3: every creature is removed from combat; the combat is over."""
         for obj in self.battlefield():
-            obj.combat = None
+            if obj.combat is not None:
+                obj.combat = None
         self.combat_state = None
 
     # ------------------------------------------------------------------ observation

@@ -101,11 +101,8 @@ class CopyRules(GameBase):
         became it (CR 107.3m). ``tapped``: an effect puts it onto the battlefield tapped
         (614.1c style: it enters tapped, it doesn't become tapped).
         """
-        obj = GameObject(oid, definition, script, controller, controller, BATTLEFIELD, self._tick(), token=token)
-        obj.copy_effect = copy_effect
-        obj.copy_of = copy_of
-        obj.spell_x = spell_x
-        obj.attached_to = attach_to
+        obj = GameObject(oid, definition, script, controller, controller, BATTLEFIELD, self._tick(), token=token,
+                         attached_to=attach_to, copy_effect=copy_effect, copy_of=copy_of, spell_x=spell_x)
         self.objects[oid] = obj
         obj.summoning_sick = "Creature" in card_types(self, obj)  # CR 302.6
         if tapped or self.copiable_values(obj)[1].enters_tapped:  # "This enters tapped" (CR 614.1c)

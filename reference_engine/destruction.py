@@ -112,8 +112,9 @@ class DestructionRules(GameBase):
         """Remove all damage marked on ``obj`` and log how much (CR 120.6)."""
         if obj.damage:
             self.log.append({"kind": "damage_removed", "object": obj.id, "amount": obj.damage})
-        obj.damage = 0
-        obj.deathtouch_damage = False
+            obj.damage = 0
+        if obj.deathtouch_damage:
+            obj.deathtouch_damage = False
 
     def sacrifice(self, obj) -> None:
         """Its controller moves it to its owner's graveyard; not destruction (CR 701.17a)."""

@@ -519,8 +519,10 @@ def cleanup(game: GameBase, event):
     def perform(decider):
         for obj in game.battlefield():
             game.remove_damage(obj)
-            obj.regeneration_shields = 0
-            obj.combat = None
+            if obj.regeneration_shields:
+                obj.regeneration_shields = 0
+            if obj.combat is not None:
+                obj.combat = None
         game.effects = [e for e in game.effects if not e.until_end_of_turn]
         game.empty_mana_pools()  # CR 106.4: the step ends
 

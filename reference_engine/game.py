@@ -1,6 +1,7 @@
-"""The reference engine's game: board set-up, events, observations.
+"""The reference engine's game: events, observations.
 
-A :class:`Game` is built from a board (see ``harness.protocol`` for the JSON shape),
+A :class:`Game` is built from a board (see ``harness.protocol`` for the JSON shape;
+:mod:`reference_engine.board` builds it),
 performs one event at a time with :meth:`Game.apply`, and describes itself with
 :meth:`Game.observe`. Every choice and every coin flip or die roll goes through the
 ``decider`` passed to ``apply``: the engine never calls :mod:`random`.
@@ -8,25 +9,26 @@ performs one event at a time with :meth:`Game.apply`, and describes itself with
 
 from __future__ import annotations
 
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from operator import attrgetter
 
 import reference_engine.events as events
 import reference_engine.unmodelled as unmodelled
 from .activation import ActivatedAbilityEffects
-from .cards import CardDef, CardScript, card, mana_value, token_definition
+from .board import BoardSetup
+from .cards import card, mana_value
 from .chance import ChanceRules
 from .combat import CombatRules
 from .control import ControlRules
 from .copies import CopyRules
 from .costs import CostPayment
 from .destruction import DestructionRules
-from .errors import BadBoard, IllegalAction, UnknownCard
-from .kept import observed_entries
-from .layers import Layers, characteristics, state_cache
+from .errors import IllegalAction
+from .kept import keeps, observed_entries
+from .layers import Layers, card_types, characteristics, state_cache
 from .mana import ManaRules, counts
 from .model_cards import ModelAbilities, protected_from
-from .objects import (BATTLEFIELD, COMBAT_STATUSES, OBJECT_FIELDS, VERSION, ZONES, GameObject, LastKnown, Player, PTEffect,
+from .objects import (BATTLEFIELD, OBJECT_FIELDS, VERSION, ZONES, GameObject, LastKnown, Player, PTEffect,
                       TrackedDict, TrackedList, Trigger)
 from .search import SearchRules
 from .stack import StackEntry, StackRules
@@ -45,9 +47,13 @@ _TRACKED_CONTAINERS: dict[str, type] = {"objects": TrackedDict, "players": Track
 #: The game's attributes that characteristics never read: rebinding them leaves the state version
 #: as it is. The caches, the log, the clock (the timestamps it gives are set on objects and effects,
 #: which count), the triggers waiting and the stack's list (its objects are in ``objects``), the
-#: zone changes deferred to one event.
+#: zone changes deferred to one event; who has priority, who passed, the active player, the entry
+#: resolving and the activation being put on the stack (reference_engine.stack), the combat's
+#: record (reference_engine.combat: what characteristics read of combat, a creature's combat
+#: status, is on the object).
 _UNTRACKED_ATTRIBUTES = frozenset({"_cache", "_cache_version", "_kept_cache", "_anthem_guard", "log", "_clock",
-                                   "pending_triggers", "stack", "_deferred"})
+                                   "pending_triggers", "stack", "_deferred", "priority_player", "passed",
+                                   "active_player", "resolving", "_deferring", "_activation_source", "combat_state"})
 
 ENGINE_NAME = "rulesfuzz-reference"
 ENGINE_VERSION = "0.2.0"
@@ -116,7 +122,7 @@ CAPABILITIES = frozenset(
 
 class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedActions, Layers, CopyRules, ChanceRules, SearchRules,
            ZoneRules, TriggeredAbilities, ControlRules, ManaRules, ModelAbilities, CostPayment, ActivatedAbilityEffects,
-           StepRules):
+           StepRules, BoardSetup):
     """One game in progress. Not thread-safe; cheap to create.
 
     The rules procedures are methods (``destroy``, ``apply_umbra_armor``,
@@ -162,147 +168,20 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         ``objects`` and ``players`` become :class:`TrackedDict`, ``effects`` a
         :class:`TrackedList`, so their changes in place count too. The caches and the log
         (never read by characteristics) don't count."""
+        if name in _UNTRACKED_ATTRIBUTES:
+            object.__setattr__(self, name, value)
+            return
         wrap = _TRACKED_CONTAINERS.get(name)
         if wrap is not None and type(value) is not wrap:
             value = wrap(value)
         object.__setattr__(self, name, value)
-        if name not in _UNTRACKED_ATTRIBUTES:
-            VERSION[0] += 1
-
-    # ----------------------------------------------------------------- set-up
-    def _build(self, board: dict) -> None:
-        if not isinstance(board, dict):
-            raise BadBoard("board: expected an object with 'players' and 'objects'")
-        players = board.get("players")
-        if not isinstance(players, list) or not players:
-            raise BadBoard("board.players: expected a non-empty list")
-        for i, spec in enumerate(players):
-            self._build_player(f"board.players[{i}]", spec)
-        objects = board.get("objects", [])
-        if not isinstance(objects, list):
-            raise BadBoard("board.objects: expected a list")
-        attachments = []
-        for i, spec in enumerate(objects):
-            where = f"board.objects[{i}]"
-            obj = self._build_object(where, spec)
-            if spec.get("attached_to") is not None:
-                attachments.append((where, obj, spec["attached_to"]))
-            self.objects[obj.id] = obj
-        for where, obj, target in attachments:
-            self._build_attachment(where, obj, target)
-        for obj in self.objects.values():
-            if obj.zone == BATTLEFIELD and "Aura" in obj.card.subtypes and obj.attached_to is None:
-                raise BadBoard(f"board: Aura {obj.id!r} on the battlefield is not attached to anything")
-
-    def _build_player(self, where: str, spec) -> None:
-        if not isinstance(spec, dict) or not isinstance(spec.get("id"), str):
-            raise BadBoard(f"{where}: expected an object with a string 'id'")
-        life = spec.get("life", 20)
-        if not isinstance(life, int) or isinstance(life, bool):
-            raise BadBoard(f"{where}.life: expected an integer, got {life!r}")
-        if spec["id"] in self.players:
-            raise BadBoard(f"{where}.id: duplicate player id {spec['id']!r}")
-        self.players[spec["id"]] = Player(spec["id"], life)
-
-    def _build_object(self, where: str, spec) -> GameObject:
-        """The object a board's ``objects`` entry describes (not yet attached nor in ``objects``)."""
-        if not isinstance(spec, dict):
-            raise BadBoard(f"{where}: expected an object")
-        oid = spec.get("id")
-        if not isinstance(oid, str) or not oid:
-            raise BadBoard(f"{where}.id: expected a non-empty string")
-        if oid in self.objects:
-            raise BadBoard(f"{where}.id: duplicate object id {oid!r}")
-        if oid in self.players:
-            raise BadBoard(f"{where}.id: {oid!r} is already a player id (event targets name either)")
-        definition, script = self._board_card(where, spec)
-        owner = spec.get("owner")
-        if owner not in self.players:
-            raise BadBoard(f"{where}.owner: {owner!r} is not a player")
-        controller = spec.get("controller", owner)
-        if controller not in self.players:
-            raise BadBoard(f"{where}.controller: {controller!r} is not a player")
-        zone = spec.get("zone", BATTLEFIELD)
-        if zone not in ZONES:
-            raise BadBoard(f"{where}.zone: {zone!r} is not one of {list(ZONES)}")
-        if zone != BATTLEFIELD and controller != owner:
-            raise BadBoard(f"{where}.controller: only permanents have a controller other than their owner")
-        if zone == BATTLEFIELD and ("Instant" in definition.types or "Sorcery" in definition.types):
-            raise BadBoard(f"{where}: {definition.name} is not a permanent card and can't be on the battlefield")
-        timestamp = self._tick()
-        # Built with its status at once (a new object changes no game's state, objects.GameObject).
-        return GameObject(oid, definition, script, owner, controller, zone, timestamp,
-                          *self._board_status(where, spec, definition, zone))
-
-    @staticmethod
-    def _board_card(where: str, spec: dict) -> tuple[CardDef, CardScript]:
-        try:
-            return card(spec.get("card"))
-        except (UnknownCard, TypeError) as exc:
-            # A board token may also be a token an effect of the pool defines (CR 111.3).
-            defined = token_definition(spec.get("card")) if spec.get("token") is True else None
-            if defined is None:
-                raise BadBoard(f"{where}.card: {exc}") from None
-            return defined
-
-    def _board_status(self, where: str, spec: dict, definition: CardDef, zone: str) -> tuple:
-        """The board object's status, validated: ``(token, tapped, summoning_sick, damage,
-        deathtouch_damage, counters, attached_to, combat, regeneration_shields)``, the fields of
-        :class:`GameObject` after its timestamp (attached later, by :meth:`_build_attachment`)."""
-        token = self._flag(spec, "token", where)
-        tapped = self._flag(spec, "tapped", where)
-        summoning_sick = self._flag(spec, "summoning_sick", where)
-        damage = self._count(spec, "damage", where)
-        shields = self._count(spec, "regeneration_shields", where)
-        counters = spec.get("counters", {})
-        if not isinstance(counters, dict) or not all(
-            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0
-            for k, v in counters.items()
-        ):
-            raise BadBoard(f"{where}.counters: expected a map of counter kind to a non-negative integer")
-        combat = spec.get("combat")
-        if combat not in COMBAT_STATUSES:
-            raise BadBoard(f"{where}.combat: expected one of {list(COMBAT_STATUSES)}, got {combat!r}")
-        if "Creature" not in definition.types and (damage or combat):
-            raise BadBoard(f"{where}: only creatures can have damage marked or be in combat (CR 120.3, 506.4)")
-        if zone != BATTLEFIELD and (tapped or damage or combat or shields):
-            raise BadBoard(f"{where}: only permanents can be tapped, damaged, in combat or shielded")
-        return (token, tapped, summoning_sick, damage, False, {k: v for k, v in counters.items() if v}, None, combat,
-                shields)
-
-    def _build_attachment(self, where: str, obj: GameObject, target) -> None:
-        equipment = "Equipment" in obj.card.subtypes
-        if obj.zone != BATTLEFIELD or ("Aura" not in obj.card.subtypes and not equipment):
-            raise BadBoard(f"{where}.attached_to: only an Aura or an Equipment on the battlefield can be attached")
-        if target not in self.objects:
-            raise BadBoard(f"{where}.attached_to: no object {target!r} on the board")
-        if equipment:
-            host = self.objects[target]
-            if host.zone != BATTLEFIELD or "Creature" not in host.card.types:
-                raise BadBoard(f"{where}.attached_to: an Equipment equips a creature on the battlefield "
-                               f"(CR 301.5c), not {target!r}")
-        elif not self.can_enchant(obj, target):
-            raise BadBoard(f"{where}.attached_to: {obj.card.name} can't enchant {target!r}")
-        obj.attached_to = target
-
-    @staticmethod
-    def _flag(spec, key, where) -> bool:
-        value = spec.get(key, False)
-        if not isinstance(value, bool):
-            raise BadBoard(f"{where}.{key}: expected true or false, got {value!r}")
-        return value
-
-    @staticmethod
-    def _count(spec, key, where) -> int:
-        value = spec.get(key, 0)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise BadBoard(f"{where}.{key}: expected a non-negative integer, got {value!r}")
-        return value
+        VERSION[0] += 1
 
     # ---------------------------------------------------------------- queries
     def _tick(self) -> int:
-        self._clock += 1
-        return self._clock
+        """The next timestamp (CR 613.7): the game's clock, advanced."""
+        clock = self.__dict__["_clock"] = self._clock + 1  # not the state (Game.__setattr__)
+        return clock
 
     def battlefield(self) -> list[GameObject]:
         """Permanents on the battlefield, in timestamp order of entry."""
@@ -351,6 +230,8 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         if target_id is None or not self.could_enchant(self.copiable_values(aura)[1], aura.controller, aura.id,
                                                        target_id):
             return False
+        if not protection_possible(self):  # no permanent has protection: nothing to compute
+            return True
         target = self.objects[target_id]
         keywords = characteristics(self, target).keywords
         if any(k.startswith("protection from ") for k in keywords):
@@ -359,7 +240,9 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         return True
 
     def could_enchant(self, script, controller: str, aura_id: str, target_id: str | None) -> bool:
-        """Whether an Aura with ``script`` controlled by ``controller`` could enchant ``target_id``."""
+        """Whether an Aura with ``script`` controlled by ``controller`` could enchant ``target_id``
+        (its card types are those :func:`reference_engine.layers.card_types` reads: no effect changes
+        card types)."""
         target = self.objects.get(target_id) if target_id else None
         if target is None or target.zone != BATTLEFIELD or target.id == aura_id:
             return False
@@ -367,29 +250,19 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         if restriction == "permanent":
             return True
         if restriction in ("artifact", "land", "enchantment"):  # a card of the card database
-            return restriction.capitalize() in characteristics(self, target).types
+            return restriction.capitalize() in card_types(self, target)
         if restriction == "player":  # an Aura that enchants a player is not attached to an object
             return False
-        if "Creature" not in characteristics(self, target).types:
+        if "Creature" not in card_types(self, target):
             return False
         if restriction == "creature you control":
             return target.controller == controller
         return True
 
     # ---------------------------------------------------------------- changes
-    @contextmanager
     def simultaneous(self):
         """Collect zone changes and perform them together on exit (CR 704.3: one event)."""
-        outer = self._deferred is None
-        if outer:
-            self._deferred = []
-        try:
-            yield
-        finally:
-            if outer:
-                moves, self._deferred = self._deferred, None
-                for ids, cause in moves:
-                    self._move(ids, cause)
+        return _Simultaneous(self)
 
     def move_to_graveyard(self, ids, cause: dict) -> None:
         """Put objects into their owners' graveyards, logging ``cause`` for each."""
@@ -422,7 +295,9 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
             obj.zone = "graveyard"
             obj.controller = obj.owner
             obj.timestamp = self._tick()
-            self.effects = [e for e in self.effects if e.affected != obj.id]
+            remaining = [e for e in self.effects if e.affected != obj.id]
+            if len(remaining) != len(self.effects):  # its effects end (CR 400.7)
+                self.effects = remaining
 
     def attach_aura(self, aura: GameObject, target: GameObject) -> None:
         """Attach ``aura`` to ``target``: it gets a new timestamp (CR 613.7e), so its static
@@ -572,6 +447,55 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
              "until_end_of_turn": e.until_end_of_turn}
             for e in effects
         ]
+
+
+#: The state cache's key of :func:`protection_possible`.
+_PROTECTION_KEY = "a permanent may have protection"
+
+
+def protection_possible(game: Game) -> bool:
+    """Whether a permanent of ``game`` may have protection now (CR 702.16): True when the text of a
+    permanent's copiable values names protection (it has it, or grants it: every keyword of layer
+    6 is an ability of a permanent's copiable values, CR 613.1f, 707.2, or of a resolved effect) or
+    a resolved effect grants it; always True for a game whose class computes characteristics with
+    a method from outside this package (:func:`reference_engine.kept.keeps`). Found once per state
+    (:func:`reference_engine.layers.state_cache`). False: no permanent has a protection keyword,
+    so none is protected from anything."""
+    if not keeps(game):
+        return True
+    cache = state_cache(game)
+    found = cache.get(_PROTECTION_KEY)
+    if found is None:
+        found = cache[_PROTECTION_KEY] = any(
+            "rotection" in (o.card if o.copy_effect is None else o.copy_effect[0]).oracle_text  # [Pp]rotection
+            for o in game.battlefield()) or any(
+            k.startswith("protection") for e in game.effects for k in e.keywords)
+    return found
+
+
+class _Simultaneous:
+    """The block of :meth:`Game.simultaneous`: the outermost one collects the zone changes
+    (``Game._deferred``) and performs them together as it ends, however it ends (an exception
+    goes on after them)."""
+
+    __slots__ = ("game", "outer")
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.outer = False
+
+    def __enter__(self) -> None:
+        game = self.game
+        self.outer = game._deferred is None
+        if self.outer:
+            game._deferred = []
+
+    def __exit__(self, *exc) -> None:
+        if self.outer:
+            game = self.game
+            moves, game._deferred = game._deferred or [], None
+            for ids, cause in moves:
+                game._move(ids, cause)
 
 
 class ReferenceEngine:

@@ -45,11 +45,12 @@ from typing import TYPE_CHECKING
 from cards.model import Ability, Effect
 
 from harness import decisions as D
+from .abilities import MODEL_EFFECT
 from .cards import CardDef, CardScript
 from .errors import Unsupported
 from .event_fields import new_ids
 from .layers import characteristics
-from .objects import BATTLEFIELD, GameObject, Trigger
+from .objects import BATTLEFIELD, GameObject, PTEffect, Trigger
 # What effects target and affect, and the checks before they resolve; re-exported from here, where
 # the engine and the forks have imported them from (reference_engine.model_targets).
 from .model_targets import (COLOR_LETTERS, Source, assign_targets, check_effects, deal_damage,  # noqa: F401
@@ -269,8 +270,6 @@ class ModelAbilities(GameBase):
     def add_keyword_effect(self, affected, keywords, source: str | None) -> None:
         """"... gain(s) <keywords> until end of turn": a layer 6 effect (CR 613.1f), one
         timestamp for all the objects it affects (CR 611.2c)."""
-        from .objects import PTEffect
-
         timestamp = self._tick()
         for oid in [affected] if isinstance(affected, str) else affected:
             self.effects.append(PTEffect(oid, "6", 0, 0, timestamp, True, source, tuple(keywords)))
@@ -391,8 +390,6 @@ class ModelAbilities(GameBase):
             [p for p in self.players if legal_target(self, affected, p, source)]
 
     def target_options(self, obj: GameObject, ability):
-        from .abilities import MODEL_EFFECT
-
         if ability.kind == MODEL_EFFECT:
             return self.model_activation_targets(obj, ability)
         return super().target_options(obj, ability)
@@ -400,8 +397,6 @@ class ModelAbilities(GameBase):
     def pay_cost(self, obj: GameObject, ability, cost, player: str, decider) -> None:
         """Remember the source as it is before paying: if paying the cost makes it leave the
         battlefield ("Sacrifice ~"), its ability uses it as it last existed (CR 608.2h)."""
-        from .abilities import MODEL_EFFECT
-
         if ability.kind == MODEL_EFFECT and obj.zone == BATTLEFIELD:
             self._activation_source = self.source_of(obj)
         return super().pay_cost(obj, ability, cost, player, decider)
@@ -409,8 +404,6 @@ class ModelAbilities(GameBase):
     def resolve_activated_ability(self, obj: GameObject, ability, player: str, targets: list[str], decider) -> None:
         """A model activated ability resolves (CR 608.2): an illegal target makes it do nothing
         (608.2b); else its effects, from its source as it is, or as it last existed."""
-        from .abilities import MODEL_EFFECT
-
         if ability.kind != MODEL_EFFECT:
             return super().resolve_activated_ability(obj, ability, player, targets, decider)
         model = self.model_ability(obj, ability)

@@ -22,6 +22,7 @@ from .filters import COLOR_LETTERS, matches
 from .layers import characteristics
 from .objects import BATTLEFIELD, GameObject
 from .records import Source
+from .zones import check_returnable
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -185,8 +186,6 @@ def _check_damage(game: GameBase, effect, targets: list | None, source: Source) 
 
 
 def _check_flicker(game: GameBase, effect, targets: list, source: Source) -> None:
-    from .zones import check_returnable
-
     scope = effect.affected.scope
     ids = targets if scope == "target" else each_affected(game, effect.affected, source) \
         if scope == "each" else [source.obj] if scope == "self" and source.obj else []

@@ -89,6 +89,35 @@ class Counters(TrackedDict):
             object.__setattr__(owner, "_stamp", VERSION[0])
 
 
+_new_dict = dict.__new__
+
+
+def counters_of(owner, items=None) -> Counters:
+    """``Counters(items, owner)``, built without a call of ``Counters.__init__``: ``owner``'s
+    counters (CR 122), a copy of ``items`` (a dict or pairs)."""
+    found = _new_dict(Counters)
+    if items:
+        dict.update(found, items)
+    found.owner = owner
+    return found
+
+
+#: :func:`unwatched` by class.
+_UNWATCHED: dict[type, type] = {}
+
+
+def unwatched(cls: type) -> type:
+    """``cls`` (a tracked class of the state: :class:`GameObject`, :class:`PTEffect`) without its
+    ``__setattr__``: a subclass adding no field, whose fields are set as plain slots. A new object
+    is built as one (it changes no game's state until it is put into one), then given back its
+    class: ``object.__setattr__(obj, "__class__", ...)``, allowed between the two (same layout)."""
+    found = _UNWATCHED.get(cls)
+    if found is None:
+        found = _UNWATCHED[cls] = type(f"Unwatched{cls.__name__}", (cls,),
+                                       {"__slots__": (), "__setattr__": object.__setattr__})
+    return found
+
+
 class TrackedList(list):
     """A list whose changes in place increment :data:`VERSION` (reads are a list's)."""
 
@@ -211,37 +240,38 @@ class GameObject:
                  copy_effect: tuple[CardDef, CardScript] | None = None, copy_of: str | None = None,
                  spell_x: int = 0):
         # A new object changes no game's state until it is put into one (its objects, a
-        # TrackedDict): its fields are set without incrementing VERSION.
-        set_field = object.__setattr__
-        set_field(self, "id", id)
-        set_field(self, "card", card)
-        set_field(self, "script", script)
-        set_field(self, "owner", owner)
-        set_field(self, "controller", controller)
-        set_field(self, "zone", zone)
-        set_field(self, "timestamp", timestamp)
-        set_field(self, "token", token)
-        set_field(self, "tapped", tapped)
-        set_field(self, "summoning_sick", summoning_sick)
-        set_field(self, "damage", damage)
-        set_field(self, "deathtouch_damage", deathtouch_damage)
-        set_field(self, "counters", Counters(counters or (), self))
-        set_field(self, "attached_to", attached_to)
-        set_field(self, "combat", combat)
-        set_field(self, "regeneration_shields", regeneration_shields)
-        set_field(self, "copy_effect", copy_effect)
-        set_field(self, "copy_of", copy_of)
-        set_field(self, "spell_x", spell_x)
+        # TrackedDict): its fields are set without incrementing VERSION (as an unwatched object).
+        cls = type(self)
+        object.__setattr__(self, "__class__", unwatched(cls))
+        self.id = id
+        self.card = card
+        self.script = script
+        self.owner = owner
+        self.controller = controller
+        self.zone = zone
+        self.timestamp = timestamp
+        self.token = token
+        self.tapped = tapped
+        self.summoning_sick = summoning_sick
+        self.damage = damage
+        self.deathtouch_damage = deathtouch_damage
+        self.counters = counters_of(self, counters)
+        self.attached_to = attached_to
+        self.combat = combat
+        self.regeneration_shields = regeneration_shields
+        self.copy_effect = copy_effect
+        self.copy_of = copy_of
+        self.spell_x = spell_x
         _NEW_STAMP[0] -= 1
-        set_field(self, "_stamp", _NEW_STAMP[0])
-        set_field(self, "_seen_stamp", _NEW_STAMP[0])
+        self._stamp = self._seen_stamp = _NEW_STAMP[0]
+        object.__setattr__(self, "__class__", cls)
 
     def __setattr__(self, name: str, value) -> None:
         """Set a field; unless it is the value the field has already, increment :data:`VERSION`
         and give the object a new stamp. Counters become its :class:`Counters`."""
         if name == "counters":
             if type(value) is not Counters or value.owner is not self:
-                value = Counters(value, self)
+                value = counters_of(self, value)
         elif getattr(self, name, _UNSET) is value:  # the same value: nothing changes
             return
         object.__setattr__(self, name, value)
@@ -251,20 +281,27 @@ class GameObject:
             object.__setattr__(self, "_seen_stamp", VERSION[0])
 
     def reset_for_zone_change(self) -> None:
-        """CR 400.7: the object in the new zone remembers nothing of the old one."""
-        self.tapped = False
-        self.summoning_sick = False
-        self.damage = 0
-        self.deathtouch_damage = False
-        self.counters = {}
-        self.attached_to = None
-        self.combat = None
-        self.regeneration_shields = 0
-        self.copy_effect = None
-        self.copy_of = None
-        self.spell_x = 0
+        """CR 400.7: the object in the new zone remembers nothing of the old one (its status
+        is :data:`NEW_ZONE_STATUS`, it has no counters). One change to the state: the fields
+        that differ are set, the object gets a new stamp (and a new ``_seen_stamp`` if one of
+        them is :data:`SEEN_BY_OTHERS`)."""
+        set_field = object.__setattr__
+        seen = False
+        for name, value in NEW_ZONE_STATUS.items():
+            if getattr(self, name) is not value:
+                set_field(self, name, value)
+                seen = seen or name in SEEN_BY_OTHERS
+        set_field(self, "counters", counters_of(self))
+        VERSION[0] += 1
+        set_field(self, "_stamp", VERSION[0])
+        if seen:
+            set_field(self, "_seen_stamp", VERSION[0])
 
 
+#: An object's status in a new zone, by field (CR 400.7: a new object; it has no counters either).
+NEW_ZONE_STATUS = {"tapped": False, "summoning_sick": False, "damage": 0, "deathtouch_damage": False,
+                   "attached_to": None, "combat": None, "regeneration_shields": 0, "copy_effect": None,
+                   "copy_of": None, "spell_x": 0}
 #: The fields of a :class:`GameObject` that are its state (not its stamps).
 OBJECT_FIELDS = tuple(f.name for f in fields(GameObject) if not f.name.endswith("_stamp"))
 #: The fields of a permanent the layer code reads to compute *another* object's characteristics
@@ -316,16 +353,18 @@ class PTEffect:
                  until_end_of_turn: bool = True, source: str | None = None, keywords: tuple[str, ...] = ()):
         # A new effect changes no game's state until it is added to one (a TrackedList), and
         # pt_effects builds them while computing characteristics: its fields are set without
-        # incrementing VERSION.
-        set_field = object.__setattr__
-        set_field(self, "affected", affected)
-        set_field(self, "sublayer", sublayer)
-        set_field(self, "power", power)
-        set_field(self, "toughness", toughness)
-        set_field(self, "timestamp", timestamp)
-        set_field(self, "until_end_of_turn", until_end_of_turn)
-        set_field(self, "source", source)
-        set_field(self, "keywords", keywords)
+        # incrementing VERSION (as an unwatched object).
+        cls = type(self)
+        object.__setattr__(self, "__class__", unwatched(cls))
+        self.affected = affected
+        self.sublayer = sublayer
+        self.power = power
+        self.toughness = toughness
+        self.timestamp = timestamp
+        self.until_end_of_turn = until_end_of_turn
+        self.source = source
+        self.keywords = keywords
+        object.__setattr__(self, "__class__", cls)
 
 
 @dataclass(slots=True)

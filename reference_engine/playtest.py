@@ -43,6 +43,7 @@ from .abilities import EFFECT_NOT_IN_RULINGS, EQUIP, ActivatedAbility, Cost
 from .cards import CardDef
 from .kept import NO_MAXIMUM_KEY
 from .layers import characteristics, copiable_scripts, state_cache
+from .model_targets import protected_from
 from .objects import BATTLEFIELD, GameObject, PTEffect
 from .verdicts import UNATTACHED_EQUIPMENT, in_order, kept_verdicts, unattached, with_bit
 
@@ -79,7 +80,10 @@ class PlaytestRules(GameBase):
         battlefield while another Orb is on the battlefield (Orb rulings 2024-11-08)."""
         if obj.zone != BATTLEFIELD or "Artifact" not in card.types or "Creature" in card.types:
             return ()
-        return GRANTED if any(orb.id != obj.id for orb in self.orbs()) else ()
+        for orb in self.orbs():
+            if orb.id != obj.id:
+                return GRANTED
+        return ()
 
     def printed_abilities(self, obj: GameObject):
         """Orb of Origin's first ability, known from its rulings only, is its ability 0."""
@@ -150,8 +154,6 @@ class PlaytestRules(GameBase):
         keywords = characteristics(self, creature).keywords
         if not any(k.startswith("protection from ") for k in keywords):
             return False
-        from .model_cards import protected_from
-
         ch = characteristics(self, equipment)
         return protected_from(keywords, ch.colors, ch.types)
 

@@ -64,11 +64,13 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, cast
 
+import reference_engine.activation as activation
 import reference_engine.events as _events
 from .abilities import (DOUBLE_COUNTERS, EFFECT_NOT_IN_RULINGS, EQUIP, FLIP_A_COIN, LOOK_AND_EXILE_TOP,
                         SEARCH_BASIC_LAND_TAPPED, TAP_OR_UNTAP_ANOTHER)
 from .cards import MODEL_SPELL, card
-from .errors import IllegalAction, UnknownCard, Unsupported
+from .errors import BadBoard, IllegalAction, UnknownCard, Unsupported
+from .model_cards import check_effects, legal_target, targeting
 from .objects import BATTLEFIELD, GameObject, Trigger
 from .records import StackEntry
 from .triggers import MODEL_TRIGGER
@@ -111,8 +113,6 @@ class StackRules(GameBase):
     # ------------------------------------------------------------------ set-up
     def init_stack(self, board: dict) -> None:
         """Read the board's ``stack`` flag (BadBoard if it isn't true or false)."""
-        from .errors import BadBoard
-
         value = board.get("stack", False)
         if not isinstance(value, bool):
             raise BadBoard(f"board.stack: expected true or false, got {value!r}")
@@ -254,8 +254,6 @@ class StackRules(GameBase):
     def activate_to_stack(self, event: dict):
         """Validate an ``activate`` in a stack game; ``perform`` pays the cost and puts a non-mana
         ability on the stack (a mana ability resolves at once)."""
-        import reference_engine.activation as activation
-
         perform = activation.activate(self, event)
         obj = self.objects[event["object"]]
         ability = self.activated_abilities(obj)[event["ability"]]
@@ -349,8 +347,6 @@ class StackRules(GameBase):
         definition, script = card(entry.card)
         event = cast(dict, copy.deepcopy(entry.event))  # a spell's entry keeps its cast event
         if script.spell == MODEL_SPELL:
-            from .model_cards import check_effects, legal_target, targeting
-
             model = script.model
             assert model is not None, "a model spell's script is derived from its card model (script_from_model)"
 
@@ -418,8 +414,6 @@ class StackRules(GameBase):
             if trigger.kind == "destroy nonartifact nonblack":
                 legal = lambda t: t in self.objects and self.legal_nekrataal_target(self.objects[t])  # noqa: E731
             elif trigger.kind == MODEL_TRIGGER:
-                from .model_cards import legal_target
-
                 ability, source = trigger.info["ability"], trigger.info["source"]
                 affected = {t: ability.effects[i].affected for i, ts in trigger.info.get("assigned", {}).items()
                             for t in ts}

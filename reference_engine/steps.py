@@ -153,8 +153,10 @@ class StepRules(GameBase):
         """The 704.5b state-based action: each player who attempted to draw from an empty library
         since the last check loses (logged ``player_lost``, rule ``"704.5b"``). Returns whether
         any did."""
-        performed = False
         waiting = self.empty_library_draws()
+        if not waiting:
+            return False
+        performed = False
         for pid in [p for p in self.players if p in waiting]:
             if not self.players[pid].lost:
                 self.players[pid].lost = True

@@ -92,8 +92,9 @@ class TriggeredAbilities(GameBase):
             trigger = cast(Trigger, self.stack.pop())  # a game without the stack has only triggered abilities there
             self.resolve_trigger(trigger, decider)
             self.check_state_based_actions(decider)
-        self.pending_triggers = []
-        self.stack = []
+        if self.pending_triggers or self.stack:  # a player lost with abilities waiting: they never resolve
+            self.pending_triggers = []
+            self.stack = []
 
     def apnap_order(self) -> list[str]:
         """The players in APNAP order (CR 101.4): the board's first player is the active player

@@ -37,7 +37,8 @@ def begin_turn(game: GameBase, event):
         game.empty_mana_pools()
         for obj in game.battlefield():
             if obj.controller == player:
-                obj.summoning_sick = False
+                if obj.summoning_sick:
+                    obj.summoning_sick = False
                 game.set_tapped(obj, False, "untap step")
 
     return perform

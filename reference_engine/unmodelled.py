@@ -21,6 +21,7 @@ from .abilities import LOOK_AND_EXILE_TOP, UNEARTH
 from .cards import card
 from .errors import UnknownCard, Unsupported
 from .layers import characteristics
+from .model_targets import protected_from
 from .objects import BATTLEFIELD, GameObject
 
 if TYPE_CHECKING:
@@ -326,7 +327,5 @@ def _protection_prevents(game: GameBase, event) -> bool:
     keywords = characteristics(game, target).keywords
     if not any(k.startswith("protection from ") for k in keywords):
         return False
-    from .model_cards import protected_from
-
     ch = characteristics(game, source)
     return protected_from(keywords, ch.colors, ch.types)
