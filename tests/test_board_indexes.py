@@ -22,7 +22,7 @@ from harness.adapters.reference import ReferenceAdapter
 from harness.protocol import Transition
 from invariants import combat, copies, on_change, views
 from tests.mutants import MUTANTS
-from tests.test_harness_speed_checks import _transitions
+from tests.test_judging_shortcuts import _transitions
 
 
 @pytest.fixture(scope="module")

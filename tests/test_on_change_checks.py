@@ -19,7 +19,7 @@ from harness.protocol import Transition
 from invariants import on_change, views
 from invariants.card_abilities import has_keyword
 from tests.mutants import MUTANTS
-from tests.test_harness_speed_checks import _transitions
+from tests.test_judging_shortcuts import _transitions
 
 #: The step invariants whose check reads only what changed, after a step it judged.
 ON_CHANGE = ("generic.damage_only_on_battlefield", "generic.owner_never_changes", "sba.token_zone",
