@@ -203,7 +203,8 @@ def in_hypofuzz_run() -> bool:
 
 
 #: The Hypothesis settings profile the plugin loads under HypoFuzz: the current default's
-#: settings with ``--rulesfuzz-database`` as the database.
+#: settings with ``--rulesfuzz-database`` as the database, not derandomized (with ``CI`` set the
+#: default is Hypothesis's ``ci`` profile, derandomized, and HypoFuzz leaves out a derandomized test).
 HYPOFUZZ_PROFILE = "rulesfuzz-hypofuzz"
 
 
@@ -218,7 +219,7 @@ def _share_database_with_hypofuzz(spec, database) -> None:
     if database is None or isinstance(database, InMemoryExampleDatabase):
         raise pytest.UsageError(f"--rulesfuzz-database {spec}: HypoFuzz's workers and dashboard share the example "
                                 f"database: give a directory or redis://host:port/db")
-    settings.register_profile(HYPOFUZZ_PROFILE, database=database)
+    settings.register_profile(HYPOFUZZ_PROFILE, database=database, derandomize=False)
     settings.load_profile(HYPOFUZZ_PROFILE)
 
 
@@ -260,7 +261,7 @@ def hypofuzz_test(engine, *, database, against=None, invariant_names=None, skip_
     recorder = Recorder(Path(replay_dir) if replay_dir else None, engine, 0, None)
     machine = make_machine(engine, step, scenario, Stats(), recorder, step_timeout, against)
     chosen = settings(database=database, stateful_step_count=steps_per_example + 1,  # + the board
-                      deadline=None, print_blob=False, verbosity=Verbosity.quiet,
+                      deadline=None, print_blob=False, verbosity=Verbosity.quiet, derandomize=False,
                       # HypoFuzz leaves out tests that suppress nested_given (there is no nesting here)
                       suppress_health_check=[h for h in HealthCheck if h.name != "nested_given"])
     return hypothesis_shim.machine_test(machine, chosen, seed=0, digest=run_digest(engine, against))

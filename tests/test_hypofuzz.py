@@ -44,26 +44,34 @@ def nodeid(spec: str) -> str:
     return f"rulesfuzz::rulesfuzz_engine[{spec}]"
 
 
-def test_under_hypofuzz_the_item_is_a_hypothesis_function_on_the_rulesfuzz_database(pytester, monkeypatch):
+@pytest.mark.parametrize("ci", [None, "true"], ids=["CI unset", "CI=true"])
+def test_under_hypofuzz_the_item_is_a_hypothesis_function_on_the_rulesfuzz_database(pytester, monkeypatch, ci):
     """What HypoFuzz collects (``pytest --collect-only -m hypothesis``, as HypoFuzz runs it): the item,
     a ``pytest.Function`` marked ``hypothesis``, whose test's database is the session's default one,
-    ``--rulesfuzz-database``."""
+    ``--rulesfuzz-database``, and which is not derandomized (HypoFuzz leaves out a derandomized test).
+    With ``CI`` set, Hypothesis's default profile is its ``ci`` one (derandomize=True, no database):
+    a team running HypoFuzz in a CI job must still get the item fuzzed."""
     pytester.makeconftest(FAKE_HYPOFUZZ_RUN + textwrap.dedent("""\
         def pytest_collection_finish(session):
             from hypothesis import settings
             for item in session.items:
-                test_db = item.obj._hypothesis_internal_use_settings.database
-                print("ITEM", type(item).__name__, [m.name for m in item.iter_markers()],
-                      test_db is settings().database, type(settings().database).__name__, settings().database.path)
+                chosen = item.obj._hypothesis_internal_use_settings
+                print("ITEM", type(item).__name__, [m.name for m in item.iter_markers()], chosen.derandomize,
+                      chosen.database is settings().database, type(settings().database).__name__,
+                      settings().database.path)
         """))
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    if ci is None:
+        monkeypatch.delenv("CI", raising=False)
+    else:
+        monkeypatch.setenv("CI", ci)
     spec = f"{TINY}:buggy"
     result = pytester.runpytest_subprocess("-p", "no:xdist", "-s", "--collect-only", "-m", "hypothesis",
                                            f"--rulesfuzz-engine={spec}", f"--rulesfuzz-database={pytester.path / 'db'}")
     assert result.ret == 0, result.stdout.lines[-10:]
     line = next(line for line in result.stdout.lines if line.startswith("ITEM "))
     assert line.startswith("ITEM RulesfuzzFunction ") and "'hypothesis'" in line and "'rulesfuzz'" in line
-    assert line.endswith(f" True DirectoryBasedExampleDatabase {pytester.path / 'db'}")
+    assert line.endswith(f" False True DirectoryBasedExampleDatabase {pytester.path / 'db'}")
     result.stdout.fnmatch_lines([f"*rulesfuzz_engine[[]{spec}[]]*"])
 
 
