@@ -412,14 +412,15 @@ _SHARING_CLASSES: dict[type, bool] = {}
 
 def shares_entries(game) -> bool:
     """Whether ``game``'s observations give out an unchanged object's entry again, the very dict
-    (:func:`observed_entries`): its class says so (``shares_unchanged_entries``, the reference
-    engine's default) and observes with this package's methods only (:data:`HANDING_METHODS`,
-    :data:`OBSERVE_METHODS`)."""
+    (:func:`observed_entries`): it says so (``shares_unchanged_entries``, the reference engine's
+    default, read of the game itself: a fork may set it on each game) and its class observes with
+    this package's methods only (:data:`HANDING_METHODS`, :data:`OBSERVE_METHODS`, found once per class)."""
+    if not getattr(game, "shares_unchanged_entries", False):
+        return False
     cls = type(game)
     known = _SHARING_CLASSES.get(cls)
     if known is None:
-        known = _SHARING_CLASSES[cls] = bool(getattr(cls, "shares_unchanged_entries", False)) and \
-            observes_unchanging(game)
+        known = _SHARING_CLASSES[cls] = observes_unchanging(game)
     return known
 
 

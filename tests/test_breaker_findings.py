@@ -21,9 +21,6 @@ class OptsOutPerGame(Game):
         self.shares_unchanged_entries = False
 
 
-@pytest.mark.xfail(strict=True, reason="reference_engine.kept.shares_entries reads shares_unchanged_entries of the "
-                                       "class only (and keeps the answer per class): False set on a game is ignored, "
-                                       "its entries are still shared and what its caller changes comes back")
 def test_a_game_opting_out_of_shared_entries_gives_out_its_own_copies():
     """Grizzly Bears (2/2, no keyword: their Oracle text) observed twice by a game that set
     ``shares_unchanged_entries = False``: the second observation is not changed by what the caller
