@@ -24,14 +24,33 @@ _TOKENS_PER_COUNTER = re.compile(
     r"token with flying for each \+1/\+1 counter on (?:it|(?P=name))\.")
 
 
+def _state_based(e: dict) -> bool:
+    """Whether log entry ``e`` is a state-based action's (CR 704.3: those of one check happen at once)."""
+    cause = e.get("cause")
+    return str(e.get("rule", "")).startswith("704.") or (
+        isinstance(cause, dict) and cause.get("event") == "state_based_action")
+
+
 def _plus_counters_as_it_last_existed(t: Transition, oid: str) -> int:
-    """+1/+1 counters on ``oid`` as it last existed on the battlefield: those before the event
-    and those the event put on it. A +1/+1/-1/-1 pair removed by 704.5q in the check in
-    which it died is removed at the same time, not before (CR 704.3), so removals don't count."""
+    """+1/+1 counters on ``oid`` as it last existed on the battlefield: those before the event and
+    those the event put on it before it left, less the +1/+1/-1/-1 pairs 704.5q removed in an
+    earlier check of the event (an entry that is no state-based action's comes between the removal
+    and its leaving). A pair removed in the check in which it died is removed at the same time, not
+    before (CR 704.3, 704.5q), so it still counts."""
     count = t.before["objects"][oid]["counters"].get("+1/+1", 0)
+    pending = 0  # removed by 704.5q in the check under way
     for e in t.log:
-        if e.get("kind") == "counters_added" and e.get("object") == oid and e.get("counter") == "+1/+1":
-            count += e.get("amount", 0)
+        if e.get("object") == oid:
+            kind = e.get("kind")
+            if kind == "zone_change" and e.get("from") == "battlefield":
+                return count
+            if kind == "counters_removed" and e.get("rule") == "704.5q":
+                pending += e.get("amount", 0)
+                continue
+            if kind == "counters_added" and e.get("counter") == "+1/+1":
+                count += e.get("amount", 0)
+        if pending and not _state_based(e):  # the check is over: its pairs were removed before
+            count, pending = count - pending, 0
     return count
 
 

@@ -55,10 +55,6 @@ HARBINGERS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="invariants.triggers._plus_counters_as_it_last_existed counts the +1/+1 counters "
-                                       "before the event plus those added, never those a 704.5q check removed before "
-                                       "the check in which the creature died (two upkeep triggers in one event): it "
-                                       "expects 2 Thopters where the rules make 1 (pre-existing, not a speed-up's)")
 def test_a_pair_of_counters_removed_in_an_earlier_check_of_the_event_is_not_counted():
     from harness.adapters.reference import ReferenceAdapter
     from harness.running.scenario import replay
