@@ -20,13 +20,15 @@ IMPOSTOR, ELDER = "Omnipresent Impostor", "Sakura-Tribe Elder"
 
 
 def step(objects, event, *answers) -> Transition:
-    """One step of the reference engine on a board of ``objects``, as a Transition."""
+    """One step of the reference engine on a board of ``objects``, as a Transition whose ``after``
+    shares no dict with its ``before`` (the reference game gives out an unchanged object's entry
+    again, the very dict: the cases and tests change ``after`` as a buggy engine would report it)."""
     game = ReferenceEngine().new_game(board(*objects))
     before = game.observe()
     decider = Decider(*answers)
     game.apply(event, decider)
     decisions = [Decision(p, k, tuple(o), a) for (p, k, o), a in zip(decider.asked, answers)]
-    return Transition(before, event, game.observe(), decisions=decisions)
+    return Transition(before, event, copy.deepcopy(game.observe()), decisions=decisions)
 
 
 def altered(t: Transition, change) -> Transition:
