@@ -133,7 +133,8 @@ def rule_names(machine: type[stateful.RuleBasedStateMachine]) -> set[str]:
 
 def forget_machine(machine: type[stateful.RuleBasedStateMachine], *attributes: str) -> None:
     """Drop Hypothesis's caches of ``machine`` (its rules, a class-keyed dict that is never emptied,
-    and its unittest class, an lru_cache of 128 classes):
+    and its unittest class, an lru_cache of 128 classes before Hypothesis 6.170.27, an attribute of
+    the class since):
     a run's machine class holds its engine, so a finished run would keep the engine, and an
     engine's child process, alive for as long as the process lives. Hypothesis's strategy cache
     may still hold the class: its ``attributes`` (the engines) are set to None too."""
@@ -144,6 +145,8 @@ def forget_machine(machine: type[stateful.RuleBasedStateMachine], *attributes: s
     clear = getattr(getattr(to_test_case, "__func__", to_test_case), "cache_clear", None)  # only a cache,
     if clear is not None:  # made again on demand
         clear()
+    elif "_test_case" in machine.__dict__:  # Hypothesis 6.170.27 on: kept on the class itself, made again
+        delattr(machine, "_test_case")  # on demand (it holds nothing else alive, but drop it all the same)
 
 
 def machine_test(machine, settings: Settings, seed: int, digest: bytes):

@@ -149,8 +149,16 @@ def _records(shim, machine):
 
 def _test_case_cache():
     to_test_case = stateful.RuleBasedStateMachine.__dict__.get("_to_test_case")
-    if not hasattr(getattr(to_test_case, "__func__", to_test_case), "cache_clear"):
-        return "RuleBasedStateMachine._to_test_case is no lru_cache"
+    if hasattr(getattr(to_test_case, "__func__", to_test_case), "cache_clear"):
+        return None  # before 6.170.27: an lru_cache by class
+
+    class Probe(stateful.RuleBasedStateMachine):
+        pass
+
+    Probe._to_test_case()
+    if "_test_case" not in Probe.__dict__:
+        return "RuleBasedStateMachine._to_test_case is no lru_cache and keeps no _test_case on the class"
+    return None
 
 
 def _rules_strategy(machine):
