@@ -15,6 +15,8 @@ import importlib.util
 import os
 import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import cards
@@ -188,6 +190,19 @@ def _process_engine(spec: str, step_timeout: float | None):
         raise error from None
     check_engine(engine, spec)
     return engine
+
+
+@contextmanager
+def closing_process_engines(loaded: list | None = None) -> Iterator[list]:
+    """A list (``loaded``, or a new one) whose engines' processes are shut down
+    (:func:`close_process_engine`) when the block ends, however it ends: a command appends each
+    engine it loads (``rulesfuzz run``, ``replay``, ``check``), and none is left to the garbage collector."""
+    loaded = [] if loaded is None else loaded
+    try:
+        yield loaded
+    finally:
+        for engine in loaded:
+            close_process_engine(engine)
 
 
 def close_process_engine(engine) -> None:

@@ -21,7 +21,7 @@ from harness.interfaces import run_options
 from harness.running import scenario as scenario_file
 from harness.running.decider import ReplayDiverged
 from harness.running.execution import BoardRejected, Declined, EngineTimeout
-from harness.connection.loading import EngineLoadError, close_process_engine, load_engine
+from harness.connection.loading import EngineLoadError, closing_process_engines, load_engine
 from harness.running.workers import WorkerFailed
 from harness.protocol import RulesfuzzError
 from harness.interfaces.parser import build_parser
@@ -61,12 +61,8 @@ def cmd_run(args) -> int:
     """``rulesfuzz run``: its exit code. The engine processes it started (``exec:``, ``--isolate``)
     are shut down when it ends, however it ends (not left to the garbage collector)."""
     _load_oracle(args)  # before the engines load: they may read the files' cards
-    loaded: list = []
-    try:
+    with closing_process_engines() as loaded:
         return _run_loaded(args, loaded)
-    finally:
-        for engine in loaded:
-            close_process_engine(engine)
 
 
 def _run_loaded(args, loaded: list) -> int:
@@ -235,9 +231,16 @@ def _refuse_untested(args, engine, result, status: str) -> None:
 
 
 def cmd_replay(args) -> int:
+    """``rulesfuzz replay``: its exit code. The engine processes it started (``exec:``, ``--isolate``)
+    are shut down when it ends, however it ends, as :func:`cmd_run`'s."""
     _load_oracle(args)
-    engine = _engine(args.engine, args, args.isolate)
-    against = _engine(args.against, args) if args.against else None
+    with closing_process_engines() as loaded:
+        loaded.append(_engine(args.engine, args, args.isolate))
+        loaded.append(_engine(args.against, args) if args.against else None)
+        return _replay_loaded(args, *loaded)
+
+
+def _replay_loaded(args, engine, against) -> int:
     folder = Path(args.file)
     if not folder.is_dir():
         return _replay_file(args, folder, engine, against)
@@ -341,7 +344,8 @@ def cmd_check(args) -> int:
         lines = str(exc).splitlines() or [""]  # the engine started but broke the protocol: its stderr follows
         print("\n".join([f"FAIL  initialize: {lines[0]}", *(f"    {line}" for line in lines[1:])]))
         return EXIT_VIOLATION
-    results = check(engine)
+    with closing_process_engines([engine]):
+        results = check(engine)
     for result in results:
         print(result)
     failed = sum(not r.ok for r in results)
