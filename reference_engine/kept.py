@@ -95,7 +95,8 @@ def _of_this_package(cls: type, names: tuple, known: dict) -> bool:
 
 def keeps(game) -> bool:
     """Whether ``game``'s class computes characteristics with this package's layer code only."""
-    return _of_this_package(type(game), LAYER_METHODS, _REFERENCE_CLASSES)
+    found = _REFERENCE_CLASSES.get(type(game))  # found once per class: looked up first, without a call
+    return _of_this_package(type(game), LAYER_METHODS, _REFERENCE_CLASSES) if found is None else found
 
 
 #: What a permanent's copiable values reach (:func:`reaches`): the Auras (Umbra Mystic's umbra
