@@ -73,11 +73,17 @@ LAYER_METHODS = ("copiable_values", "attached_to", "granted_supertypes", "orbs",
 #: The state cache's entry (reference_engine.playtest) of the permanents whose copiable values say
 #: "You have no maximum hand size".
 NO_MAXIMUM_KEY = "no maximum hand size (by copiable values)"
+#: The state cache's entry (reference_engine.game.protection_possible) of whether the text of a
+#: permanent's copiable values names protection.
+PROTECTION_NAMED_KEY = "a permanent's copiable values name protection"
+#: The state cache's entry (reference_engine.layers.copiable_scripts) of each permanent with the
+#: script of its copiable values.
+COPIABLE_SCRIPTS_KEY = "copiable scripts"
 #: The state cache's entries that read only which objects are on the battlefield, in the order of
 #: ``game.objects``, with their copiable values, attachments and timestamps (the permanents, those
 #: attached to each, the anthems, the Orbs, ...): the first read in a state takes them from the
 #: last state read while none of that changed (:func:`_first_read`).
-CARRIED = ("battlefield", "attached", "anthems", "orbs", NO_MAXIMUM_KEY)
+CARRIED = ("battlefield", "attached", "anthems", "orbs", NO_MAXIMUM_KEY, PROTECTION_NAMED_KEY, COPIABLE_SCRIPTS_KEY)
 
 _REFERENCE_CLASSES: dict[type, bool] = {}
 _REACHES_OTHERS: dict[int, tuple[CardScript, int]] = {}
