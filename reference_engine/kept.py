@@ -355,7 +355,7 @@ def _first_read(game, cache: dict) -> bool:
         return False
     last = kept[1]
     stale, same = _stale(game, kept[0], context, last.get("characteristics") or {})
-    kept[0], kept[1] = cache_version(game), cache
+    kept[0], kept[1] = game._cache_version, cache  # cache_version(game), without its call
     cache["context"] = context[0]
     _take(cache, "characteristics", last, stale)
     _take(cache, "pt_effects", last, stale)
@@ -393,16 +393,19 @@ def _take(cache: dict, name: str, last: dict, stale: set) -> None:
     earlier = last.get(name)
     if not earlier:
         return
+    now = cache.get(name)
+    if now is not None and not now:  # nothing of this state's yet (most first reads): filled in place, no copy
+        now.update(earlier)
+        for oid in stale:
+            now.pop(oid, None)
+        return
     taken = earlier.copy()
     for oid in stale:
         taken.pop(oid, None)
-    now = cache.get(name)
-    if now:
-        taken.update(now)
-        now.update(taken)
-    elif now is None:
+    if now is None:
         cache[name] = taken
     else:
+        taken.update(now)
         now.update(taken)
 
 
