@@ -25,6 +25,7 @@ from .costs import CostPayment
 from .destruction import DestructionRules
 from .errors import IllegalAction
 from .kept import keeps, observed_entries
+from .kept import PROTECTION_NAMED_KEY
 from .layers import Layers, card_types, characteristics, state_cache
 from .mana import ManaRules, counts
 from .model_cards import ModelAbilities, protected_from
@@ -466,9 +467,12 @@ def protection_possible(game: Game) -> bool:
     cache = state_cache(game)
     found = cache.get(_PROTECTION_KEY)
     if found is None:
-        found = cache[_PROTECTION_KEY] = any(
-            "rotection" in (o.card if o.copy_effect is None else o.copy_effect[0]).oracle_text  # [Pp]rotection
-            for o in game.battlefield()) or any(
+        named = cache.get(PROTECTION_NAMED_KEY)  # carried from state to state (reference_engine.kept.CARRIED)
+        if named is None:
+            named = cache[PROTECTION_NAMED_KEY] = any(
+                "rotection" in (o.card if o.copy_effect is None else o.copy_effect[0]).oracle_text  # [Pp]rotection
+                for o in game.battlefield())
+        found = cache[_PROTECTION_KEY] = named or any(
             k.startswith("protection") for e in game.effects for k in e.keywords)
     return found
 

@@ -73,11 +73,17 @@ LAYER_METHODS = ("copiable_values", "attached_to", "granted_supertypes", "orbs",
 #: The state cache's entry (reference_engine.playtest) of the permanents whose copiable values say
 #: "You have no maximum hand size".
 NO_MAXIMUM_KEY = "no maximum hand size (by copiable values)"
+#: The state cache's entry (reference_engine.game.protection_possible) of whether the text of a
+#: permanent's copiable values names protection.
+PROTECTION_NAMED_KEY = "a permanent's copiable values name protection"
+#: The state cache's entry (reference_engine.layers.copiable_scripts) of each permanent with the
+#: script of its copiable values.
+COPIABLE_SCRIPTS_KEY = "copiable scripts"
 #: The state cache's entries that read only which objects are on the battlefield, in the order of
 #: ``game.objects``, with their copiable values, attachments and timestamps (the permanents, those
 #: attached to each, the anthems, the Orbs, ...): the first read in a state takes them from the
 #: last state read while none of that changed (:func:`_first_read`).
-CARRIED = ("battlefield", "attached", "anthems", "orbs", NO_MAXIMUM_KEY)
+CARRIED = ("battlefield", "attached", "anthems", "orbs", NO_MAXIMUM_KEY, PROTECTION_NAMED_KEY, COPIABLE_SCRIPTS_KEY)
 
 _REFERENCE_CLASSES: dict[type, bool] = {}
 _REACHES_OTHERS: dict[int, tuple[CardScript, int]] = {}
@@ -95,7 +101,8 @@ def _of_this_package(cls: type, names: tuple, known: dict) -> bool:
 
 def keeps(game) -> bool:
     """Whether ``game``'s class computes characteristics with this package's layer code only."""
-    return _of_this_package(type(game), LAYER_METHODS, _REFERENCE_CLASSES)
+    found = _REFERENCE_CLASSES.get(type(game))  # found once per class: looked up first, without a call
+    return _of_this_package(type(game), LAYER_METHODS, _REFERENCE_CLASSES) if found is None else found
 
 
 #: What a permanent's copiable values reach (:func:`reaches`): the Auras (Umbra Mystic's umbra
@@ -348,7 +355,7 @@ def _first_read(game, cache: dict) -> bool:
         return False
     last = kept[1]
     stale, same = _stale(game, kept[0], context, last.get("characteristics") or {})
-    kept[0], kept[1] = cache_version(game), cache
+    kept[0], kept[1] = game._cache_version, cache  # cache_version(game), without its call
     cache["context"] = context[0]
     _take(cache, "characteristics", last, stale)
     _take(cache, "pt_effects", last, stale)
@@ -386,16 +393,19 @@ def _take(cache: dict, name: str, last: dict, stale: set) -> None:
     earlier = last.get(name)
     if not earlier:
         return
+    now = cache.get(name)
+    if now is not None and not now:  # nothing of this state's yet (most first reads): filled in place, no copy
+        now.update(earlier)
+        for oid in stale:
+            now.pop(oid, None)
+        return
     taken = earlier.copy()
     for oid in stale:
         taken.pop(oid, None)
-    now = cache.get(name)
-    if now:
-        taken.update(now)
-        now.update(taken)
-    elif now is None:
+    if now is None:
         cache[name] = taken
     else:
+        taken.update(now)
         now.update(taken)
 
 

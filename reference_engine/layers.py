@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import re
 
 from .cards import CardDef, CardScript
-from .kept import keeps, kept_characteristics
+from .kept import COPIABLE_SCRIPTS_KEY, keeps, kept_characteristics
 from .filters import matches
 from .objects import BATTLEFIELD, VERSION, GameObject, PTEffect
 from .records import Characteristics  # computed here, defined below every rules module
@@ -224,10 +224,16 @@ def copiable_scripts(game) -> list[tuple[GameObject, CardScript]]:
     707.2): ``(obj, game.copiable_values(obj)[1])`` in the order of ``game.battlefield()``. With this
     package's layer code (:func:`reference_engine.kept.keeps`) they are read from the permanents
     directly (a Clone's copy effect, else its own), without a call of the method for each; a fork's
-    ``copiable_values`` or ``battlefield`` is called for each."""
+    ``copiable_values`` or ``battlefield`` is called for each. Found once per state (the state cache's,
+    :data:`reference_engine.kept.COPIABLE_SCRIPTS_KEY`), the list shared by its callers (never changed)."""
     if not keeps(game):
         return [(o, game.copiable_values(o)[1]) for o in game.battlefield()]
-    return [(o, o.script if o.copy_effect is None else o.copy_effect[1]) for o in game.battlefield()]
+    cache = state_cache(game)
+    found = cache.get(COPIABLE_SCRIPTS_KEY)
+    if found is None:
+        found = cache[COPIABLE_SCRIPTS_KEY] = [(o, o.script if o.copy_effect is None else o.copy_effect[1])
+                                               for o in game.battlefield()]
+    return found
 
 
 def card_types(game, obj: GameObject) -> tuple[str, ...]:

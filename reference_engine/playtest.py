@@ -45,7 +45,7 @@ from .kept import NO_MAXIMUM_KEY
 from .layers import characteristics, copiable_scripts, state_cache
 from .model_targets import protected_from
 from .objects import BATTLEFIELD, GameObject, PTEffect
-from .verdicts import UNATTACHED_EQUIPMENT, in_order, kept_verdicts, unattached, with_bit
+from .verdicts import UNATTACHED_EQUIPMENT, kept_verdicts, ordered_with_bit, unattached
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -175,7 +175,7 @@ class PlaytestRules(GameBase):
         what it is attached to changed (:mod:`reference_engine.verdicts`)."""
         verdicts = kept_verdicts(self)
         if verdicts is not None:
-            return [self.objects[oid] for oid in in_order(self, with_bit(verdicts, UNATTACHED_EQUIPMENT))]
+            return [self.objects[oid] for oid in ordered_with_bit(self, verdicts, UNATTACHED_EQUIPMENT)]
         return every_unattached_equipment(self)
 
     def unattach_equipment(self) -> bool:

@@ -8,7 +8,7 @@ from harness import decisions as D
 from .kept import keeps
 from .layers import characteristics, state_cache
 from .objects import BATTLEFIELD
-from .verdicts import TOKEN_GONE, in_order, kept_verdicts, permanent_actions, with_bit
+from .verdicts import TOKEN_GONE, kept_verdicts, ordered_with_bit, permanent_actions
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -100,7 +100,7 @@ def _player_and_object_actions(game: GameBase) -> bool:
     if verdicts is None:
         gone = [o.id for o in game.objects.values() if o.token and o.zone != BATTLEFIELD]
     else:
-        gone = in_order(game, with_bit(verdicts, TOKEN_GONE))
+        gone = ordered_with_bit(game, verdicts, TOKEN_GONE)
     for oid in gone:
         game.cease_to_exist(oid)
         performed = True

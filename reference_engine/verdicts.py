@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from .kept import changed_since_taken, keeps
 from .layers import characteristics, state_cache
-from .objects import BATTLEFIELD
+from .objects import BATTLEFIELD, VERSION
 
 #: What applies to an object (bits of a verdict): 704.5f, 704.5g, 704.5h, 704.5m, 704.5q, a
 #: deathtouch record to clear, 704.5n, 704.5d.
@@ -64,10 +64,13 @@ def kept_verdicts(game) -> Verdicts | None:
             for name in VERDICT_METHODS)
     if not keeping or getattr(game, "_anthem_guard", None):
         return None
-    cache = state_cache(game)
-    verdicts = cache.get("verdicts")
-    if verdicts is not None and verdicts is game.__dict__.get("_verdicts_kept"):
-        return verdicts  # brought up to date in this state already
+    cache = game._cache
+    if cache is None or game._cache_version != VERSION[0]:
+        cache = state_cache(game)  # a new state (the state cache's own check, without its call)
+    else:
+        verdicts = cache.get("verdicts")
+        if verdicts is not None and verdicts is game.__dict__.get("_verdicts_kept"):
+            return verdicts  # brought up to date in this state already
     changed = changed_since_taken(game, cache)
     verdicts = game.__dict__.get("_verdicts_kept")
     if verdicts is None or changed is None:  # the first check, or the kept characteristics start again
@@ -123,9 +126,19 @@ def _judge(game, verdicts: Verdicts, obj, computed: dict) -> None:
             bits |= ANNIHILATING
         if obj.deathtouch_damage:
             bits |= DEATHTOUCHED
-    _record(verdicts.bits, oid, bits)
-    _record(verdicts.legendary, oid, legend)
-    _record(verdicts.hosts, oid, host)
+    # What applies is recorded, what doesn't is dropped (the dicts keep nonzero verdicts only).
+    if bits:
+        verdicts.bits[oid] = bits
+    else:
+        verdicts.bits.pop(oid, None)
+    if legend:
+        verdicts.legendary[oid] = legend
+    else:
+        verdicts.legendary.pop(oid, None)
+    if host:
+        verdicts.hosts[oid] = host
+    else:
+        verdicts.hosts.pop(oid, None)
 
 
 def _creature_bits(creature, ch) -> int:
@@ -140,13 +153,6 @@ def _creature_bits(creature, ch) -> int:
         if creature.deathtouch_damage:
             return DEATHTOUCH_DAMAGE
     return 0
-
-
-def _record(found: dict, oid: str, value) -> None:
-    if value:
-        found[oid] = value
-    else:
-        found.pop(oid, None)
 
 
 def unattached(game, equipment, host_id: str) -> bool:
@@ -170,6 +176,12 @@ def with_bit(verdicts: Verdicts, bit: int) -> list[str]:
     return [oid for oid, bits in verdicts.bits.items() if bits & bit]
 
 
+def ordered_with_bit(game, verdicts: Verdicts, bit: int) -> list[str]:
+    """The ids whose verdict has ``bit``, in the order of ``game.objects`` (none at once while no
+    verdict has any bit, as in most checks)."""
+    return in_order(game, with_bit(verdicts, bit)) if verdicts.bits else []
+
+
 def permanent_actions(game, verdicts: Verdicts) -> tuple[dict, dict, dict, list, list]:
     """:func:`reference_engine.state_based_actions._permanent_actions` from the kept verdicts: the
     same dicts and lists in the same order, the legend rule's groups of one left out (nothing
@@ -180,8 +192,7 @@ def permanent_actions(game, verdicts: Verdicts) -> tuple[dict, dict, dict, list,
     annihilating: list = []
     deathtouched: list = []
     objects = game.objects
-    found = with_bit(verdicts, PERMANENT_BITS)
-    for oid in in_order(game, found):
+    for oid in ordered_with_bit(game, verdicts, PERMANENT_BITS):
         bits = verdicts.bits[oid]
         if bits & ZERO_TOUGHNESS:
             to_graveyard[oid] = "704.5f"

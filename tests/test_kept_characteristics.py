@@ -136,3 +136,15 @@ def test_the_battlefield_follows_the_order_of_the_objects():
     assert ch(game, "b1") is not None and [o.id for o in game.battlefield()] == ["b1", "b2"]
     game.objects["b1"] = game.objects.pop("b1")
     assert ch(game, "b1") is not None and [o.id for o in game.battlefield()] == ["b2", "b1"]
+
+
+def test_a_permanent_naming_protection_entering_between_two_reads_makes_protection_possible():
+    """Stonecoil Serpent ("protection from multicolored", CR 702.16) entering the battlefield makes
+    protection possible (``reference_engine.game.protection_possible``), though whether a
+    permanent's text named it was found in the state before, with Grizzly Bears alone there."""
+    from reference_engine.game import protection_possible
+
+    game = new_game(obj("b", "Grizzly Bears"), obj("s", "Stonecoil Serpent", zone="hand"))
+    assert ch(game, "b") is not None and not protection_possible(game)
+    game.objects["s"].zone = "battlefield"
+    assert ch(game, "b") is not None and protection_possible(game)

@@ -102,6 +102,32 @@ def test_a_change_made_while_the_kept_characteristics_start_again_is_judged():
     assert game.objects["b"].zone == "graveyard"
 
 
+def test_the_verdicts_are_given_again_in_the_same_state_and_brought_up_to_date_in_the_next():
+    """Within one state the kept verdicts are given again as they are; once 2 damage is marked on
+    Grizzly Bears (a new state), the next call finds them lethal (704.5g)."""
+    from reference_engine.verdicts import LETHAL_DAMAGE, kept_verdicts
+
+    game = new_game(obj("b", "Grizzly Bears"))
+    first = kept_verdicts(game)
+    assert first is not None and first.bits == {}
+    assert kept_verdicts(game) is first
+    game.objects["b"].damage = 2
+    assert kept_verdicts(game).bits == {"b": LETHAL_DAMAGE}
+
+
+def test_the_ids_with_a_verdict_come_in_the_order_of_the_objects():
+    """Tokens off the battlefield (704.5d) are found in the order of ``game.objects``, whatever the
+    order they were judged in; none while no verdict has any bit."""
+    from reference_engine.verdicts import TOKEN_GONE, kept_verdicts, ordered_with_bit
+
+    game = new_game(obj("t1", "Grizzly Bears", token=True), obj("t2", "Grizzly Bears", token=True))
+    assert ordered_with_bit(game, kept_verdicts(game), TOKEN_GONE) == []
+    game.objects["t2"].zone = "graveyard"
+    kept_verdicts(game)
+    game.objects["t1"].zone = "graveyard"
+    assert ordered_with_bit(game, kept_verdicts(game), TOKEN_GONE) == ["t1", "t2"]
+
+
 def test_every_check_of_a_run_finds_what_a_look_at_every_object_finds(monkeypatch, outside_coverage):
     """Every check of a short fuzzing run on the reference engine (both modes) is compared with a
     look at every object: 704.5d tokens off the battlefield, 704.5n Equipment, and the permanents'
