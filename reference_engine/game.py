@@ -24,10 +24,11 @@ from .copies import CopyRules
 from .costs import CostPayment
 from .destruction import DestructionRules
 from .errors import IllegalAction
-from .kept import keeps, observed_entries
+from .kept import keeps
 from .layers import Layers, card_types, characteristics, state_cache
 from .mana import ManaRules, counts
 from .model_cards import ModelAbilities, protected_from
+from .observed import observed_entries
 from .objects import (BATTLEFIELD, OBJECT_FIELDS, VERSION, ZONES, GameObject, LastKnown, Player, PTEffect,
                       TrackedDict, TrackedList, Trigger)
 from .search import SearchRules
@@ -138,7 +139,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
     """
 
     #: Whether an observation gives out, for an object unchanged since the last one, the very entry
-    #: dict the last observation gave out (reference_engine.kept.observed_entries): observations are
+    #: dict the last observation gave out (reference_engine.observed.observed_entries): observations are
     #: read-only for their callers (the harness never changes one: invariants.on_change), the engine
     #: never changes an entry once given out, and an entry that is the last observation's entry is
     #: unchanged since. False: each observation shares no dict or list with another (a copy of each
