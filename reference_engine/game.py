@@ -186,7 +186,9 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
 
     def battlefield(self) -> list[GameObject]:
         """Permanents on the battlefield, in timestamp order of entry."""
-        cache = state_cache(self)
+        cache = self._cache
+        if cache is None or self._cache_version != VERSION[0]:  # state_cache's check, without its call
+            cache = state_cache(self)
         found = cache.get("battlefield")
         if found is None:
             found = cache["battlefield"] = [o for o in self.objects.values() if o.zone == BATTLEFIELD]
@@ -194,7 +196,9 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
 
     def attached_to(self, oid: str) -> list[GameObject]:
         """Permanents attached to ``oid`` (CR 301.5, 303.4b), in timestamp order."""
-        cache = state_cache(self)
+        cache = self._cache
+        if cache is None or self._cache_version != VERSION[0]:  # state_cache's check, without its call
+            cache = state_cache(self)
         index = cache.get("attached")
         if index is None:
             index = cache["attached"] = {}
