@@ -43,6 +43,7 @@ from .zones import ZoneRules
 _OBJECT_FIELDS = attrgetter(*OBJECT_FIELDS)
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 _NOTHING = nullcontext()  # what Game.unchanging() returns (reusable)
+_OFF_BATTLEFIELD = tuple(zone for zone in ZONES if zone != BATTLEFIELD)
 #: The game's containers whose changes in place change the state version (Game.__setattr__).
 _TRACKED_CONTAINERS: dict[str, type] = {"objects": TrackedDict, "players": TrackedDict, "effects": TrackedList}
 #: The game's attributes that characteristics never read: rebinding them leaves the state version
@@ -375,17 +376,23 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
 
     def observe(self) -> dict:
         """The game as plain JSON-serialisable data; see ``harness.protocol.Observation``."""
-        with self.unchanging():
+        block = self.unchanging()
+        if block is _NOTHING:  # this class's: a block that does nothing
             observation = self._observe()
+        else:
+            with block:
+                observation = self._observe()
         if self.stack_game:
             observation.update(self.observe_stack())  # "stack" and "priority" (reference_engine.stack)
         return observation
 
     def _observe(self) -> dict:
         zones: dict = {"battlefield": []}
-        for zone in ZONES:
-            if zone != BATTLEFIELD:
-                zones[zone] = {pid: [] for pid in self.players}
+        for zone in _OFF_BATTLEFIELD:
+            by_owner: dict[str, list] = {}
+            zones[zone] = by_owner
+            for pid in self.players:
+                by_owner[pid] = []
         objects = observed_entries(self, state_cache(self), characteristics, self._observe_object, zones)
         observation = {
             "players": {p.id: {"life": p.life, "lost": p.lost, "mana_pool": counts(self.mana_pool(p.id)),
