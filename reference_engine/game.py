@@ -359,8 +359,9 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         actions to a fixed point (CR 704.3), and puts the abilities that triggered on the
         stack and resolves them, checking state-based actions after each (CR 603.3).
         """
-        if any(p.lost for p in self.players.values()):
-            raise IllegalAction("game_over", "a player has lost the game; no more events")
+        for player in self.players.values():
+            if player.lost:
+                raise IllegalAction("game_over", "a player has lost the game; no more events")
         if self.stack_game:  # spells and abilities wait on the stack (reference_engine.stack)
             return self.apply_with_stack(event, decider)
         kind = event.get("type") if isinstance(event, dict) else None
