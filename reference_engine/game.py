@@ -451,9 +451,12 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         """The continuous effects on the object's power and toughness, in timestamp order (CR 613.7)."""
         if obj.zone != BATTLEFIELD or ch.power is None:
             return []
-        effects = state_cache(self).get("pt_effects", {}).get(obj.id)
+        known = state_cache(self).get("pt_effects")
+        effects = known.get(obj.id) if known is not None else None
         if effects is None:
             effects = self.pt_effects(obj)
+        if not effects:
+            return []
         return [
             {"layer": e.sublayer, "power": e.power if e.sublayer != "7d" else None,
              "toughness": e.toughness if e.sublayer != "7d" else None, "source": e.source,
@@ -479,10 +482,14 @@ def protection_possible(game: Game) -> bool:
     cache = state_cache(game)
     found = cache.get(_PROTECTION_KEY)
     if found is None:
-        found = cache[_PROTECTION_KEY] = any(
-            "rotection" in (o.card if o.copy_effect is None else o.copy_effect[0]).oracle_text  # [Pp]rotection
-            for o in game.battlefield()) or any(
-            k.startswith("protection") for e in game.effects for k in e.keywords)
+        found = False
+        for o in game.battlefield():
+            if "rotection" in (o.card if o.copy_effect is None else o.copy_effect[0]).oracle_text:  # [Pp]rotection
+                found = True
+                break
+        else:
+            found = bool(game.effects) and any(k.startswith("protection") for e in game.effects for k in e.keywords)
+        cache[_PROTECTION_KEY] = found
     return found
 
 
