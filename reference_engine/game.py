@@ -395,10 +395,12 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
             for pid in self.players:
                 by_owner[pid] = []
         objects = observed_entries(self, state_cache(self), characteristics, self._observe_object, zones)
+        players = {}
+        for p in self.players.values():
+            players[p.id] = {"life": p.life, "lost": p.lost, "mana_pool": counts(self.mana_pool(p.id)),
+                             "max_hand_size": self.max_hand_size(p.id)}
         observation = {
-            "players": {p.id: {"life": p.life, "lost": p.lost, "mana_pool": counts(self.mana_pool(p.id)),
-                               "max_hand_size": self.max_hand_size(p.id)}
-                        for p in self.players.values()},
+            "players": players,
             "objects": objects,
             "zones": zones,
             "log": list(self.log),
