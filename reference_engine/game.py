@@ -286,9 +286,11 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         leaves-the-battlefield abilities trigger looking back in time (CR 603.10a).
         """
         leaving: list[GameObject] = []
+        named: set[str] = set()  # the ids of leaving (each object is under its own id in objects)
         for oid in ids:
             obj = self.objects[oid]
-            if obj.zone == BATTLEFIELD and obj not in leaving:  # else already moved by the same event
+            if obj.zone == BATTLEFIELD and oid not in named:  # else already moved by the same event
+                named.add(oid)
                 leaving.append(obj)
         for obj in leaving:
             self.remember(obj)
@@ -301,9 +303,10 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
             obj.zone = "graveyard"
             obj.controller = obj.owner
             obj.timestamp = self._tick()
-            remaining = [e for e in self.effects if e.affected != obj.id]
-            if len(remaining) != len(self.effects):  # its effects end (CR 400.7)
-                self.effects = remaining
+            if self.effects:
+                remaining = [e for e in self.effects if e.affected != obj.id]
+                if len(remaining) != len(self.effects):  # its effects end (CR 400.7)
+                    self.effects = remaining
 
     def attach_aura(self, aura: GameObject, target: GameObject) -> None:
         """Attach ``aura`` to ``target``: it gets a new timestamp (CR 613.7e), so its static
