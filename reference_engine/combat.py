@@ -533,7 +533,7 @@ class CombatRules(GameBase):
         ``defending_player``, ``step``: the last step reached, ``first_strikers``) and, on each
         creature in it, ``blocked`` and ``blocked_by`` (an attacker) or ``blocking`` (a blocker):
         in a copy of its entry put in its place, as an entry may be one given out before
-        (reference_engine.kept.observed_entries: never changed once given out)."""
+        (reference_engine.observed.observed_entries: never changed once given out)."""
         state = self.current_combat()
         if state is None:
             return

@@ -24,11 +24,11 @@ from .copies import CopyRules
 from .costs import CostPayment
 from .destruction import DestructionRules
 from .errors import IllegalAction
-from .kept import keeps, observed_entries
-from .kept import PROTECTION_NAMED_KEY
+from .kept import PROTECTION_NAMED_KEY, keeps
 from .layers import Layers, card_types, characteristics, state_cache
 from .mana import ManaRules, counts
 from .model_cards import ModelAbilities, protected_from
+from .observed import observed_entries
 from .objects import (BATTLEFIELD, OBJECT_FIELDS, VERSION, ZONES, GameObject, LastKnown, Player, PTEffect,
                       TrackedDict, TrackedList, Trigger)
 from .search import SearchRules
@@ -43,6 +43,7 @@ from .zones import ZoneRules
 _OBJECT_FIELDS = attrgetter(*OBJECT_FIELDS)
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 _NOTHING = nullcontext()  # what Game.unchanging() returns (reusable)
+_OFF_BATTLEFIELD = tuple(zone for zone in ZONES if zone != BATTLEFIELD)
 #: The game's containers whose changes in place change the state version (Game.__setattr__).
 _TRACKED_CONTAINERS: dict[str, type] = {"objects": TrackedDict, "players": TrackedDict, "effects": TrackedList}
 #: The game's attributes that characteristics never read: rebinding them leaves the state version
@@ -139,7 +140,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
     """
 
     #: Whether an observation gives out, for an object unchanged since the last one, the very entry
-    #: dict the last observation gave out (reference_engine.kept.observed_entries): observations are
+    #: dict the last observation gave out (reference_engine.observed.observed_entries): observations are
     #: read-only for their callers (the harness never changes one: invariants.on_change), the engine
     #: never changes an entry once given out, and an entry that is the last observation's entry is
     #: unchanged since. False: each observation shares no dict or list with another (a copy of each
@@ -186,7 +187,9 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
 
     def battlefield(self) -> list[GameObject]:
         """Permanents on the battlefield, in timestamp order of entry."""
-        cache = state_cache(self)
+        cache = self._cache
+        if cache is None or self._cache_version != VERSION[0]:  # state_cache's check, without its call
+            cache = state_cache(self)
         found = cache.get("battlefield")
         if found is None:
             found = cache["battlefield"] = [o for o in self.objects.values() if o.zone == BATTLEFIELD]
@@ -194,7 +197,9 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
 
     def attached_to(self, oid: str) -> list[GameObject]:
         """Permanents attached to ``oid`` (CR 301.5, 303.4b), in timestamp order."""
-        cache = state_cache(self)
+        cache = self._cache
+        if cache is None or self._cache_version != VERSION[0]:  # state_cache's check, without its call
+            cache = state_cache(self)
         index = cache.get("attached")
         if index is None:
             index = cache["attached"] = {}
@@ -281,9 +286,11 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         leaves-the-battlefield abilities trigger looking back in time (CR 603.10a).
         """
         leaving: list[GameObject] = []
+        named: set[str] = set()  # the ids of leaving (each object is under its own id in objects)
         for oid in ids:
             obj = self.objects[oid]
-            if obj.zone == BATTLEFIELD and obj not in leaving:  # else already moved by the same event
+            if obj.zone == BATTLEFIELD and oid not in named:  # else already moved by the same event
+                named.add(oid)
                 leaving.append(obj)
         for obj in leaving:
             self.remember(obj)
@@ -296,9 +303,10 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
             obj.zone = "graveyard"
             obj.controller = obj.owner
             obj.timestamp = self._tick()
-            remaining = [e for e in self.effects if e.affected != obj.id]
-            if len(remaining) != len(self.effects):  # its effects end (CR 400.7)
-                self.effects = remaining
+            if self.effects:
+                remaining = [e for e in self.effects if e.affected != obj.id]
+                if len(remaining) != len(self.effects):  # its effects end (CR 400.7)
+                    self.effects = remaining
 
     def attach_aura(self, aura: GameObject, target: GameObject) -> None:
         """Attach ``aura`` to ``target``: it gets a new timestamp (CR 613.7e), so its static
@@ -354,8 +362,9 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         actions to a fixed point (CR 704.3), and puts the abilities that triggered on the
         stack and resolves them, checking state-based actions after each (CR 603.3).
         """
-        if any(p.lost for p in self.players.values()):
-            raise IllegalAction("game_over", "a player has lost the game; no more events")
+        for player in self.players.values():
+            if player.lost:
+                raise IllegalAction("game_over", "a player has lost the game; no more events")
         if self.stack_game:  # spells and abilities wait on the stack (reference_engine.stack)
             return self.apply_with_stack(event, decider)
         kind = event.get("type") if isinstance(event, dict) else None
@@ -371,22 +380,30 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
 
     def observe(self) -> dict:
         """The game as plain JSON-serialisable data; see ``harness.protocol.Observation``."""
-        with self.unchanging():
+        block = self.unchanging()
+        if block is _NOTHING:  # this class's: a block that does nothing
             observation = self._observe()
+        else:
+            with block:
+                observation = self._observe()
         if self.stack_game:
             observation.update(self.observe_stack())  # "stack" and "priority" (reference_engine.stack)
         return observation
 
     def _observe(self) -> dict:
         zones: dict = {"battlefield": []}
-        for zone in ZONES:
-            if zone != BATTLEFIELD:
-                zones[zone] = {pid: [] for pid in self.players}
+        for zone in _OFF_BATTLEFIELD:
+            by_owner: dict[str, list] = {}
+            zones[zone] = by_owner
+            for pid in self.players:
+                by_owner[pid] = []
         objects = observed_entries(self, state_cache(self), characteristics, self._observe_object, zones)
+        players = {}
+        for p in self.players.values():
+            players[p.id] = {"life": p.life, "lost": p.lost, "mana_pool": counts(self.mana_pool(p.id)),
+                             "max_hand_size": self.max_hand_size(p.id)}
         observation = {
-            "players": {p.id: {"life": p.life, "lost": p.lost, "mana_pool": counts(self.mana_pool(p.id)),
-                               "max_hand_size": self.max_hand_size(p.id)}
-                        for p in self.players.values()},
+            "players": players,
             "objects": objects,
             "zones": zones,
             "log": list(self.log),
@@ -439,9 +456,12 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         """The continuous effects on the object's power and toughness, in timestamp order (CR 613.7)."""
         if obj.zone != BATTLEFIELD or ch.power is None:
             return []
-        effects = state_cache(self).get("pt_effects", {}).get(obj.id)
+        known = state_cache(self).get("pt_effects")
+        effects = known.get(obj.id) if known is not None else None
         if effects is None:
             effects = self.pt_effects(obj)
+        if not effects:
+            return []
         return [
             {"layer": e.sublayer, "power": e.power if e.sublayer != "7d" else None,
              "toughness": e.toughness if e.sublayer != "7d" else None, "source": e.source,
@@ -469,11 +489,14 @@ def protection_possible(game: Game) -> bool:
     if found is None:
         named = cache.get(PROTECTION_NAMED_KEY)  # carried from state to state (reference_engine.kept.CARRIED)
         if named is None:
-            named = cache[PROTECTION_NAMED_KEY] = any(
-                "rotection" in (o.card if o.copy_effect is None else o.copy_effect[0]).oracle_text  # [Pp]rotection
-                for o in game.battlefield())
-        found = cache[_PROTECTION_KEY] = named or any(
-            k.startswith("protection") for e in game.effects for k in e.keywords)
+            named = False
+            for o in game.battlefield():
+                if "rotection" in (o.card if o.copy_effect is None else o.copy_effect[0]).oracle_text:  # [Pp]rotection
+                    named = True
+                    break
+            cache[PROTECTION_NAMED_KEY] = named
+        found = cache[_PROTECTION_KEY] = named or (
+            bool(game.effects) and any(k.startswith("protection") for e in game.effects for k in e.keywords))
     return found
 
 

@@ -27,12 +27,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import re
+from operator import attrgetter
 
 from .cards import CardDef, CardScript
 from .kept import COPIABLE_SCRIPTS_KEY, keeps, kept_characteristics
 from .filters import matches
 from .objects import BATTLEFIELD, VERSION, GameObject, PTEffect
 from .records import Characteristics  # computed here, defined below every rules module
+
+_TIMESTAMP = attrgetter("timestamp")  # the key of effects in timestamp order (CR 613.7)
 
 if TYPE_CHECKING:
     from cards.model import Ability, Affected
@@ -91,9 +94,14 @@ class Layers(GameBase):
                 p, t = script.enchanted_pt
                 found.append(PTEffect(obj.id, "7c", p, t, aura.timestamp, False, aura.id))
         found += self.equipment_effects(obj, self.attached_to(obj.id) if attached is None else attached)
-        found += [e for e in self.resolved_effects_on(obj.id) if e.sublayer != "6"]
-        found += [e for e in self.anthem_effects(obj) if e.power or e.toughness]
-        found.sort(key=lambda e: e.timestamp)
+        resolved = self.resolved_effects_on(obj.id)
+        if resolved:
+            found += [e for e in resolved if e.sublayer != "6"]
+        anthems = self.anthem_effects(obj)
+        if anthems:
+            found += [e for e in anthems if e.power or e.toughness]
+        if len(found) > 1:  # one or none is in order
+            found.sort(key=_TIMESTAMP)
         return found
 
     def anthems(self) -> list[tuple[GameObject, Ability]]:

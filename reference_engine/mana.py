@@ -50,9 +50,12 @@ else:
 __all__ = ["CONTAMINATION", "DOUBLE", "MULTIPLIERS", "TRIPLE", "Mana", "ManaRules", "counts", "payable"]
 
 
+_NONE_OF_EACH = dict.fromkeys(MANA_TYPES, 0)  # copied by counts (never changed)
+
+
 def counts(mana) -> dict[str, int]:
     """``{"W": n, ..., "C": n}`` of a pool or any iterable of :class:`Mana`."""
-    out = dict.fromkeys(MANA_TYPES, 0)
+    out = _NONE_OF_EACH.copy()
     for m in mana:
         out[m.type] += 1
     return out

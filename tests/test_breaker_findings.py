@@ -1,5 +1,5 @@
 """Defects found by trying to break the session's speed-ups from the outside (observations shared
-between calls, reference_engine.kept; the harness trusting their identity). Each is marked
+between calls, reference_engine.observed; the harness trusting their identity). Each is marked
 xfail(strict=True) with what goes wrong: it passes once the defect is mended."""
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class PatchedLater(Game):
     ``monkeypatch.setattr`` on the class would)."""
 
 
-@pytest.mark.xfail(strict=True, reason="reference_engine.kept decides once per class whether its games observe with the "
+@pytest.mark.xfail(strict=True, reason="reference_engine.observed decides once per class whether its games observe with the "
                                        "package's methods (_PACKAGE_OBSERVING, _OBSERVING_CLASSES, _SHARING_CLASSES): an "
                                        "observe put on the class later is still taken as never changing its observations "
                                        "(fresh_observations True, entries shared, the harness trusting their identity)")

@@ -1,4 +1,4 @@
-"""Observed entries kept from one observation to the next (reference_engine.kept.observed_entries)
+"""Observed entries kept from one observation to the next (reference_engine.observed.observed_entries)
 follow the state: each test changes one input of an entry in place between two observations and
 fails if the second one serves the entry built for the first. Expected values come from the
 Oracle text and the rules, not from the engine."""

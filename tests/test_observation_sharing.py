@@ -1,7 +1,7 @@
 """Observations the reference engine shares from one step to the next, read-only on both sides.
 
 The reference engine's game gives out, for an object unchanged since the last observation, the
-very entry dict it gave out then (``reference_engine.kept.observed_entries``); it never changes an
+very entry dict it gave out then (``reference_engine.observed.observed_entries``); it never changes an
 entry once given out, and its callers never change one either. The harness trusts that identity
 for that game only (``Session.fresh``, :func:`invariants.on_change.trust_identity`): an entry that
 is the last observation's is unchanged, so the checks that read what a step changed skip it

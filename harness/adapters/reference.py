@@ -9,7 +9,7 @@ reference engine wraps its own engine class the same way::
 from __future__ import annotations
 
 import reference_engine
-from reference_engine.kept import observes_unchanging
+from reference_engine.observed import observes_unchanging
 from harness.protocol import EngineInfo, IllegalAction, Unsupported
 
 
@@ -36,7 +36,7 @@ class ReferenceGame:
     def fresh_observations(self) -> bool:
         """Whether the game never changes an observation once given out: none shares a dict or
         list with its state, and an entry given out again (the very dict, for an object unchanged
-        since the last observation) is never changed (``reference_engine.kept.observes_unchanging``:
+        since the last observation) is never changed (``reference_engine.observed.observes_unchanging``:
         a fork that observes with its own methods is not taken at its word). Observations are
         read-only for the caller. The session then doesn't look for shared parts, and takes an
         entry that is the last observation's as unchanged (:class:`harness.running.execution.Session`,

@@ -1,0 +1,186 @@
+"""Observed entries given out again: an observation (``Game.observe``) gives out, for each object
+unchanged since the last one, the entry it gave out then.
+
+The observed entry of an object (``Game._observe_object``) is kept as its characteristics are
+(:mod:`reference_engine.kept`; :func:`observed_entries`): built again only when its
+characteristics, its stamp or its power and toughness effects changed, else given out again,
+the very dict (observations are read-only for their callers), or copied for a game that doesn't
+share unchanged entries. Only a speed-up; no rules meaning.
+"""
+
+from __future__ import annotations
+
+from .kept import _of_this_package, keeps
+from .objects import BATTLEFIELD, VERSION
+
+#: The methods an observed object's entry is built with (besides the layer code): a game whose
+#: class takes any of them from outside this package builds every entry afresh.
+OBSERVE_METHODS = ("_observe_object", "observe_copiable", "observe_pt_effects", "has_all_names")
+_OBSERVING_CLASSES: dict[type, bool] = {}
+
+#: The methods that hand an observation's entries out (and may change them in place first): a
+#: game whose class takes any of them from outside this package never shares an entry.
+HANDING_METHODS = ("observe", "_observe", "observe_combat", "observe_stack")
+_SHARING_CLASSES: dict[type, bool] = {}
+
+
+def shares_entries(game) -> bool:
+    """Whether ``game``'s observations give out an unchanged object's entry again, the very dict
+    (:func:`observed_entries`): it says so (``shares_unchanged_entries``, the reference engine's
+    default, read of the game itself: a fork may set it on each game) and its class observes with
+    this package's methods only (:data:`HANDING_METHODS`, :data:`OBSERVE_METHODS`, found once per class)."""
+    if not getattr(game, "shares_unchanged_entries", False):
+        return False
+    cls = type(game)
+    known = _SHARING_CLASSES.get(cls)
+    if known is None:
+        known = _SHARING_CLASSES[cls] = observes_unchanging(game)
+    return known
+
+
+def observes_unchanging(game) -> bool:
+    """Whether no observation of ``game`` is changed by the game once given out: none shares a
+    dict or list with its state, and an entry given out again (:func:`shares_entries`) is one the
+    game never changes (``observe_combat`` puts a copy with its fields in place of a creature's
+    entry). Its class observes with this package's methods only (:data:`HANDING_METHODS`,
+    :data:`OBSERVE_METHODS`): a fork's own may hand out anything. ``tests/test_observation_sharing.py``
+    pins it."""
+    cls = type(game)
+    return _of_this_package(cls, HANDING_METHODS, _PACKAGE_OBSERVING) and \
+        _of_this_package(cls, OBSERVE_METHODS, _OBSERVING_CLASSES)
+
+
+_PACKAGE_OBSERVING: dict[type, bool] = {}
+
+
+def _keeps_entries(game) -> bool:
+    return keeps(game) and _of_this_package(type(game), OBSERVE_METHODS, _OBSERVING_CLASSES)
+
+
+def entry_parts(entry: dict) -> tuple:
+    """An observed object's entry and its dicts and lists (its other values are strings, numbers,
+    booleans and None), taken once so that :func:`copied_entry` copies them without looking them
+    up: ``(entry, counters, supertypes, types, subtypes, colors, keywords, copiable, pt_effects)``,
+    ``copiable`` None or ``(copiable, supertypes, types, subtypes, colors, keywords)``."""
+    copiable = entry["copiable"]
+    if copiable is not None:
+        copiable = (copiable, copiable["supertypes"], copiable["types"], copiable["subtypes"], copiable["colors"],
+                    copiable["keywords"])
+    return (entry, entry["counters"], entry["supertypes"], entry["types"], entry["subtypes"], entry["colors"],
+            entry["keywords"], copiable, entry["pt_effects"])
+
+
+def copied_entry(parts: tuple) -> dict:
+    """A copy of the entry of ``parts`` (:func:`entry_parts`) with new dicts and lists: nothing
+    of it is shared with the entry or an earlier observation."""
+    entry, counters, supertypes, types, subtypes, colors, keywords, copiable, effects = parts
+    copied = entry.copy()
+    copied["counters"] = counters.copy()
+    copied["supertypes"] = supertypes.copy()
+    copied["types"] = types.copy()
+    copied["subtypes"] = subtypes.copy()
+    copied["colors"] = colors.copy()
+    copied["keywords"] = keywords.copy()
+    if copiable is not None:
+        values = copiable[0].copy()
+        values["supertypes"] = copiable[1].copy()
+        values["types"] = copiable[2].copy()
+        values["subtypes"] = copiable[3].copy()
+        values["colors"] = copiable[4].copy()
+        values["keywords"] = copiable[5].copy()
+        copied["copiable"] = values
+    if effects:
+        copied["pt_effects"] = [effect.copy() for effect in effects]
+    else:
+        copied["pt_effects"] = []
+    return copied
+
+
+def fresh_entry(entry: dict) -> dict:
+    """A copy of an observed object's entry with new dicts and lists: nothing of it is shared
+    with ``entry`` or an earlier observation."""
+    return copied_entry(entry_parts(entry))
+
+
+def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> dict:
+    """The observed entry of each of ``game``'s objects, by id, in order: for an object with the
+    same characteristics (the same object), the same stamp and the same power/toughness effects
+    as when its entry was last built, that entry again (the very dict given out last, or a fresh
+    copy of it: below); else ``build(obj, ch)``. Each object's id goes into ``zones`` as it goes:
+    the battlefield's list, or its owner's list of its zone (CR 400.1; ``zones[zone][owner]``), in
+    the order of ``game.objects``.
+
+    The contract with the caller, for a game that shares unchanged entries (:func:`shares_entries`,
+    ``Game.shares_unchanged_entries``, on by default): an observation is read-only. An unchanged
+    object's entry is the dict the last observation gave out (shared with it, and with every
+    earlier one since the object last changed); a changed object has a new one. The engine never
+    changes an entry once given out, so an entry that *is* the last observation's entry is
+    unchanged since (the harness trusts that identity for this engine's game only:
+    ``harness.running.execution.Session.fresh``, ``invariants.on_change``); what a caller changes
+    in one, it changes in what it is given next. Off, the entries given out are the caller's: no
+    dict or list of them is kept here or shared with an earlier observation. Only a speed-up; no
+    rules meaning.
+
+    A game that shares them also keeps what its last observation gave out, with the state version
+    (:data:`reference_engine.objects.VERSION`) it was given at: while the version is the same,
+    nothing an entry or a zone's list is built from changed (every change to the state changes
+    it), so the entries and the zones' lists are those again (:func:`_given_again`), without
+    looking at each object. The zones' lists are copied from those given out (read-only too)."""
+    if not _keeps_entries(game):
+        return _built_entries(game, characteristics, build, zones)
+    state = game.__dict__
+    share = shares_entries(game)
+    if share and _given_again(state.get("_entries_given"), zones):
+        return state["_entries_given"][1].copy()
+    kept = state.get("_entries_kept")
+    if kept is None:
+        kept = {}
+        object.__setattr__(game, "_entries_kept", kept)  # not the game's state
+    battlefield = zones[BATTLEFIELD]
+    entries = {}
+    computed = cache["characteristics"]  # the state's (observing changes nothing)
+    pt_effects = cache.get("pt_effects")
+    for obj in game.objects.values():
+        oid = obj.id
+        zone = obj.zone
+        if zone == BATTLEFIELD:
+            battlefield.append(oid)
+        else:
+            zones[zone][obj.owner].append(oid)
+        ch = computed.get(oid)
+        if ch is None:
+            ch = characteristics(game, obj)
+            pt_effects = cache.get("pt_effects")  # the first read in a state takes the kept ones
+        effects = pt_effects.get(oid) if pt_effects is not None else None
+        known = kept.get(oid)
+        if known is not None and known[0] is ch and known[1] is obj and known[2] == obj._stamp \
+                and known[3] == effects:
+            entries[oid] = known[4] if share else copied_entry(known[4])
+        else:
+            entry = entries[oid] = build(obj, ch)
+            kept[oid] = (ch, obj, obj._stamp, effects, entry if share else entry_parts(fresh_entry(entry)))
+            pt_effects = cache.get("pt_effects")  # building may read another object's characteristics
+    object.__setattr__(game, "_entries_given", (VERSION[0], entries.copy(), zones) if share else None)
+    return entries
+
+
+def _given_again(given: tuple | None, zones: dict) -> bool:
+    """Whether the last observation's entries (``given``: ``(state version, entries by id, zones)``,
+    :func:`observed_entries`) are still the state's: the state version is the same. If so, its zones'
+    lists are put into ``zones`` (the same ids, in new lists)."""
+    if given is None or given[0] != VERSION[0]:
+        return False
+    for zone, ids in given[2].items():
+        if zone == BATTLEFIELD:
+            zones[zone].extend(ids)
+        else:
+            for owner, owned in ids.items():
+                zones[zone][owner].extend(owned)
+    return True
+
+
+def _built_entries(game, characteristics, build, zones: dict) -> dict:
+    """:func:`observed_entries` for a game whose entries aren't kept: each built afresh."""
+    for obj in game.objects.values():
+        (zones[BATTLEFIELD] if obj.zone == BATTLEFIELD else zones[obj.zone][obj.owner]).append(obj.id)
+    return {obj.id: build(obj, characteristics(game, obj)) for obj in game.objects.values()}
