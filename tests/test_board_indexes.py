@@ -117,3 +117,54 @@ def test_a_refused_event_that_removed_an_object_changed_the_objects():
     found = check(_refused({"b": bears}, {"b": {**bears, "zone": "exile"}}))
     assert len(found) == 1 and found[0].startswith("the refused event (illegal_target) changed objects")
     assert check(_refused({"b": bears}, {"b": bears})) == []  # the same dict: equal (its own previous version)
+
+
+def _observations(n: int) -> list[dict]:
+    """``n`` observations of one game as the reference engine gives them out: each an object's entry
+    again (the very dict) when it is unchanged, a new one when it changed."""
+    objects = {f"o{i}": {"zone": "battlefield", "token": i % 2 == 0} for i in range(6)}
+    out = [{"objects": dict(objects)}]
+    for step in range(1, n):
+        objects = dict(objects)
+        ids = sorted(objects)
+        oid = ids[step % len(ids)]
+        objects[oid] = dict(objects[oid], token=not objects[oid]["token"])  # changed: a new entry
+        if step % 4 == 0:  # one gone, one new
+            objects.pop(ids[(step + 3) % len(ids)])
+            objects[f"n{step}"] = {"zone": "battlefield", "token": True}
+        out.append({"objects": objects})
+    return out
+
+
+def _tokens(obs: dict) -> frozenset:
+    return frozenset(oid for oid, o in obs["objects"].items() if o["token"])
+
+
+def test_an_index_catches_up_over_skipped_steps_of_a_trusted_game(monkeypatch):
+    """An index (:class:`invariants.on_change.IdsWhere`) last asked some steps ago (its checks were left
+    out of the steps in between) takes up the ids it kept when both observations are of the game told of
+    by :func:`invariants.on_change.trust_identity`, reading only the entries that are not the same;
+    the ids are those of a full scan."""
+    index = on_change.IdsWhere(lambda o: bool(o["token"]))
+    observations = _observations(14)
+    full = []
+    monkeypatch.setattr(index, "_full", lambda obs: full.append(obs) or on_change.IdsWhere._full(index, obs))
+    for before, after in zip(observations, observations[1:]):
+        on_change.trust_identity(after, before)
+        if observations.index(after) % 3 == 0:  # asked at one step in three
+            assert index.pair(before, after) == (_tokens(before), _tokens(after))
+    assert full == [observations[2]]  # the first time only
+
+
+def test_an_index_is_worked_out_in_full_across_games_or_an_entry_changed_in_place(monkeypatch):
+    """Observations not of one trusted game (another game's, or the pair after a game whose entry was
+    changed in place and given out again) get the full scan."""
+    index = on_change.IdsWhere(lambda o: bool(o["token"]))
+    first, second = _observations(3), _observations(3)
+    on_change.trust_identity(first[1], first[0])
+    assert index.pair(first[0], first[1]) == (_tokens(first[0]), _tokens(first[1]))
+    on_change.trust_identity(second[1], second[0])  # another game: the first is no longer trusted
+    moved = {"objects": first[1]["objects"]}  # the same entries, one of them changed in place
+    moved["objects"]["o3"]["token"] = True
+    assert index.pair(moved, second[1]) == (_tokens(moved), _tokens(second[1]))
+    assert "o3" in index.prev_ids
