@@ -248,18 +248,22 @@ def _zone_lists(zones) -> dict | None:
 
 def _moves_consistent(obs: dict, before: dict) -> bool:
     """Whether :func:`_zone_problems` finds nothing in ``obs`` (True) or may find something (False),
-    ``before`` being consistent, read in the lists that differ from ``before``'s and the objects new,
-    gone or changed only. Each other id is listed where it was, once, and is the same object as before,
-    where it was consistent. An object of ``before`` is listed in it once, at its zone (with its
-    owner off the battlefield): in ``obs`` it is listed in the lists that changed, plus once more when
-    that place's list did not change."""
+    ``before`` being consistent, read in the lists that differ from ``before``'s only, for the ids
+    listed more or fewer times than before in one of them and the objects new, gone or changed. Each
+    other id is listed where it was, once, and is the same object as before, where it was consistent.
+    An object of ``before`` is listed in it once, at its zone (with its owner off the battlefield):
+    in ``obs`` it is listed in the lists that changed, plus once more when that place's list did not."""
     lists, old_lists = _zone_lists(obs.get("zones", {})), _zone_lists(before.get("zones", {}))
     if lists is None or old_lists is None or lists.keys() != old_lists.keys():
         return False
     objects, old = obs["objects"], before["objects"]
     changed = {place: ids for place, ids in lists.items() if ids != old_lists[place]}
-    ids = {oid for place, listed in changed.items() for oid in (*listed, *old_lists[place])}
-    ids.update(_changed_objects(obs, before), objects.keys() ^ old.keys())
+    ids = set(_changed_objects(obs, before))
+    ids.update(objects.keys() ^ old.keys())
+    for place, listed in changed.items():  # the ids listed more or fewer times than before in it
+        listed_once = set(listed)  # before's lists list each id once (it was consistent)
+        ids.update(listed_once.symmetric_difference(old_lists[place]) if len(listed_once) == len(listed)
+                   else listed_once.union(old_lists[place]))
     for oid in ids:
         places = [place for place, listed in changed.items() for _ in range(listed.count(oid))]
         was = old.get(oid)
