@@ -214,70 +214,14 @@ _zones_consistent: list = [None]
 
 
 def _same_places(obs: dict, before: dict) -> bool:
-    """Whether :func:`one_zone_per_object` finds ``obs`` consistent, given ``before`` found so: ``obs``
-    lists the same zones as ``before`` (equal ``zones``), has the same object ids, and each object
-    that changed (:func:`_changed_objects`) kept its ``zone`` and ``owner`` (all it reads: its
-    verdict on ``obs`` is its verdict on ``before``), or else :func:`_moves_consistent`."""
+    """Whether ``obs`` lists the same zones as ``before`` (equal ``zones``), has the same object ids,
+    and each object that changed (:func:`_changed_objects`) kept its ``zone`` and ``owner``: all
+    :func:`one_zone_per_object` reads, so its verdict on ``obs`` is its verdict on ``before``."""
     objects, old = obs["objects"], before["objects"]
     if obs.get("zones", {}) != before.get("zones", {}) or objects.keys() != old.keys():
-        return _moves_consistent(obs, before)
+        return False
     return all(o["zone"] == old[oid]["zone"] and o["owner"] == old[oid]["owner"]
                for oid, o in _changed_objects(obs, before).items())
-
-
-def _zone_lists(zones) -> dict | None:
-    """``{(zone, player or None): ids}``: the lists of ids :func:`_zone_problems` reads in ``zones`` (the
-    battlefield's, then each player's of the other zones), or None when one is not a list or a zone
-    not a dict (not worked out here: the full check is)."""
-    if type(zones) is not dict:
-        return None
-    battlefield = zones.get("battlefield", [])
-    if type(battlefield) is not list:
-        return None
-    lists: dict = {("battlefield", None): battlefield}
-    for zone in ZONES[1:]:
-        players = zones.get(zone) or {}
-        if type(players) is not dict:
-            return None
-        for player, ids in players.items():
-            if type(ids) is not list:
-                return None
-            lists[zone, player] = ids
-    return lists
-
-
-def _moves_consistent(obs: dict, before: dict) -> bool:
-    """Whether :func:`_zone_problems` finds nothing in ``obs`` (True) or may find something (False),
-    ``before`` being consistent, read in the lists that differ from ``before``'s only, for the ids
-    listed more or fewer times than before in one of them and the objects new, gone or changed. Each
-    other id is listed where it was, once, and is the same object as before, where it was consistent.
-    An object of ``before`` is listed in it once, at its zone (with its owner off the battlefield):
-    in ``obs`` it is listed in the lists that changed, plus once more when that place's list did not."""
-    lists, old_lists = _zone_lists(obs.get("zones", {})), _zone_lists(before.get("zones", {}))
-    if lists is None or old_lists is None or lists.keys() != old_lists.keys():
-        return False
-    objects, old = obs["objects"], before["objects"]
-    changed = {place: ids for place, ids in lists.items() if ids != old_lists[place]}
-    ids = set(_changed_objects(obs, before))
-    ids.update(objects.keys() ^ old.keys())
-    for place, listed in changed.items():  # the ids listed more or fewer times than before in it
-        listed_once = set(listed)  # before's lists list each id once (it was consistent)
-        ids.update(listed_once.symmetric_difference(old_lists[place]) if len(listed_once) == len(listed)
-                   else listed_once.union(old_lists[place]))
-    for oid in ids:
-        places = [place for place, listed in changed.items() for _ in range(listed.count(oid))]
-        was = old.get(oid)
-        if was is not None:
-            place = ("battlefield", None) if was["zone"] == "battlefield" else (was["zone"], was["owner"])
-            if place not in changed:
-                places.append(place)
-        o = objects.get(oid)
-        if o is None:
-            if places:
-                return False
-        elif len(places) != 1 or places[0][0] != o["zone"] or places[0][1] not in (None, o["owner"]):
-            return False
-    return True
 
 
 @invariant("generic.one_zone_per_object", rules=("400.1", "400.7"), family="generic")
@@ -285,8 +229,8 @@ def one_zone_per_object(t: Transition):
     """Every object is listed in exactly one zone, the one its ``zone`` field names.
 
     Checked on change only: when ``before`` is the last observation found consistent and
-    ``after`` has the same zones, object ids, and zone and owner of each object, or zone lists
-    and objects that changed consistently (:func:`_same_places`), it is consistent too."""
+    ``after`` has the same zones, object ids, and zone and owner of each object
+    (:func:`_same_places`), it is consistent too."""
     obs, before = t.after, t.before
     if before is _zones_consistent[0] and before is not obs and _same_places(obs, before):
         _zones_consistent[0] = obs

@@ -166,9 +166,8 @@ def _to_graveyard(obs: dict, oid: str, lists: str = "both") -> None:
     lambda obs, oid: _drop_a_list(obs),  # a player's list of a zone gone, its objects listed nowhere
 ])
 def test_moves_are_judged_on_change_as_in_full(reference_transitions, change):
-    """After a sound observation, one whose zone lists changed is judged from the lists that changed
-    and the objects new, gone or changed (:func:`invariants.generic._moves_consistent`): the full
-    check's verdict, sound or not."""
+    """After a sound observation, one whose zone lists or objects moved gets the full check's verdict,
+    sound or not."""
     t = next(t for t in reference_transitions if any(o["zone"] == "battlefield" for o in t.after["objects"].values()))
     views.forget()
     sound = Transition(t.before, t.event, t.after, t.illegal, t.decisions, t.error, t.reference)
