@@ -40,35 +40,14 @@ _last_removed: list = [None, None, None]  # [obs, before, removed ids]
 _trusted: list = [None, None]
 
 
-#: The observations told of by :func:`trust_identity` in a row, each pair's ``before`` the ``after`` of
-#: the pair before it (one game's), held by reference, and their ids.
-_trusted_game: list = []
-_trusted_ids: set = set()
-#: The most observations :data:`_trusted_game` holds (then it starts again from the last pair).
-_MOST_TRUSTED = 256
-
-
 def trust_identity(after: dict, before) -> None:
     """Take each entry of observation ``after`` that is (``is``) ``before``'s entry of the same id
     as unchanged (:func:`changed_objects`): both are observations of one game that never changes
     an observation once given out (``harness.running.execution.Session.fresh``: the reference
     engine's game, which gives out an unchanged object's entry again), ``before`` the one before
     ``after``. Any other pair is judged by equality, an entry that is its previous one counting as
-    changed. A pair whose ``before`` is the last pair's ``after`` continues that game
-    (:func:`_one_trusted_game`)."""
-    if before is not _trusted[0] or not _trusted_ids or len(_trusted_game) >= _MOST_TRUSTED:
-        _trusted_game[:] = [before]
-        _trusted_ids.clear()
-        _trusted_ids.add(id(before))
-    _trusted_game.append(after)
-    _trusted_ids.add(id(after))
+    changed."""
     _trusted[0], _trusted[1] = after, before
-
-
-def _one_trusted_game(first: object, second: object) -> bool:
-    """Whether ``first`` and ``second`` are observations of the game :func:`trust_identity` was last
-    told of (an entry of one that is the other's entry of the same id is unchanged between them)."""
-    return id(first) in _trusted_ids and id(second) in _trusted_ids and first is not second
 
 
 def changed_objects(obs: dict, before) -> dict:
@@ -154,7 +133,7 @@ class IdsWhere:
         observation asked for (as the ``after`` of the step before)."""
         if self.obs is after and self.prev_obs is before and self.ids is not None and self.prev_ids is not None:
             return self.prev_ids, self.ids
-        old = self.ids if self.obs is before and self.ids is not None else self._caught_up(before)
+        old = self.ids if self.obs is before and self.ids is not None else self._full(before)
         if before is after:
             new = old
         else:
@@ -168,21 +147,6 @@ class IdsWhere:
                 new = frozenset(added) if added else old
         self.prev_obs, self.prev_ids, self.obs, self.ids = before, old, after, new
         return old, new
-
-    def _caught_up(self, before: dict) -> frozenset:
-        """The ids in ``before``, not the last observation asked for: from the ids of the last one when
-        both are of one trusted game (:func:`_one_trusted_game`; then an entry that is the last one's is
-        unchanged, another equal to it too), else worked out in full."""
-        last, ids = self.obs, self.ids
-        if ids is None or last is None or not _one_trusted_game(last, before):
-            return self._full(before)
-        has, get = self.has, last["objects"].get
-        changed = {oid: o for oid, o in before["objects"].items() if (old := get(oid, _unchanged)) is not o
-                   and not old == o}
-        removed = last["objects"].keys() - before["objects"].keys()
-        if not changed and not removed:
-            return ids
-        return ids.difference(removed, changed).union([oid for oid, o in changed.items() if has(o)])
 
     def forget(self) -> None:
         self.obs = self.ids = self.prev_obs = self.prev_ids = None
