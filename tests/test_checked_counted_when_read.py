@@ -1,8 +1,7 @@
-"""``Stats.checked`` and ``Stats.applicable`` are counted when read: a judged step adds its
-schedule's list of names once (:meth:`harness.running.run_stats.Stats.count_checked`) and the list
-of those that applied once (:meth:`~harness.running.run_stats.Stats.count_applicable`), and reading
-or setting either adds every list held first, so the dict is the one counting each name at each
-step would have made, in the same order, whatever reads, writes or merges it."""
+"""``Stats.checked`` is counted when read: a judged step adds its schedule's list of names once
+(:meth:`harness.running.run_stats.Stats.count_checked`), and reading or setting ``checked`` adds
+every list held first, so the dict is the one counting each name at each step would have made,
+in the same order, whatever reads, writes or merges it."""
 
 from __future__ import annotations
 
@@ -56,18 +55,3 @@ def test_copies_pickles_and_merges_see_the_lists_held():
     other.count_checked(["b"])
     assert merge_stats([stats, other]).checked == {"a": 1, "b": 2}
     assert stats == pickle.loads(pickle.dumps(stats))
-
-
-def test_applicable_lists_are_held_by_their_names():
-    """A step's applicable names come in a new list each step: equal lists count as one list."""
-    stats = Stats()
-    steps = [["x", "y"], ["z"], ["x", "y"], ["y", "w"]]
-    for names in steps:
-        stats.count_applicable(list(names))
-    assert len(stats.__dict__["_applicable_held"]) == 3
-    assert list(stats.applicable.items()) == list(_counted_each(steps).items())
-    applicable = stats.applicable
-    applicable["crash"] = 1
-    stats.count_applicable(["x"])
-    assert list(stats.applicable.items()) == [("x", 3), ("y", 3), ("z", 1), ("w", 1), ("crash", 1)]
-    assert merge_stats([stats, stats]).applicable["x"] == 6

@@ -24,6 +24,7 @@ from invariants.on_change import trust_identity
 
 from harness.running import interrupts, monitor as supervisor
 from harness.reporting.findings import CRASH, crash_site_message
+from harness.reporting.rule_coverage import count_each
 from harness.running.invariant_schedule import schedule
 from harness.running.decider import REFERENCE_ONLY, BadDecisionRequest, ReplayDecider, ReplayDiverged
 from harness.running.oracle import Oracle
@@ -465,7 +466,7 @@ class Session:
                     if result:
                         violations.append(Violation(name, index, tuple(result)))
         finally:  # counted in their order, as far as they ran
-            stats.count_applicable(names)
+            count_each(stats.applicable, names)
         stats.coverage.record(applied, event, before, after, names)
         return violations
 

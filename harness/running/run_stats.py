@@ -24,8 +24,8 @@ NEVER_ACCEPTED = 20
 class Stats:
     """How often things were exercised over a run.
 
-    ``checked[name]`` and ``applicable[name]`` count invariant checks (counted when read:
-    :meth:`count_checked`, :meth:`count_applicable`); ``events`` counts
+    ``checked[name]`` and ``applicable[name]`` count invariant checks (``checked`` counted when
+    read: :meth:`count_checked`); ``events`` counts
     event types applied; ``illegal`` counts refused events; ``interactions`` counts log
     entries of interest (replacement effects applied, state-based actions by rule).
     ``declines[reason]`` counts examples an engine declined (:class:`Declined`);
@@ -56,15 +56,16 @@ class Stats:
 
     def count_checked(self, names: list[str]) -> None:
         """Count each of ``names`` (a list never changed after, e.g. a schedule's, :mod:`harness.running.
-        invariant_schedule`) checked once more: added to :attr:`checked` when it is next read or set
-        (:func:`_counted_when_read`; one look-up a step instead of one per name)."""
-        _hold(self.__dict__["_checked_held"], id(names), names)  # the list held: its id stays its own
-
-    def count_applicable(self, names: list[str]) -> None:
-        """Count each of ``names`` (a step's applicable invariants) applicable once more: added to
-        :attr:`applicable` when it is next read or set (:func:`_counted_when_read`)."""
-        key = tuple(names)
-        _hold(self.__dict__["_applicable_held"], key, key)
+        invariant_schedule`) checked once more: added to :attr:`checked` when it is next read or set,
+        each list's steps at once, in the order the lists first came, so that every name is counted
+        and comes in the dict where counting each step at once would have put it (one look-up a step
+        instead of one per name)."""
+        judged = self.__dict__["_judged"]  # set with ``checked`` (_set_checked)
+        waiting = judged.get(id(names))
+        if waiting is None:
+            judged[id(names)] = [names, 1]  # the list held here: its id stays its own
+        else:
+            waiting[1] += 1
 
     def declined(self, exc: Declined) -> None:
         """Count one example ended by ``exc``."""
@@ -154,41 +155,25 @@ class Stats:
         }
 
 
-def _hold(held: dict, key, names) -> None:
-    """One step more of the list ``names`` (found by ``key``) in ``held``: ``{key: [names, steps]}``."""
-    waiting = held.get(key)
-    if waiting is None:
-        held[key] = [names, 1]
-    else:
-        waiting[1] += 1
+def _checked(stats: Stats) -> dict:
+    """``stats.checked``: the invariant checks by name, with those :meth:`Stats.count_checked` holds added first."""
+    table, judged = stats.__dict__["_checked"], stats.__dict__["_judged"]
+    if judged:
+        for names, steps in judged.values():
+            for name in names:
+                table[name] = table.get(name, 0) + steps
+        judged.clear()
+    return table
 
 
-def _counted_when_read(field_name: str) -> property:
-    """The property behind the field ``field_name`` of :class:`Stats` (its ``__init__``, ``fields()``, eq
-    and repr read and set it through it), a dict of counts by name: reading it first adds the
-    lists of names held (``{key: [names, steps]}``, by :meth:`Stats.count_checked` and
-    :meth:`Stats.count_applicable`), each list's steps at once, in the order the lists first came,
-    so that every name is counted and comes in the dict where counting each step at once would
-    have put it; setting it drops those held for the dict it replaces."""
-    table_key, held_key = "_" + field_name, f"_{field_name}_held"
-
-    def read(stats: Stats) -> dict:
-        table, held = stats.__dict__[table_key], stats.__dict__[held_key]
-        if held:
-            for names, steps in held.values():
-                for name in names:
-                    table[name] = table.get(name, 0) + steps
-            held.clear()
-        return table
-
-    def write(stats: Stats, table: dict) -> None:
-        stats.__dict__.update({table_key: table, held_key: {}})
-
-    return property(read, write, doc=f"Counts by invariant name ({field_name}), the steps held added first.")
+def _set_checked(stats: Stats, table: dict) -> None:
+    """Set ``stats.checked`` to ``table``: the checks held for the dict it replaces are dropped with it."""
+    stats.__dict__.update(_checked=table, _judged={})
 
 
-Stats.checked = _counted_when_read("checked")  # type: ignore[assignment, method-assign]
-Stats.applicable = _counted_when_read("applicable")  # type: ignore[assignment, method-assign]
+# A field of the dataclass (its __init__, fields(), eq and repr read and set it) read through
+# _checked: every reader and writer of ``checked`` sees the checks Stats.count_checked holds.
+Stats.checked = property(_checked, _set_checked)  # type: ignore[assignment, method-assign]
 
 
 def _interaction(entry: dict) -> str | None:
