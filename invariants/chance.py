@@ -355,11 +355,14 @@ def pixie_guide(t: Transition):
     if not _applies(t):
         return None
     out = []
+    guides: dict = {}  # each player's Pixie Guides, for all their rolls of the event
     for (player, i), entries in instructions(t.log).items():
         dice = [e for e in happened(entries) if e["kind"] == "die_roll"]
         if dice:
             count, sides = _instructed_dice(t, entries)
-            out += _pixie_roll(player, i, dice, count, sides, len(controlled(t, player, PIXIE)))
+            if player not in guides:
+                guides[player] = len(controlled(t, player, PIXIE))
+            out += _pixie_roll(player, i, dice, count, sides, guides[player])
     return out
 
 

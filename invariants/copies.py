@@ -9,6 +9,7 @@ black, 707.9b); the helpers shared with the layer invariants are in :mod:`invari
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import invariants.card_abilities as card_abilities
 from .base import Transition, invariant
@@ -32,7 +33,17 @@ ENTERS_TRIGGER_CARDS = card_abilities.enters_trigger_cards()
 
 
 def mana_value(cost: str) -> int:
-    """Mana value with X = 0, as for any object not on the stack (CR 202.3, 107.3g)."""
+    """Mana value with X = 0, as for any object not on the stack (CR 202.3, 107.3g): a string's
+    worked out once (:func:`_mana_value_of`), :func:`x_is_zero` asks it of each {X} permanent at every step."""
+    return _mana_value_of(cost) if type(cost) is str else _mana_value(cost)
+
+
+@cache
+def _mana_value_of(cost: str) -> int:
+    return _mana_value(cost)
+
+
+def _mana_value(cost: str) -> int:
     total = 0
     for sym in re.findall(r"\{([^}]*)\}", cost or ""):
         total += int(sym) if sym.isdigit() else (0 if sym in ("X", "Y", "Z") else 1)

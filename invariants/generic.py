@@ -10,7 +10,7 @@ from __future__ import annotations
 from harness.wire.log_kinds import log_problems
 
 from .base import ScenarioRun, Transition, invariant
-from .on_change import Sound, _unchanged, changed_objects as _changed_objects
+from .on_change import Sound, changed_objects as _changed_objects
 
 OBJECT_FIELDS: dict[str, type | tuple[type, ...]] = {
     "name": str, "zone": str, "owner": str, "controller": str, "token": bool, "tapped": bool,
@@ -139,14 +139,45 @@ def json_problem(value, before=None) -> str | None:
     """
     if before is not None and before is _plain[0] and before is not value and type(value) is dict \
             and type(value.get("objects")) is dict:
-        parts = [part for key, part in value.items() if key != "objects" and not _unchanged(before.get(key), part)]
+        get = before.get  # not _unchanged(old, part), written out
+        parts = [part for key, part in value.items()
+                 if key != "objects" and ((old := get(key)) is part or not old == part)]
         parts.append(_changed_objects(value, before))
-        problem = _json_walk(parts)
     else:
-        problem = _json_walk(value)
-    if problem is None:
+        parts = value
+    if _is_plain(parts):  # the walk's verdict, without its message: found again by the walk when there is one
         _plain[0] = value
-    return problem
+        return None
+    return _json_walk(parts)
+
+
+_PLAIN_LEAVES = frozenset(_SCALARS)
+
+
+def _is_plain(value) -> bool:
+    """Whether :func:`_json_walk` finds nothing in ``value``: the same walk, each leaf of a plain type
+    (a string, an integer, a boolean, null) judged where it is met instead of stacked."""
+    stack = [value]
+    pop, push, leaves = stack.pop, stack.append, _PLAIN_LEAVES
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is dict:
+            for key, val in item.items():
+                if type(key) is not str:
+                    return False
+                if type(val) not in leaves:
+                    push(val)
+        elif kind is list:
+            for val in item:
+                if type(val) not in leaves:
+                    push(val)
+        elif kind is float:
+            if item != item or item in (float("inf"), float("-inf")):
+                return False
+        elif kind not in leaves:
+            return False
+    return True
 
 
 def _json_walk(value) -> str | None:

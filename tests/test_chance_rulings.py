@@ -347,3 +347,22 @@ def test_tavern_scoundrel_needs_another_permanent_to_sacrifice():
         game.apply({"type": "activate", "object": "s", "ability": 0}, ChanceDecider())
     assert caught.value.reason == "no_sacrifice"
     assert game.observe()["objects"] == before["objects"]
+
+
+def test_pixie_guides_are_counted_for_each_player_rolling():
+    """``chance.pixie_guide`` counts the Pixie Guides of each player once per step: two players'
+    rolls of one event, only P1 controlling a Pixie Guide, each judged with their own count."""
+    from harness.protocol import Transition
+    from invariants.chance import pixie_guide
+
+    guide = {"name": PIXIE, "zone": "battlefield", "controller": "P1", "tapped": False, "supertypes": []}
+    rolled = [{"kind": "die_roll", "player": "P1", "instruction": 1, "natural": 5, "result": 5, "sides": 6},
+              {"kind": "die_roll", "player": "P1", "instruction": 1, "natural": 2, "result": 2, "sides": 6,
+               "ignored": True},
+              {"kind": "die_roll", "player": "P2", "instruction": 1, "natural": 4, "result": 4, "sides": 6}]
+    event = {"type": "roll_dice", "players": ["P1", "P2"], "count": 1, "sides": 6}
+    before = {"objects": {"g": guide}, "players": {}}
+    assert pixie_guide(Transition(before, event, {"objects": {"g": guide}, "log": rolled})) == []
+    extra = [*rolled, dict(rolled[2], natural=1, result=1, ignored=True)]  # P2 has no Pixie Guide
+    assert pixie_guide(Transition(before, event, {"objects": {"g": guide}, "log": extra})) == [
+        "P2 controls 0 Pixie Guide(s): instruction 1 to roll 1 d6 must roll 1 and ignore 0; rolled 2, ignored 1"]

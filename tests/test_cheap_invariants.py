@@ -93,8 +93,8 @@ def test_an_unchanged_good_observation_costs_no_walk(monkeypatch):
     after = copy.deepcopy(before)
     after["objects"]["b"]["damage"] = 1
     walked = []
-    real = generic._json_walk
-    monkeypatch.setattr(generic, "_json_walk", lambda value: walked.append(value) or real(value))
+    real = generic._is_plain  # the walk's verdict, asked first (the walk itself gives a message)
+    monkeypatch.setattr(generic, "_is_plain", lambda value: walked.append(value) or real(value))
     assert json_problem(after, before) is None
     assert walked == [[{"b": after["objects"]["b"]}]]
 
@@ -193,3 +193,26 @@ def test_each_session_step_forgets_every_view(monkeypatch):
     played.step({"type": "sacrifice", "object": "bears"}, Decider())
     played.step({"type": "sacrifice", "object": "rats"}, Decider())
     assert forgotten == [1, 1]
+
+
+_NOT_PLAIN = [(1,), {1: "a"}, float("nan"), float("inf"), {"x"}, b"x", object(), _Str := type("Str", (str,), {})("s")]
+
+
+@pytest.mark.parametrize("bad", _NOT_PLAIN, ids=repr)
+@pytest.mark.parametrize("where", ["top", "value", "key", "list", "list of leaves", "deep"])
+def test_the_quick_plain_check_agrees_with_the_walk(bad, where):
+    """:func:`invariants.generic._is_plain` (what :func:`json_problem` asks first) finds a
+    problem wherever :func:`invariants.generic._json_walk` (which gives the message) finds one,
+    in a dict's keys and values, in a list of leaves or of containers, at any depth."""
+    if where == "key":
+        if not isinstance(bad, str) and getattr(bad, "__hash__", None) is None:
+            return
+        value: object = {"a": 1, bad: 2} if not isinstance(bad, float) or bad == bad else {"a": 1}
+    else:
+        value = {"top": bad, "value": {"a": 1, "b": bad, "c": True}, "list": [{"a": None}, bad],
+                 "list of leaves": ["a", 1, None, bad, False],
+                 "deep": {"a": [{"b": {"c": [1, "x", {"d": [bad]}]}}]}}[where]
+    assert generic._is_plain(value) == (generic._json_walk(value) is None)
+    assert json_problem(value) == generic._json_walk(value)
+    plain = {"a": [1, "x", None, True, 2.5, {"b": []}], "c": {}, "d": []}
+    assert generic._is_plain(plain) and json_problem(plain) is None

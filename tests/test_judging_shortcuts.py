@@ -122,3 +122,55 @@ def test_a_move_the_zone_lists_miss_is_found_on_change(reference_transitions):
     after = Transition(t.after, {"type": "pass_priority"}, moved, None, [], None, None)
     assert generic._zones_consistent[0] is t.after  # the shortcut applies
     assert generic.one_zone_per_object(after) == [f"{oid} is listed in battlefield but its zone is graveyard"]
+
+
+def _moved(t: Transition, change) -> Transition:
+    """A step after ``t`` (found sound) whose observation is ``t.after`` changed by ``change(observation, oid)``,
+    ``oid`` an object on the battlefield."""
+    after = copy.deepcopy(t.after)
+    oid = next(oid for oid, o in after["objects"].items() if o["zone"] == "battlefield")
+    change(after, oid)
+    return Transition(t.after, {"type": "pass_priority"}, after, None, [], None, None)
+
+
+def _drop_a_list(obs: dict) -> None:
+    zone, player = next((zone, player) for zone in ("library", "hand", "graveyard")
+                        for player, ids in obs["zones"][zone].items() if ids)
+    del obs["zones"][zone][player]
+
+
+def _to_graveyard(obs: dict, oid: str, lists: str = "both") -> None:
+    o = obs["objects"][oid]
+    o["zone"] = "graveyard"
+    if lists in ("both", "from"):
+        obs["zones"]["battlefield"].remove(oid)
+    if lists in ("both", "to"):
+        obs["zones"]["graveyard"][o["owner"]].append(oid)
+
+
+@pytest.mark.parametrize("change", [
+    lambda obs, oid: _to_graveyard(obs, oid),  # sound: moved, and its lists say so
+    lambda obs, oid: _to_graveyard(obs, oid, "from"),  # listed nowhere
+    lambda obs, oid: _to_graveyard(obs, oid, "to"),  # listed twice
+    lambda obs, oid: (_to_graveyard(obs, oid), obs["zones"]["graveyard"][obs["objects"][oid]["owner"]].append(oid)),
+    lambda obs, oid: (obs["zones"]["battlefield"].remove(oid),
+                      obs["zones"]["graveyard"][next(p for p in obs["zones"]["graveyard"]
+                                                     if p != obs["objects"][oid]["owner"])].append(oid),
+                      obs["objects"][oid].update(zone="graveyard")),  # in another player's graveyard
+    lambda obs, oid: obs["objects"].pop(oid),  # gone, still listed
+    lambda obs, oid: (obs["objects"].pop(oid), obs["zones"]["battlefield"].remove(oid)),  # gone, sound
+    lambda obs, oid: obs["objects"].update(new=dict(obs["objects"][oid])),  # new, listed nowhere
+    lambda obs, oid: (obs["objects"].update(new=dict(obs["objects"][oid])), obs["zones"]["battlefield"].append("new")),
+    lambda obs, oid: obs["zones"]["hand"][obs["objects"][oid]["owner"]].append("nothing"),  # no object's id
+    lambda obs, oid: obs["zones"]["battlefield"].append(oid),  # listed twice, unmoved
+    lambda obs, oid: _drop_a_list(obs),  # a player's list of a zone gone, its objects listed nowhere
+])
+def test_moves_are_judged_on_change_as_in_full(reference_transitions, change):
+    """After a sound observation, one whose zone lists or objects moved gets the full check's verdict,
+    sound or not."""
+    t = next(t for t in reference_transitions if any(o["zone"] == "battlefield" for o in t.after["objects"].values()))
+    views.forget()
+    sound = Transition(t.before, t.event, t.after, t.illegal, t.decisions, t.error, t.reference)
+    assert generic.one_zone_per_object(sound) == []
+    after = _moved(t, change)
+    assert generic.one_zone_per_object(after) == generic._zone_problems(after.after)

@@ -789,3 +789,14 @@ def test_the_state_machine_finds_no_violation_on_the_reference_engine():
     result = run(ReferenceAdapter(), max_examples=40, seed=7, database=None, invariant_names=LAYER_INVARIANTS)
     assert result.violation is None, result.violation
     assert result.stats.applicable.get("copies.copiable_values_only", 0) > 0
+
+
+def test_the_mana_value_of_a_cost_is_kept_by_its_text_only():
+    """:func:`invariants.copies.mana_value` keeps each cost string's value (X = 0, CR 107.3g); what is not a
+    string is worked out each time, as before (no look-up by a value that can't be a key)."""
+    from invariants import copies
+
+    assert copies.mana_value("{X}{2}{G}") == 3 == copies.mana_value("{X}{2}{G}")
+    assert copies.mana_value("") == 0 and copies.mana_value(None) == 0  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="expected string"):
+        copies.mana_value(["{X}"])  # type: ignore[arg-type]

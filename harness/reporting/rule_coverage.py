@@ -64,13 +64,6 @@ def cards_of_step(event: Mapping[str, Any], before: Mapping[str, Any], after: Ma
     id of ``before``/``after``), or an object of that card in ``after``'s log."""
     objects_after = after.get("objects") or {}
     objects_before = before.get("objects") or {}
-
-    def name(oid) -> str | None:
-        found = objects_after.get(oid) if isinstance(oid, str) else None
-        if found is None and isinstance(oid, str):
-            found = objects_before.get(oid)
-        return found.get("name") if isinstance(found, dict) else None
-
     names = set()
     if isinstance(event.get("card"), str):
         names.add(event["card"])
@@ -85,10 +78,13 @@ def cards_of_step(event: Mapping[str, Any], before: Mapping[str, Any], after: Ma
     for entry in after.get("log") or ():
         if isinstance(entry, dict):
             ids.append(entry.get("object"))
-    for oid in ids:
-        n = name(oid)
-        if isinstance(n, str):
-            names.add(n)
+    for oid in ids:  # its name: its object's after the step, else before it
+        if isinstance(oid, str):
+            found = objects_after.get(oid)
+            if found is None:
+                found = objects_before.get(oid)
+            if isinstance(found, dict) and isinstance(n := found.get("name"), str):
+                names.add(n)
     return names
 
 

@@ -455,7 +455,7 @@ class Session:
         names: list[str] = []
         stats = self.stats
         plan = schedule(self.invariants)
-        count_each(stats.checked, plan.names)  # every invariant is checked; those that can't apply are skipped (None)
+        stats.count_checked(plan.names)  # every invariant is checked; those that can't apply are skipped (None)
         try:
             for inv, name, check in plan.checks(event.get("type"), transition.log, transition.before,
                                                 transition.after):

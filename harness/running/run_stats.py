@@ -24,7 +24,8 @@ NEVER_ACCEPTED = 20
 class Stats:
     """How often things were exercised over a run.
 
-    ``checked[name]`` and ``applicable[name]`` count invariant checks; ``events`` counts
+    ``checked[name]`` and ``applicable[name]`` count invariant checks (``checked`` counted when
+    read: :meth:`count_checked`); ``events`` counts
     event types applied; ``illegal`` counts refused events; ``interactions`` counts log
     entries of interest (replacement effects applied, state-based actions by rule).
     ``declines[reason]`` counts examples an engine declined (:class:`Declined`);
@@ -52,6 +53,19 @@ class Stats:
     claimed: set = field(default_factory=set)
     #: Steps that exercised each CR rule, ruling and card (:mod:`harness.reporting.rule_coverage`).
     coverage: RuleCoverage = field(default_factory=RuleCoverage)
+
+    def count_checked(self, names: list[str]) -> None:
+        """Count each of ``names`` (a list never changed after, e.g. a schedule's, :mod:`harness.running.
+        invariant_schedule`) checked once more: added to :attr:`checked` when it is next read or set,
+        each list's steps at once, in the order the lists first came, so that every name is counted
+        and comes in the dict where counting each step at once would have put it (one look-up a step
+        instead of one per name)."""
+        judged = self.__dict__["_judged"]  # set with ``checked`` (_set_checked)
+        waiting = judged.get(id(names))
+        if waiting is None:
+            judged[id(names)] = [names, 1]  # the list held here: its id stays its own
+        else:
+            waiting[1] += 1
 
     def declined(self, exc: Declined) -> None:
         """Count one example ended by ``exc``."""
@@ -139,6 +153,27 @@ class Stats:
             "invariants": {n: {"checked": self.checked[n], "applicable": self.applicable.get(n, 0)}
                            for n in sorted(self.checked)},
         }
+
+
+def _checked(stats: Stats) -> dict:
+    """``stats.checked``: the invariant checks by name, with those :meth:`Stats.count_checked` holds added first."""
+    table, judged = stats.__dict__["_checked"], stats.__dict__["_judged"]
+    if judged:
+        for names, steps in judged.values():
+            for name in names:
+                table[name] = table.get(name, 0) + steps
+        judged.clear()
+    return table
+
+
+def _set_checked(stats: Stats, table: dict) -> None:
+    """Set ``stats.checked`` to ``table``: the checks held for the dict it replaces are dropped with it."""
+    stats.__dict__.update(_checked=table, _judged={})
+
+
+# A field of the dataclass (its __init__, fields(), eq and repr read and set it) read through
+# _checked: every reader and writer of ``checked`` sees the checks Stats.count_checked holds.
+Stats.checked = property(_checked, _set_checked)  # type: ignore[assignment, method-assign]
 
 
 def _interaction(entry: dict) -> str | None:
