@@ -140,6 +140,26 @@ def element(draw, elements, label: str | None = None):
     return draw(st.sampled_from(elements)) if label is None else draw(st.sampled_from(elements), label=label)
 
 
+def several(draw, options, min_size: int, max_size: int, label: str | None = None) -> list:
+    """``draw(st.lists(st.sampled_from(options), min_size=min_size, max_size=max_size))`` (with
+    ``label=label`` when given), drawn at random as ``draw_at_random`` draws it when ``options`` is a
+    non-empty list or tuple and ``0 <= min_size <= max_size``: the size ``rng.randint(min_size,
+    max_size)``, then each element as :func:`element` draws it. Anything else goes to the strategy."""
+    source = random_source(draw)
+    if source is not None and type(options) in (list, tuple) and options and 0 <= min_size <= max_size:
+        return _random_several(source.rng, options, min_size, max_size)
+    strategy = st.lists(st.sampled_from(options), min_size=min_size, max_size=max_size)
+    return draw(strategy) if label is None else draw(strategy, label=label)
+
+
+def _random_several(rng, options, min_size: int, max_size: int) -> list:
+    """:func:`several` drawn at random (``options`` a non-empty list or tuple, valid sizes)."""
+    size = rng.randint(min_size, max_size)
+    if len(options) == 1:
+        return [options[0]] * size
+    return [options[rng.randrange(len(options))] for _ in range(size)]
+
+
 # The same for a rule's ``data`` (what ``st.data()`` draws: Hypothesis's ``DataObject``, or
 # ``harness.running.explore.RandomData``): ``data.draw(strategy, label=label)`` under Hypothesis, a
 # plain random draw under ``--explore``, where making the strategy (``st.integers`` looks its
@@ -167,6 +187,15 @@ def draw_element(data, elements, label: str | None = None):
     if source is not None and type(elements) in (list, tuple) and elements:
         return elements[0] if len(elements) == 1 else elements[source.rng.randrange(len(elements))]
     return data.draw(st.sampled_from(elements), label=label)
+
+
+def draw_several(data, options, min_size: int, max_size: int, label: str | None = None) -> list:
+    """``data.draw(st.lists(st.sampled_from(options), min_size=min_size, max_size=max_size), label=label)``,
+    drawn at random as :func:`several` is."""
+    source = random_source(data)
+    if source is not None and type(options) in (list, tuple) and options and 0 <= min_size <= max_size:
+        return _random_several(source.rng, options, min_size, max_size)
+    return data.draw(st.lists(st.sampled_from(options), min_size=min_size, max_size=max_size), label=label)
 
 
 def rarely(draw, one_in: int, label: str | None = None) -> bool:
