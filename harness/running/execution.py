@@ -43,13 +43,13 @@ class OutputTail(io.TextIOBase):
     """A write-only text stream that keeps the last :attr:`LIMIT` characters written to it.
 
     Engine output during one call is captured here, so an engine that prints thousands of
-    lines per event costs memory of one tail, and a finding shows only that tail.
+    lines per event costs memory of one tail, and a finding shows only that tail. A new one
+    is made for every engine call: it has no ``__init__`` (its text is the class's empty one
+    until written).
     """
 
     LIMIT = 2000
-
-    def __init__(self):
-        self._text = ""
+    _text = ""
 
     def writable(self) -> bool:
         return True
@@ -83,15 +83,22 @@ class _CutShort(BaseException):
         self.exc = exc
 
 
-class _Block:
+class _BlockState:
     """The engine call the step alarm now times (None between calls), and whether the alarm's
     handler stays installed (``resident``: inside :func:`alarm_handler`), so that the timer may
-    stay set between calls (:class:`time_limit`)."""
+    stay set between calls (:class:`time_limit`). One instance, :data:`_Block` (written at every
+    engine call: an instance's attributes, which a write leaves every class's lookups cached)."""
 
-    current: "time_limit | None" = None  # noqa: UP037  (quoted: a literal of Hypothesis's constant pool)
-    resident = False
-    #: The thread (``threading.get_ident()``) that installed the resident handler: the main thread.
-    thread: int | None = None
+    __slots__ = ("current", "resident", "thread")
+
+    def __init__(self) -> None:
+        self.current: "time_limit | None" = None  # noqa: UP037  (quoted: a literal of Hypothesis's constant pool)
+        self.resident = False
+        #: The thread (``threading.get_ident()``) that installed the resident handler: the main thread.
+        self.thread: int | None = None
+
+
+_Block = _BlockState()
 
 
 def _on_alarm(signum, frame) -> None:
