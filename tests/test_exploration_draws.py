@@ -197,3 +197,31 @@ def test_under_hypothesis_a_list_of_sampled_elements_is_drawn_as_its_strategy():
 
     with pytest.raises(InvalidArgument):  # an empty list goes to the strategy, which refuses it
         S.draw_several(RandomData(_source(0)), [], 1, 2)
+
+
+def test_a_boards_creatures_and_counters_drawn_from_the_source_are_the_composites_values():
+    """A board's creatures and their counters (composites drawn once per creature) are drawn at
+    random by calling their definition with the board's own ``draw``: the values drawing the
+    composite strategy at random gives, from the same seed; under Hypothesis the strategy is drawn."""
+    from harness.generation.plan import FULL
+
+    for seed in range(30):
+        fast, slow = _source(seed), _source(seed)
+        draw = _composite_draw(fast)
+        _composite_draw(slow)
+        for i in range(4):
+            legends_fast, legends_slow = set(), set()
+            assert S._composite(draw, S.creature_specs, S._creature_specs, FULL, i, legends_fast) == \
+                shim.draw_at_random(S.creature_specs(FULL, i, legends_slow), slow)
+            assert legends_fast == legends_slow
+            assert S._composite(draw, S.pt_counters, S._pt_counters, S.COUNTER_KINDS) == \
+                shim.draw_at_random(S.pt_counters(S.COUNTER_KINDS), slow)
+        assert fast.rng.random() == slow.rng.random()
+    drawn = []
+
+    def hypothesis_draw(strategy, label=None):  # no random source: the composite strategy is drawn
+        drawn.append(repr(strategy))
+        return {}
+
+    assert S._composite(hypothesis_draw, S.pt_counters, S._pt_counters, ("+1/+1",)) == {}
+    assert drawn == [repr(S.pt_counters(("+1/+1",)))]

@@ -235,14 +235,26 @@ def _counters_of(kinds: tuple[str, ...]):
     return st.dictionaries(st.sampled_from(kinds), st.integers(1, 2), max_size=2)
 
 
-@st.composite
-def pt_counters(draw, kinds: tuple[str, ...] = COUNTER_KINDS):
+def _pt_counters(draw, kinds: tuple[str, ...] = COUNTER_KINDS):
     """A legal set of P/T counters of ``kinds`` (the engine's ``counter_kinds``): never both
     +1/+1 and -1/-1 (CR 704.5q would remove them)."""
     counters = draw(_counters_of(kinds))
     if "+1/+1" in counters and "-1/-1" in counters:
         del counters["-1/-1"]
     return counters
+
+
+pt_counters = st.composite(_pt_counters)
+
+
+def _composite(draw, composite, definition, *args):
+    """``draw(composite(*args))``, ``composite`` being ``st.composite(definition)``; drawn at random
+    (``draw`` has a :func:`~harness.generation.hypothesis_shim.random_source`) as ``definition(draw,
+    *args)`` itself: what ``draw_at_random`` does with the strategy (the definition called with a
+    ``draw`` of the same source), without making and compiling a new strategy for each draw."""
+    if random_source(draw) is not None:
+        return definition(draw, *args)
+    return draw(composite(*args))
 
 
 def owner_of(draw, controller: str, plan) -> str:
@@ -255,8 +267,7 @@ def owner_of(draw, controller: str, plan) -> str:
     return controller
 
 
-@st.composite
-def creature_specs(draw, plan, index: int, legends_taken: set):
+def _creature_specs(draw, plan, index: int, legends_taken: set):
     """One creature of a board (``ObjectSpec``) with only the features ``plan`` allows."""
     name = draw(plan.choice("creatures"))
     controller = draw(players)
@@ -268,7 +279,7 @@ def creature_specs(draw, plan, index: int, legends_taken: set):
     spec = {"id": f"c{index}", "card": name, "owner": owner_of(draw, controller, plan), "controller": controller}
     printed = value = toughness(name)
     if plan.has("counters") and rarely(draw, 4):  # a quarter of the creatures have counters
-        counters = draw(pt_counters(getattr(plan, "counter_kinds", COUNTER_KINDS)))
+        counters = _composite(draw, pt_counters, _pt_counters, getattr(plan, "counter_kinds", COUNTER_KINDS))
         with_counters = value + sum(_counter_pt(k)[1] * n for k, n in counters.items())
         if counters and with_counters > 0:
             spec["counters"] = counters
@@ -290,6 +301,9 @@ def creature_specs(draw, plan, index: int, legends_taken: set):
         if shields:
             spec["regeneration_shields"] = shields
     return spec
+
+
+creature_specs = st.composite(_creature_specs)
 
 
 def enchants_own(name: str) -> bool:
@@ -385,7 +399,7 @@ def boards(draw, plan, max_creatures: int = 4, max_auras: int = 3):
     auras = []
     n_creatures = integer(draw, 1, max_creatures) if plan.lists["creatures"] else 0
     for i in range(n_creatures):
-        creature = draw(creature_specs(plan, i, legends))
+        creature = _composite(draw, creature_specs, _creature_specs, plan, i, legends)
         objects.append(creature)
         auras += _creature_auras(draw, plan, i, creature, max_auras)
     auras += _equipment_and_anthem(draw, plan, objects)
