@@ -158,3 +158,70 @@ def test_what_a_random_draw_cannot_take_goes_to_the_strategy():
         S.draw_element(data, [])
     with pytest.raises((InvalidArgument, TypeError)):
         S.element(_composite_draw(_source(0)), [])
+
+
+def test_lists_of_sampled_elements_drawn_from_the_source_are_the_strategies_values():
+    """several / draw_several (a rule's cards, a board's artifacts) give, from the same seed, what
+    drawing ``st.lists(st.sampled_from(options), min_size=, max_size=)`` at random gives (the size,
+    then each element; a one-element list draws nothing more), leaving the source where it left it."""
+    cases = ((["a", "b", "c"], 1, 3), (("x",), 1, 2), (("a", "b"), 0, 3), (["only"], 0, 3), (("a", "b"), 2, 2))
+    for seed in range(20):
+        fast_data, fast, slow = RandomData(_source(seed)), _source(seed), _source(seed)
+        slow_data = RandomData(_source(seed))
+        draw = _composite_draw(fast)
+        _composite_draw(slow)
+        for options, low, high in cases:
+            strategy = st.lists(st.sampled_from(options), min_size=low, max_size=high)
+            assert S.draw_several(fast_data, options, low, high, "cards") == slow_data.draw(strategy)
+            assert S.several(draw, options, low, high, "cards") == shim.draw_at_random(strategy, slow)
+        assert fast_data.random_source.rng.random() == slow_data.random_source.rng.random()
+        assert fast.rng.random() == slow.rng.random()
+
+
+def test_under_hypothesis_a_list_of_sampled_elements_is_drawn_as_its_strategy():
+    data = _HypothesisData()
+    assert S.draw_several(data, ["x", "y"], 1, 2, "cards") == 1
+    assert [(repr(s), label) for s, label in data.drawn] == [
+        (repr(st.lists(st.sampled_from(["x", "y"]), min_size=1, max_size=2)), "cards")]
+    drawn = []
+
+    def draw(strategy, label=None):  # a Hypothesis draw: no random source
+        drawn.append((repr(strategy), label))
+        return 1
+
+    assert S.several(draw, ("a",), 0, 3, "artifacts") == 1 and S.several(draw, ("a",), 0, 3) == 1
+    assert drawn == [(repr(st.lists(st.sampled_from(("a",)), min_size=0, max_size=3)), "artifacts"),
+                     (repr(st.lists(st.sampled_from(("a",)), min_size=0, max_size=3)), None)]
+    import pytest
+    from hypothesis.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument):  # an empty list goes to the strategy, which refuses it
+        S.draw_several(RandomData(_source(0)), [], 1, 2)
+
+
+def test_a_boards_creatures_and_counters_drawn_from_the_source_are_the_composites_values():
+    """A board's creatures and their counters (composites drawn once per creature) are drawn at
+    random by calling their definition with the board's own ``draw``: the values drawing the
+    composite strategy at random gives, from the same seed; under Hypothesis the strategy is drawn."""
+    from harness.generation.plan import FULL
+
+    for seed in range(30):
+        fast, slow = _source(seed), _source(seed)
+        draw = _composite_draw(fast)
+        _composite_draw(slow)
+        for i in range(4):
+            legends_fast, legends_slow = set(), set()
+            assert S._composite(draw, S.creature_specs, S._creature_specs, FULL, i, legends_fast) == \
+                shim.draw_at_random(S.creature_specs(FULL, i, legends_slow), slow)
+            assert legends_fast == legends_slow
+            assert S._composite(draw, S.pt_counters, S._pt_counters, S.COUNTER_KINDS) == \
+                shim.draw_at_random(S.pt_counters(S.COUNTER_KINDS), slow)
+        assert fast.rng.random() == slow.rng.random()
+    drawn = []
+
+    def hypothesis_draw(strategy, label=None):  # no random source: the composite strategy is drawn
+        drawn.append(repr(strategy))
+        return {}
+
+    assert S._composite(hypothesis_draw, S.pt_counters, S._pt_counters, ("+1/+1",)) == {}
+    assert drawn == [repr(S.pt_counters(("+1/+1",)))]

@@ -132,3 +132,35 @@ def test_the_corpus_keeps_scenarios_per_engine_smallest_first_and_skips_junk():
     assert explore.saved_scenarios(db, b"engine-a") == [small, big]
     assert explore.saved_scenarios(db, b"engine-b") == [] and explore.saved_scenarios(None, b"engine-a") == []
     explore.save_scenario(None, b"engine-a", small)  # no database: nothing to do
+
+
+def test_a_rule_is_drawn_among_those_that_can_run_in_the_same_order_from_the_same_seed():
+    """_pick_rule draws rules in a random order until one can run (its Bundles hold something, its
+    preconditions hold): a rule drawn that can't run is swapped with the last one left and dropped.
+    Its list of the rules left is made only once the first drawn can't run; the rules drawn are
+    those of the plain swap-and-drop draw, from the same seed."""
+    from random import Random
+    from types import SimpleNamespace
+
+    from harness.running.explore import _pick_rule
+
+    def plain_pick(rules, rng, machine):
+        candidates = list(range(len(rules)))
+        while candidates:
+            j = rng.randrange(len(candidates))
+            rule = rules[candidates[j]]
+            if all(p(machine) for p in rule.preconditions):
+                return rule
+            candidates[j] = candidates[-1]
+            candidates.pop()
+        return None
+
+    machine = SimpleNamespace(coverage_guided=False)
+    for seed in range(200):
+        shape = Random(seed)
+        runs = [shape.random() < 0.3 for _ in range(shape.randint(1, 12))]
+        rules = [SimpleNamespace(bundles=(), preconditions=(lambda m, ok=ok: ok,), name=i) for i, ok in enumerate(runs)]
+        fast, slow = Random(seed), Random(seed)
+        for _ in range(5):
+            assert _pick_rule(machine, rules, fast, {}) is plain_pick(rules, slow, machine)
+        assert fast.random() == slow.random()

@@ -61,6 +61,21 @@ def test_declared_cards_limit_what_the_rules_areas_add():
     assert "Forest" in plan.cards and "Llanowar Elves" not in plan.cards and "Island" not in plan.cards
 
 
+def test_what_a_plan_plays_is_its_own_answer_however_often_and_in_whatever_order_asked():
+    """Plan.plays answers once per card (boards ask it as they are drawn): each plan keeps its own
+    answers, the same as read from the plan and the card data, for every card."""
+    every = Plan.for_info(load_engine("reference").info)
+    small = Plan.for_info(EngineInfo(name="small", version="1", capabilities=frozenset({"destroy", "damage"})))
+    declared = Plan.for_info(EngineInfo(name="lands", version="1", capabilities=frozenset({"mana", "destroy"}),
+                                        cards=frozenset({"Grizzly Bears", "Murder", "Forest"})))
+    names = sorted(every.cards | {"Orb of Origin", "Llanowar Elves", "Forest", "Murder"})
+    for _ in range(2):
+        for plan in (every, small, declared, every):
+            assert [plan.plays(n) for n in names] == [plan._reads_as_played(n) for n in names]
+    assert every.plays("Orb of Origin") and not small.plays("Orb of Origin")
+    assert declared.plays("Forest") and not declared.plays("Llanowar Elves") and every.plays("Llanowar Elves")
+
+
 def test_every_card_a_run_plays_is_in_the_plan_and_in_the_coverage(tmp_path):
     engine = _Recording(load_engine("reference"))
     result = run(engine, max_examples=40, seed=3, replay_dir=tmp_path, database=None, steps_per_example=8)

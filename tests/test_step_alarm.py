@@ -54,3 +54,21 @@ def test_an_alarm_between_calls_raises_nothing_and_stops_the_timer():
 def test_outside_a_run_each_call_stops_its_timer():
     engine_call("observe", _busy, 0.01, timeout=10.0)
     assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+
+
+def test_a_call_from_another_thread_within_a_run_is_not_timed():
+    """Only the main thread is timed (SIGALRM reaches it alone): a call from another thread while
+    the run's handler is installed neither sets the timer nor is cut at its limit."""
+    import threading
+
+    outcome = []
+
+    def call_in_a_thread():
+        outcome.append(engine_call("apply", _busy, 0.3, timeout=0.05))
+        outcome.append(signal.getitimer(signal.ITIMER_REAL)[0])
+
+    with execution.alarm_handler():
+        worker = threading.Thread(target=call_in_a_thread)
+        worker.start()
+        worker.join()
+    assert outcome == [None, 0]

@@ -442,7 +442,16 @@ class Plan:
     def plays(self, card: str) -> bool:
         """Whether ``card`` may be on this plan's boards: the engine declares it (or declares
         no list) and claims every capability it needs (:func:`card_needs`) that the card
-        doesn't imply itself; a declared card outside the pool, when it is modelled."""
+        doesn't imply itself; a declared card outside the pool, when it is modelled. Answered once
+        per card and plan (the plan and the card data don't change; boards ask it as they are drawn)."""
+        known = self.__dict__.setdefault("_plays", {})
+        found = known.get(card)
+        if found is None:
+            found = known[card] = self._reads_as_played(card)
+        return found
+
+    def _reads_as_played(self, card: str) -> bool:
+        """:meth:`plays`, read from the plan and the card data."""
         if card in self.models:
             return True
         if card in self.unmodelled:

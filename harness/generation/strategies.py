@@ -140,6 +140,26 @@ def element(draw, elements, label: str | None = None):
     return draw(st.sampled_from(elements)) if label is None else draw(st.sampled_from(elements), label=label)
 
 
+def several(draw, options, min_size: int, max_size: int, label: str | None = None) -> list:
+    """``draw(st.lists(st.sampled_from(options), min_size=min_size, max_size=max_size))`` (with
+    ``label=label`` when given), drawn at random as ``draw_at_random`` draws it when ``options`` is a
+    non-empty list or tuple and ``0 <= min_size <= max_size``: the size ``rng.randint(min_size,
+    max_size)``, then each element as :func:`element` draws it. Anything else goes to the strategy."""
+    source = random_source(draw)
+    if source is not None and type(options) in (list, tuple) and options and 0 <= min_size <= max_size:
+        return _random_several(source.rng, options, min_size, max_size)
+    strategy = st.lists(st.sampled_from(options), min_size=min_size, max_size=max_size)
+    return draw(strategy) if label is None else draw(strategy, label=label)
+
+
+def _random_several(rng, options, min_size: int, max_size: int) -> list:
+    """:func:`several` drawn at random (``options`` a non-empty list or tuple, valid sizes)."""
+    size = rng.randint(min_size, max_size)
+    if len(options) == 1:
+        return [options[0]] * size
+    return [options[rng.randrange(len(options))] for _ in range(size)]
+
+
 # The same for a rule's ``data`` (what ``st.data()`` draws: Hypothesis's ``DataObject``, or
 # ``harness.running.explore.RandomData``): ``data.draw(strategy, label=label)`` under Hypothesis, a
 # plain random draw under ``--explore``, where making the strategy (``st.integers`` looks its
@@ -167,6 +187,15 @@ def draw_element(data, elements, label: str | None = None):
     if source is not None and type(elements) in (list, tuple) and elements:
         return elements[0] if len(elements) == 1 else elements[source.rng.randrange(len(elements))]
     return data.draw(st.sampled_from(elements), label=label)
+
+
+def draw_several(data, options, min_size: int, max_size: int, label: str | None = None) -> list:
+    """``data.draw(st.lists(st.sampled_from(options), min_size=min_size, max_size=max_size), label=label)``,
+    drawn at random as :func:`several` is."""
+    source = random_source(data)
+    if source is not None and type(options) in (list, tuple) and options and 0 <= min_size <= max_size:
+        return _random_several(source.rng, options, min_size, max_size)
+    return data.draw(st.lists(st.sampled_from(options), min_size=min_size, max_size=max_size), label=label)
 
 
 def rarely(draw, one_in: int, label: str | None = None) -> bool:
@@ -206,14 +235,26 @@ def _counters_of(kinds: tuple[str, ...]):
     return st.dictionaries(st.sampled_from(kinds), st.integers(1, 2), max_size=2)
 
 
-@st.composite
-def pt_counters(draw, kinds: tuple[str, ...] = COUNTER_KINDS):
+def _pt_counters(draw, kinds: tuple[str, ...] = COUNTER_KINDS):
     """A legal set of P/T counters of ``kinds`` (the engine's ``counter_kinds``): never both
     +1/+1 and -1/-1 (CR 704.5q would remove them)."""
     counters = draw(_counters_of(kinds))
     if "+1/+1" in counters and "-1/-1" in counters:
         del counters["-1/-1"]
     return counters
+
+
+pt_counters = st.composite(_pt_counters)
+
+
+def _composite(draw, composite, definition, *args):
+    """``draw(composite(*args))``, ``composite`` being ``st.composite(definition)``; drawn at random
+    (``draw`` has a :func:`~harness.generation.hypothesis_shim.random_source`) as ``definition(draw,
+    *args)`` itself: what ``draw_at_random`` does with the strategy (the definition called with a
+    ``draw`` of the same source), without making and compiling a new strategy for each draw."""
+    if random_source(draw) is not None:
+        return definition(draw, *args)
+    return draw(composite(*args))
 
 
 def owner_of(draw, controller: str, plan) -> str:
@@ -226,8 +267,7 @@ def owner_of(draw, controller: str, plan) -> str:
     return controller
 
 
-@st.composite
-def creature_specs(draw, plan, index: int, legends_taken: set):
+def _creature_specs(draw, plan, index: int, legends_taken: set):
     """One creature of a board (``ObjectSpec``) with only the features ``plan`` allows."""
     name = draw(plan.choice("creatures"))
     controller = draw(players)
@@ -239,7 +279,7 @@ def creature_specs(draw, plan, index: int, legends_taken: set):
     spec = {"id": f"c{index}", "card": name, "owner": owner_of(draw, controller, plan), "controller": controller}
     printed = value = toughness(name)
     if plan.has("counters") and rarely(draw, 4):  # a quarter of the creatures have counters
-        counters = draw(pt_counters(getattr(plan, "counter_kinds", COUNTER_KINDS)))
+        counters = _composite(draw, pt_counters, _pt_counters, getattr(plan, "counter_kinds", COUNTER_KINDS))
         with_counters = value + sum(_counter_pt(k)[1] * n for k, n in counters.items())
         if counters and with_counters > 0:
             spec["counters"] = counters
@@ -261,6 +301,9 @@ def creature_specs(draw, plan, index: int, legends_taken: set):
         if shields:
             spec["regeneration_shields"] = shields
     return spec
+
+
+creature_specs = st.composite(_creature_specs)
 
 
 def enchants_own(name: str) -> bool:
@@ -356,7 +399,7 @@ def boards(draw, plan, max_creatures: int = 4, max_auras: int = 3):
     auras = []
     n_creatures = integer(draw, 1, max_creatures) if plan.lists["creatures"] else 0
     for i in range(n_creatures):
-        creature = draw(creature_specs(plan, i, legends))
+        creature = _composite(draw, creature_specs, _creature_specs, plan, i, legends)
         objects.append(creature)
         auras += _creature_auras(draw, plan, i, creature, max_auras)
     auras += _equipment_and_anthem(draw, plan, objects)

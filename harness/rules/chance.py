@@ -65,7 +65,7 @@ class ChanceActions(RulesArea):
         """One to three chance permanents under ``owner``, then a flip or a roll by ``owner``
         (usually) or by the other player (whose flips their permanents must not touch)."""
         chance_cards = self.chance_cards()
-        cards = data.draw(st.lists(st.sampled_from(chance_cards), min_size=1, max_size=3), label="cards")
+        cards = S.draw_several(data, chance_cards, 1, 3, "cards")
         if POKEY in chance_cards and POKEY not in cards and S.draw_boolean(data, "with Pokey"):
             cards.insert(0, POKEY)  # half the scenes: Pokey's replacements meet the others' (its rulings)
         for card in cards:

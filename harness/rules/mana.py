@@ -90,7 +90,7 @@ def _mana_permanents(draw, costs: bool, found: list[dict]) -> None:
 
 def _mana_enchantments(draw, found: list[dict]) -> None:
     """mana_objects' "tapped for mana" enchantments (``e<i>``), sometimes two of the same."""
-    enchantments = draw(st.lists(st.sampled_from(MANA_ENCHANTMENTS), max_size=3), label="enchantments")
+    enchantments = S.several(draw, MANA_ENCHANTMENTS, 0, 3, "enchantments")
     if enchantments and S.boolean(draw):
         enchantments.append(enchantments[0])  # two of the same: each applies, each triggers
     for i, card in enumerate(enchantments):

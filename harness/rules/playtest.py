@@ -47,8 +47,7 @@ def playtest_objects(draw):
         whose = owner if i == 0 or S.boolean(draw) else other
         found.append({"id": f"o{i}", "card": ORB, "owner": whose, "controller": whose,
                       **({"tapped": True} if S.integer(draw, 0, 2) == 0 else {})})
-    for i, card in enumerate(draw(st.lists(st.sampled_from(PLAYTEST_ARTIFACTS), min_size=1, max_size=3),
-                                  label="artifacts")):
+    for i, card in enumerate(S.several(draw, PLAYTEST_ARTIFACTS, 1, 3, "artifacts")):
         spec = {"id": f"pa{i}", "card": card, "owner": owner, "controller": owner}
         if S.boolean(draw):
             spec["tapped"] = True
@@ -124,8 +123,7 @@ class PlaytestActions(RulesArea):
         other = next(p for p in S.PLAYERS if p != owner)
         orbs = [self._put(ORB, owner if i == 0 or S.draw_boolean(data, "orb mine") else other, data)
                 for i in range(S.draw_integer(data, 1, 2, "orbs"))]
-        cards = data.draw(st.lists(st.sampled_from([c for c in PLAYTEST_ARTIFACTS if self._playtest_plays(c)]),
-                                   min_size=1, max_size=2), label="artifacts")
+        cards = S.draw_several(data, [c for c in PLAYTEST_ARTIFACTS if self._playtest_plays(c)], 1, 2, "artifacts")
         artifacts = [(self._put(card, owner, data), card) for card in cards]
         swords = [oid for oid, card in artifacts if card == SWORD]
         equip = bool(swords) and all(self._playtest_plays(c) for c in ("Grizzly Bears", "Forest"))

@@ -89,7 +89,7 @@ class StepsActions(RulesArea):
         player too), then the upkeep of ``owner`` (usually) or of the other player, whose upkeep
         must not trigger them (CR 503.1a: "your upkeep")."""
         cards = self.step_cards()
-        chosen = data.draw(st.lists(st.sampled_from(cards), min_size=1, max_size=2), label="cards")
+        chosen = S.draw_several(data, cards, 1, 2, "cards")
         placed = [(card, owner) for card in chosen]
         if S.draw_integer(data, 0, 3, "one for the other player") == 3:
             placed.append((S.pick(data, cards, "other's card"), other_player(owner)))

@@ -43,13 +43,13 @@ class OutputTail(io.TextIOBase):
     """A write-only text stream that keeps the last :attr:`LIMIT` characters written to it.
 
     Engine output during one call is captured here, so an engine that prints thousands of
-    lines per event costs memory of one tail, and a finding shows only that tail.
+    lines per event costs memory of one tail, and a finding shows only that tail. A new one
+    is made for every engine call: it has no ``__init__`` (its text is the class's empty one
+    until written).
     """
 
     LIMIT = 2000
-
-    def __init__(self):
-        self._text = ""
+    _text = ""
 
     def writable(self) -> bool:
         return True
@@ -83,13 +83,22 @@ class _CutShort(BaseException):
         self.exc = exc
 
 
-class _Block:
+class _BlockState:
     """The engine call the step alarm now times (None between calls), and whether the alarm's
     handler stays installed (``resident``: inside :func:`alarm_handler`), so that the timer may
-    stay set between calls (:class:`time_limit`)."""
+    stay set between calls (:class:`time_limit`). One instance, :data:`_Block` (written at every
+    engine call: an instance's attributes, which a write leaves every class's lookups cached)."""
 
-    current: "time_limit | None" = None  # noqa: UP037  (quoted: a literal of Hypothesis's constant pool)
-    resident = False
+    __slots__ = ("current", "resident", "thread")
+
+    def __init__(self) -> None:
+        self.current: "time_limit | None" = None  # noqa: UP037  (quoted: a literal of Hypothesis's constant pool)
+        self.resident = False
+        #: The thread (``threading.get_ident()``) that installed the resident handler: the main thread.
+        self.thread: int | None = None
+
+
+_Block = _BlockState()
 
 
 def _on_alarm(signum, frame) -> None:
@@ -127,7 +136,7 @@ def alarm_handler():
         yield
         return
     previous = signal.signal(signal.SIGALRM, _on_alarm)
-    outer, _Block.resident = _Block.resident, True
+    outer, _Block.resident, _Block.thread = _Block.resident, True, threading.get_ident()
     try:
         yield
     finally:
@@ -165,7 +174,7 @@ class time_limit:
     ``getitimer`` a call instead of two ``setitimer``.
     """
 
-    __slots__ = ("seconds", "what", "budget_first", "fired", "_timed", "_previous", "_engine", "_outer",
+    __slots__ = ("seconds", "what", "budget_first", "fired", "_timed", "_previous", "_outer",
                  "_outer_timer", "_started", "_due")
 
     def __init__(self, seconds: float | None, what: str):
@@ -174,14 +183,17 @@ class time_limit:
         self._timed = False
         self._due: float | None = None
         self._previous: Callable[[int, FrameType | None], Any] | int | None = None  # what signal.signal returns
-        self._engine = interrupts.engine_running()
 
     def __enter__(self) -> "time_limit":  # noqa: UP037  (the same)
-        self._engine.__enter__()
+        _ENGINE_RUNNING.__enter__()
         left = interrupts.remaining()
         seconds = self.seconds
         limit = seconds if left is None else min(seconds or left, left)
-        if not limit or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        if not limit:
+            return self
+        # Within alarm_handler, in its thread (the main one, with setitimer): the checks below hold.
+        if not (_Block.resident and threading.get_ident() == _Block.thread) and (
+                threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer")):
             return self
         self.budget_first = left is not None and (not seconds or left < seconds)
         if _Block.resident and _Block.current is None:  # the handler is installed: the timer may be set already
@@ -214,11 +226,15 @@ class time_limit:
                     signal.signal(signal.SIGALRM, self._previous)
                 interrupts.clear_deferred()
         finally:
-            self._engine.__exit__(exc_type, exc, tb)
+            _ENGINE_RUNNING.__exit__(exc_type, exc, tb)
         if exc_type is _CutShort:  # out of a hang: the alarm's own exception
             raise exc.exc from None
         if self.fired is not None and exc_type is None:  # the block outlived its limit, and the
             raise self.fired  # alarm's exception was dropped on the way
+
+
+#: What marks every engine call for :mod:`harness.running.interrupts` (it holds no state: one serves them all).
+_ENGINE_RUNNING = interrupts.engine_running()
 
 
 def engine_call(what: str, function, *args, timeout: float | None = None, sink: OutputTail | None = None):

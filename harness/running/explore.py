@@ -121,23 +121,28 @@ def _pick_rule(machine, rules: list, rng: Random, bundles: dict[str, list]):
     or None: uniformly, or in a coverage-guided run (``--coverage-guided``) with the weights
     of :mod:`harness.generation.guidance`, the rule drawn then noted as its step's source. Rules are
     tried in random order and only the drawn one's preconditions are evaluated, so a step
-    costs one or two precondition checks."""
+    costs one or two precondition checks (the list of the rules left is made only when the first
+    one drawn can't run)."""
     weights = None
     if machine.coverage_guided:
         weights = machine.plan.guidance.rule_weights(tuple(r.function.__name__ for r in rules))
-    candidates = list(range(len(rules)))
-    while candidates:
-        if weights and len(candidates) == len(rules):
+    left = len(rules)
+    candidates: list[int] | None = None  # None: every rule is left, each at its own index
+    while left:
+        if weights and left == len(rules):
             j = hypothesis_shim.weighted_index(rng, len(rules), weights)
         else:
-            j = rng.randrange(len(candidates))
-        rule = rules[candidates[j]]
+            j = rng.randrange(left)
+        rule = rules[j if candidates is None else candidates[j]]
         if all(bundles.get(b.name) for b in rule.bundles) and all(p(machine) for p in rule.preconditions):
             if machine.coverage_guided:
                 machine.run_stats.coverage.source = rule.function.__name__
             return rule
+        if candidates is None:
+            candidates = list(range(len(rules)))
         candidates[j] = candidates[-1]
         candidates.pop()
+        left -= 1
     return None
 
 

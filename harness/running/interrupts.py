@@ -24,7 +24,7 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 
 class BudgetExhausted(KeyboardInterrupt):
@@ -35,17 +35,26 @@ class BudgetExhausted(KeyboardInterrupt):
     """
 
 
-class _State:
-    requested = False
-    armed = False
-    deadline: float | None = None
-    shield = 0
-    deferred: BaseException | None = None
-    engine = 0
-    #: A supervised process's shared monitor (:mod:`harness.running.supervisor`): byte 0 is 1 while
-    #: engine code runs; ``notify`` is called when a Ctrl-C is seen.
-    monitor: mmap.mmap | None = None
-    notify = None
+class _States:
+    """The flags of this module; one instance, :data:`_State` (written at every engine call: an
+    instance's attributes, which a write leaves every class's lookups cached)."""
+
+    __slots__ = ("requested", "armed", "deadline", "shield", "deferred", "engine", "monitor", "notify")
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.armed = False
+        self.deadline: float | None = None
+        self.shield = 0
+        self.deferred: BaseException | None = None
+        self.engine = 0
+        #: A supervised process's shared monitor (:mod:`harness.running.supervisor`): byte 0 is 1 while
+        #: engine code runs; ``notify`` is called when a Ctrl-C is seen.
+        self.monitor: mmap.mmap | None = None
+        self.notify: Callable[[], object] | None = None
+
+
+_State = _States()
 
 
 def monitor_with(shared, notify=None) -> None:
