@@ -198,7 +198,7 @@ def test_each_session_step_forgets_every_view(monkeypatch):
 _NOT_PLAIN = [(1,), {1: "a"}, float("nan"), float("inf"), {"x"}, b"x", object(), _Str := type("Str", (str,), {})("s")]
 
 
-@pytest.mark.parametrize("bad", _NOT_PLAIN, ids=repr)
+@pytest.mark.parametrize("bad", _NOT_PLAIN, ids=lambda v: "object()" if type(v) is object else repr(v))
 @pytest.mark.parametrize("where", ["top", "value", "key", "list", "list of leaves", "deep"])
 def test_the_quick_plain_check_agrees_with_the_walk(bad, where):
     """:func:`invariants.generic._is_plain` (what :func:`json_problem` asks first) finds a
