@@ -308,10 +308,9 @@ def decline_if_unmodelled(game: GameBase, event: dict) -> None:
     """Raise :class:`Unsupported` if performing ``event`` now would need an ability the engine
     does not model (a :class:`Gap` with a check). Changes nothing."""
     activation, looked = None, False
-    for gap in _checked_on(event.get("type")):
-        of = _OF_ACTIVATION.get(gap.check)
+    for gap, check, of in _asked_on(event.get("type")):
         if of is None:
-            matters = gap.check is not None and gap.check(game, event)
+            matters = check(game, event)
         else:  # the activation found once for every check of one (what gap.check would find)
             if not looked:
                 activation, looked = _activation(game, event), True
@@ -322,18 +321,26 @@ def decline_if_unmodelled(game: GameBase, event: dict) -> None:
         raise Unsupported("ability:protection", "protection would prevent the damage (CR 702.16e is not modelled)")
 
 
-_CHECKED_ON: dict = {}
+_ASKED_ON: dict = {}
+
+
+def _asked_on(kind) -> list[tuple[Gap, Callable[[GameBase, dict], bool], Callable | None]]:
+    """``(gap, its check, the function of the activation the check calls or None)``
+    (:func:`_of_activation`) for each gap of :data:`GAPS` whose check may be True on an event of
+    type ``kind``, in order."""
+    known = _ASKED_ON.get(kind) if isinstance(kind, str) else None
+    if known is None or known[0] is not GAPS:
+        asked = [(g, g.check, _OF_ACTIVATION.get(g.check)) for g in GAPS if g.check is not None
+                 and (g.check not in _EVENTS or kind in _EVENTS[g.check])]
+        if not isinstance(kind, str):
+            return asked
+        known = _ASKED_ON[kind] = (GAPS, asked)
+    return known[1]
 
 
 def _checked_on(kind) -> list[Gap]:
     """The gaps of :data:`GAPS` whose check may be True on an event of type ``kind``, in order."""
-    known = _CHECKED_ON.get(kind) if isinstance(kind, str) else None
-    if known is None or known[0] is not GAPS:
-        gaps = [g for g in GAPS if g.check is not None and (g.check not in _EVENTS or kind in _EVENTS[g.check])]
-        if not isinstance(kind, str):
-            return gaps
-        known = _CHECKED_ON[kind] = (GAPS, gaps)
-    return known[1]
+    return [gap for gap, _, _ in _asked_on(kind)]
 
 
 def _protection_prevents(game: GameBase, event) -> bool:
