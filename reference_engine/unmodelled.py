@@ -185,21 +185,35 @@ def _activation(game: GameBase, event):
     return (obj, abilities[index]) if index < len(abilities) else None
 
 
-@_on("activate")
-def _top_after_shuffle(game: GameBase, event) -> bool:
+#: The checks made by :func:`_of_activation`, with the function of the activation each calls.
+_OF_ACTIVATION: dict[Callable | None, Callable] = {}
+
+
+def _of_activation(of: Callable[[GameBase, GameObject, object], bool]) -> Callable[[GameBase, dict], bool]:
+    """The check ``check(game, event)``: True when ``event`` activates an ability (:func:`_activation`:
+    ``(obj, ability)``) and ``of(game, obj, ability)`` is True. Declared on ``activate`` events
+    only; :func:`decline_if_unmodelled` finds the activation once for all such checks."""
+    @_on("activate")
+    def check(game, event) -> bool:
+        found = _activation(game, event)
+        return found is not None and of(game, *found)
+    check.__doc__ = of.__doc__
+    _OF_ACTIVATION[check] = of
+    return check
+
+
+@_of_activation
+def _top_after_shuffle(game: GameBase, obj: GameObject, ability) -> bool:
     """Puresight Merrow looks at the top card of a library a search shuffled (Goblin Engineer,
     Sakura-Tribe Elder, Explosive Vegetation):
     which card is on top is no longer the board's order (CR 701.24a)."""
-    found = _activation(game, event)
-    return (found is not None and found[0].zone == BATTLEFIELD and found[1].kind == LOOK_AND_EXILE_TOP
-            and found[0].controller in game.shuffled_libraries)
+    return obj.zone == BATTLEFIELD and ability.kind == LOOK_AND_EXILE_TOP and obj.controller in game.shuffled_libraries
 
 
-@_on("activate")
-def _unearth(game: GameBase, event) -> bool:
+@_of_activation
+def _unearth(game: GameBase, obj: GameObject, ability) -> bool:
     """Fatestitcher's unearth is activated from its graveyard (CR 702.84a)."""
-    found = _activation(game, event)
-    return found is not None and found[0].zone == "graveyard" and found[1].kind == UNEARTH
+    return obj.zone == "graveyard" and ability.kind == UNEARTH
 
 
 def _sword_in_graveyard(game: GameBase, event) -> bool:
@@ -210,14 +224,12 @@ def _sword_in_graveyard(game: GameBase, event) -> bool:
     return False
 
 
-@_on("activate")
-def _treasure_activated(game: GameBase, event) -> bool:
+@_of_activation
+def _treasure_activated(game: GameBase, obj: GameObject, ability) -> bool:
     """A Treasure token's "{T}, Sacrifice this artifact: Add one mana of any color." is
     activated (CR 111.10a); a Treasure that has no abilities now (a tapped continuous one)
     has nothing to activate, and the activation is refused instead."""
-    found = _activation(game, event)
-    return (found is not None and found[0].zone == BATTLEFIELD and found[0].card.name == "Treasure Token"
-            and bool(game.activated_abilities(found[0])))
+    return obj.zone == BATTLEFIELD and obj.card.name == "Treasure Token" and bool(game.activated_abilities(obj))
 
 
 @_on("begin_step")
@@ -295,25 +307,40 @@ GAPS: tuple[Gap, ...] = (
 def decline_if_unmodelled(game: GameBase, event: dict) -> None:
     """Raise :class:`Unsupported` if performing ``event`` now would need an ability the engine
     does not model (a :class:`Gap` with a check). Changes nothing."""
-    for gap in _checked_on(event.get("type")):
-        if gap.check is not None and gap.check(game, event):
+    activation, looked = None, False
+    for gap, check, of in _asked_on(event.get("type")):
+        if of is None:
+            matters = check(game, event)
+        else:  # the activation found once for every check of one (what gap.check would find)
+            if not looked:
+                activation, looked = _activation(game, event), True
+            matters = activation is not None and of(game, *activation)
+        if matters:
             raise Unsupported(gap.reason, f"{gap.card}: {gap.ability} would matter ({gap.when})")
     if _protection_prevents(game, event):
         raise Unsupported("ability:protection", "protection would prevent the damage (CR 702.16e is not modelled)")
 
 
-_CHECKED_ON: dict = {}
+_ASKED_ON: dict = {}
+
+
+def _asked_on(kind) -> list[tuple[Gap, Callable[[GameBase, dict], bool], Callable | None]]:
+    """``(gap, its check, the function of the activation the check calls or None)``
+    (:func:`_of_activation`) for each gap of :data:`GAPS` whose check may be True on an event of
+    type ``kind``, in order."""
+    known = _ASKED_ON.get(kind) if isinstance(kind, str) else None
+    if known is None or known[0] is not GAPS:
+        asked = [(g, g.check, _OF_ACTIVATION.get(g.check)) for g in GAPS if g.check is not None
+                 and (g.check not in _EVENTS or kind in _EVENTS[g.check])]
+        if not isinstance(kind, str):
+            return asked
+        known = _ASKED_ON[kind] = (GAPS, asked)
+    return known[1]
 
 
 def _checked_on(kind) -> list[Gap]:
     """The gaps of :data:`GAPS` whose check may be True on an event of type ``kind``, in order."""
-    known = _CHECKED_ON.get(kind) if isinstance(kind, str) else None
-    if known is None or known[0] is not GAPS:
-        gaps = [g for g in GAPS if g.check is not None and (g.check not in _EVENTS or kind in _EVENTS[g.check])]
-        if not isinstance(kind, str):
-            return gaps
-        known = _CHECKED_ON[kind] = (GAPS, gaps)
-    return known[1]
+    return [gap for gap, _, _ in _asked_on(kind)]
 
 
 def _protection_prevents(game: GameBase, event) -> bool:

@@ -302,3 +302,22 @@ def test_unearth_from_the_graveyard_declines():
     game = game_of(obj("fs", "Fatestitcher", zone="graveyard"), obj("island", "Island"))
     performed(game, {"type": "activate", "object": "island", "ability": 0})
     assert_declined(game, {"type": "activate", "object": "fs", "ability": 1}, "ability:unearth")
+
+
+def test_the_activation_is_found_once_for_every_check_of_one(monkeypatch):
+    """The checks of activations (Puresight Merrow after a shuffle, a Treasure, unearth) share one
+    look at the ability an ``activate`` event names; each gap's own check, asked alone, finds it
+    too and says the same (a Treasure's activation, refused earlier by the engine, is one)."""
+    import reference_engine.unmodelled as unmodelled
+    game = game_of(obj("island", "Island"), obj("t", "Treasure Token", token=True))
+    found = []
+    real = unmodelled._activation
+    monkeypatch.setattr(unmodelled, "_activation", lambda g, e: found.append(e) or real(g, e))
+    island = {"type": "activate", "object": "island", "ability": 0}
+    unmodelled.decline_if_unmodelled(game, island)
+    assert found == [island]
+    treasure = {"type": "activate", "object": "t", "ability": 0}
+    for event, reasons in ((treasure, ["ability:not modelled"]), (island, [])):
+        assert [g.reason for g in GAPS if g.check in unmodelled._OF_ACTIVATION and g.check(game, event)] == reasons
+    with pytest.raises(Unsupported):
+        unmodelled.decline_if_unmodelled(game, treasure)

@@ -38,3 +38,13 @@ def test_the_checks_asked_on_an_event_type_are_those_declaring_it_or_none():
                     and kind in unmodelled._EVENTS.get(g.check, frozenset([kind]))]
         assert asked == expected
     assert any(g.check is not None and g.check not in unmodelled._EVENTS for g in unmodelled.GAPS)
+
+
+def test_the_gaps_asked_on_an_event_type_follow_a_new_table_of_gaps(monkeypatch):
+    """What is kept of :data:`GAPS` by event type is found again once GAPS is another table."""
+    unmodelled._checked_on("damage")  # kept for the table of the module
+    fewer = tuple(g for g in unmodelled.GAPS if g.card != "Snake Umbra")
+    monkeypatch.setattr(unmodelled, "GAPS", fewer)
+    assert [g.card for g in unmodelled._checked_on("damage")] == \
+        [g.card for g in fewer if g.check is not None and "damage" in unmodelled._EVENTS.get(g.check, {"damage"})]
+    assert "Snake Umbra" not in [g.card for g in unmodelled._checked_on("damage")]
