@@ -34,12 +34,12 @@ class CardDatabase(Mapping[str, Card]):
         self._starts: dict[str, int] = {}  # a card's name -> where its line starts in _data
         self._faces: dict[str, str] = {}  # a face's name -> the card's name (when not a card's name)
         self._cards: dict[str, dict[str, Card]] = {}
+        starts = self._starts
         for head in re.finditer(self._HEAD, self._data):
-            start = head.start() + 1
-            if head[2] is not None:  # a normal card's usual line: its name is all it needs
-                self._starts[head[1].decode("utf-8")] = start
+            if head[2]:  # a normal card's usual line: its name is all it needs
+                starts[head[1].decode()] = head.start() + 1
             else:
-                self._index(start)
+                self._index(head.start() + 1)
 
     def _index(self, start: int) -> None:
         """Index the line starting at ``start`` of ``_data`` (not a normal card's usual line):
