@@ -67,6 +67,26 @@ OVERLAY_DFC = ("Overlay Seer // Overlay Horror", [
 # -- the database ------------------------------------------------------------------------
 
 
+def test_the_database_index_reads_every_line_shape():
+    """The index (a scan for each line's name) gives every card by its name in the file's
+    order, whatever the line's shape: the usual one, an escaped name, keys in another order,
+    a multi-face card (its faces by name too), blank lines, no newline at the end."""
+    lines = [{"name": "Plain Bear", "layout": "normal", "type_line": "Creature — Bear"},
+             {"name": 'Kongming, "Sleeping Dragon"', "layout": "normal"},
+             {"name": "Caf\u00e9 Golem", "layout": "normal"},
+             {"layout": "normal", "name": "Keys Reversed"},
+             {"name": "Fire // Ice", "layout": "split", "faces": [{"name": "Fire"}, {"name": "Ice"}]},
+             {"name": "Odd Layout", "layout": "saga"}]
+    data = ("\n".join(json.dumps(line) for line in lines[:3]) + "\n\n"
+            + "\n".join(json.dumps(line) for line in lines[3:])).encode("utf-8")
+    database = cards.CardDatabase(data)
+    assert list(database) == [line["name"] for line in lines] and len(database) == 6
+    assert all(database.record(line["name"]) == line for line in lines)
+    assert database.face_names() == {"Fire", "Ice"} and database.lookup("Ice").name == "Ice"
+    assert database.lookup("Fire // Ice").faces == ("Fire", "Ice") and database.lookup("Nope") is None
+    assert "Odd Layout" in database and "Fire" not in database
+
+
 def test_a_database_card_hill_giant():
     giant = cards.card("Hill Giant")
     assert (giant.name, giant.mana_cost, giant.mana_value) == ("Hill Giant", "{3}{R}", 4)
