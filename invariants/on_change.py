@@ -26,8 +26,6 @@ mutants, and that a violation in the changed part alone is found.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress, repeat
-from operator import is_not
 
 
 def _unchanged(old, new) -> bool:
@@ -62,10 +60,8 @@ def changed_objects(obs: dict, before) -> dict:
     get = before["objects"].get
     # not _unchanged(old, obj), written out (a call per object costs a sixth of the comparison)
     if _trusted[0] is obs and _trusted[1] is before:
-        objects = obs["objects"]
-        # the objects that are not their previous version, picked in C (most are), then compared
-        others = compress(objects.items(), map(is_not, objects.values(), map(get, objects, repeat(_unchanged))))
-        changed = {oid: obj for oid, obj in others if not get(oid, _unchanged) == obj}
+        changed = {oid: obj for oid, obj in obs["objects"].items()
+                   if (old := get(oid, _unchanged)) is not obj and not old == obj}
     else:
         changed = {oid: obj for oid, obj in obs["objects"].items()
                    if (old := get(oid, _unchanged)) is obj or not old == obj}
