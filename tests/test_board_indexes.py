@@ -117,3 +117,25 @@ def test_a_refused_event_that_removed_an_object_changed_the_objects():
     found = check(_refused({"b": bears}, {"b": {**bears, "zone": "exile"}}))
     assert len(found) == 1 and found[0].startswith("the refused event (illegal_target) changed objects")
     assert check(_refused({"b": bears}, {"b": bears})) == []  # the same dict: equal (its own previous version)
+
+
+def test_ids_kept_on_change_are_those_a_scan_finds(reference_transitions):
+    """:class:`invariants.on_change.IdsWhere` takes the ids of the step before less the removed and
+    changed objects, plus the changed ones that have the property: the ids a scan of every object finds."""
+    untapped = on_change.IdsWhere(lambda o: o["zone"] == "battlefield" and not o.get("tapped"))
+    kept = toggled = 0
+    for t in reference_transitions:
+        kept += untapped.obs is t.before
+        before, after = untapped.pair(t.before, t.after)
+        assert (before, after) == (untapped._full(t.before), untapped._full(t.after))
+        toggled += bool(before - after) and bool(after - before)
+    assert kept > len(reference_transitions) // 2 and toggled  # permanents tap, untap, enter and leave
+
+
+def test_ids_kept_on_change_lose_the_removed_and_the_changed_without_the_property():
+    has = on_change.IdsWhere(lambda o: o["n"] > 0)
+    first = {"objects": {"a": {"n": 1}, "b": {"n": 1}, "c": {"n": 0}, "d": {"n": 1}}}
+    second = {"objects": {"a": {"n": 0}, "b": {"n": 2}, "c": {"n": 3}}}
+    assert has.pair(first, second) == ({"a", "b", "d"}, {"b", "c"})
+    assert has.pair(second, {"objects": dict(second["objects"])}) == ({"b", "c"}, {"b", "c"})  # nothing changed
+    assert has.pair(first, first) == ({"a", "b", "d"}, {"a", "b", "d"})

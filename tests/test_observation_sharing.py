@@ -48,6 +48,17 @@ def test_a_reference_session_takes_an_entry_given_again_as_unchanged():
     assert list(on_change.changed_objects(untold, before)) == ["b", "r"]
 
 
+def test_a_trusted_pair_reads_the_new_and_the_unequal_entries_as_changed_in_their_order():
+    """For the pair a session vouched for, the entries that are not their previous version are
+    compared: an equal one is unchanged, an unequal one or one of a new id (even null) is changed."""
+    same, equal = {"n": 1}, {"n": 2}
+    before = {"objects": {"s": same, "e": equal, "d": {"n": 4}, "gone": {"n": 5}}}
+    after = {"objects": {"none": None, "d": {"n": 0}, "e": dict(equal), "s": same, "x": {"n": 3}}}
+    on_change.trust_identity(after, before)
+    assert list(on_change.changed_objects(after, before).items()) == [("none", None), ("d", {"n": 0}),
+                                                                       ("x", {"n": 3})]
+
+
 def test_an_entry_changed_in_place_and_given_again_is_read_as_changed():
     """CR 704.5f: a creature with toughness 0 is put into its owner's graveyard. An engine that
     changes the Bears' entry in place after a step found sound, and gives it out again, is found:
