@@ -107,8 +107,11 @@ def test_isolated_run_finds_what_the_in_process_run_finds(tmp_path):
     results = []
     for isolate in (False, True):
         engine = load_engine(spec, isolate=isolate)
-        result = run(engine, max_examples=300, seed=5, replay_dir=tmp_path / str(isolate), database=None,
-                     explore=True)
+        try:
+            result = run(engine, max_examples=300, seed=5, replay_dir=tmp_path / str(isolate), database=None,
+                         explore=True)
+        finally:
+            getattr(engine, "close", lambda: None)()  # the child of --isolate, not left to the finalizer
         assert result.violation is not None
         results.append((result.violation.invariant, result.scenario["board"], result.scenario["steps"],
                         result.examples_to_failure))
@@ -323,8 +326,12 @@ def test_the_tiny_engine_gives_the_same_findings_in_process_and_over_the_protoco
     spec = f"{ROOT / 'examples' / 'engines' / 'tiny' / 'engine.py'}:buggy"
     found = []
     for isolate in (False, True):
-        result = run(load_engine(spec, isolate=isolate), max_examples=25, seed=3, replay_dir=tmp_path / str(isolate),
-                     database=None, keep_going=True)
+        engine = load_engine(spec, isolate=isolate)
+        try:
+            result = run(engine, max_examples=25, seed=3, replay_dir=tmp_path / str(isolate), database=None,
+                         keep_going=True)
+        finally:
+            getattr(engine, "close", lambda: None)()  # the child of --isolate, not left to the finalizer
         found.append(sorted((f.key, json.dumps(f.scenario["board"]), json.dumps(f.scenario["steps"]))
                             for f in result.findings))
     assert len(found[0]) == 3 and found[0] == found[1]  # the three planted bugs, the same way
