@@ -100,18 +100,24 @@ def test_a_real_exchange_validates_against_the_schemas():
 
 
 # --------------------------------------------------------------------------- the bridge
+def _run_and_close(spec: str, isolate: bool, **options):
+    """``run`` of ``spec`` (in process, or behind harness.serve with ``isolate``); the engine is
+    closed when the run ends (the child of --isolate is not left to the finalizer)."""
+    engine = load_engine(spec, isolate=isolate)
+    try:
+        return run(engine, **options)
+    finally:
+        getattr(engine, "close", lambda: None)()
+
+
 def test_isolated_run_finds_what_the_in_process_run_finds(tmp_path):
     """Same seed, same engine, in-process and behind harness.serve: the same reduced finding,
     exploring (the default of ``rulesfuzz run``)."""
     spec = f"{FORKS / 'umbra_taps_creature.py'}:engine"
     results = []
     for isolate in (False, True):
-        engine = load_engine(spec, isolate=isolate)
-        try:
-            result = run(engine, max_examples=300, seed=5, replay_dir=tmp_path / str(isolate), database=None,
-                         explore=True)
-        finally:
-            getattr(engine, "close", lambda: None)()  # the child of --isolate, not left to the finalizer
+        result = _run_and_close(spec, isolate, max_examples=300, seed=5, replay_dir=tmp_path / str(isolate),
+                                database=None, explore=True)
         assert result.violation is not None
         results.append((result.violation.invariant, result.scenario["board"], result.scenario["steps"],
                         result.examples_to_failure))
@@ -326,12 +332,8 @@ def test_the_tiny_engine_gives_the_same_findings_in_process_and_over_the_protoco
     spec = f"{ROOT / 'examples' / 'engines' / 'tiny' / 'engine.py'}:buggy"
     found = []
     for isolate in (False, True):
-        engine = load_engine(spec, isolate=isolate)
-        try:
-            result = run(engine, max_examples=25, seed=3, replay_dir=tmp_path / str(isolate), database=None,
-                         keep_going=True)
-        finally:
-            getattr(engine, "close", lambda: None)()  # the child of --isolate, not left to the finalizer
+        result = _run_and_close(spec, isolate, max_examples=25, seed=3, replay_dir=tmp_path / str(isolate),
+                                database=None, keep_going=True)
         found.append(sorted((f.key, json.dumps(f.scenario["board"]), json.dumps(f.scenario["steps"]))
                             for f in result.findings))
     assert len(found[0]) == 3 and found[0] == found[1]  # the three planted bugs, the same way
