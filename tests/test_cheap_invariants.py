@@ -198,15 +198,15 @@ def test_each_session_step_forgets_every_view(monkeypatch):
 _NOT_PLAIN = [(1,), {1: "a"}, float("nan"), float("inf"), {"x"}, b"x", object(), _Str := type("Str", (str,), {})("s")]
 
 
-@pytest.mark.parametrize("bad", _NOT_PLAIN, ids=lambda v: "object()" if type(v) is object else repr(v))
-@pytest.mark.parametrize("where", ["top", "value", "key", "list", "list of leaves", "deep"])
-def test_the_quick_plain_check_agrees_with_the_walk(bad, where):
+@pytest.mark.parametrize("where, bad", [
+    (where, bad) for where in ("top", "value", "key", "list", "list of leaves", "deep") for bad in _NOT_PLAIN
+    if where != "key" or isinstance(bad, str) or getattr(bad, "__hash__", None) is not None  # a key is hashable
+], ids=lambda v: "object()" if type(v) is object else repr(v) if not isinstance(v, str) or v == "s" else v)
+def test_the_quick_plain_check_agrees_with_the_walk(where, bad):
     """:func:`invariants.generic._is_plain` (what :func:`json_problem` asks first) finds a
     problem wherever :func:`invariants.generic._json_walk` (which gives the message) finds one,
     in a dict's keys and values, in a list of leaves or of containers, at any depth."""
     if where == "key":
-        if not isinstance(bad, str) and getattr(bad, "__hash__", None) is None:
-            return
         value: object = {"a": 1, bad: 2} if not isinstance(bad, float) or bad == bad else {"a": 1}
     else:
         value = {"top": bad, "value": {"a": 1, "b": bad, "c": True}, "list": [{"a": None}, bad],
