@@ -117,7 +117,22 @@ def every_child_process_is_reaped():
             return
         time.sleep(0.1)
     pytest.fail("child processes of the test process were left running or unreaped at the end of its session: "
-                + "; ".join(f"{pid}: {what[:200]}" for pid, what in sorted(left.items())), pytrace=False)
+                + "; ".join(f"{pid}: {what[:200]} (first seen alive after {_SEEN_AFTER.get(pid, 'the last test')})"
+                            for pid, what in sorted(left.items())), pytrace=False)
+
+
+#: Each child process seen alive at the end of a test: the first such test (the one that started
+#: it, or left it to a finalizer), for :func:`every_child_process_is_reaped`'s message.
+_SEEN_AFTER: dict[int, str] = {}
+
+
+@pytest.fixture(autouse=True)
+def children_seen_after_the_test(request):
+    """Record after which test each child process was first seen alive. No assertion here: a
+    child may rightly outlive its test until a garbage collection closes its engine."""
+    yield
+    for pid in child_processes():
+        _SEEN_AFTER.setdefault(pid, request.node.nodeid)
 
 
 @pytest.fixture(autouse=True)
