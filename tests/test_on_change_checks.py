@@ -14,6 +14,7 @@ import pytest
 
 import invariants
 import invariants.generic as generic
+import invariants.playtest as playtest
 from harness.adapters.reference import ReferenceAdapter
 from harness.protocol import Transition
 from invariants import on_change, views
@@ -288,3 +289,26 @@ def test_a_new_equipment_attached_to_no_creature_is_found(reference_transitions)
     o["subtypes"], o["attached_to"] = ["Equipment"], "nowhere"
     assert invariants.REGISTRY["playtest.equipment"].check(_next(t, after)) == [
         f"Equipment {oid} is attached to 'nowhere', not a creature on the battlefield (CR 704.5n)"]
+
+
+def test_the_orbs_read_among_the_objects_named_orb_are_the_battlefields(reference_transitions):
+    """Orb of Origin's rulings: the Orbs of Origin on the battlefield (``playtest._orbs``, in battlefield
+    order), read among the objects named Orb of Origin kept for the step (``IdsWhere.known``), are those
+    read from the whole zone list; an observation that is not one of the step's is read in full."""
+    found = None
+    for t in reference_transitions:
+        on_change.forget_all()
+        playtest._NAMED_ORB.pair(t.before, t.after)
+        views.forget()
+        orbs = playtest._orbs(t.after)
+        on_change.forget_all()
+        views.forget()
+        assert orbs == playtest._orbs(t.after)
+        found = found or (t if orbs else None)
+    assert found is not None, "no Orb of Origin on the battlefield: the test tests nothing"
+    playtest._NAMED_ORB.pair(found.before, found.after)
+    renamed = copy.deepcopy(found.after)
+    orb = playtest._orbs(found.after)[0]
+    renamed["objects"][orb]["name"] = "Thought Vessel"
+    assert playtest._NAMED_ORB.known(renamed) is None
+    assert orb not in playtest._orbs(renamed)
