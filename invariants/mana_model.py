@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import permutations
+from functools import cache
 
 import cards
 
@@ -203,22 +202,18 @@ def apply_in_order(mana: dict[str, int], effects) -> dict[str, int]:
 
 
 def outcomes(mana: dict[str, int], effects: list[tuple[str, int]]) -> list[dict[str, int]]:
-    """The mana after ``effects`` in every possible order (CR 616.1), without duplicates, in the
-    order the orders first give them (new dicts: worked out once per mana and effects,
-    :func:`_outcomes`)."""
-    return [dict(result) for result in _outcomes(tuple(mana.items()), tuple(effects))]
-
-
-@lru_cache(maxsize=4096)
-def _outcomes(mana: tuple[tuple[str, int], ...], effects: tuple[tuple[str, int], ...]) -> tuple[tuple, ...]:
-    """:func:`outcomes` of ``dict(mana)``, each as its items: every order of ``effects`` (``k!`` of them)
-    tried once per process."""
-    seen: list[dict[str, int]] = []
-    for order in permutations(effects):
-        result = apply_in_order(dict(mana), order)
-        if result not in seen:
-            seen.append(result)
-    return tuple(tuple(result.items()) for result in seen or [dict(mana)])
+    """The mana after ``effects`` in every possible order (CR 616.1), without duplicates (new dicts),
+    worked out without trying the orders: with no "black" effect every order multiplies ``mana`` by
+    every factor (one result); else the last black effect gives {B} (Contamination) and the
+    multiplying effects placed after it, any of them, multiply that: one result per product of some
+    of their factors, in increasing amount."""
+    factors = [factor for kind, factor in effects if kind != "black"]
+    if len(factors) == len(effects):
+        return [apply_in_order(dict(mana), effects)]
+    products = {1}
+    for factor in factors:
+        products |= {p * factor for p in products}
+    return [{"B": p} for p in sorted(products)]
 
 
 @per_observation

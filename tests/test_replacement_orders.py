@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from itertools import permutations
 
 import pytest
 
@@ -13,24 +14,29 @@ from harness.protocol import Transition
 from invariants.mana import pool_shape
 
 
-def test_each_order_of_the_replacement_effects_gives_its_mana_once():
-    """CR 616.1: the player chooses the order; each order's mana is listed once, in the order the
-    orders first give it. Mana Reflection (twice as much) then Contamination gives {B}; Contamination
-    first gives {B}{B}; two multiplying effects give one result whatever their order."""
-    assert M.outcomes({"G": 1}, [("multiply", 2), ("black", 1)]) == [{"B": 1}, {"B": 2}]
-    assert M.outcomes({"G": 1, "U": 1}, [("multiply", 2), ("multiply", 3)]) == [{"G": 6, "U": 6}]
-    assert M.outcomes({"G": 1}, [("black", 1), ("multiply", 2), ("multiply", 3)]) == [
-        {"B": 6}, {"B": 3}, {"B": 1}, {"B": 2}]
-    assert M.outcomes({"C": 2}, []) == [{"C": 2}]
+#: Replacement effects (kind, factor) as :func:`invariants.mana_model.replacements_for` gives them:
+#: Mana Reflection (twice as much), Nyxbloom Ancient (three times), Contamination ({B} instead).
+_TWICE, _THRICE, _BLACK = ("multiply", 2), ("multiply", 3), ("black", 1)
 
 
-def test_the_outcomes_given_out_are_the_callers_own():
-    """The outcomes of one mana and effects are worked out once: a caller that changes what it was
-    given changes nothing the next caller gets."""
-    first = M.outcomes({"G": 1}, [("multiply", 2)])
-    first[0]["G"] = 99
-    first.append({"B": 1})
-    assert M.outcomes({"G": 1}, [("multiply", 2)]) == [{"G": 2}]
+@pytest.mark.parametrize("effects", [[], [_TWICE], [_BLACK], [_TWICE, _BLACK], [_BLACK, _TWICE, _THRICE],
+                                     [_TWICE, _TWICE, _BLACK, _THRICE], [_BLACK, _BLACK, _TWICE],
+                                     [_TWICE, _THRICE, _TWICE], [_BLACK, _TWICE, _BLACK, _THRICE, _TWICE]])
+def test_every_order_of_the_replacement_effects_gives_one_of_the_outcomes(effects):
+    """CR 616.1: the player chooses the order; the outcomes are the mana each order gives (applied
+    one after the other), each once."""
+    mana = {"G": 1, "U": 2}
+    orders = {tuple(M.apply_in_order(dict(mana), order).items()) for order in permutations(effects)}
+    found = [tuple(result.items()) for result in M.outcomes(mana, effects)]
+    assert sorted(found) == sorted(orders) and len(found) == len(set(found))
+
+
+def test_the_outcomes_of_contamination_and_doubling():
+    """Mana Reflection then Contamination gives {B}; Contamination first gives {B}{B}; two
+    multiplying effects give one result whatever their order."""
+    assert M.outcomes({"G": 1}, [_TWICE, _BLACK]) == [{"B": 1}, {"B": 2}]
+    assert M.outcomes({"G": 1, "U": 1}, [_TWICE, _THRICE]) == [{"G": 6, "U": 6}]
+    assert M.outcomes({"G": 1}, [_BLACK, _TWICE, _THRICE]) == [{"B": 1}, {"B": 2}, {"B": 3}, {"B": 6}]
 
 
 class _Amount(IntEnum):
