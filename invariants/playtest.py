@@ -115,7 +115,8 @@ def granted(obs: dict, oid: str) -> frozenset[str]:
     o = obs["objects"].get(oid)
     if o is None or not _grantable(o):
         return _NONE
-    return _MONO_CONTINUOUS if any(i != oid for i in _orbs(obs)) else _NONE
+    orbs = _orbs(obs)
+    return _MONO_CONTINUOUS if orbs.count(oid) != len(orbs) else _NONE  # an Orb that is not oid
 
 
 def expected_supertypes(obs: dict, oid: str) -> frozenset[str]:
@@ -316,7 +317,7 @@ def continuous_no_abilities(t: Transition):
     if not orbs:
         return out  # no Orb on the battlefield grants anything
     for oid, o in _listed(after, _NONCREATURE_ARTIFACTS.pair(t.before, after)[1]):
-        if not any(i != oid for i in orbs):  # granted(after, oid): another Orb grants it mono and continuous
+        if orbs.count(oid) == len(orbs):  # no other Orb (granted(after, oid)): nothing granted
             continue
         if o["tapped"] and o.get("keywords"):
             out.append(f"{oid} ({o['name']}) is tapped and continuous, yet has keywords {o['keywords']}")
