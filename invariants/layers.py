@@ -217,7 +217,7 @@ def power_toughness_in_layer_order(t: Transition):
                        f"{o['copiable'].get('power')}/{o['copiable'].get('toughness')}, effects "
                        f"{[(e['layer'], e.get('power'), e.get('toughness'), e.get('source')) for e in o['pt_effects']]}"
                        f" and counters {o['counters']} give {expected[0]}/{expected[1]} in layer order")
-    _layered_sound[:] = [None, frozenset()] if out else [after, kept.union(checked)]
+    _layered_sound[:] = (None, frozenset()) if out else (after, kept.union(checked))
     return out if checked or kept else None
 
 
