@@ -16,6 +16,7 @@ from harness import decisions as D
 from .base import Transition, invariant
 from .card_abilities import card_text
 from .combat import COMBAT, _attached, _is_creature, _keywords, _live, _model, _objects, _performed
+from .views import per_observation
 
 #: Treefolk Umbra: "Enchanted creature ... assigns combat damage equal to its toughness rather than its power."
 _ASSIGNS_TOUGHNESS = re.compile(r"assigns combat damage equal to its toughness rather than its power")
@@ -190,9 +191,11 @@ def expected_damage(t: Transition) -> _Expected:
     return _memo[1]
 
 
+@per_observation
 def _changes_life_or_damage(obs: dict) -> bool:
     """Whether a permanent has a triggered ability (not a combat one) that gains or loses life or deals
-    damage: it may trigger in the same event (a creature dies), which these invariants don't predict."""
+    damage: it may trigger in the same event (a creature dies), which these invariants don't predict
+    (a shared view, :mod:`.views`: read once per observation by the three invariants that ask)."""
     for o in _objects(obs).values():
         model = _model(o.get("name")) if o.get("zone") == "battlefield" else None
         if model is not None and any(e.action in ("gain_life", "lose_life", "damage")

@@ -212,8 +212,9 @@ def x_is_zero(t: Transition):
         return None
     out: list[str] = []
     applicable = False
-    copied_from = {new: copied for new, copied, _ in copies_made(t)}
-    for oid, _ in entered(t):
+    came = entered(t)
+    copied_from = {new: copied for new, copied, _ in copies_made(t)} if came else {}  # copies entered
+    for oid, _ in came:
         name, expected = _x_of(t, oid, copied_from)
         if name not in X_COUNTER_CARDS or not isinstance(expected, int):
             continue
@@ -225,9 +226,10 @@ def x_is_zero(t: Transition):
     with_x = _X_PERMANENTS.pair(t.before, t.after)[1]  # mostly none: then no object is read
     if with_x:
         applicable = True
-        for oid, o in t.after["objects"].items():
-            if oid in with_x:
-                out += _x_is_zero_on_the_battlefield(oid, o, _copiable_cost(o))
+        objects = t.after["objects"]
+        for oid in filter(with_x.__contains__, objects):
+            o = objects[oid]
+            out += _x_is_zero_on_the_battlefield(oid, o, _copiable_cost(o))
     return out if applicable else None
 
 

@@ -198,12 +198,13 @@ def power_toughness_in_layer_order(t: Transition):
     """
     after, before = t.after, t.before
     objects = after["objects"]
-    checked: list[str] = []
+    kept: frozenset = frozenset()  # the creatures checked before, unchanged since
     if before is _layered_sound[0] and before is not after:
         changed = _changed_objects(after, before)
-        checked = [oid for oid in _layered_sound[1] if oid in objects and oid not in changed]
+        kept = _layered_sound[1].intersection(objects).difference(changed)
         objects = changed
     out = []
+    checked: list[str] = []
     for oid, o in objects.items():
         if o["zone"] != "battlefield" or "Creature" not in o["types"]:
             continue
@@ -216,13 +217,13 @@ def power_toughness_in_layer_order(t: Transition):
                        f"{o['copiable'].get('power')}/{o['copiable'].get('toughness')}, effects "
                        f"{[(e['layer'], e.get('power'), e.get('toughness'), e.get('source')) for e in o['pt_effects']]}"
                        f" and counters {o['counters']} give {expected[0]}/{expected[1]} in layer order")
-    _layered_sound[:] = [None, ()] if out else [after, checked]
-    return out if checked else None
+    _layered_sound[:] = (None, frozenset()) if out else (after, kept.union(checked))
+    return out if checked or kept else None
 
 
 #: [the last observation power_toughness_in_layer_order found sound (by reference), the ids of the
-#: creatures it checked there].
-_layered_sound: list = [None, ()]
+#: creatures it checked there (a frozenset)].
+_layered_sound: list = [None, frozenset()]
 
 
 @invariant(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from itertools import permutations
 
 import cards
 
@@ -140,6 +139,7 @@ def _text(name: str) -> str:
         return ""
 
 
+@cache
 def replacement(name: str) -> tuple[str, int] | None:
     """The "tapped for mana" replacement effect of a card (CR 106.12b): ``("you", k)`` for
     "If you tap a permanent for mana, it produces k times as much" (twice: 2, three
@@ -155,6 +155,7 @@ def replacement(name: str) -> tuple[str, int] | None:
     return None
 
 
+@cache
 def land_trigger(name: str) -> bool:
     """Whether the card has "Whenever a player taps a land for mana, that player adds one
     mana of any type that land produced" (CR 106.12a)."""
@@ -178,15 +179,19 @@ def replacements_for(obs: dict, source: dict, player: str) -> list[tuple[str, st
     """Replacement effects that apply when ``player`` taps ``source`` for mana:
     (id, kind, factor) for each permanent whose card creates one (CR 106.12b)."""
     out = []
-    for oid, o in battlefield(obs):
-        r = replacement(o["name"])
-        if r is None:
-            continue
+    for oid, o, r in _replacing(obs):
         if r[0] == "you" and o["controller"] == player:
             out.append((oid, "multiply", r[1]))
         elif r[0] == "black" and is_land(source):
             out.append((oid, "black", 1))
     return out
+
+
+@per_observation
+def _replacing(obs: dict) -> tuple[tuple[str, dict, tuple[str, int]], ...]:
+    """``(id, object, its card's replacement)`` of each permanent whose card creates a "tapped for
+    mana" replacement effect (:func:`replacement`), in battlefield order (a shared view: :mod:`.views`)."""
+    return tuple((oid, o, r) for oid, o in battlefield(obs) if (r := replacement(o["name"])) is not None)
 
 
 def apply_in_order(mana: dict[str, int], effects) -> dict[str, int]:
@@ -197,13 +202,18 @@ def apply_in_order(mana: dict[str, int], effects) -> dict[str, int]:
 
 
 def outcomes(mana: dict[str, int], effects: list[tuple[str, int]]) -> list[dict[str, int]]:
-    """The mana after ``effects`` in every possible order (CR 616.1), without duplicates."""
-    seen = []
-    for order in permutations(effects):
-        result = apply_in_order(dict(mana), order)
-        if result not in seen:
-            seen.append(result)
-    return seen or [dict(mana)]
+    """The mana after ``effects`` in every possible order (CR 616.1), without duplicates (new dicts),
+    worked out without trying the orders: with no "black" effect every order multiplies ``mana`` by
+    every factor (one result); else the last black effect gives {B} (Contamination) and the
+    multiplying effects placed after it, any of them, multiply that: one result per product of some
+    of their factors, in increasing amount."""
+    factors = [factor for kind, factor in effects if kind != "black"]
+    if len(factors) == len(effects):
+        return [apply_in_order(dict(mana), effects)]
+    products = {1}
+    for factor in factors:
+        products |= {p * factor for p in products}
+    return [{"B": p} for p in sorted(products)]
 
 
 @per_observation

@@ -194,6 +194,8 @@ def all_names_in_every_zone(t: Transition):
     """
     named_before, named = _NAMED.pair(t.before, t.after)  # a first pass without messages, on change only
     applies = bool(named_before or named)
+    if not applies:
+        return None  # nothing named: nothing misnamed either (a misnamed object is named)
     if not any(_MISNAMED.pair(t.before, t.after)):
         return [] if applies else None
     messages: list[str] = []

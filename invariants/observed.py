@@ -8,6 +8,7 @@ rules invariants need to decide whether they apply.
 from __future__ import annotations
 
 from .card_abilities import damage_spells, destroy_spells, has_keyword, has_umbra_armor
+from .views import per_observation
 
 SBA_DESTROY_RULES = ("704.5g", "704.5h")
 
@@ -28,10 +29,19 @@ def umbra_auras(obs: dict, oid: str) -> list[str]:
     (:func:`invariants.card_abilities.has_umbra_armor`), not from the keywords the
     engine reports.
     """
-    return [
-        aid for aid, a in obs["objects"].items()
-        if a["attached_to"] == oid and a["zone"] == "battlefield" and has_umbra_armor(obs, aid)
-    ]
+    return [aid for aid in _attached_on_battlefield(obs).get(oid, ()) if has_umbra_armor(obs, aid)]
+
+
+@per_observation
+def _attached_on_battlefield(obs: dict) -> dict:
+    """The ids of the objects on the battlefield attached to each object (``attached_to``; None:
+    attached to nothing), by that object's id, each in the order of ``obs``'s objects (a shared
+    view, :mod:`.views`: one pass over the objects for every creature :func:`umbra_auras` is asked of)."""
+    found: dict = {}
+    for aid, a in obs["objects"].items():
+        if a["zone"] == "battlefield":
+            found.setdefault(a["attached_to"], []).append(aid)
+    return {host: tuple(ids) for host, ids in found.items()}
 
 
 def _destroyed_by_a_spell(before: dict, event: dict) -> dict[str, dict]:

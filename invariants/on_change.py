@@ -148,6 +148,14 @@ class IdsWhere:
         self.prev_obs, self.prev_ids, self.obs, self.ids = before, old, after, new
         return old, new
 
+    def known(self, obs: dict) -> frozenset | None:
+        """The ids in ``obs`` when it is one of the two observations :meth:`pair` was last asked for, else None."""
+        if obs is self.obs and self.ids is not None:
+            return self.ids
+        if obs is self.prev_obs and self.prev_ids is not None:
+            return self.prev_ids
+        return None
+
     def forget(self) -> None:
         self.obs = self.ids = self.prev_obs = self.prev_ids = None
 

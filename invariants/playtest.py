@@ -55,12 +55,35 @@ def _battlefield(obs: dict) -> tuple[tuple[str, dict], ...]:
 
 @per_observation
 def _orbs(obs: dict) -> tuple[str, ...]:
-    """The Orbs of Origin on the battlefield, in battlefield order (a shared view)."""
-    return tuple(oid for oid, o in _battlefield(obs) if o["name"] == ORB)
+    """The Orbs of Origin on the battlefield, in battlefield order (a shared view): the ids of
+    :func:`_battlefield` named Orb of Origin, read from the zone list without building it (among the
+    objects named so, :data:`_NAMED_ORB`, when it holds ``obs``)."""
+    named = _NAMED_ORB.known(obs)
+    if named is not None:
+        return tuple(filter(named.__contains__, obs["zones"]["battlefield"])) if named else ()
+    objects = obs["objects"]
+    return tuple(oid for oid in obs["zones"]["battlefield"] if oid in objects and objects[oid]["name"] == ORB)
+
+
+def _listed(obs: dict, ids: frozenset) -> list[tuple[str, dict]]:
+    """``(id, object)`` of the objects of ``ids`` (objects of ``obs``) in ``obs``'s battlefield zone list,
+    in its order: those of :func:`_battlefield` whose id is one of ``ids``, found without building it."""
+    objects = obs["objects"]
+    return [(oid, objects[oid]) for oid in filter(ids.__contains__, obs["zones"]["battlefield"])] if ids else []
 
 
 #: The objects named Orb of Origin, in any zone, of the step's observations (kept on change: :mod:`.on_change`).
 _NAMED_ORB = IdsWhere(lambda o: o["name"] == ORB)
+
+
+def _grantable(o: dict) -> bool:
+    """Whether ``o`` is a noncreature artifact on the battlefield (its ``zone``): what Orbs of Origin make
+    mono and continuous while another Orb is on the battlefield (:func:`granted`)."""
+    return o["zone"] == "battlefield" and "Artifact" in o["types"] and "Creature" not in o["types"]
+
+
+#: The :func:`_grantable` objects of the step's observations (kept on change: :mod:`.on_change`).
+_NONCREATURE_ARTIFACTS = IdsWhere(_grantable)
 
 
 def _no_orb(t: Transition) -> bool:
@@ -90,9 +113,10 @@ def granted(obs: dict, oid: str) -> frozenset[str]:
     """What Orbs of Origin grant ``oid`` in ``obs``: mono and continuous for a noncreature
     artifact on the battlefield while another Orb is on the battlefield (Orb rulings)."""
     o = obs["objects"].get(oid)
-    if o is None or o["zone"] != "battlefield" or "Artifact" not in o["types"] or "Creature" in o["types"]:
+    if o is None or not _grantable(o):
         return _NONE
-    return _MONO_CONTINUOUS if any(i != oid for i in _orbs(obs)) else _NONE
+    orbs = _orbs(obs)
+    return _MONO_CONTINUOUS if orbs.count(oid) != len(orbs) else _NONE  # an Orb that is not oid
 
 
 def expected_supertypes(obs: dict, oid: str) -> frozenset[str]:
@@ -289,8 +313,11 @@ def continuous_no_abilities(t: Transition):
         return None
     out = _continuous_activation(t)
     after = t.after
-    for oid, o in _battlefield(after):
-        if CONTINUOUS not in granted(after, oid):
+    orbs = _orbs(after)
+    if not orbs:
+        return out  # no Orb on the battlefield grants anything
+    for oid, o in _listed(after, _NONCREATURE_ARTIFACTS.pair(t.before, after)[1]):
+        if orbs.count(oid) == len(orbs):  # no other Orb (granted(after, oid)): nothing granted
             continue
         if o["tapped"] and o.get("keywords"):
             out.append(f"{oid} ({o['name']}) is tapped and continuous, yet has keywords {o['keywords']}")
@@ -299,10 +326,16 @@ def continuous_no_abilities(t: Transition):
     return out
 
 
+@cache
+def _says_no_maximum_hand_size(name: str) -> bool:
+    """Whether the card named ``name`` says "You have no maximum hand size" (its Oracle text)."""
+    return "You have no maximum hand size" in M._text(name)
+
+
 #: The objects whose card says "You have no maximum hand size" and the Equipment, in any zone, of the
 #: step's observations (kept on change: :mod:`.on_change`); :func:`max_hand_size` and :func:`equipment` find
 #: them on the battlefield, in the order of its zone list, among these only.
-_NO_MAX_HAND_SIZE = IdsWhere(lambda o: "You have no maximum hand size" in M._text(o["name"]))
+_NO_MAX_HAND_SIZE = IdsWhere(lambda o: _says_no_maximum_hand_size(o["name"]))
 _EQUIPMENT = IdsWhere(lambda o: "Equipment" in o["subtypes"])
 
 
@@ -322,7 +355,7 @@ def max_hand_size(t: Transition):
         return None  # not observed (harness.protocol: engines claiming playtest_supertypes observe it)
     out = []
     ids = _NO_MAX_HAND_SIZE.pair(t.before, after)[1]
-    holders = [(oid, o) for oid, o in _battlefield(after) if oid in ids] if ids else []
+    holders = _listed(after, ids)
     for pid, player in after["players"].items():
         if "max_hand_size" not in player:
             out.append(f"player {pid} has no max_hand_size in the observation")
@@ -368,8 +401,8 @@ def equipment(t: Transition):
     if not _any_listed(after_ids, after) and not _any_listed(before_ids, t.before):
         return None
     out = []
-    for oid, o in _battlefield(after):
-        if "Equipment" in o["subtypes"] and o.get("attached_to"):
+    for oid, o in _listed(after, after_ids):
+        if o.get("attached_to"):
             host = after["objects"].get(o["attached_to"])
             if host is None or host["zone"] != "battlefield" or "Creature" not in host["types"]:
                 out.append(f"Equipment {oid} is attached to {o['attached_to']!r}, not a creature on the battlefield "

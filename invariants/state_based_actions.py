@@ -22,13 +22,16 @@ from __future__ import annotations
 from .base import Transition, invariant
 from .card_abilities import has_keyword
 from .on_change import IdsWhere, Sound
-from .views import per_observation
 
 #: The tokens, the creatures on the battlefield with a toughness and the permanents with counters of
 #: the step's observations (kept on change: :mod:`.on_change`).
 _TOKENS = IdsWhere(lambda o: bool(o["token"]))
 _CREATURES = IdsWhere(lambda o: o["zone"] == "battlefield" and "Creature" in o["types"] and o["toughness"] is not None)
 _COUNTERED = IdsWhere(lambda o: o["zone"] == "battlefield" and bool(o["counters"]))
+#: The legendary permanents and the Auras on the battlefield (kept on change): those the legend rule and
+#: CR 704.5m read, found in the order of ``objects``.
+_LEGENDS = IdsWhere(lambda o: o["zone"] == "battlefield" and "Legendary" in o["supertypes"])
+_AURAS = IdsWhere(lambda o: o["zone"] == "battlefield" and "Aura" in o["subtypes"])
 
 
 def _to_read(sound: Sound, t: Transition) -> dict:
@@ -37,25 +40,9 @@ def _to_read(sound: Sound, t: Transition) -> dict:
     return t.after["objects"] if objects is None else objects
 
 
-def _on_battlefield(t: Transition) -> dict[str, dict]:
-    """The objects on the battlefield after the event, by id, in the order of ``objects`` (a view
-    shared by every invariant here: :mod:`.views`; not to be changed)."""
-    return _permanents(t.after)
-
-
-@per_observation
-def _permanents(obs: dict) -> dict[str, dict]:
-    return {oid: o for oid, o in obs["objects"].items() if o["zone"] == "battlefield"}
-
-
-def _creatures(t: Transition) -> dict[str, dict]:
-    """The creatures of :func:`_on_battlefield` with a toughness (a shared view, not to be changed)."""
-    return _creatures_of(t.after)
-
-
-@per_observation
-def _creatures_of(obs: dict) -> dict[str, dict]:
-    return {oid: o for oid, o in _permanents(obs).items() if "Creature" in o["types"] and o["toughness"] is not None}
+def _in_order(objects: dict, ids: frozenset) -> list[tuple[str, dict]]:
+    """``(id, object)`` of the objects of ``ids`` among ``objects`` (an observation's), in the order of ``objects``."""
+    return [(oid, objects[oid]) for oid in filter(ids.__contains__, objects)]
 
 
 @invariant("sba.life_total", rules=("704.3", "704.5a"), requires=("sba.life_total",), family="generic")
@@ -166,14 +153,14 @@ def deathtouch_damage(t: Transition):
 @invariant("sba.legend_rule", rules=("704.3", "704.5j"), requires=("legend_rule",), family="generic")
 def legend_rule(t: Transition):
     """704.5j: no player controls two or more legendary permanents with the same name."""
-    if t.illegal is not None:
+    legendary = _LEGENDS.pair(t.before, t.after)[1]
+    if t.illegal is not None or not legendary:
         return None
+    if len(legendary) == 1:
+        return []  # one legendary permanent: no two of one name
     legends: dict[tuple, list[str]] = {}
-    for oid, o in _on_battlefield(t).items():
-        if "Legendary" in o["supertypes"]:
-            legends.setdefault((o["controller"], o["name"]), []).append(oid)
-    if not legends:
-        return None
+    for oid, o in _in_order(t.after["objects"], legendary):
+        legends.setdefault((o["controller"], o["name"]), []).append(oid)
     return [f"704.5j: {controller} controls {len(ids)} legendary {name}: {ids}"
             for (controller, name), ids in legends.items() if len(ids) > 1]
 
@@ -181,14 +168,12 @@ def legend_rule(t: Transition):
 @invariant("sba.unattached_aura", rules=("704.3", "704.5m"), requires=("sba.unattached_aura",), family="generic")
 def unattached_aura(t: Transition):
     """704.5m: every Aura on the battlefield is attached to a permanent on the battlefield."""
-    if t.illegal is not None:
+    ids = _AURAS.pair(t.before, t.after)[1]
+    if t.illegal is not None or not ids:
         return None
     objs = t.after["objects"]
-    auras = {oid: o for oid, o in _on_battlefield(t).items() if "Aura" in o["subtypes"]}
-    if not auras:
-        return None
     out = []
-    for oid, o in auras.items():
+    for oid, o in _in_order(objs, ids):
         host = objs.get(o["attached_to"]) if isinstance(o["attached_to"], str) else None
         if host is None or host["zone"] != "battlefield":
             what = "nothing" if host is None and o["attached_to"] is None else (

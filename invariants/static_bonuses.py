@@ -21,15 +21,18 @@ from __future__ import annotations
 
 from .base import Transition, invariant
 from .templates import matches, model_keywords, read_model
+from .views import per_observation
 
 #: Events that may move bonus sources and change P/T by nothing else.
 _MOVING = frozenset({"attach", "sacrifice", "destroy", "activate", "put_onto_battlefield", "damage", "cast"})
 
 
+@per_observation
 def _sources(obs: dict):
-    """``[(id, obj, Ability)]``: the bonus static abilities of the permanents on the battlefield, or
+    """``((id, obj, Ability), ...)``: the bonus static abilities of the permanents on the battlefield, or
     None when a permanent there is an unmodelled card (a name that is not a card, such as a token's,
-    has no abilities but those the observation shows) or continuous."""
+    has no abilities but those the observation shows) or continuous. A shared view (:mod:`.views`):
+    worked out once per observation for both bonus invariants, before and after each step."""
     found = []
     for oid, o in obs["objects"].items():
         if o.get("zone") != "battlefield":
@@ -42,7 +45,7 @@ def _sources(obs: dict):
                 return None
             continue
         found += [(oid, o, a) for a in m.abilities if a.kind == "static" and a.static == "bonus"]
-    return found
+    return tuple(found)
 
 
 def _is_card(name) -> bool:

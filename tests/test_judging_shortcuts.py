@@ -92,7 +92,7 @@ def _verdicts_agree(transitions: list[Transition]) -> int:
         playtest._supertypes_held[0], playtest._unmarked[0] = held, unmarked
         on_change = layers.power_toughness_in_layer_order(t)
         sound = list(layers._layered_sound)
-        layers._layered_sound[:] = [None, ()]
+        layers._layered_sound[:] = [None, frozenset()]
         assert on_change == layers.power_toughness_in_layer_order(t)
         layers._layered_sound[:] = sound
     return shortcuts

@@ -14,6 +14,7 @@ import pytest
 
 import invariants
 import invariants.generic as generic
+import invariants.playtest as playtest
 from harness.adapters.reference import ReferenceAdapter
 from harness.protocol import Transition
 from invariants import on_change, views
@@ -25,7 +26,8 @@ from tests.test_judging_shortcuts import _transitions
 ON_CHANGE = ("generic.damage_only_on_battlefield", "generic.owner_never_changes", "sba.token_zone",
              "sba.zero_toughness", "sba.lethal_damage", "sba.counter_annihilation", "impostor.all_names_in_every_zone",
              "impostor.basic_supertype", "playtest.supertypes", "playtest.continuous_no_abilities",
-             "counters.change_only_by_counter_events", "playtest.max_hand_size", "playtest.equipment")
+             "counters.change_only_by_counter_events", "playtest.max_hand_size", "playtest.equipment",
+             "sba.legend_rule", "sba.unattached_aura")
 
 
 def _state() -> list[dict]:
@@ -288,3 +290,56 @@ def test_a_new_equipment_attached_to_no_creature_is_found(reference_transitions)
     o["subtypes"], o["attached_to"] = ["Equipment"], "nowhere"
     assert invariants.REGISTRY["playtest.equipment"].check(_next(t, after)) == [
         f"Equipment {oid} is attached to 'nowhere', not a creature on the battlefield (CR 704.5n)"]
+
+
+def test_a_second_legend_of_one_name_is_found(reference_transitions):
+    """CR 704.5j: a player who controls two legendary permanents with the same name puts one into the
+    graveyard; two creatures of one controller that become legendary with one name, after a step with
+    no two legendary permanents, are found (the legendary permanents are kept on change)."""
+    def pair_of_creatures(obs: dict) -> list[str]:
+        mine = [oid for oid, o in obs["objects"].items() if _creature(o) and o["controller"] == "P1"]
+        return mine[:2] if len(mine) > 1 else []
+
+    t = _sound_step([t for t in reference_transitions if pair_of_creatures(t.after)], _creature)
+    after = copy.deepcopy(t.after)
+    ids = pair_of_creatures(after)
+    name = after["objects"][ids[0]]["name"]
+    for oid in ids:
+        after["objects"][oid]["name"], after["objects"][oid]["supertypes"] = name, ["Legendary"]
+    assert invariants.REGISTRY["sba.legend_rule"].check(_next(t, after)) == [
+        f"704.5j: P1 controls 2 legendary {name}: {ids}"]
+
+
+def test_a_permanent_become_an_aura_attached_to_nothing_is_found(reference_transitions):
+    """CR 704.5m: an Aura attached to no permanent is put into its owner's graveyard; a creature that
+    becomes an Aura attached to nothing, every other object as it was, is found (the Auras on the
+    battlefield are kept on change)."""
+    t = _sound_step(reference_transitions, _creature)
+    after = copy.deepcopy(t.after)
+    oid, o = next((oid, o) for oid, o in after["objects"].items() if _creature(o))
+    o["subtypes"], o["attached_to"] = ["Aura"], None
+    assert invariants.REGISTRY["sba.unattached_aura"].check(_next(t, after)) == [
+        f"704.5m: Aura {oid} is attached to None, not a permanent (nothing): expected it in its owner's graveyard"]
+
+
+def test_the_orbs_read_among_the_objects_named_orb_are_the_battlefields(reference_transitions):
+    """Orb of Origin's rulings: the Orbs of Origin on the battlefield (``playtest._orbs``, in battlefield
+    order), read among the objects named Orb of Origin kept for the step (``IdsWhere.known``), are those
+    read from the whole zone list; an observation that is not one of the step's is read in full."""
+    found = None
+    for t in reference_transitions:
+        on_change.forget_all()
+        playtest._NAMED_ORB.pair(t.before, t.after)
+        views.forget()
+        orbs = playtest._orbs(t.after)
+        on_change.forget_all()
+        views.forget()
+        assert orbs == playtest._orbs(t.after)
+        found = found or (t if orbs else None)
+    assert found is not None, "no Orb of Origin on the battlefield: the test tests nothing"
+    playtest._NAMED_ORB.pair(found.before, found.after)
+    renamed = copy.deepcopy(found.after)
+    orb = playtest._orbs(found.after)[0]
+    renamed["objects"][orb]["name"] = "Thought Vessel"
+    assert playtest._NAMED_ORB.known(renamed) is None
+    assert orb not in playtest._orbs(renamed)

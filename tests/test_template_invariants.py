@@ -15,7 +15,7 @@ import pytest
 
 from harness.connection.loading import load_engine
 from harness.running.runner import run
-from invariants import REGISTRY, Decision, Transition
+from invariants import REGISTRY, Decision, Transition, views
 from reference_engine import ReferenceEngine
 
 from . import template_cases as tc
@@ -145,6 +145,7 @@ def test_a_bonus_is_not_judged_beside_an_unmodelled_permanent():
     for obs in (t.before, t.after):
         obs["objects"]["o"]["zone"] = "battlefield"
         obs["objects"]["o"]["attached_to"] = "b"
+    views.forget()  # the observations changed in place (a session never does): their views go
     assert REGISTRY["templates.attached_bonus_while_attached"].check(t) is None
 
 
