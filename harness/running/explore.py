@@ -90,8 +90,7 @@ def run_one(machine_class, seed: int, steps: int, scenario_checks: bool = True):
     bundles: dict[str, list] = {}
     source = hypothesis_shim.RandomSource(rng, bundles)
     data = RandomData(source)
-    machine = machine_class()
-    machine.outside_hypothesis = True
+    machine = machine_class.outside_hypothesis_run()
     machine.scenario_checks = scenario_checks
     try:
         for rule in initializers:
