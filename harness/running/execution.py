@@ -453,12 +453,16 @@ class Session:
         """Record the step in :attr:`steps` (and with the supervisor's ``monitor``): its event, the
         decisions asked (the first ``engine_asked`` by the engine, the others by the reference
         engine alone) and its refusal; the decider's questions are cleared."""
-        decisions = [d.to_json() for d in decider.asked[:engine_asked]] + [
-            {**d.to_json(), "asked_by": REFERENCE_ONLY} for d in decider.asked[engine_asked:]]
-        self.steps.append({"event": event, "decisions": decisions, **({"illegal": illegal} if illegal else {})})
+        asked = decider.asked
+        decisions = [d.to_json() for d in asked[:engine_asked]] + [
+            {**d.to_json(), "asked_by": REFERENCE_ONLY} for d in asked[engine_asked:]] if asked else []
+        step = {"event": event, "decisions": decisions}
+        if illegal:
+            step["illegal"] = illegal
+        self.steps.append(step)
         if monitor is not None:
             monitor.step(decisions, illegal)
-        decider.asked.clear()
+        asked.clear()
 
     def _break_at(self, index: int, error: str | None, crashed: tuple[str, ...], problems: list[str]) -> list[Violation]:
         """Break the session at step ``index``: the engine crashed (``error``, its finding's
