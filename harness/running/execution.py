@@ -366,7 +366,7 @@ class Session:
         try:
             return engine_call(what, function, *args, timeout=self.step_timeout, sink=sink)
         finally:
-            self.output = sink.tail()
+            self.output = sink._text  # its tail(), without the call
 
     def step(self, event: Event, decider) -> list[Violation]:
         """Apply ``event``; returns the violations of this step (empty if none).
@@ -390,7 +390,8 @@ class Session:
         after, aliased = before, False
         if error is None:
             after, aliased, error, crashed = self._observe_after(game, before)
-        self.output = (output + self.output)[-OutputTail.LIMIT:]
+        if output:  # else the observe's own, a tail already
+            self.output = (output + self.output)[-OutputTail.LIMIT:]
         engine_asked = len(decider.asked)  # what the reference alone was asked comes after (differential mode)
         reference = None
         if self.oracle is not None and error is None:

@@ -133,7 +133,9 @@ def _pick_rule(machine, rules: list, rng: Random, bundles: dict[str, list]):
         else:
             j = rng.randrange(left)
         rule = rules[j if candidates is None else candidates[j]]
-        if all(bundles.get(b.name) for b in rule.bundles) and all(p(machine) for p in rule.preconditions):
+        needed, preconditions = rule.bundles, rule.preconditions  # most rules have neither: no generator made
+        if (not needed or all(bundles.get(b.name) for b in needed)) and \
+                (not preconditions or all(p(machine) for p in preconditions)):
             if machine.coverage_guided:
                 machine.run_stats.coverage.source = rule.function.__name__
             return rule

@@ -223,8 +223,10 @@ class EngineMachine(StackActions, DestructionActions, UmbraActions, PermanentAct
             self._decline(exc)
         objects = session.observation.get("objects", {})
         for entry in session.observation.get("log", ()):
-            cause = entry.get("cause") if isinstance(entry, dict) else None
-            if entry.get("kind") == "zone_change" and isinstance(cause, dict) and cause.get("copy_of"):
+            if entry.get("kind") != "zone_change":
+                continue
+            cause = entry.get("cause")
+            if isinstance(cause, dict) and cause.get("copy_of"):
                 self.copies.append(entry["object"])
                 by = cause.get("by")  # the copy effect's source: a string (harness.wire.log_kinds)
                 if isinstance(by, str) and by in objects and objects[by].get("name") == "Penumbra Umbra":
