@@ -4,7 +4,9 @@ reference engine answers."""
 
 from __future__ import annotations
 
+import collections
 import copy
+import enum
 import dataclasses
 import io
 import json
@@ -441,3 +443,15 @@ def test_a_question_only_the_reference_asks_is_labelled_and_kept_from_the_engine
 
     text = describe_scenario({"board": TWO_UMBRAS, "steps": session.steps})
     assert "asked of the reference engine only" in text
+
+
+@pytest.mark.parametrize("value", ["c1", "", 0, 3, True, False, None, {}, {"W": 1}, [], ["c1"], 1.5, (), b"x",
+                                   collections.OrderedDict(), enum.IntEnum("Small", "ONE").ONE])
+def test_a_log_field_takes_a_value_of_its_exact_types_as_its_json_types_do(value):
+    """``Field.exact_types`` (the types :func:`log_kinds.entry_problem` accepts without asking
+    ``Field.accepts``): every value of one is accepted, a bool never for an integer field."""
+    fields = [f for k in log_kinds.KINDS for f in k.fields] + [f for c in log_kinds.CAUSES for f in c.fields]
+    assert {types for f in fields for types in f.types} == {"string", "integer", "boolean", "object", "array", "null"}
+    for spec in fields:
+        if type(value) in spec.exact_types:
+            assert spec.accepts(value), (spec.name, spec.types, value)

@@ -164,3 +164,28 @@ def test_a_rule_is_drawn_among_those_that_can_run_in_the_same_order_from_the_sam
         for _ in range(5):
             assert _pick_rule(machine, rules, fast, {}) is plain_pick(rules, slow, machine)
         assert fast.random() == slow.random()
+
+
+def test_an_explored_machine_is_freed_when_its_example_ends():
+    """Exploration makes its machines without Hypothesis's own state of a run (its rule strategy
+    holds the machine in a reference cycle): the machine, its session and every observation go
+    with the last reference, not at the next collection."""
+    import gc
+    import weakref
+
+    from harness.adapters.reference import ReferenceAdapter
+    from harness.running import explore
+    from harness.running.machine import make_machine
+
+    machine_class = make_machine(ReferenceAdapter(), [])
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        machine = explore.run_one(machine_class, explore.example_seed(0, 1), 5)
+        assert not hasattr(machine, "_rules_strategy")
+        gone = weakref.ref(machine)
+        del machine
+        assert gone() is None
+    finally:
+        if enabled:
+            gc.enable()

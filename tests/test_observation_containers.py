@@ -114,3 +114,20 @@ def test_a_dict_inside_an_entry_shared_with_the_step_before_is_found_step_after_
     assert shares_parts(observation(counters={"+1/+1": 1}), third) is False
     other = observation(types=["Land"])
     assert shares_parts({"players": {}, "objects": {"f": {"types": other["objects"]["b"]["types"]}}}, other) is True
+
+
+def test_a_plain_copy_copies_every_dict_and_list_and_shares_the_rest():
+    """``_plain_copy``: equal to its value, no dict or list of it shared at any depth (nested in
+    dicts and in lists), anything else (numbers, strings, a tuple, a dict subclass) the very object."""
+    from harness.running.observation_copies import _plain_copy
+
+    ordered, pair = OrderedDict(k=["inner"]), ({"in": "tuple"},)
+    value = {"players": {"P1": {"life": 20, "counters": {"poison": 1}}}, "log": [{"targets": ["c1", ["x"]]}, []],
+             "objects": {"c0": {"types": ["Creature"], "power": 2, "name": "Bears", "attached_to": None}},
+             "o": ordered, "t": pair}
+    copy = _plain_copy(value)
+    assert copy == value
+    assert not set(_containers(copy)) & set(_containers(value))
+    assert copy["o"] is ordered and copy["t"] is pair and copy["objects"]["c0"]["name"] is value["objects"]["c0"]["name"]
+    top = [1, {"a": [2]}, "three"]
+    assert _plain_copy(top) == top and not set(_containers(_plain_copy(top))) & set(_containers(top))

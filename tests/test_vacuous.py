@@ -118,6 +118,29 @@ def test_events_aimed_at_objects_off_the_battlefield():
     assert _aims_at_gone({"type": "destroy", "targets": ["c1", "c9"]}, before)
     assert not _aims_at_gone({"type": "put_onto_battlefield", "id": "n1", "card": "Grizzly Bears"}, before)
     assert not _aims_at_gone({"type": "cast", "card": "Shock", "targets": ["P1"]}, before)
+    assert _aims_at_gone({"type": "attach", "aura": "c1", "attach_to": "c2"}, before)  # any naming field, in any order
+    assert not _aims_at_gone({"type": "destroy", "targets": "c2"}, before)  # targets that are no list name nothing
+
+
+def test_only_entries_of_the_labelled_kinds_are_counted_as_interactions():
+    """``Stats.count_interactions`` looks only at entries of ``run_stats._INTERACTION_KINDS``: every
+    kind of the log vocabulary whose entry :func:`run_stats._interaction` labels is one of them."""
+    from harness.running import run_stats
+    from harness.wire.log_kinds import KINDS
+
+    rich = {"cause": {"event": "state_based_action", "rule": "704.5f", "copy_of": "c0"}, "effect": "umbra armor",
+            "rule": "704.5a", "tapped_for_mana": True, "mana": {"G": 1}, "replacements": []}
+    labelled = {k.kind for k in KINDS if run_stats._interaction({**rich, "kind": k.kind})}
+    assert labelled <= run_stats._INTERACTION_KINDS and "zone_change" in labelled
+    log = [{**rich, "kind": k.kind} for k in KINDS] + [{"kind": "zone_change", "cause": {"event": "cast", "copy_of": "c"}}]
+    stats = Stats()
+    stats.count_interactions(log)
+    want: dict = {}
+    for entry in log:
+        label = run_stats._interaction(entry)
+        if label:
+            want[label] = want.get(label, 0) + 1
+    assert stats.interactions == want and want["copy entered"] == 1
 
 
 def test_check_fails_an_engine_that_refuses_legal_events(tmp_path, capsys):

@@ -230,10 +230,10 @@ class CombatActions(RulesArea):
     def _declare_attackers(self, data, legal_only: bool = False) -> None:
         """Mostly a declaration of creatures that may attack (three times in four, some of those of the
         player with the most); sometimes one with a creature that may not (it must be refused)."""
-        counts = {p: len(self._may_attack(p)) for p in S.PLAYERS}
-        player = max(S.PLAYERS, key=lambda p: counts[p]) if S.draw_integer(data, 0, 3, "attacker") \
+        may = {p: self._may_attack(p) for p in S.PLAYERS}  # each player's, read once: nothing changes before the event
+        player = max(S.PLAYERS, key=lambda p: len(may[p])) if S.draw_integer(data, 0, 3, "attacker") \
             else S.pick(data, S.PLAYERS, "attacking player")
-        legal = sorted(self._may_attack(player))
+        legal = sorted(may[player])
         attackers = [oid for oid in legal if S.draw_integer(data, 0, 3, f"{oid} attacks")]
         if not legal_only and S.draw_integer(data, 0, 7, "an illegal attacker") == 0:
             observation = plain(self.observation)

@@ -61,6 +61,11 @@ class OutputTail(io.TextIOBase):
     def tail(self) -> str:
         return self._text
 
+    def __del__(self) -> None:
+        """Nothing: a sink is never closed, so dropping it skips ``io.IOBase`` 's finalizer (which
+        closes the stream: a flush and an attribute written; half of a sink's cost). An engine
+        that kept ``sys.stdout`` writes to it as before; the tail is read by then."""
+
 
 #: Exceptions of the harness itself that may cross an engine call (a decider's, Hypothesis's
 #: own control flow, the run's time budget): never blamed on the engine.
@@ -361,7 +366,7 @@ class Session:
         try:
             return engine_call(what, function, *args, timeout=self.step_timeout, sink=sink)
         finally:
-            self.output = sink.tail()
+            self.output = sink._text  # its tail(), without the call
 
     def step(self, event: Event, decider) -> list[Violation]:
         """Apply ``event``; returns the violations of this step (empty if none).
@@ -385,7 +390,8 @@ class Session:
         after, aliased = before, False
         if error is None:
             after, aliased, error, crashed = self._observe_after(game, before)
-        self.output = (output + self.output)[-OutputTail.LIMIT:]
+        if output:  # else the observe's own, a tail already
+            self.output = (output + self.output)[-OutputTail.LIMIT:]
         engine_asked = len(decider.asked)  # what the reference alone was asked comes after (differential mode)
         reference = None
         if self.oracle is not None and error is None:
@@ -448,12 +454,16 @@ class Session:
         """Record the step in :attr:`steps` (and with the supervisor's ``monitor``): its event, the
         decisions asked (the first ``engine_asked`` by the engine, the others by the reference
         engine alone) and its refusal; the decider's questions are cleared."""
-        decisions = [d.to_json() for d in decider.asked[:engine_asked]] + [
-            {**d.to_json(), "asked_by": REFERENCE_ONLY} for d in decider.asked[engine_asked:]]
-        self.steps.append({"event": event, "decisions": decisions, **({"illegal": illegal} if illegal else {})})
+        asked = decider.asked
+        decisions = [d.to_json() for d in asked[:engine_asked]] + [
+            {**d.to_json(), "asked_by": REFERENCE_ONLY} for d in asked[engine_asked:]] if asked else []
+        step = {"event": event, "decisions": decisions}
+        if illegal:
+            step["illegal"] = illegal
+        self.steps.append(step)
         if monitor is not None:
             monitor.step(decisions, illegal)
-        decider.asked.clear()
+        asked.clear()
 
     def _break_at(self, index: int, error: str | None, crashed: tuple[str, ...], problems: list[str]) -> list[Violation]:
         """Break the session at step ``index``: the engine crashed (``error``, its finding's

@@ -90,8 +90,7 @@ def run_one(machine_class, seed: int, steps: int, scenario_checks: bool = True):
     bundles: dict[str, list] = {}
     source = hypothesis_shim.RandomSource(rng, bundles)
     data = RandomData(source)
-    machine = machine_class()
-    machine.outside_hypothesis = True
+    machine = machine_class.outside_hypothesis_run()
     machine.scenario_checks = scenario_checks
     try:
         for rule in initializers:
@@ -134,7 +133,9 @@ def _pick_rule(machine, rules: list, rng: Random, bundles: dict[str, list]):
         else:
             j = rng.randrange(left)
         rule = rules[j if candidates is None else candidates[j]]
-        if all(bundles.get(b.name) for b in rule.bundles) and all(p(machine) for p in rule.preconditions):
+        needed, preconditions = rule.bundles, rule.preconditions  # most rules have neither: no generator made
+        if (not needed or all(bundles.get(b.name) for b in needed)) and \
+                (not preconditions or all(p(machine) for p in preconditions)):
             if machine.coverage_guided:
                 machine.run_stats.coverage.source = rule.function.__name__
             return rule

@@ -136,11 +136,14 @@ class Stats:
             reasons[illegal] = reasons.get(illegal, 0) + 1
 
     def count_interactions(self, log) -> None:
-        """Count the entries of interest of one step's ``log`` (:func:`_interaction`)."""
+        """Count the entries of interest of one step's ``log`` (:func:`_interaction`; an entry of
+        another kind is none, and is not looked at further)."""
+        counts = self.interactions
         for entry in log:
-            label = _interaction(entry)
-            if label:
-                self.interactions[label] = self.interactions.get(label, 0) + 1
+            if entry.get("kind") in _INTERACTION_KINDS:
+                label = _interaction(entry)
+                if label:
+                    counts[label] = counts.get(label, 0) + 1
 
     def to_json(self) -> dict:
         return {
@@ -177,15 +180,20 @@ Stats.checked = property(_checked, _set_checked)  # type: ignore[assignment, met
 
 
 def _interaction(entry: dict) -> str | None:
+    """What of interest a log ``entry`` shows (a replacement effect, a state-based action, a
+    trigger, mana tapped for, a copy entering), as its label in :attr:`Stats.interactions`, or None.
+    Only an entry of a kind in :data:`_INTERACTION_KINDS` may have one."""
     kind = entry.get("kind")
     if kind == "replacement":
         return f"replacement: {entry.get('effect')}"
     if kind == "zone_change":
         cause = entry.get("cause") or {}
-        if cause.get("event") == "state_based_action":
+        event = cause.get("event")
+        if event == "state_based_action":
             return f"state-based action {cause.get('rule')}"
-        if cause.get("event") == "destroy" and str(cause.get("by", "")).startswith("704."):
+        if event == "destroy" and str(cause.get("by", "")).startswith("704."):
             return f"state-based action {cause.get('by')}"
+        return "copy entered" if cause.get("copy_of") else None
     if kind in ("player_lost", "counters_removed"):
         return f"state-based action {entry.get('rule')}"
     if kind == "trigger":
@@ -194,9 +202,12 @@ def _interaction(entry: dict) -> str | None:
         if not entry.get("mana"):
             return "mana of an undefined type (106.5)"
         return f"tapped for mana, {len(entry.get('replacements') or ())} replacement effect(s)"
-    if kind == "zone_change" and (entry.get("cause") or {}).get("copy_of"):
-        return "copy entered"
     return None
+
+
+#: The kinds of log entry :func:`_interaction` labels (an entry of any other kind has no label).
+_INTERACTION_KINDS = frozenset(("replacement", "zone_change", "player_lost", "counters_removed", "trigger",
+                                "mana_produced"))
 
 
 def _claimed_events(engine) -> set:
@@ -225,13 +236,19 @@ def _aims_at_gone(event: Mapping[str, Any], before: Mapping[str, Any]) -> bool:
     if not isinstance(objects, dict):
         return False
     players = before.get("players") or {}
-    names = [event.get(name) for name in _OBJECT_FIELDS]
-    targets = event.get("targets")
-    if isinstance(targets, list):
-        names.extend(targets)
-    for name in names:
-        if isinstance(name, str) and name not in players:
-            seen = objects.get(name)
-            if not isinstance(seen, dict) or seen.get("zone") != "battlefield":
-                return True
+    for key, value in event.items():  # the event's few fields, rather than a look-up of each field that may name one
+        if key in _NAMING:
+            names: Any = (value,)
+        elif key == "targets" and isinstance(value, list):
+            names = value
+        else:
+            continue
+        for name in names:
+            if isinstance(name, str) and name not in players:
+                seen = objects.get(name)
+                if not isinstance(seen, dict) or seen.get("zone") != "battlefield":
+                    return True
     return False
+
+
+_NAMING = frozenset(_OBJECT_FIELDS)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 __all__ = ["CAUSES", "Cause", "Field", "KINDS", "LogKind", "ZONES", "entry_problem", "log_problems"]
 
@@ -44,6 +44,13 @@ class Field:
     types: tuple[str, ...]
     description: str
     required: bool = True
+
+    @cached_property
+    def exact_types(self) -> frozenset[type]:
+        """The Python types all of whose values the field accepts (``str`` for ``"string"``,
+        ``int`` for ``"integer"``, ...): a value of one is accepted without :meth:`accepts`' loop
+        (a bool's type is ``bool``, not ``int``); any other is asked of :meth:`accepts`."""
+        return frozenset(kind for name in self.types for kind in _JSON_TYPES[name])
 
     def accepts(self, value) -> bool:
         """Whether ``value`` has one of the field's JSON types (a bool is not an integer)."""
@@ -318,7 +325,7 @@ def _fields_problem(where: str, fields: tuple[Field, ...], value: dict) -> str |
         if spec.name not in value:
             if spec.required:
                 return f"{where} has no {spec.name!r} ({spec.description})"
-        elif not spec.accepts(value[spec.name]):
+        elif type(value[spec.name]) not in spec.exact_types and not spec.accepts(value[spec.name]):
             return f"{where}.{spec.name} = {value[spec.name]!r} is not {' or '.join(spec.types)}"
     return None
 
