@@ -167,7 +167,8 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     objects changed since (stamps after it, new or gone ones) and the resolved effects; brings
     ``context``, the view of the objects (:func:`_seen`, by id) and the resolved effects' fields
     as they were then, up to date, and adds the changed objects' ids and the stale ones to its
-    set of changes (``context[3]``, :func:`changed_since_taken`) if there is one. ``last`` is the
+    sets of changes (``context[3]``, :func:`changed_since_taken`; ``context[5]``,
+    :func:`changed_since_observed`) if there are. ``last`` is the
     characteristics kept at ``since`` (by id): whether a permanent is tapped is read only of one
     that was continuous then (Orb of Origin rulings: it has no abilities while tapped; a permanent
     becomes continuous only as its copiable values or an Orb change, which are seen) and by an
@@ -177,7 +178,7 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     objects = game.objects
     stale: set = set()
     seen: list = []
-    changed = context[3]
+    changed, observed = context[3], context[5]
     status: list = []  # whether a permanent's copiable values read the status of others, once found
     for oid, o in objects.items():
         old = view.get(oid)
@@ -185,6 +186,8 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
             continue
         if changed is not None:
             changed.add(oid)
+        if observed is not None:
+            observed.add(oid)
         view[oid] = new = _seen(o)
         by_others, by_itself = _what_changed(old, new, last.get(oid), view, status)
         if by_others:
@@ -201,6 +204,8 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
         stale |= _seen_by_others(view, seen)
     if changed is not None:
         changed |= stale
+    if observed is not None:
+        observed |= stale
     return stale, all(map(_same_structure, seen))
 
 
@@ -344,7 +349,7 @@ def _first_read(game, cache: dict) -> bool:
     if kept is None or context is None:
         kept = [cache_version(game), cache]
         context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {},
-                   None, list(game.objects)]
+                   None, list(game.objects), None]
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
         object.__setattr__(game, "_context_kept", context)
         cache["context"] = context[0]
@@ -370,12 +375,25 @@ def changed_since_taken(game, cache: dict) -> set | None:
     call, or the first since the kept characteristics started again); the next call gives the
     changes after this one. ``cache`` is the state's (reference_engine.layers.state_cache); only
     for a game that :func:`keeps`."""
+    return _changes_since(game, cache, 3)
+
+
+def changed_since_observed(game, cache: dict) -> set | None:
+    """Like :func:`changed_since_taken`, with its own record: the ids of ``game``'s objects changed
+    or whose characteristics may differ since the last call (made by each observation,
+    :func:`reference_engine.observed.observed_entries`), None if unknown."""
+    return _changes_since(game, cache, 5)
+
+
+def _changes_since(game, cache: dict, index: int) -> set | None:
+    """The set of changes ``context[index]`` of the kept context (after the first read in the state of
+    ``cache``), a new empty one in its place; None the first time."""
     state = game.__dict__
     if "context" not in cache or state.get("_context_kept") is None or state.get("_characteristics_kept") is None:
         _first_read(game, cache)
     context = state["_context_kept"]
-    changed = context[3]
-    context[3] = set()
+    changed = context[index]
+    context[index] = set()
     return changed
 
 
