@@ -20,7 +20,7 @@ state's version; new and gone objects) and the resolved effects, the stale ones 
   attached to a host whose zone or controller changed (umbra armor of Dog Umbra and Umbra
   Mystic, CR 702.89a);
 * those a changed permanent's copiable values (CR 707.2) reach (:func:`reaches`): every
-  permanent's for an anthem of its card model or any script field not listed in
+  permanent's for an anthem of its card model (:func:`is_anthem`) or any script field not listed in
   :data:`OWN_ONLY` or :data:`ATTACHED_ONLY`; the Auras' for Umbra Mystic (as it starts or stops
   granting umbra armor, or changes controller); the noncreature artifacts' and the hosts of
   Equipment for Orb of Origin's supertypes (as it starts or stops granting them, CR 613.1d).
@@ -127,14 +127,24 @@ def reaches(script: CardScript) -> int:
                 found |= _NARROW.get(name, REACHES_EVERY | READS_STATUS)
         model = script.model
         for a in model.of("static") if model is not None else ():
-            if a.affected is None or a.affected.scope not in ("enchanted", "equipped"):
-                found |= REACHES_EVERY  # an anthem; an Aura's or Equipment's bonus is its script's (ATTACHED_ONLY)
-                if a.affected is None or STATUS_FILTERS.intersection(a.affected.filters):
+            if is_anthem(a):  # an Aura's or Equipment's bonus is its script's (ATTACHED_ONLY)
+                found |= REACHES_EVERY
+                if STATUS_FILTERS.intersection(a.affected.filters):  # type: ignore[union-attr]
                     found |= READS_STATUS
         if len(_REACHES_OTHERS) > 4096:
             _REACHES_OTHERS.clear()
         known = _REACHES_OTHERS[id(script)] = (script, found)
     return known[1]
+
+
+def is_anthem(ability) -> bool:
+    """Whether a card model's static ability (``cards.model.Ability``) is an anthem, "Creatures you
+    control get +1/+1" (a bonus to each creature its filters match, CR 604.2, 611.3a, 613.4c): the
+    only static abilities of a card model the layer code reads (``Layers.anthems``); an Aura's or
+    Equipment's bonus is read from its script (:data:`ATTACHED_ONLY`), and the others ("~ can't
+    block", combat restrictions, "~ enters tapped", "~ can't be countered") change no
+    characteristics."""
+    return ability.static == "bonus" and ability.affected is not None and ability.affected.scope == "each"
 
 
 def reaches_others(script: CardScript) -> bool:

@@ -119,6 +119,32 @@ def test_a_creature_tapped_or_attacking_with_no_anthem_reading_it_is_not_compute
     assert ch(game, "b") is first and computed == []
 
 
+def test_a_creature_that_cant_block_entering_computes_no_other_creature_again(monkeypatch):
+    """Fretwork Colony's "Fretwork Colony can't block." is a static ability of its own (CR 604.1,
+    509.1b), no anthem: it changes no characteristics of another object (CR 613), so Grizzly Bears'
+    are kept, not computed again, as the Colony enters; and nothing reads whether the Bears are
+    tapped or attacking."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("fc", "Fretwork Colony", zone="hand"))
+    first = ch(game, "b")
+    computed = []
+    real = layers._characteristics
+    monkeypatch.setattr(layers, "_characteristics", lambda g, o: computed.append(o.id) or real(g, o))
+    game.objects["fc"].zone = "battlefield"
+    assert ch(game, "b") is first and (ch(game, "fc").power, ch(game, "fc").toughness) == (1, 1)
+    game.objects["b"].tapped = True
+    game.objects["b"].combat = "attacking"
+    assert ch(game, "b") is first and "b" not in computed
+
+
+def test_an_anthem_entering_beside_a_creature_that_cant_block_pumps_it():
+    """Glorious Anthem ("Creatures you control get +1/+1", CR 613.4c) entering applies to Fretwork
+    Colony (1/1, "can't block") at once: 2/2, though nothing of the Colony changed."""
+    game = new_game(obj("fc", "Fretwork Colony"), obj("ga", "Glorious Anthem", zone="hand"))
+    assert (ch(game, "fc").power, ch(game, "fc").toughness) == (1, 1)
+    game.objects["ga"].zone = "battlefield"
+    assert (ch(game, "fc").power, ch(game, "fc").toughness) == (2, 2)
+
+
 def test_a_thought_vessel_entering_between_two_reads_takes_the_maximum_hand_size_away():
     """Thought Vessel: "You have no maximum hand size" (CR 402.2) applies while it is on the
     battlefield (CR 611.3a): P1's maximum is seven, then none once the Vessel is on the
