@@ -5,7 +5,8 @@ per state version (:func:`reference_engine.layers.state_cache`); most events cha
 two objects, so the next state would compute every other permanent's characteristics again,
 to the same result. The first read in a state (:func:`kept_characteristics`) takes instead
 every characteristics of the last state read that nothing changed since: from the objects
-changed since then (their stamps, ``GameObject._stamp`` and ``_seen_stamp``, are later than that
+changed since then (among those of the changes recorded since, :data:`~reference_engine.objects.CHANGES`
+and :func:`_candidates`: their stamps, ``GameObject._stamp`` and ``_seen_stamp``, are later than that
 state's version; new and gone objects) and the resolved effects, the stale ones are
 
 * a changed object's own, when what its characteristics read of it changed: a field another
@@ -37,10 +38,11 @@ states. Only a speed-up; no rules meaning. Observed entries are kept the same wa
 from __future__ import annotations
 
 import dataclasses
+from itertools import islice
 from operator import attrgetter
 
 from .cards import CardScript
-from .objects import BATTLEFIELD, GameObject, PTEffect
+from .objects import BATTLEFIELD, CHANGES, CHANGES_MADE, GameObject, PTEffect
 
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 
@@ -174,7 +176,7 @@ def _seen(o: GameObject) -> tuple:
 def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     """The ids whose characteristics kept at state version ``since`` may differ now, and whether
     the battlefield's structure is the same (:func:`_same_structure`), from the
-    objects changed since (stamps after it, new or gone ones) and the resolved effects; brings
+    objects changed since (:func:`_candidates` with stamps after it, new or gone ones) and the resolved effects; brings
     ``context``, the view of the objects (:func:`_seen`, by id) and the resolved effects' fields
     as they were then, up to date, and adds the changed objects' ids and the stale ones to its
     sets of changes (``context[3]``, :func:`changed_since_taken`; ``context[5]``,
@@ -190,7 +192,7 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     seen: list = []
     changed, observed = context[3], context[5]
     status: list = []  # whether a permanent's copiable values read the status of others, once found
-    for oid, o in objects.items():
+    for oid, o in _candidates(objects, context):
         old = view.get(oid)
         if old is not None and old[0] is o and o._stamp <= since:
             continue
@@ -217,6 +219,28 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     if observed is not None:
         observed |= stale
     return stale, all(map(_same_structure, seen))
+
+
+def _candidates(objects, context: list):
+    """The ``(id, object)`` pairs of a game's ``objects`` that may have changed since the last call
+    (``context[6]``, the count of :data:`~reference_engine.objects.CHANGES_MADE` then, and
+    ``context[7]``, the count of the objects' changes in place then, ``ObjectsDict.mutations``):
+    those of the changes made since (:data:`~reference_engine.objects.CHANGES`: an object changed,
+    or put into ``objects`` by id; in no particular order), or every pair (in order) if
+    ``objects`` was changed in place otherwise since (an object removed, ...) or some of those
+    changes are no longer kept (or it isn't known)."""
+    made, mutations = CHANGES_MADE[0], getattr(objects, "mutations", None)
+    count = made - context[6]
+    if mutations is None or mutations != context[7] or count > len(CHANGES):
+        context[6], context[7] = made, mutations
+        return objects.items()
+    context[6] = made
+    found = {}
+    for o in islice(reversed(CHANGES), count):
+        oid = o.id
+        if objects.get(oid) is o:
+            found[oid] = o
+    return found.items()
 
 
 def _what_changed(old: tuple | None, new: tuple, ch, view: dict, status: list) -> tuple[bool, bool]:
@@ -359,7 +383,7 @@ def _first_read(game, cache: dict) -> bool:
     if kept is None or context is None:
         kept = [cache_version(game), cache]
         context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {},
-                   None, list(game.objects), None]
+                   None, list(game.objects), None, CHANGES_MADE[0], getattr(game.objects, "mutations", None)]
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
         object.__setattr__(game, "_context_kept", context)
         cache["context"] = context[0]
