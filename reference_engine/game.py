@@ -29,8 +29,8 @@ from .layers import Layers, card_types, characteristics, state_cache
 from .mana import ManaRules, counts
 from .model_cards import ModelAbilities, protected_from
 from .observed import observed_entries
-from .objects import (BATTLEFIELD, OBJECT_FIELDS, VERSION, ZONES, GameObject, LastKnown, Player, PTEffect,
-                      TrackedDict, TrackedList, Trigger)
+from .objects import (BATTLEFIELD, OBJECT_FIELDS, VERSION, ZONES, GameObject, LastKnown, ObjectsDict, Player,
+                      PTEffect, TrackedDict, TrackedList, Trigger)
 from .search import SearchRules
 from .stack import StackEntry, StackRules
 from .playtest import PlaytestRules
@@ -45,7 +45,7 @@ _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 _NOTHING = nullcontext()  # what Game.unchanging() returns (reusable)
 _OFF_BATTLEFIELD = tuple(zone for zone in ZONES if zone != BATTLEFIELD)
 #: The game's containers whose changes in place change the state version (Game.__setattr__).
-_TRACKED_CONTAINERS: dict[str, type] = {"objects": TrackedDict, "players": TrackedDict, "effects": TrackedList}
+_TRACKED_CONTAINERS: dict[str, type] = {"objects": ObjectsDict, "players": TrackedDict, "effects": TrackedList}
 #: The game's attributes that characteristics never read: rebinding them leaves the state version
 #: as it is. The caches, the log, the clock (the timestamps it gives are set on objects and effects,
 #: which count), the triggers waiting and the stack's list (its objects are in ``objects``), the
@@ -167,7 +167,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
 
     def __setattr__(self, name: str, value) -> None:
         """Rebinding the game's state increments the state version (``objects.VERSION``);
-        ``objects`` and ``players`` become :class:`TrackedDict`, ``effects`` a
+        ``objects`` becomes an :class:`ObjectsDict`, ``players`` a :class:`TrackedDict`, ``effects`` a
         :class:`TrackedList`, so their changes in place count too. The caches and the log
         (never read by characteristics) don't count."""
         if name in _UNTRACKED_ATTRIBUTES:

@@ -5,7 +5,8 @@ per state version (:func:`reference_engine.layers.state_cache`); most events cha
 two objects, so the next state would compute every other permanent's characteristics again,
 to the same result. The first read in a state (:func:`kept_characteristics`) takes instead
 every characteristics of the last state read that nothing changed since: from the objects
-changed since then (their stamps, ``GameObject._stamp`` and ``_seen_stamp``, are later than that
+changed since then (among those of the changes recorded since, :data:`~reference_engine.objects.CHANGES`
+and :func:`_candidates`: their stamps, ``GameObject._stamp`` and ``_seen_stamp``, are later than that
 state's version; new and gone objects) and the resolved effects, the stale ones are
 
 * a changed object's own, when what its characteristics read of it changed: a field another
@@ -20,7 +21,7 @@ state's version; new and gone objects) and the resolved effects, the stale ones 
   attached to a host whose zone or controller changed (umbra armor of Dog Umbra and Umbra
   Mystic, CR 702.89a);
 * those a changed permanent's copiable values (CR 707.2) reach (:func:`reaches`): every
-  permanent's for an anthem of its card model or any script field not listed in
+  permanent's for an anthem of its card model (:func:`is_anthem`) or any script field not listed in
   :data:`OWN_ONLY` or :data:`ATTACHED_ONLY`; the Auras' for Umbra Mystic (as it starts or stops
   granting umbra armor, or changes controller); the noncreature artifacts' and the hosts of
   Equipment for Orb of Origin's supertypes (as it starts or stops granting them, CR 613.1d).
@@ -37,10 +38,11 @@ states. Only a speed-up; no rules meaning. Observed entries are kept the same wa
 from __future__ import annotations
 
 import dataclasses
+from itertools import islice
 from operator import attrgetter
 
 from .cards import CardScript
-from .objects import BATTLEFIELD, GameObject, PTEffect
+from .objects import BATTLEFIELD, CHANGES, CHANGES_MADE, GameObject, PTEffect
 
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 
@@ -127,14 +129,24 @@ def reaches(script: CardScript) -> int:
                 found |= _NARROW.get(name, REACHES_EVERY | READS_STATUS)
         model = script.model
         for a in model.of("static") if model is not None else ():
-            if a.affected is None or a.affected.scope not in ("enchanted", "equipped"):
-                found |= REACHES_EVERY  # an anthem; an Aura's or Equipment's bonus is its script's (ATTACHED_ONLY)
-                if a.affected is None or STATUS_FILTERS.intersection(a.affected.filters):
+            if is_anthem(a):  # an Aura's or Equipment's bonus is its script's (ATTACHED_ONLY)
+                found |= REACHES_EVERY
+                if STATUS_FILTERS.intersection(a.affected.filters):  # type: ignore[union-attr]
                     found |= READS_STATUS
         if len(_REACHES_OTHERS) > 4096:
             _REACHES_OTHERS.clear()
         known = _REACHES_OTHERS[id(script)] = (script, found)
     return known[1]
+
+
+def is_anthem(ability) -> bool:
+    """Whether a card model's static ability (``cards.model.Ability``) is an anthem, "Creatures you
+    control get +1/+1" (a bonus to each creature its filters match, CR 604.2, 611.3a, 613.4c): the
+    only static abilities of a card model the layer code reads (``Layers.anthems``); an Aura's or
+    Equipment's bonus is read from its script (:data:`ATTACHED_ONLY`), and the others ("~ can't
+    block", combat restrictions, "~ enters tapped", "~ can't be countered") change no
+    characteristics."""
+    return ability.static == "bonus" and ability.affected is not None and ability.affected.scope == "each"
 
 
 def reaches_others(script: CardScript) -> bool:
@@ -164,10 +176,11 @@ def _seen(o: GameObject) -> tuple:
 def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     """The ids whose characteristics kept at state version ``since`` may differ now, and whether
     the battlefield's structure is the same (:func:`_same_structure`), from the
-    objects changed since (stamps after it, new or gone ones) and the resolved effects; brings
+    objects changed since (:func:`_candidates` with stamps after it, new or gone ones) and the resolved effects; brings
     ``context``, the view of the objects (:func:`_seen`, by id) and the resolved effects' fields
     as they were then, up to date, and adds the changed objects' ids and the stale ones to its
-    set of changes (``context[3]``, :func:`changed_since_taken`) if there is one. ``last`` is the
+    sets of changes (``context[3]``, :func:`changed_since_taken`; ``context[5]``,
+    :func:`changed_since_observed`) if there are. ``last`` is the
     characteristics kept at ``since`` (by id): whether a permanent is tapped is read only of one
     that was continuous then (Orb of Origin rulings: it has no abilities while tapped; a permanent
     becomes continuous only as its copiable values or an Orb change, which are seen) and by an
@@ -177,14 +190,16 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     objects = game.objects
     stale: set = set()
     seen: list = []
-    changed = context[3]
+    changed, observed = context[3], context[5]
     status: list = []  # whether a permanent's copiable values read the status of others, once found
-    for oid, o in objects.items():
+    for oid, o in _candidates(objects, context):
         old = view.get(oid)
         if old is not None and old[0] is o and o._stamp <= since:
             continue
         if changed is not None:
             changed.add(oid)
+        if observed is not None:
+            observed.add(oid)
         view[oid] = new = _seen(o)
         by_others, by_itself = _what_changed(old, new, last.get(oid), view, status)
         if by_others:
@@ -201,7 +216,31 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
         stale |= _seen_by_others(view, seen)
     if changed is not None:
         changed |= stale
+    if observed is not None:
+        observed |= stale
     return stale, all(map(_same_structure, seen))
+
+
+def _candidates(objects, context: list):
+    """The ``(id, object)`` pairs of a game's ``objects`` that may have changed since the last call
+    (``context[6]``, the count of :data:`~reference_engine.objects.CHANGES_MADE` then, and
+    ``context[7]``, the count of the objects' changes in place then, ``ObjectsDict.mutations``):
+    those of the changes made since (:data:`~reference_engine.objects.CHANGES`: an object changed,
+    or put into ``objects`` by id; in no particular order), or every pair (in order) if
+    ``objects`` was changed in place otherwise since (an object removed, ...) or some of those
+    changes are no longer kept (or it isn't known)."""
+    made, mutations = CHANGES_MADE[0], getattr(objects, "mutations", None)
+    count = made - context[6]
+    if mutations is None or mutations != context[7] or count > len(CHANGES):
+        context[6], context[7] = made, mutations
+        return objects.items()
+    context[6] = made
+    found = {}
+    for o in islice(reversed(CHANGES), count):
+        oid = o.id
+        if objects.get(oid) is o:
+            found[oid] = o
+    return found.items()
 
 
 def _what_changed(old: tuple | None, new: tuple, ch, view: dict, status: list) -> tuple[bool, bool]:
@@ -344,7 +383,7 @@ def _first_read(game, cache: dict) -> bool:
     if kept is None or context is None:
         kept = [cache_version(game), cache]
         context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {},
-                   None, list(game.objects)]
+                   None, list(game.objects), None, CHANGES_MADE[0], getattr(game.objects, "mutations", None)]
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
         object.__setattr__(game, "_context_kept", context)
         cache["context"] = context[0]
@@ -370,12 +409,25 @@ def changed_since_taken(game, cache: dict) -> set | None:
     call, or the first since the kept characteristics started again); the next call gives the
     changes after this one. ``cache`` is the state's (reference_engine.layers.state_cache); only
     for a game that :func:`keeps`."""
+    return _changes_since(game, cache, 3)
+
+
+def changed_since_observed(game, cache: dict) -> set | None:
+    """Like :func:`changed_since_taken`, with its own record: the ids of ``game``'s objects changed
+    or whose characteristics may differ since the last call (made by each observation,
+    :func:`reference_engine.observed.observed_entries`), None if unknown."""
+    return _changes_since(game, cache, 5)
+
+
+def _changes_since(game, cache: dict, index: int) -> set | None:
+    """The set of changes ``context[index]`` of the kept context (after the first read in the state of
+    ``cache``), a new empty one in its place; None the first time."""
     state = game.__dict__
     if "context" not in cache or state.get("_context_kept") is None or state.get("_characteristics_kept") is None:
         _first_read(game, cache)
     context = state["_context_kept"]
-    changed = context[3]
-    context[3] = set()
+    changed = context[index]
+    context[index] = set()
     return changed
 
 

@@ -30,7 +30,7 @@ import re
 from operator import attrgetter
 
 from .cards import CardDef, CardScript
-from .kept import COPIABLE_SCRIPTS_KEY, keeps, kept_characteristics
+from .kept import COPIABLE_SCRIPTS_KEY, is_anthem, keeps, kept_characteristics
 from .filters import matches
 from .objects import BATTLEFIELD, VERSION, GameObject, PTEffect
 from .records import Characteristics  # computed here, defined below every rules module
@@ -116,7 +116,7 @@ class Layers(GameBase):
             if model is None:
                 continue
             for ability in model.of("static"):
-                if ability.static == "bonus" and ability.affected is not None and ability.affected.scope == "each":
+                if is_anthem(ability):
                     found.append((source, ability))
         cache["anthems"] = found
         return found

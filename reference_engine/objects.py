@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field, fields
 
 from .cards import CardDef, CardScript
@@ -23,6 +24,17 @@ VERSION = [0]
 
 
 _UNSET = object()
+
+#: How many of the last changes to objects :data:`CHANGES` keeps.
+CHANGES_KEPT = 1024
+#: The objects changed, the last :data:`CHANGES_KEPT` changes in order: each change to an object (a
+#: field set to another value, its counters changed in place, a zone change's reset) appends it (so
+#: an object can be in it more than once, and objects of every game are). ``CHANGES_MADE[0]`` counts
+#: every change appended since the start: the changes after the ``n``-th are the last
+#: ``CHANGES_MADE[0] - n`` of it while that is at most :data:`CHANGES_KEPT`. reference_engine.kept
+#: finds the objects changed since a state from it, without looking at each. No rules meaning.
+CHANGES: deque = deque(maxlen=CHANGES_KEPT)
+CHANGES_MADE = [0]
 #: The stamp of the next new object (:attr:`GameObject._stamp`): negative, so no change's stamp is one.
 _NEW_STAMP = [0]
 
@@ -72,6 +84,30 @@ class TrackedDict(dict):
         self._changed()
 
 
+class ObjectsDict(TrackedDict):
+    """A game's objects by id: a :class:`TrackedDict` that appends each object put into it by id
+    (``objects[oid] = obj``: added, replaced or moved to the end) to :data:`CHANGES`, and counts
+    its other changes in place (``mutations``: ``del``, ``pop``, ``update``, ...), so that
+    reference_engine.kept finds the objects changed since a state without looking at each."""
+
+    __slots__ = ("mutations",)
+
+    def __init__(self, *args, **kwargs):
+        dict.__init__(self, *args, **kwargs)
+        self.mutations = 0
+
+    def _changed(self) -> None:
+        VERSION[0] += 1
+        self.mutations += 1
+
+    def __setitem__(self, key, value):
+        dict.__setitem__(self, key, value)
+        VERSION[0] += 1
+        CHANGES.append(value)
+        CHANGES_MADE[0] += 1
+
+
+
 class Counters(TrackedDict):
     """An object's counters (CR 122): a :class:`TrackedDict` whose changes in place also give
     its ``owner`` (a :class:`GameObject`) a new stamp."""
@@ -87,6 +123,8 @@ class Counters(TrackedDict):
         owner = getattr(self, "owner", None)  # unset while copy.deepcopy rebuilds it
         if owner is not None:
             object.__setattr__(owner, "_stamp", VERSION[0])
+            CHANGES.append(owner)
+            CHANGES_MADE[0] += 1
 
 
 _new_dict = dict.__new__
@@ -277,6 +315,8 @@ class GameObject:
         object.__setattr__(self, name, value)
         VERSION[0] += 1
         object.__setattr__(self, "_stamp", VERSION[0])
+        CHANGES.append(self)
+        CHANGES_MADE[0] += 1
         if name in SEEN_BY_OTHERS:
             object.__setattr__(self, "_seen_stamp", VERSION[0])
 
@@ -294,6 +334,8 @@ class GameObject:
         set_field(self, "counters", counters_of(self))
         VERSION[0] += 1
         set_field(self, "_stamp", VERSION[0])
+        CHANGES.append(self)
+        CHANGES_MADE[0] += 1
         if seen:
             set_field(self, "_seen_stamp", VERSION[0])
 

@@ -3,14 +3,15 @@ unchanged since the last one, the entry it gave out then.
 
 The observed entry of an object (``Game._observe_object``) is kept as its characteristics are
 (:mod:`reference_engine.kept`; :func:`observed_entries`): built again only when its
-characteristics, its stamp or its power and toughness effects changed, else given out again,
+characteristics, its stamp or its power and toughness effects changed (looked at only for the
+objects the kept characteristics record as changed since the last observation), else given out again,
 the very dict (observations are read-only for their callers), or copied for a game that doesn't
 share unchanged entries. Only a speed-up; no rules meaning.
 """
 
 from __future__ import annotations
 
-from .kept import _of_this_package, keeps
+from .kept import _of_this_package, changed_since_observed, keeps
 from .objects import BATTLEFIELD, VERSION
 
 #: The methods an observed object's entry is built with (besides the layer code): a game whose
@@ -125,17 +126,26 @@ def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> 
     (:data:`reference_engine.objects.VERSION`) it was given at: while the version is the same,
     nothing an entry or a zone's list is built from changed (every change to the state changes
     it), so the entries and the zones' lists are those again (:func:`_given_again`), without
-    looking at each object. The zones' lists are copied from those given out (read-only too)."""
+    looking at each object. The zones' lists are copied from those given out (read-only too). Once
+    the version changed, only the objects changed or whose characteristics may differ since the last
+    observation (:func:`reference_engine.kept.changed_since_observed`) are looked at again
+    (:func:`_brought_up_to_date`)."""
     if not _keeps_entries(game):
         return _built_entries(game, characteristics, build, zones)
     state = game.__dict__
     share = shares_entries(game)
-    if share and _given_again(state.get("_entries_given"), zones):
-        return state["_entries_given"][1].copy()
+    given = state.get("_entries_given")
+    if share and _given_again(given, zones):
+        return given[1].copy()
     kept = state.get("_entries_kept")
     if kept is None:
         kept = {}
         object.__setattr__(game, "_entries_kept", kept)  # not the game's state
+    changed = changed_since_observed(game, cache)  # after the first read in this state
+    if share and given is not None and changed is not None:
+        entries = _brought_up_to_date(game, cache, characteristics, build, kept, given, changed, zones)
+        object.__setattr__(game, "_entries_given", (VERSION[0], entries.copy(), zones))
+        return entries
     battlefield = zones[BATTLEFIELD]
     entries = {}
     computed = cache["characteristics"]  # the state's (observing changes nothing)
@@ -164,19 +174,91 @@ def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> 
     return entries
 
 
+def _brought_up_to_date(game, cache: dict, characteristics, build, kept: dict, given: tuple, changed: set,
+                        zones: dict) -> dict:
+    """:func:`observed_entries` from the last observation ``given`` (``(state version, entries by id,
+    zones)``) and the ids ``changed`` since (:func:`reference_engine.kept.changed_since_observed`):
+    every other object is the same with the same stamp, characteristics and power/toughness effects
+    as then, its entry the one given then (``kept``, by id: ``(characteristics, object, stamp,
+    power/toughness effects, entry)``). The changed objects' entries are checked and built as
+    :func:`observed_entries` does, in the order of ``game.objects``; the zones' lists are those given
+    then while the objects are the same ids in the same order, each in the zone and owner's list it
+    was in, else found again."""
+    objects = game.objects
+    order = list(objects)
+    entries = given[1]
+    same = _same_places(objects, order, entries, changed)
+    computed = cache["characteristics"]
+    for oid in (order if len(changed) > 1 else changed):
+        obj = objects.get(oid)
+        if obj is None or oid not in changed:
+            continue
+        ch = computed.get(oid)
+        if ch is None:
+            ch = characteristics(game, obj)
+        pt_effects = cache.get("pt_effects")
+        effects = pt_effects.get(oid) if pt_effects is not None else None
+        known = kept.get(oid)
+        if known is None or known[0] is not ch or known[1] is not obj or known[2] != obj._stamp \
+                or known[3] != effects:
+            kept[oid] = (ch, obj, obj._stamp, effects, build(obj, ch))
+    if same:
+        _zones_again(given[2], zones)
+        entries = entries.copy()
+        for oid in changed:
+            if oid in entries:
+                entries[oid] = kept[oid][4]
+        return entries
+    return _listed(objects, kept, zones)
+
+
+def _same_places(objects: dict, order: list, entries: dict, changed: set) -> bool:
+    """Whether ``objects`` (in ``order``) are the ids of the ``entries`` given last, in the same
+    order, each of the ``changed`` ones in the zone and owner's list it was in then."""
+    if len(order) != len(entries) or order != list(entries):
+        return False
+    for oid in changed:
+        obj = objects.get(oid)
+        if obj is not None:
+            entry = entries[oid]
+            if obj.zone != entry["zone"] or obj.owner != entry["owner"]:
+                return False
+    return True
+
+
+def _listed(objects: dict, kept: dict, zones: dict) -> dict:
+    """The kept entry of each of ``objects`` (by id, in order), each id put into its zone's list of
+    ``zones`` (:func:`observed_entries`)."""
+    battlefield = zones[BATTLEFIELD]
+    entries = {}
+    for oid, obj in objects.items():
+        zone = obj.zone
+        if zone == BATTLEFIELD:
+            battlefield.append(oid)
+        else:
+            zones[zone][obj.owner].append(oid)
+        entries[oid] = kept[oid][4]
+    return entries
+
+
 def _given_again(given: tuple | None, zones: dict) -> bool:
     """Whether the last observation's entries (``given``: ``(state version, entries by id, zones)``,
     :func:`observed_entries`) are still the state's: the state version is the same. If so, its zones'
     lists are put into ``zones`` (the same ids, in new lists)."""
     if given is None or given[0] != VERSION[0]:
         return False
-    for zone, ids in given[2].items():
+    _zones_again(given[2], zones)
+    return True
+
+
+def _zones_again(given: dict, zones: dict) -> None:
+    """Put the ids of each zone's lists of ``given`` (zones given out) into those of ``zones``."""
+    for zone, ids in given.items():
         if zone == BATTLEFIELD:
             zones[zone].extend(ids)
         else:
             for owner, owned in ids.items():
                 zones[zone][owner].extend(owned)
-    return True
 
 
 def _built_entries(game, characteristics, build, zones: dict) -> dict:

@@ -14,6 +14,7 @@ before it is performed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING
 from collections.abc import Callable
 
@@ -22,7 +23,7 @@ from .cards import card
 from .errors import UnknownCard, Unsupported
 from .layers import characteristics
 from .model_targets import protected_from
-from .objects import BATTLEFIELD, GameObject
+from .objects import BATTLEFIELD, CHANGES, CHANGES_MADE, GameObject
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -218,10 +219,35 @@ def _unearth(game: GameBase, obj: GameObject, ability) -> bool:
 
 def _sword_in_graveyard(game: GameBase, event) -> bool:
     """A Sword of the Meek is in a graveyard: its "return ... then attach" trigger may matter."""
-    for o in game.objects.values():
-        if o.zone == "graveyard" and o.card.name == "Sword of the Meek":
+    for o in _named(game, "Sword of the Meek").values():
+        if o.zone == "graveyard":
             return True
     return False
+
+
+def _named(game: GameBase, name: str) -> dict[str, GameObject]:
+    """``game``'s objects whose card is named ``name``, by id, kept from one call to the next: brought
+    up to date from the changes to objects made since (:data:`reference_engine.objects.CHANGES`: a
+    card set, an object put into the game's objects by id), found again among every object when the
+    game's objects were changed in place otherwise (one removed, ...) or those changes are no longer
+    all kept. One name per game."""
+    objects = game.objects
+    made, mutations = CHANGES_MADE[0], getattr(objects, "mutations", None)
+    known = game.__dict__.get("_named_kept")
+    if known is None or known[3] != name or mutations is None or mutations != known[1] \
+            or made - known[0] > len(CHANGES):
+        found = {o.id: o for o in objects.values() if o.card.name == name}
+    else:
+        found = known[2]
+        changed: GameObject
+        for changed in islice(reversed(CHANGES), made - known[0]):
+            if objects.get(changed.id) is changed:
+                if changed.card.name == name:
+                    found[changed.id] = changed
+                else:
+                    found.pop(changed.id, None)
+    object.__setattr__(game, "_named_kept", (made, mutations, found, name))  # not the game's state
+    return found
 
 
 @_of_activation

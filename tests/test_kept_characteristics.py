@@ -9,7 +9,8 @@ and the rules (CR 613), not from the engine.
 from __future__ import annotations
 
 import reference_engine.layers as layers
-from reference_engine import ReferenceEngine
+from reference_engine import ReferenceEngine, objects
+from reference_engine.cards import card
 
 from .scenario_helpers import aura, board, obj
 
@@ -117,6 +118,76 @@ def test_a_creature_tapped_or_attacking_with_no_anthem_reading_it_is_not_compute
     game.objects["b"].tapped = True
     game.objects["b"].combat = "attacking"
     assert ch(game, "b") is first and computed == []
+
+
+def test_a_creature_that_cant_block_entering_computes_no_other_creature_again(monkeypatch):
+    """Fretwork Colony's "Fretwork Colony can't block." is a static ability of its own (CR 604.1,
+    509.1b), no anthem: it changes no characteristics of another object (CR 613), so Grizzly Bears'
+    are kept, not computed again, as the Colony enters; and nothing reads whether the Bears are
+    tapped or attacking."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("fc", "Fretwork Colony", zone="hand"))
+    first = ch(game, "b")
+    computed = []
+    real = layers._characteristics
+    monkeypatch.setattr(layers, "_characteristics", lambda g, o: computed.append(o.id) or real(g, o))
+    game.objects["fc"].zone = "battlefield"
+    assert ch(game, "b") is first and (ch(game, "fc").power, ch(game, "fc").toughness) == (1, 1)
+    game.objects["b"].tapped = True
+    game.objects["b"].combat = "attacking"
+    assert ch(game, "b") is first and "b" not in computed
+
+
+def test_an_anthem_entering_beside_a_creature_that_cant_block_pumps_it():
+    """Glorious Anthem ("Creatures you control get +1/+1", CR 613.4c) entering applies to Fretwork
+    Colony (1/1, "can't block") at once: 2/2, though nothing of the Colony changed."""
+    game = new_game(obj("fc", "Fretwork Colony"), obj("ga", "Glorious Anthem", zone="hand"))
+    assert (ch(game, "fc").power, ch(game, "fc").toughness) == (1, 1)
+    game.objects["ga"].zone = "battlefield"
+    assert (ch(game, "fc").power, ch(game, "fc").toughness) == (2, 2)
+
+
+def test_a_counter_put_before_more_changes_than_are_kept_is_still_seen():
+    """A +1/+1 counter on Grizzly Bears (2/2, CR 122.1a, 613.4c) makes them 3/3, also when more
+    changes than the engine keeps a record of (objects.CHANGES_KEPT) were made to another game's
+    objects after it and before the next read."""
+    game, other = new_game(obj("b", "Grizzly Bears")), new_game(obj("r", "Typhoid Rats"))
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (2, 2)
+    game.objects["b"].counters["+1/+1"] = 1
+    for _ in range(objects.CHANGES_KEPT + 1):
+        other.objects["r"].tapped = not other.objects["r"].tapped
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (3, 3)
+
+
+def test_a_zone_changes_reset_alone_takes_the_counters_bonus_away():
+    """A zone change's reset (CR 400.7: the new object has no counters) is a change of its own:
+    Grizzly Bears with a +1/+1 counter are 3/3 (CR 122.1a), 2/2 once reset, no other field set."""
+    game = new_game(obj("b", "Grizzly Bears", counters={"+1/+1": 1}))
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (3, 3)
+    game.objects["b"].reset_for_zone_change()
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (2, 2)
+
+
+def _new_object(oid, name):
+    definition, script = card(name)
+    return objects.GameObject(oid, definition, script, "P1", "P1", "battlefield", 99)
+
+
+def test_an_object_put_in_place_of_another_by_id_has_its_own_characteristics():
+    """A new object (CR 400.7) put in the game's objects under the id of Grizzly Bears (2/2) has
+    its own characteristics: Typhoid Rats, 1/1 with deathtouch."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    assert (ch(game, "b").name, ch(game, "b").power) == ("Grizzly Bears", 2)
+    game.objects["b"] = _new_object("b", "Typhoid Rats")
+    found = ch(game, "b")
+    assert (found.name, found.power, found.toughness, "deathtouch" in found.keywords) == ("Typhoid Rats", 1, 1, True)
+
+
+def test_an_object_put_in_place_of_another_by_update_has_its_own_characteristics():
+    """As above, the new object put in by ``update`` (or ``setdefault``, ``|=``)."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    assert ch(game, "b").name == "Grizzly Bears"
+    game.objects.update({"b": _new_object("b", "Typhoid Rats")})
+    assert (ch(game, "b").name, ch(game, "b").power) == ("Typhoid Rats", 1)
 
 
 def test_a_thought_vessel_entering_between_two_reads_takes_the_maximum_hand_size_away():

@@ -143,3 +143,48 @@ def test_a_fork_that_changes_its_observations_shares_no_entry():
     game.changes = True
     second = game.observe()
     assert (first["objects"]["b"]["damage"], second["objects"]["b"]["damage"]) == (0, 1)
+
+
+def test_a_creature_an_entering_anthem_pumps_is_observed_anew_though_it_did_not_change():
+    """Glorious Anthem ("Creatures you control get +1/+1", CR 613.4c) moved onto the battlefield
+    between two observations applies to Grizzly Bears (2/2) at once (CR 611.3a): the Bears are
+    observed 3/3 with the Anthem's effect, though no field of theirs changed (only the objects changed
+    since the last observation and those whose characteristics may differ are looked at again)."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("ga", "Glorious Anthem", zone="hand"))
+    entry = game.observe()["objects"]["b"]
+    assert (entry["power"], entry["toughness"], entry["pt_effects"]) == (2, 2, [])
+    game.objects["ga"].zone = "battlefield"
+    entry = game.observe()["objects"]["b"]
+    assert (entry["power"], entry["toughness"]) == (3, 3)
+    assert [e["source"] for e in entry["pt_effects"]] == ["ga"]
+
+
+def test_a_card_moved_to_the_end_of_the_objects_is_listed_last_in_its_zone():
+    """A library is listed in the order of the game's objects (the next card drawn last moved to their
+    end, as reference_engine.model_cards does): a card taken out and put back, no field of it changed,
+    is listed last in its owner's library, its entry the same."""
+    game = new_game(obj("l1", "Grizzly Bears", zone="library"), obj("l2", "Typhoid Rats", zone="library"))
+    first = game.observe()
+    assert first["zones"]["library"]["P1"] == ["l1", "l2"]
+    card = game.objects["l1"]
+    del game.objects["l1"]
+    game.objects["l1"] = card
+    observation = game.observe()
+    assert observation["zones"]["library"]["P1"] == ["l2", "l1"]
+    assert list(observation["objects"]) == ["l2", "l1"]
+    assert observation["objects"]["l1"] is first["objects"]["l1"]
+
+
+def test_a_token_made_and_gone_between_two_observations_is_in_neither():
+    """A token that ceased to exist (CR 704.5d, 111.7) before the next observation is in none of its
+    zones' lists nor among its objects; the others are as they were."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    first = game.observe()
+    game.new_object("t", "Grizzly Bears", "P1", token=True)
+    assert game.objects["t"].zone == "battlefield"
+    game.objects["t"].zone = "graveyard"
+    game.cease_to_exist("t")
+    observation = game.observe()
+    assert list(observation["objects"]) == ["b"] and observation["zones"]["battlefield"] == ["b"]
+    assert observation["zones"]["graveyard"] == {"P1": [], "P2": []}
+    assert observation["objects"]["b"] is first["objects"]["b"]

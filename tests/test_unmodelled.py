@@ -14,7 +14,8 @@ import pytest
 import harness.protocol
 from harness.adapters.reference import ReferenceAdapter
 from reference_engine import IllegalAction, ReferenceEngine, Unsupported
-from reference_engine.cards import SCRIPTS, TOKEN_DEFS
+from reference_engine.cards import SCRIPTS, TOKEN_DEFS, card
+from reference_engine.objects import GameObject
 from reference_engine.unmodelled import GAPS
 
 from .scenario_helpers import Decider, aura, board, obj
@@ -256,6 +257,22 @@ def test_sword_of_the_meek_in_a_graveyard():
     obs = performed(game, {"type": "put_onto_battlefield", "id": "n1", "card": "Grizzly Bears", "controller": "P1",
                            "attach_to": None})
     assert obs["objects"]["n1"]["zone"] == "battlefield"
+
+
+def test_a_sword_of_the_meek_come_into_a_graveyard_after_a_check_is_seen():
+    """Sword of the Meek's trigger matters as soon as a Sword is in a graveyard (above), also when it
+    came there after an earlier event was checked: a Sword card put into P1's graveyard as a new
+    object (CR 400.7), and a card in the graveyard that becomes a Sword of the Meek."""
+    put = {"type": "put_onto_battlefield", "id": "n1", "card": "Grizzly Bears", "controller": "P1", "attach_to": None}
+    game = game_of(obj("bears", "Grizzly Bears"))
+    performed(game, put)
+    definition, script = card("Sword of the Meek")
+    game.objects["s"] = GameObject("s", definition, script, "P1", "P1", "graveyard", 99)
+    assert_declined(game, dict(put, id="n2"), "ability:graveyard trigger")
+    game = game_of(obj("bears", "Grizzly Bears"), obj("g", "Typhoid Rats", zone="graveyard"))
+    performed(game, put)
+    game.objects["g"].card = definition
+    assert_declined(game, dict(put, id="n2"), "ability:graveyard trigger")
 
 
 def test_treasure_mana_ability():
