@@ -223,16 +223,17 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
 
 def _candidates(objects, context: list):
     """The ``(id, object)`` pairs of a game's ``objects`` that may have changed since the last call
-    (``context[6]``, the count of :data:`~reference_engine.objects.CHANGES_MADE` then, and
-    ``context[7]``, the count of the objects' changes in place then, ``ObjectsDict.mutations``):
+    (``context[6]``, the count of :data:`~reference_engine.objects.CHANGES_MADE` then,
+    ``context[7]``, the count of the objects' changes in place then, ``ObjectsDict.mutations``, and
+    ``context[8]``, the objects' dict then: the game's ``objects`` rebound to another dict are all looked at):
     those of the changes made since (:data:`~reference_engine.objects.CHANGES`: an object changed,
     or put into ``objects`` by id; in no particular order), or every pair (in order) if
     ``objects`` was changed in place otherwise since (an object removed, ...) or some of those
     changes are no longer kept (or it isn't known)."""
     made, mutations = CHANGES_MADE[0], getattr(objects, "mutations", None)
     count = made - context[6]
-    if mutations is None or mutations != context[7] or count > len(CHANGES):
-        context[6], context[7] = made, mutations
+    if mutations is None or mutations != context[7] or objects is not context[8] or count > len(CHANGES):
+        context[6], context[7], context[8] = made, mutations, objects
         return objects.items()
     context[6] = made
     found = {}
@@ -383,7 +384,8 @@ def _first_read(game, cache: dict) -> bool:
     if kept is None or context is None:
         kept = [cache_version(game), cache]
         context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {},
-                   None, list(game.objects), None, CHANGES_MADE[0], getattr(game.objects, "mutations", None)]
+                   None, list(game.objects), None, CHANGES_MADE[0], getattr(game.objects, "mutations", None),
+                   game.objects]
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
         object.__setattr__(game, "_context_kept", context)
         cache["context"] = context[0]

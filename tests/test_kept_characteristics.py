@@ -219,3 +219,14 @@ def test_a_permanent_naming_protection_entering_between_two_reads_makes_protecti
     assert ch(game, "b") is not None and not protection_possible(game)
     game.objects["s"].zone = "battlefield"
     assert ch(game, "b") is not None and protection_possible(game)
+
+
+def test_objects_rebound_to_a_new_dict_are_all_looked_at_again():
+    """The game's ``objects`` rebound to a new dict (as a fork of the engine may do) holding a
+    Glorious Anthem that entered with it ("Creatures you control get +1/+1", layer 7c, CR 613.4c):
+    Grizzly Bears, unchanged themselves, are 3/3, though the new dict's count of changes in place
+    is that of the old one."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    assert ch(game, "b").power == 2
+    game.objects = {**game.objects, "ga": _new_object("ga", "Glorious Anthem")}
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (3, 3)
