@@ -26,6 +26,7 @@ mutants, and that a violation in the changed part alone is found.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 
 
 def _unchanged(old, new) -> bool:
@@ -125,26 +126,29 @@ class IdsWhere:
         _KEPT.append(self)
 
     def _full(self, obs: dict) -> frozenset:
-        has = self.has
-        return frozenset(oid for oid, o in obs["objects"].items() if has(o))
+        objects = obs["objects"]
+        return frozenset(compress(objects, map(self.has, objects.values())))  # the ids whose object has it
 
     def pair(self, before: dict, after: dict) -> tuple[frozenset, frozenset]:
         """The ids in ``before`` and in ``after``: on change only when ``before`` is the last
-        observation asked for (as the ``after`` of the step before)."""
+        observation asked for (as the ``after`` of the step before). When the step changes no
+        object's membership, the ids in ``after`` are those in ``before``, the same frozenset."""
         if self.obs is after and self.prev_obs is before and self.ids is not None and self.prev_ids is not None:
             return self.prev_ids, self.ids
         old = self.ids if self.obs is before and self.ids is not None else self._full(before)
-        if before is after:
-            new = old
-        else:
-            has = self.has
+        new = old
+        if before is not after:
             changed = changed_objects(after, before)
             removed = removed_ids(after, before)
-            added = [oid for oid, o in changed.items() if has(o)]
-            if old and (changed or removed):
-                new = old.difference(removed, changed).union(added)
-            else:  # nothing to take from old: old itself, or the ids added (old empty)
-                new = frozenset(added) if added else old
+            if changed or removed:
+                has = self.has
+                added = [oid for oid, o in changed.items() if has(o)]
+                if not old:  # nothing to take from old: the ids added, if any
+                    new = frozenset(added) if added else old
+                elif not (removed and not old.isdisjoint(removed)) and added == [oid for oid in changed if oid in old]:
+                    pass  # no id leaves or joins: old itself
+                else:
+                    new = old.difference(removed, changed).union(added)
         self.prev_obs, self.prev_ids, self.obs, self.ids = before, old, after, new
         return old, new
 
