@@ -136,24 +136,40 @@ class IdsWhere:
         if self.obs is after and self.prev_obs is before and self.ids is not None and self.prev_ids is not None:
             return self.prev_ids, self.ids
         old = self.ids if self.obs is before and self.ids is not None else self._full(before)
-        new = old
-        if before is not after:
-            changed = changed_objects(after, before)
-            removed = removed_ids(after, before)
-            if changed or removed:
-                has = self.has
-                added = [oid for oid, o in changed.items() if has(o)]
-                if not old:  # nothing to take from old: the ids added, if any
-                    new = frozenset(added) if added else old
-                elif not (removed and not old.isdisjoint(removed)) and added == [oid for oid in changed if oid in old]:
-                    pass  # no id leaves or joins: old itself
-                else:
-                    new = old.difference(removed, changed).union(added)
+        new = old if before is after else self._after(old, before, after)
         self.prev_obs, self.prev_ids, self.obs, self.ids = before, old, after, new
         return old, new
 
+    def _after(self, old: frozenset, before: dict, after: dict) -> frozenset:
+        """The ids in ``after`` (not ``before``), ``old`` those in ``before``: ``old`` itself when no id
+        leaves or joins."""
+        last = _last_changed  # changed_objects(after, before), its look-up written out (asked by each index)
+        changed = last[2] if last[0] is after and last[1] is before else changed_objects(after, before)
+        last = _last_removed
+        removed = last[2] if last[0] is after and last[1] is before else removed_ids(after, before)
+        if not changed and not removed:
+            return old
+        has = self.has
+        if not old:  # nothing to take from old: the ids added, if any
+            added = [oid for oid, o in changed.items() if has(o)]
+            return frozenset(added) if added else old
+        if _joins_or_leaves(old, changed, removed, has):
+            return old.difference(removed, changed).union([oid for oid, o in changed.items() if has(o)])
+        return old
+
     def forget(self) -> None:
         self.obs = self.ids = self.prev_obs = self.prev_ids = None
+
+
+def _joins_or_leaves(ids: frozenset, changed: dict, removed: set, has: Callable[[dict], bool]) -> bool:
+    """Whether an id leaves ``ids`` or joins it: one of ``removed`` is there, or one of the ``changed``
+    objects (by id) has the property and is not there, or is there and has it not."""
+    if removed and not ids.isdisjoint(removed):
+        return True
+    for oid, o in changed.items():
+        if (oid not in ids) if has(o) else (oid in ids):
+            return True
+    return False
 
 
 def forget_all() -> None:

@@ -10,6 +10,7 @@ written from scratch with such bugs (examples/engines/tiny) are still found by a
 from __future__ import annotations
 
 import copy
+from collections import OrderedDict
 
 import pytest
 
@@ -237,7 +238,8 @@ def test_each_session_step_forgets_every_view(monkeypatch):
     assert forgotten == [1, 1]
 
 
-_NOT_PLAIN = [(1,), {1: "a"}, float("nan"), float("inf"), {"x"}, b"x", object(), _Str := type("Str", (str,), {})("s")]
+_NOT_PLAIN = [(1,), {1: "a"}, float("nan"), float("inf"), {"x"}, b"x", object(), _Str := type("Str", (str,), {})("s"),
+              OrderedDict(a=1), [2.5, (1,)], {"a": 2.5, "b": {"c": [[], {}, (1,)]}}]
 
 
 @pytest.mark.parametrize("where, bad", [
