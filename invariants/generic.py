@@ -7,6 +7,9 @@ CR 104.3 aside), the shape and JSON round-trip of observations.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import itemgetter, ne
+
 from harness.wire.log_kinds import log_problems
 
 from .base import ScenarioRun, Transition, invariant
@@ -80,11 +83,45 @@ def _players_well_formed(players) -> bool:
     )
 
 
+#: :data:`OBJECT_FIELDS`' names, and what an absent field reads as (:func:`_field_types`).
+_FIELD_NAMES = tuple(OBJECT_FIELDS)
+_ABSENT = (KeyError,) * len(_FIELD_NAMES)
+#: The types JSON decodes to: their instances are what they are (no ``__class__`` of another type).
+_BUILTIN_TYPES = frozenset((str, int, bool, dict, list, float, type(None)))
+#: Tuples of the exact types of an object's fields (:func:`_field_types`) with which :func:`_object_problems`
+#: found only the damage left to judge: each field present, of a builtin JSON type it accepts.
+_SOUND_FIELD_TYPES: set[tuple] = set()
+
+
+def _field_types(obj: dict) -> tuple:
+    """The exact type of each of ``obj``'s :data:`OBJECT_FIELDS`, in their order (``KeyError``'s type,
+    ``type``, for one absent)."""
+    return tuple(map(type, map(obj.get, _FIELD_NAMES, _ABSENT)))
+
+
 def _object_problems(oid, obj) -> list[str]:
     """What is wrong with the observed object ``obj``: a field missing or of the wrong type (:data:`OBJECT_FIELDS`),
-    negative damage (CR 120.3)."""
-    if not isinstance(obj, dict):
+    negative damage (CR 120.3).
+
+    Whether each field is there and of a type it accepts depends only on the exact types of the
+    fields, for builtin types: a tuple of them found sound once (:data:`_SOUND_FIELD_TYPES`) leaves
+    only the damage to judge."""
+    if type(obj) is dict:
+        types = _field_types(obj)
+        if types in _SOUND_FIELD_TYPES:
+            return [f"objects[{oid!r}].damage = {obj['damage']} is negative (CR 120.3)"] if obj["damage"] < 0 else []
+    elif not isinstance(obj, dict):
         return [f"objects[{oid!r}] is not an object"]
+    out = _field_problems(oid, obj)
+    if isinstance(obj.get("damage"), int) and obj["damage"] < 0:
+        out.append(f"objects[{oid!r}].damage = {obj['damage']} is negative (CR 120.3)")
+    elif not out and type(obj) is dict and _BUILTIN_TYPES.issuperset(types) and len(_SOUND_FIELD_TYPES) < 4096:
+        _SOUND_FIELD_TYPES.add(types)
+    return out
+
+
+def _field_problems(oid, obj: dict) -> list[str]:
+    """Each of :data:`OBJECT_FIELDS` missing from ``obj`` or of a type it doesn't accept, as a message."""
     out = []
     for name, kind in OBJECT_FIELDS.items():
         value = obj.get(name, KeyError)
@@ -93,8 +130,6 @@ def _object_problems(oid, obj) -> list[str]:
         elif not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             out.append(f"objects[{oid!r}].{name} = {value!r} has the wrong type: expected {_type_name(kind)}, "
                        f"got {type(value).__name__}")
-    if isinstance(obj.get("damage"), int) and obj["damage"] < 0:
-        out.append(f"objects[{oid!r}].damage = {obj['damage']} is negative (CR 120.3)")
     return out
 
 
@@ -135,20 +170,45 @@ def json_problem(value, before=None) -> str | None:
     parts and objects that differ (``!=``) from ``before``'s are walked. Whatever JSON
     changes compares unequal (a tuple to a list, a key 1 to "1", NaN to itself), so a
     part equal to a plain one is plain, but for a subclass equal to a plain value (an
-    ``OrderedDict`` replacing an equal dict), which is then not seen.
+    ``OrderedDict`` replacing an equal dict), which is then not seen. The same holds one
+    level down: of a part or object that differs, a dict with the keys of its version
+    before, only the values that differ from that version's are walked (:func:`_differing`);
+    when one is not plain, the message is the walk's over the whole parts and objects.
     """
     if before is not None and before is _plain[0] and before is not value and type(value) is dict \
             and type(value.get("objects")) is dict:
         get = before.get  # not _unchanged(old, part), written out
-        parts = [part for key, part in value.items()
-                 if key != "objects" and ((old := get(key)) is part or not old == part)]
-        parts.append(_changed_objects(value, before))
+        parts: list = []
+        walked: list = []  # what is walked for the verdict: the values of parts that differ
+        for key, part in value.items():
+            if key != "objects" and ((old := get(key)) is part or not old == part):
+                parts.append(part)
+                walked += _differing(part, old)
+        changed = _changed_objects(value, before)
+        parts.append(changed)
+        olds = before["objects"]
+        for oid, obj in changed.items():
+            if type(oid) is not str:  # no key of before's: walked with the others
+                walked.append(changed)
+                break
+            walked += _differing(obj, olds.get(oid))
     else:
-        parts = value
-    if _is_plain(parts):  # the walk's verdict, without its message: found again by the walk when there is one
+        parts = walked = value
+    if _is_plain(walked):  # the walk's verdict, without its message: found again by the walk when there is one
         _plain[0] = value
         return None
     return _json_walk(parts)
+
+
+def _differing(new, old) -> list:
+    """What of ``new`` (a part or object of an observation) :func:`json_problem` walks, ``old`` its
+    version in the last observation found plain: the values of ``new`` that differ (``!=``) from
+    ``old``'s under the same key when both are dicts, ``new`` not ``old`` itself, with the same keys;
+    else ``[new]``."""
+    if new is old or type(new) is not dict or type(old) is not dict or new.keys() != old.keys():
+        return [new]
+    values = new.values()
+    return list(compress(values, map(ne, values, map(old.__getitem__, new))))
 
 
 _PLAIN_LEAVES = frozenset(_SCALARS)
@@ -235,9 +295,37 @@ def one_zone_per_object(t: Transition):
     if before is _zones_consistent[0] and before is not obs and _same_places(obs, before):
         _zones_consistent[0] = obs
         return []
-    out = _zone_problems(obs)
+    out = [] if _zones_agree(obs) else _zone_problems(obs)
     _zones_consistent[0] = None if out else obs
     return out
+
+
+_ZONE = itemgetter("zone")
+_ZONE_AND_OWNER = itemgetter("zone", "owner")
+
+
+def _zones_agree(obs: dict) -> bool:
+    """Whether :func:`_zone_problems` finds nothing in ``obs``, found with loops in C: each zone list's
+    objects have that zone (and that owner, off the battlefield), and the lists hold every object once
+    (as many ids as objects, none twice, each an object's). False when anything is amiss or unusual (the
+    full check then finds what)."""
+    objects = obs["objects"]
+    zones = obs.get("zones", {})
+    try:
+        get = objects.__getitem__  # KeyError: an id that is no object's
+        battlefield = zones.get("battlefield", [])
+        if battlefield and set(map(_ZONE, map(get, battlefield))) != {"battlefield"}:
+            return False
+        lists = [battlefield]
+        for zone in ZONES[1:]:
+            for player, ids in (zones.get(zone) or {}).items():
+                if ids and set(map(_ZONE_AND_OWNER, map(get, ids))) != {(zone, player)}:
+                    return False
+                lists.append(ids)
+        listed = sum(map(len, lists))
+        return listed == len(objects) and len(set().union(*lists)) == listed
+    except Exception:  # noqa: BLE001  (unusual data: the full check meets it as it did)
+        return False
 
 
 def _zone_problems(obs: dict) -> list[str]:

@@ -26,6 +26,7 @@ mutants, and that a violation in the changed part alone is found.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 
 
 def _unchanged(old, new) -> bool:
@@ -125,26 +126,17 @@ class IdsWhere:
         _KEPT.append(self)
 
     def _full(self, obs: dict) -> frozenset:
-        has = self.has
-        return frozenset(oid for oid, o in obs["objects"].items() if has(o))
+        objects = obs["objects"]
+        return frozenset(compress(objects, map(self.has, objects.values())))  # the ids whose object has it
 
     def pair(self, before: dict, after: dict) -> tuple[frozenset, frozenset]:
         """The ids in ``before`` and in ``after``: on change only when ``before`` is the last
-        observation asked for (as the ``after`` of the step before)."""
+        observation asked for (as the ``after`` of the step before). When the step changes no
+        object's membership, the ids in ``after`` are those in ``before``, the same frozenset."""
         if self.obs is after and self.prev_obs is before and self.ids is not None and self.prev_ids is not None:
             return self.prev_ids, self.ids
         old = self.ids if self.obs is before and self.ids is not None else self._full(before)
-        if before is after:
-            new = old
-        else:
-            has = self.has
-            changed = changed_objects(after, before)
-            removed = removed_ids(after, before)
-            added = [oid for oid, o in changed.items() if has(o)]
-            if old and (changed or removed):
-                new = old.difference(removed, changed).union(added)
-            else:  # nothing to take from old: old itself, or the ids added (old empty)
-                new = frozenset(added) if added else old
+        new = old if before is after else self._after(old, before, after)
         self.prev_obs, self.prev_ids, self.obs, self.ids = before, old, after, new
         return old, new
 
@@ -156,8 +148,36 @@ class IdsWhere:
             return self.prev_ids
         return None
 
+    def _after(self, old: frozenset, before: dict, after: dict) -> frozenset:
+        """The ids in ``after`` (not ``before``), ``old`` those in ``before``: ``old`` itself when no id
+        leaves or joins."""
+        last = _last_changed  # changed_objects(after, before), its look-up written out (asked by each index)
+        changed = last[2] if last[0] is after and last[1] is before else changed_objects(after, before)
+        last = _last_removed
+        removed = last[2] if last[0] is after and last[1] is before else removed_ids(after, before)
+        if not changed and not removed:
+            return old
+        has = self.has
+        if not old:  # nothing to take from old: the ids added, if any
+            added = [oid for oid, o in changed.items() if has(o)]
+            return frozenset(added) if added else old
+        if _joins_or_leaves(old, changed, removed, has):
+            return old.difference(removed, changed).union([oid for oid, o in changed.items() if has(o)])
+        return old
+
     def forget(self) -> None:
         self.obs = self.ids = self.prev_obs = self.prev_ids = None
+
+
+def _joins_or_leaves(ids: frozenset, changed: dict, removed: set, has: Callable[[dict], bool]) -> bool:
+    """Whether an id leaves ``ids`` or joins it: one of ``removed`` is there, or one of the ``changed``
+    objects (by id) has the property and is not there, or is there and has it not."""
+    if removed and not ids.isdisjoint(removed):
+        return True
+    for oid, o in changed.items():
+        if (oid not in ids) if has(o) else (oid in ids):
+            return True
+    return False
 
 
 def forget_all() -> None:

@@ -139,3 +139,21 @@ def test_ids_kept_on_change_lose_the_removed_and_the_changed_without_the_propert
     assert has.pair(first, second) == ({"a", "b", "d"}, {"b", "c"})
     assert has.pair(second, {"objects": dict(second["objects"])}) == ({"b", "c"}, {"b", "c"})  # nothing changed
     assert has.pair(first, first) == ({"a", "b", "d"}, {"a", "b", "d"})
+
+
+def test_ids_kept_when_no_object_joins_or_leaves_are_the_same_set():
+    """When the objects a step changes keep their answer and none with it is removed, the ids after are
+    those before, the very frozenset; any change of membership (a changed object that gains or loses the
+    property, one removed that had it) gives the ids a scan finds."""
+    has = on_change.IdsWhere(lambda o: o["n"] > 0)
+    first = {"objects": {"a": {"n": 1}, "b": {"n": 0}, "c": {"n": 1}}}
+    kept = {"objects": {"a": {"n": 2}, "b": {"n": -1}, "c": {"n": 1}, "d": {"n": 0}}}  # a, b changed; d new, without
+    before, after = has.pair(first, kept)
+    assert after is before == {"a", "c"}
+    for objects in ({"a": {"n": 0}, "b": {"n": -1}, "c": {"n": 1}, "d": {"n": 0}},  # a loses it
+                    {"a": {"n": 2}, "b": {"n": 3}, "c": {"n": 1}, "d": {"n": 0}},  # b gains it
+                    {"a": {"n": 2}, "b": {"n": -1}, "d": {"n": 0}},  # c, with it, removed
+                    {"a": {"n": 2}, "b": {"n": -1}, "c": {"n": 1}, "d": {"n": 5}}):  # d, new, with it
+        has.pair(first, kept)
+        step = {"objects": objects}
+        assert has.pair(kept, step)[1] == has._full(step)

@@ -10,6 +10,7 @@ written from scratch with such bugs (examples/engines/tiny) are still found by a
 from __future__ import annotations
 
 import copy
+from collections import OrderedDict
 
 import pytest
 
@@ -56,6 +57,8 @@ def test_a_shape_problem_in_what_changed_is_found(change, says):
     (lambda o: o["log"].append({"kind": "damage", "amount": float("nan")}), "non-finite"),
     (lambda o: o["zones"].update({1: []}), "non-string key"),
     (lambda o: o["players"]["P1"].update(extra=object()), "object"),
+    (lambda o: o["objects"]["b"].update({1: 2}), "non-string key"),  # a key its version before hasn't
+    (lambda o: o["objects"].update({("c",): dict(o["objects"]["b"])}), "non-string key"),  # an object's id
 ])
 def test_a_json_problem_in_what_changed_is_found(change, says):
     before = first_checked(good_observation())
@@ -96,7 +99,47 @@ def test_an_unchanged_good_observation_costs_no_walk(monkeypatch):
     real = generic._is_plain  # the walk's verdict, asked first (the walk itself gives a message)
     monkeypatch.setattr(generic, "_is_plain", lambda value: walked.append(value) or real(value))
     assert json_problem(after, before) is None
-    assert walked == [[{"b": after["objects"]["b"]}]]
+    assert walked == [[1]]  # of the one object changed, the one value changed
+
+
+def test_of_a_part_that_changed_only_the_values_that_changed_are_walked(monkeypatch):
+    """Of a part or object that differs from its version in the last observation found plain, with the
+    same keys, only the values that differ are walked; one with other keys is walked whole, and so is a
+    new object."""
+    before = first_checked(good_observation())
+    after = copy.deepcopy(before)
+    after["players"]["P2"]["life"] = 3
+    after["objects"]["a"]["counters"] = {"+1/+1": 2}
+    after["objects"]["b"]["extra"] = [1]
+    after["objects"]["c"] = {"name": "Grizzly Bears"}
+    walked = []
+    real = generic._is_plain
+    monkeypatch.setattr(generic, "_is_plain", lambda value: walked.append(value) or real(value))
+    assert json_problem(after, before) is None
+    assert walked == [[after["players"]["P2"], {"+1/+1": 2}, after["objects"]["b"], after["objects"]["c"]]]
+
+
+def test_field_types_found_sound_are_kept_only_for_builtin_types():
+    """CR 109.3: an object whose fields' exact types were found sound once is not checked field by field
+    again (but for its damage, CR 120.3); a type not JSON's own is checked every time, its instances may
+    claim another class each time (``isinstance`` asks their ``__class__``)."""
+    class Shifty:
+        def __init__(self, claimed: type):
+            self.claimed = claimed
+
+        @property  # type: ignore[misc]
+        def __class__(self):
+            return self.claimed
+
+    good = good_observation()["objects"]["b"]
+    assert generic._object_problems("b", good) == []
+    assert generic._field_types(good) in generic._SOUND_FIELD_TYPES
+    assert generic._object_problems("b", dict(good, damage=-1)) == [
+        "objects['b'].damage = -1 is negative (CR 120.3)"]
+    shifty = dict(good, name=Shifty(str))
+    assert generic._object_problems("b", shifty) == []
+    shifty["name"].claimed = int
+    assert generic._object_problems("b", shifty)[0].startswith("objects['b'].name = ")
 
 
 class LaterTupleInOneObject(tiny.TinyGame):
@@ -195,7 +238,8 @@ def test_each_session_step_forgets_every_view(monkeypatch):
     assert forgotten == [1, 1]
 
 
-_NOT_PLAIN = [(1,), {1: "a"}, float("nan"), float("inf"), {"x"}, b"x", object(), _Str := type("Str", (str,), {})("s")]
+_NOT_PLAIN = [(1,), {1: "a"}, float("nan"), float("inf"), {"x"}, b"x", object(), _Str := type("Str", (str,), {})("s"),
+              OrderedDict(a=1), [2.5, (1,)], {"a": 2.5, "b": {"c": [[], {}, (1,)]}}]
 
 
 @pytest.mark.parametrize("where, bad", [

@@ -139,6 +139,15 @@ def _drop_a_list(obs: dict) -> None:
     del obs["zones"][zone][player]
 
 
+def _twice_for_another(obs: dict, oid: str) -> None:
+    """``oid`` listed twice on the battlefield, another object's id dropped from its list (as many ids as objects)."""
+    lists = [obs["zones"]["battlefield"], *(ids for zone in ("library", "hand", "graveyard", "exile")
+                                           for ids in obs["zones"][zone].values())]
+    ids = next(ids for ids in lists if any(other != oid for other in ids))
+    ids.remove(next(other for other in ids if other != oid))
+    obs["zones"]["battlefield"].append(oid)
+
+
 def _to_graveyard(obs: dict, oid: str, lists: str = "both") -> None:
     o = obs["objects"][oid]
     o["zone"] = "graveyard"
@@ -148,7 +157,8 @@ def _to_graveyard(obs: dict, oid: str, lists: str = "both") -> None:
         obs["zones"]["graveyard"][o["owner"]].append(oid)
 
 
-@pytest.mark.parametrize("change", [
+#: Changes of a sound observation (``change(observation, oid)``, ``oid`` on the battlefield), sound or not.
+MOVES = [
     lambda obs, oid: _to_graveyard(obs, oid),  # sound: moved, and its lists say so
     lambda obs, oid: _to_graveyard(obs, oid, "from"),  # listed nowhere
     lambda obs, oid: _to_graveyard(obs, oid, "to"),  # listed twice
@@ -164,7 +174,15 @@ def _to_graveyard(obs: dict, oid: str, lists: str = "both") -> None:
     lambda obs, oid: obs["zones"]["hand"][obs["objects"][oid]["owner"]].append("nothing"),  # no object's id
     lambda obs, oid: obs["zones"]["battlefield"].append(oid),  # listed twice, unmoved
     lambda obs, oid: _drop_a_list(obs),  # a player's list of a zone gone, its objects listed nowhere
-])
+    _twice_for_another,
+    lambda obs, oid: obs["objects"][oid].update(zone="hand"),  # moved, its lists not
+    lambda obs, oid: (obs["zones"]["battlefield"].remove(oid), obs["zones"]["hand"][obs["objects"][oid]["owner"]]
+                      .append(oid)),  # listed in its owner's hand, its zone the battlefield
+    lambda obs, oid: (_to_graveyard(obs, oid), obs["objects"][oid].update(owner="nobody")),  # not its owner's
+]
+
+
+@pytest.mark.parametrize("change", MOVES)
 def test_moves_are_judged_on_change_as_in_full(reference_transitions, change):
     """After a sound observation, one whose zone lists or objects moved gets the full check's verdict,
     sound or not."""
@@ -174,3 +192,17 @@ def test_moves_are_judged_on_change_as_in_full(reference_transitions, change):
     assert generic.one_zone_per_object(sound) == []
     after = _moved(t, change)
     assert generic.one_zone_per_object(after) == generic._zone_problems(after.after)
+
+
+@pytest.mark.parametrize("change", [None, *MOVES])
+def test_zones_agree_only_when_the_full_check_finds_nothing(reference_transitions, change):
+    """CR 400.1: the check in C loops (:func:`invariants.generic._zones_agree`) says an observation's zone
+    lists and objects agree exactly when the full check finds nothing, on every observation of fuzz runs
+    of the reference engine and on each change of one of them."""
+    if change is None:
+        for t in reference_transitions:
+            assert generic._zones_agree(t.after) and not generic._zone_problems(t.after)
+        return
+    t = next(t for t in reference_transitions if any(o["zone"] == "battlefield" for o in t.after["objects"].values()))
+    after = _moved(t, change).after
+    assert generic._zones_agree(after) == (not generic._zone_problems(after))

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
+from operator import itemgetter
 from types import FrameType
 from typing import Any, cast
 
@@ -236,6 +237,10 @@ class time_limit:
             raise exc.exc from None
         if self.fired is not None and exc_type is None:  # the block outlived its limit, and the
             raise self.fired  # alarm's exception was dropped on the way
+
+
+#: The invariant and the name of a :meth:`harness.running.invariant_schedule.Schedule.checks` entry.
+_INVARIANT, _NAME = itemgetter(0), itemgetter(1)
 
 
 #: What marks every engine call for :mod:`harness.running.interrupts` (it holds no state: one serves them all).
@@ -477,23 +482,21 @@ class Session:
                after: Observation) -> list[Violation]:
         """Check every invariant on step ``index``'s ``transition``, counting them and the rules covered."""
         violations: list[Violation] = []
-        applied: list = []
-        names: list[str] = []
+        applied: list[tuple] = []  # the (invariant, name, check) of each that applied, in their order
         stats = self.stats
         plan = schedule(self.invariants)
         stats.count_checked(plan.names)  # every invariant is checked; those that can't apply are skipped (None)
         try:
-            for inv, name, check in plan.checks(event.get("type"), transition.log, transition.before,
-                                                transition.after):
-                result = check(transition)
+            for entry in plan.checks(event.get("type"), transition.log, transition.before, transition.after):
+                result = entry[2](transition)
                 if result is not None:
-                    applied.append(inv)
-                    names.append(name)
+                    applied.append(entry)
                     if result:
-                        violations.append(Violation(name, index, tuple(result)))
+                        violations.append(Violation(entry[1], index, tuple(result)))
         finally:  # counted in their order, as far as they ran
+            names = list(map(_NAME, applied))
             count_each(stats.applicable, names)
-        stats.coverage.record(applied, event, before, after, names)
+        stats.coverage.record(list(map(_INVARIANT, applied)), event, before, after, names)
         return violations
 
     # ------------------------------------------------------------------ the oracle (differential mode)
