@@ -107,7 +107,9 @@ class Layers(GameBase):
     def anthems(self) -> list[tuple[GameObject, Ability]]:
         """The anthems on the battlefield: (source, its ``cards.model.Ability``), static abilities
         "Creatures you control get +1/+1" of permanents with a card model (CR 604.2, 611.3a)."""
-        cache = state_cache(self)
+        cache = self._cache
+        if cache is None or self._cache_version != VERSION[0]:  # state_cache's check, without its call
+            cache = state_cache(self)
         if "anthems" in cache:
             return cache["anthems"]
         found: list[tuple[GameObject, Ability]] = []
@@ -156,7 +158,9 @@ class Layers(GameBase):
 
     def resolved_effects_on(self, oid: str) -> list[PTEffect]:
         """The effects of resolved spells and abilities on ``oid`` (CR 611.2), oldest first."""
-        cache = state_cache(self)
+        cache = self._cache
+        if cache is None or self._cache_version != VERSION[0]:  # state_cache's check, without its call
+            cache = state_cache(self)
         index = cache.get("effects")
         if index is None:
             index = cache["effects"] = {}
@@ -236,7 +240,9 @@ def copiable_scripts(game) -> list[tuple[GameObject, CardScript]]:
     :data:`reference_engine.kept.COPIABLE_SCRIPTS_KEY`), the list shared by its callers (never changed)."""
     if not keeps(game):
         return [(o, game.copiable_values(o)[1]) for o in game.battlefield()]
-    cache = state_cache(game)
+    cache = game._cache
+    if cache is None or game._cache_version != VERSION[0]:  # state_cache's check, without its call
+        cache = state_cache(game)
     found = cache.get(COPIABLE_SCRIPTS_KEY)
     if found is None:
         found = cache[COPIABLE_SCRIPTS_KEY] = [(o, o.script if o.copy_effect is None else o.copy_effect[1])
@@ -292,7 +298,9 @@ def _own_characteristics(card: CardDef, script: CardScript) -> Characteristics:
 
 
 def _characteristics(game, obj: GameObject) -> Characteristics:
-    cache = state_cache(game)  # the state's, taken before computing (a change meanwhile discards it)
+    cache = game._cache  # the state's, taken before computing (a change meanwhile discards it)
+    if cache is None or game._cache_version != VERSION[0]:  # state_cache's check, without its call
+        cache = state_cache(game)
     card, script = game.copiable_values(obj)
     if obj.zone != BATTLEFIELD:
         return _own_characteristics(card, script)

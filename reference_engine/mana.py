@@ -38,7 +38,7 @@ from harness import decisions as D
 from .abilities import (ADD, ADD_ANY_COLOR, ADD_ONE_OF, ADD_LAND_YOU_CONTROL_TYPE, ADD_OPPONENT_LAND_COLOR, COLORS,
                         CONTAMINATION, DOUBLE, MANA_TYPES, MULTIPLIERS, TRIPLE, ActivatedAbility, Cost)
 from .errors import Unsupported
-from .layers import card_types
+from .layers import card_types, copiable_scripts
 from .objects import GameObject
 from .records import Mana
 
@@ -253,8 +253,13 @@ class ManaRules(GameBase):
         (CR 106.12b), in timestamp order: Mana Reflection and Nyxbloom Ancient when they
         are that player's ("If you tap a permanent"), Contamination when ``obj`` is a land."""
         found = []
-        for source in sorted(self.battlefield(), key=lambda o: o.timestamp):
-            kind = self.mana_replacement_of(source)
+        sources: list[tuple[GameObject, str | None]]
+        if type(self).mana_replacement_of is ManaRules.mana_replacement_of:  # read of each script at once
+            sources = [(o, script.mana_replacement) for o, script in copiable_scripts(self)
+                       if script.mana_replacement is not None]
+        else:  # a fork's own mana_replacement_of, asked of every permanent
+            sources = [(o, self.mana_replacement_of(o)) for o in self.battlefield()]
+        for source, kind in sorted(sources, key=lambda pair: pair[0].timestamp):
             if kind in MULTIPLIERS and source.controller == player:
                 found.append(source)
             elif kind == CONTAMINATION and self.is_land(obj):

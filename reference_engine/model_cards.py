@@ -49,7 +49,7 @@ from .abilities import MODEL_EFFECT
 from .cards import CardDef, CardScript
 from .errors import Unsupported
 from .event_fields import new_ids
-from .layers import characteristics
+from .layers import characteristics, copiable_scripts
 from .objects import BATTLEFIELD, GameObject, PTEffect, Trigger
 # What effects target and affect, and the checks before they resolve; re-exported from here, where
 # the engine and the forks have imported them from (reference_engine.model_targets).
@@ -163,8 +163,8 @@ class ModelAbilities(GameBase):
         ch = characteristics(self, dying)
         if not ch.is_creature:
             return
-        for watcher in self.battlefield():
-            model = self.copiable_values(watcher)[1].model
+        for watcher, script in copiable_scripts(self):  # each permanent with its copiable values' script
+            model = script.model
             if model is None:
                 continue
             for ability in model.of("triggered"):

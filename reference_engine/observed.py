@@ -52,10 +52,22 @@ def observes_unchanging(game) -> bool:
 
 
 _PACKAGE_OBSERVING: dict[type, bool] = {}
+#: By class: whether its games keep entries (:func:`_keeps_entries`) and :func:`observes_unchanging`.
+_ENTRIES_CLASSES: dict[type, tuple[bool, bool]] = {}
 
 
 def _keeps_entries(game) -> bool:
     return keeps(game) and _of_this_package(type(game), OBSERVE_METHODS, _OBSERVING_CLASSES)
+
+
+def _keeping_and_sharing(game) -> tuple[bool, bool]:
+    """Whether ``game``'s entries are kept (:func:`_keeps_entries`) and whether they are shared
+    (:func:`shares_entries`), the class's part of both found once per class."""
+    cls = type(game)
+    known = _ENTRIES_CLASSES.get(cls)
+    if known is None:
+        known = _ENTRIES_CLASSES[cls] = (_keeps_entries(game), observes_unchanging(game))
+    return known[0], known[1] and bool(getattr(game, "shares_unchanged_entries", False))
 
 
 def entry_parts(entry: dict) -> tuple:
@@ -130,10 +142,10 @@ def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> 
     the version changed, only the objects changed or whose characteristics may differ since the last
     observation (:func:`reference_engine.kept.changed_since_observed`) are looked at again
     (:func:`_brought_up_to_date`)."""
-    if not _keeps_entries(game):
+    keeping, share = _keeping_and_sharing(game)
+    if not keeping:
         return _built_entries(game, characteristics, build, zones)
     state = game.__dict__
-    share = shares_entries(game)
     given = state.get("_entries_given")
     if share and _given_again(given, zones):
         return given[1].copy()

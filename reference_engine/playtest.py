@@ -44,7 +44,7 @@ from .cards import CardDef
 from .kept import NO_MAXIMUM_KEY
 from .layers import characteristics, copiable_scripts, state_cache
 from .model_targets import protected_from
-from .objects import BATTLEFIELD, GameObject, PTEffect
+from .objects import BATTLEFIELD, VERSION, GameObject, PTEffect
 from .verdicts import UNATTACHED_EQUIPMENT, kept_verdicts, ordered_with_bit, unattached
 
 if TYPE_CHECKING:
@@ -68,7 +68,9 @@ class PlaytestRules(GameBase):
 
     def orbs(self) -> list[GameObject]:
         """Permanents whose last ability grants mono and continuous (Orb of Origin), by copiable values."""
-        cache = state_cache(self)
+        cache = self._cache
+        if cache is None or self._cache_version != VERSION[0]:  # state_cache's check, without its call
+            cache = state_cache(self)
         if "orbs" in cache:
             return cache["orbs"]
         found = cache["orbs"] = [o for o, script in copiable_scripts(self) if script.grants_playtest_supertypes]
@@ -112,7 +114,9 @@ class PlaytestRules(GameBase):
         permanent with "You have no maximum hand size" that has its abilities (Thought
         Vessel; a tapped continuous one doesn't: Orb ruling 2024-11-08), else seven. The
         permanents with it by copiable values are found once per state, like :meth:`orbs`."""
-        cache = state_cache(self)
+        cache = self._cache
+        if cache is None or self._cache_version != VERSION[0]:  # state_cache's check, without its call
+            cache = state_cache(self)
         found = cache.get(NO_MAXIMUM_KEY)
         if found is None:
             found = cache[NO_MAXIMUM_KEY] = [o for o, script in copiable_scripts(self) if script.no_maximum_hand_size]

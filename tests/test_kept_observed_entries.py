@@ -188,3 +188,23 @@ def test_a_token_made_and_gone_between_two_observations_is_in_neither():
     assert list(observation["objects"]) == ["b"] and observation["zones"]["battlefield"] == ["b"]
     assert observation["zones"]["graveyard"] == {"P1": [], "P2": []}
     assert observation["objects"]["b"] is first["objects"]["b"]
+
+
+def test_a_fork_observing_objects_its_own_way_has_each_entry_built_afresh():
+    """A fork whose entry of an object reads what the state doesn't (its own ``_observe_object``,
+    here a note it changes between observations) has every entry built in each observation: the
+    second observation of an unchanged Grizzly Bears carries the new note, not the entry kept from
+    the first (reference_engine.observed keeps entries only for this package's methods)."""
+
+    class Noting(Game):
+        note = "first"
+
+        def _observe_object(self, o, ch):
+            entry = super()._observe_object(o, ch)
+            entry["note"] = self.note
+            return entry
+
+    game = Noting(board(obj("b", "Grizzly Bears")))
+    first = game.observe()["objects"]["b"]["note"]
+    object.__setattr__(game, "note", "second")  # not the game's state (no state version change)
+    assert (first, game.observe()["objects"]["b"]["note"]) == ("first", "second")

@@ -309,3 +309,22 @@ def test_puresight_merrow_may_exile_the_top_card():
     obs, asked = play(game, tap("merrow"), "yes")
     assert obs["objects"]["top"]["zone"] == "exile" and obs["objects"]["next"]["zone"] == "library"
     assert asked == [("P1", "may", ["yes", "no"])]
+
+
+def test_a_forks_own_tapped_for_mana_replacement_is_asked_of_each_permanent():
+    """CR 106.12b, as a fork of the engine defines it: its own ``mana_replacement_of`` says that
+    Grizzly Bears double the mana of a permanent their controller taps (as Mana Reflection does),
+    so a Forest tapped beside them adds {G}{G} (the engine reads the copiable values' scripts
+    directly only while the method is its own)."""
+    from reference_engine.game import Game
+    from reference_engine.mana import DOUBLE
+
+    from .scenario_helpers import board
+
+    class Doubling(Game):
+        def mana_replacement_of(self, source):
+            return DOUBLE if source.card.name == "Grizzly Bears" else super().mana_replacement_of(source)
+
+    game = Doubling(board(obj("forest", "Forest"), obj("b", "Grizzly Bears")))
+    obs, _ = play(game, tap("forest"))
+    assert obs["players"]["P1"]["mana_pool"] == pool(G=2)
