@@ -232,6 +232,24 @@ def test_a_step_view_is_computed_once_per_step_and_forgotten_at_each_step():
     assert log_length(later) == 2 and len(calls) == 7  # ... and each session step forgets it
 
 
+def test_what_entered_is_read_once_per_step_from_its_own_log():
+    """The objects that entered the battlefield in a step (``zone_change`` entries from nowhere, CR 403.3),
+    one list for every check of the step; a step with an after of its own is read from its own log."""
+    from harness.protocol import Transition
+    from invariants import views
+    from invariants.layers import entered
+
+    before, after = good_observation(), good_observation()
+    came = {"kind": "zone_change", "object": "a", "from": None, "to": "battlefield"}
+    after["log"] = [came]
+    views.forget()
+    t = Transition(before, {"type": "cast", "card": "Grizzly Bears"}, after)
+    assert entered(t) == [("a", came)] and entered(t) is entered(t)
+    other = copy.deepcopy(after)
+    other["log"] = []
+    assert entered(Transition(before, t.event, other)) == []
+
+
 def test_a_session_whose_observations_no_engine_changes_keeps_the_views_of_the_observation_before():
     """The reference engine's observations are fresh (and an engine's shared ones are copied): the
     views of the observation before a step, computed at the step before (it was that step's after),
