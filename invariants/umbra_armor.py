@@ -12,7 +12,7 @@ from harness import decisions as D
 from .base import Transition, invariant
 from .card_abilities import has_keyword, has_umbra_armor
 from .observed import (DESTROYING_EVENTS, LEAVING_EVENTS, cause_of, left_battlefield, leaves_without_destruction,
-                       umbra_auras, would_be_destroyed)
+                       umbra_auras, destroyed_in_step)
 from .views import per_step
 
 UMBRA = frozenset({"umbra_armor", "destroy"})
@@ -33,7 +33,7 @@ def _cases_of_the_step(t: Transition) -> tuple[list, list]:
         return [], []
     cases: tuple[list, list] = ([], [])
     targets = set(t.event.get("targets") or ()) if t.event.get("type") == "destroy" else set()
-    for oid, prediction in would_be_destroyed(t.before, t.event).items():
+    for oid, prediction in destroyed_in_step(t).items():
         all_auras = umbra_auras(t.before, oid)
         if all_auras:
             indestructible = has_keyword(t.before["objects"][oid], "indestructible")
