@@ -61,9 +61,8 @@ def _stays_in_combat(t: Transition, oid: str, before: dict, after: dict) -> list
 
 
 def _combatant_problems(t: Transition, kind: str | None, oid: str, before: dict) -> list[str]:
-    """The problems with ``oid``, in combat before the event, once it was performed."""
-    if before.get("zone") != "battlefield" or before.get("combat") is None:
-        return []
+    """The problems with ``oid``, in combat on the battlefield before the event (the caller picks
+    them), once it was performed."""
     after = _live(t.after, oid)
     if after is None or not _is_creature(after):
         return []  # it left the battlefield or stopped being a creature (CR 506.4)
@@ -92,5 +91,6 @@ def removal_from_combat(t: Transition):
         return _end_of_combat(t, kind)
     out = []
     for oid, before in _objects(t.before).items():
-        out += _combatant_problems(t, kind, oid, before)
+        if before.get("combat") is not None and before.get("zone") == "battlefield":  # in combat before
+            out += _combatant_problems(t, kind, oid, before)
     return out

@@ -18,6 +18,7 @@ import invariants.card_abilities as card_abilities
 from .base import Transition, invariant
 from .generic import _changed_objects
 from .on_change import IdsWhere
+from .views import per_step
 
 LAYERS = frozenset({"layers", "observe.pt_effects", "observe.copiable"})
 
@@ -71,8 +72,10 @@ def layered_pt(obj: dict) -> tuple[int, int] | None:
     return power, toughness
 
 
+@per_step
 def entered(t: Transition) -> list[tuple[str, dict]]:
-    """(id, zone_change entry) of every object that entered the battlefield from nowhere in this event."""
+    """(id, zone_change entry) of every object that entered the battlefield from nowhere in this event
+    (a list shared by the checks of the step, :func:`.views.per_step`: callers must not change it)."""
     return [(e["object"], e) for e in t.log
             if e.get("kind") == "zone_change" and e.get("from") is None and e.get("to") == "battlefield"]
 

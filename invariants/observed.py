@@ -8,7 +8,7 @@ rules invariants need to decide whether they apply.
 from __future__ import annotations
 
 from .card_abilities import damage_spells, destroy_spells, has_keyword, has_umbra_armor
-from .views import per_observation
+from .views import per_observation, per_step
 
 SBA_DESTROY_RULES = ("704.5g", "704.5h")
 
@@ -102,6 +102,13 @@ def would_be_destroyed(before: dict, event: dict) -> dict[str, dict]:
     kind = event.get("type")
     predict = _DESTROYERS.get(kind) if isinstance(kind, str) else None
     return predict(before, event) if predict is not None else {}
+
+
+@per_step
+def destroyed_in_step(t) -> dict[str, dict]:
+    """:func:`would_be_destroyed` of the step ``t`` (a Transition: its observation before and its event),
+    one dict for every check of the step (:func:`.views.per_step`: callers must not change it)."""
+    return would_be_destroyed(t.before, t.event)
 
 
 def _lethal(before, target, amount, deathtouch) -> dict[str, dict]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import cast
 
 from .base import Transition, invariant
-from .observed import DESTROYING_EVENTS, would_be_destroyed
+from .observed import DESTROYING_EVENTS, destroyed_in_step
 
 
 def _regenerated(t: Transition) -> dict[str, int]:
@@ -65,7 +65,7 @@ def not_when_cant_be_regenerated(t: Transition):
     """
     if t.illegal is not None:
         return None
-    cases = [oid for oid, p in would_be_destroyed(t.before, t.event).items()
+    cases = [oid for oid, p in destroyed_in_step(t).items()
              if p["cant_be_regenerated"] and t.before["objects"][oid]["regeneration_shields"] > 0]
     if not cases:
         return None

@@ -12,25 +12,32 @@ from harness import decisions as D
 from .base import Transition, invariant
 from .card_abilities import has_keyword, has_umbra_armor
 from .observed import (DESTROYING_EVENTS, LEAVING_EVENTS, cause_of, left_battlefield, leaves_without_destruction,
-                       umbra_auras, would_be_destroyed)
+                       umbra_auras, destroyed_in_step)
+from .views import per_step
 
 UMBRA = frozenset({"umbra_armor", "destroy"})
 
 
-def _cases(t: Transition, *, indestructible: bool = False):
-    """(id, prediction, umbra Aura ids) for each creature with umbra armor the event would destroy."""
+def _cases(t: Transition, *, indestructible: bool = False) -> list:
+    """(id, prediction, umbra Aura ids, all its umbra Aura ids) for each creature with umbra armor the
+    event would destroy, without indestructible (or with it: ``indestructible``); the Aura ids are
+    those the event's ``destroy`` targets not (a shared list: callers must not change it)."""
+    return _cases_of_the_step(t)[indestructible]
+
+
+@per_step
+def _cases_of_the_step(t: Transition) -> tuple[list, list]:
+    """:func:`_cases` of the step, without indestructible and with it: computed once for every umbra check
+    of the step (:func:`.views.per_step`)."""
     if t.illegal is not None:
-        return []
-    cases = []
+        return [], []
+    cases: tuple[list, list] = ([], [])
     targets = set(t.event.get("targets") or ()) if t.event.get("type") == "destroy" else set()
-    for oid, prediction in would_be_destroyed(t.before, t.event).items():
-        obj = t.before["objects"][oid]
-        if has_keyword(obj, "indestructible") != indestructible:
-            continue
-        auras = [a for a in umbra_auras(t.before, oid) if a not in targets]
+    for oid, prediction in destroyed_in_step(t).items():
         all_auras = umbra_auras(t.before, oid)
         if all_auras:
-            cases.append((oid, prediction, auras, all_auras))
+            indestructible = has_keyword(t.before["objects"][oid], "indestructible")
+            cases[indestructible].append((oid, prediction, [a for a in all_auras if a not in targets], all_auras))
     return cases
 
 

@@ -17,7 +17,7 @@ not mutate them (they are tuples and frozensets).
 from __future__ import annotations
 
 from functools import wraps
-from typing import TypeVar
+from typing import Any, TypeVar
 from collections.abc import Callable
 
 V = TypeVar("V")
@@ -53,9 +53,33 @@ def per_observation(function: Callable[[dict], V]) -> Callable[[dict], V]:
     return view
 
 
+#: function -> [after, before, event, illegal, value]: the last step each :func:`per_step` view was computed for.
+_step_memo: dict[Callable, list] = {}
+
+
+def per_step(function: Callable[[Any], V]) -> Callable[[Any], V]:
+    """``function(t)`` of a step (a :class:`harness.protocol.Transition`) computed once for the last
+    step asked about, found by the identity of its observations and event and by its ``illegal``:
+    every check of a step that asks shares one value (callers must not mutate it). :func:`forget`
+    drops it, as it drops the views of observations."""
+
+    @wraps(function)
+    def view(t: Any) -> V:
+        last = _step_memo.get(function)
+        if last is not None and last[0] is t.after and last[1] is t.before and last[2] is t.event \
+                and last[3] == t.illegal:
+            return last[4]
+        value = function(t)
+        _step_memo[function] = [t.after, t.before, t.event, t.illegal, value]
+        return value
+
+    return view
+
+
 def forget() -> None:
     """Drop every view (called at each step of a :class:`harness.running.execution.Session`)."""
     _memo.clear()
+    _step_memo.clear()
 
 
 def forget_all_but(obs: object) -> None:

@@ -38,6 +38,7 @@ from cards import reader
 from .base import Transition, invariant
 from .card_abilities import card_text
 from .templates import affected_of, read_model
+from .views import per_step
 
 #: Event type or card-model action -> the zone the object goes to (a flicker: exile, then back).
 DESTINATION = {"exile": "exile", "return_to_hand": "hand", "flicker": "exile"}
@@ -67,8 +68,15 @@ def _returned_as(t: Transition, oid: str) -> str | None:
                  and e.get("to") == "battlefield"), None)
 
 
-def moves(t: Transition) -> list[Move]:
-    """The permanents the event's zone-change effects moved (see the module docstring)."""
+@per_step
+def moves(t: Transition) -> tuple[Move, ...]:
+    """The permanents the event's zone-change effects moved (see the module docstring): the event's
+    own, then those of the log in its order; one tuple shared by the checks of a step (:func:`.views.per_step`)."""
+    return tuple(_moves(t))
+
+
+def _moves(t: Transition) -> list[Move]:
+    """:func:`moves`, computed."""
     if t.illegal is not None:
         return []
     e = t.event

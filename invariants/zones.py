@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .base import Transition, invariant
 from .card_abilities import has_keyword
-from .observed import DESTROYING_EVENTS, umbra_auras, would_be_destroyed
+from .observed import DESTROYING_EVENTS, umbra_auras, destroyed_in_step
 
 
 def _in_owners_graveyard(t: Transition, oid: str, owner: str) -> str | None:
@@ -64,7 +64,7 @@ def destroyed_without_replacement_leaves(t: Transition):
         return None
     out = []
     applicable = False
-    for oid, prediction in would_be_destroyed(t.before, t.event).items():
+    for oid, prediction in destroyed_in_step(t).items():
         before = t.before["objects"][oid]
         if has_keyword(before, "indestructible") or umbra_auras(t.before, oid):
             continue
@@ -117,7 +117,7 @@ def destroyed_unless_replaced(t: Transition):
     out = []
     applicable = False
     replaced = {e.get("affected") for e in t.log if e.get("kind") == "replacement"}
-    for oid, prediction in would_be_destroyed(t.before, t.event).items():
+    for oid, prediction in destroyed_in_step(t).items():
         before = t.before["objects"][oid]
         if has_keyword(before, "indestructible"):
             continue

@@ -200,6 +200,56 @@ def test_a_view_is_computed_once_per_observation_object_and_forgotten_at_each_st
     assert count_objects(first) == 1 and len(calls) == 3  # ... and each session step forgets every view
 
 
+def test_a_step_view_is_computed_once_per_step_and_forgotten_at_each_step():
+    """A :func:`invariants.views.per_step` value is found by the identity of the step's observations
+    and event and by its ``illegal``: a step that differs in any of them has its own."""
+    from dataclasses import replace
+
+    from harness.protocol import Transition
+    from invariants import views
+
+    calls: list[int] = []
+
+    @views.per_step
+    def log_length(t):
+        calls.append(1)
+        return len(t.log)
+
+    before, after = good_observation(), good_observation()
+    after["log"] = [{"kind": "tapped", "object": "a"}]
+    t = Transition(before, {"type": "tap", "object": "a"}, after)
+    assert log_length(t) == log_length(t) == 1 and len(calls) == 1
+    assert log_length(replace(t)) == 1 and len(calls) == 1  # the same observations and event
+    assert log_length(replace(t, illegal="not_legal")) == 0 and len(calls) == 2  # refused: no log
+    assert log_length(replace(t, after=copy.deepcopy(after))) == 1 and len(calls) == 3
+    assert log_length(replace(t, before=copy.deepcopy(before))) == 1 and len(calls) == 4
+    assert log_length(replace(t, event=dict(t.event))) == 1 and len(calls) == 5
+    later = replace(t)
+    assert log_length(later) == 1 and len(calls) == 6
+    later.after["log"].append({"kind": "untapped", "object": "a"})
+    assert log_length(later) == 1  # kept: observations are not changed once made ...
+    views.forget()
+    assert log_length(later) == 2 and len(calls) == 7  # ... and each session step forgets it
+
+
+def test_what_entered_is_read_once_per_step_from_its_own_log():
+    """The objects that entered the battlefield in a step (``zone_change`` entries from nowhere, CR 403.3),
+    one list for every check of the step; a step with an after of its own is read from its own log."""
+    from harness.protocol import Transition
+    from invariants import views
+    from invariants.layers import entered
+
+    before, after = good_observation(), good_observation()
+    came = {"kind": "zone_change", "object": "a", "from": None, "to": "battlefield"}
+    after["log"] = [came]
+    views.forget()
+    t = Transition(before, {"type": "cast", "card": "Grizzly Bears"}, after)
+    assert entered(t) == [("a", came)] and entered(t) is entered(t)
+    other = copy.deepcopy(after)
+    other["log"] = []
+    assert entered(Transition(before, t.event, other)) == []
+
+
 def test_a_session_whose_observations_no_engine_changes_keeps_the_views_of_the_observation_before():
     """The reference engine's observations are fresh (and an engine's shared ones are copied): the
     views of the observation before a step, computed at the step before (it was that step's after),

@@ -36,3 +36,28 @@ def test_a_new_observation_is_read_again():
     moved = copy.deepcopy(obs)
     moved["objects"]["hyena"]["attached_to"] = "rats"
     assert (umbra_auras(moved, "bears"), umbra_auras(moved, "rats")) == ([], ["hyena"])
+
+
+def test_the_umbra_cases_of_a_step_are_read_once_and_split_by_indestructible(monkeypatch):
+    """The creatures with umbra armor the event would destroy (CR 702.89a), predicted once for every
+    check of the step (:func:`invariants.observed.destroyed_in_step`): an indestructible one (CR 702.12b)
+    is among the indestructible cases only; the same step refused has none; a step with another event
+    is read again."""
+    from harness.protocol import Transition
+    from invariants import observed, umbra_armor
+
+    read: list[dict] = []
+    predict = observed.would_be_destroyed
+    monkeypatch.setattr(observed, "would_be_destroyed", lambda before, event: read.append(event) or predict(
+        before, event))
+    obs = new_game(obj("bears", "Grizzly Bears"), obj("myr", "Darksteel Myr"),
+                   aura("hyena", "Hyena Umbra", "bears"), aura("spider", "Spider Umbra", "myr")).observe()
+    views.forget()
+    wrath = Transition(obs, {"type": "cast", "card": "Wrath of God", "controller": "P1", "targets": []}, obs)
+    assert [c[0] for c in umbra_armor._cases(wrath)] == ["bears"]
+    assert [c[0] for c in umbra_armor._cases(wrath, indestructible=True)] == ["myr"]
+    assert sorted(observed.destroyed_in_step(wrath)) == ["bears", "myr"] and len(read) == 1
+    refused = Transition(obs, wrath.event, obs, illegal="not_legal")
+    assert umbra_armor._cases(refused) == [] and umbra_armor._cases(refused, indestructible=True) == []
+    murder = Transition(obs, {"type": "cast", "card": "Murder", "controller": "P1", "targets": ["bears"]}, obs)
+    assert [c[0] for c in umbra_armor._cases(murder)] == ["bears"] and len(read) == 2
