@@ -38,11 +38,10 @@ states. Only a speed-up; no rules meaning. Observed entries are kept the same wa
 from __future__ import annotations
 
 import dataclasses
-from itertools import islice
 from operator import attrgetter
 
 from .cards import CardScript
-from .objects import BATTLEFIELD, CHANGES, CHANGES_MADE, GameObject, PTEffect
+from .objects import BATTLEFIELD, GameObject, PTEffect, change_mark, changed_since
 
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 
@@ -223,25 +222,12 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
 
 def _candidates(objects, context: list):
     """The ``(id, object)`` pairs of a game's ``objects`` that may have changed since the last call
-    (``context[6]``, the count of :data:`~reference_engine.objects.CHANGES_MADE` then,
-    ``context[7]``, the count of the objects' changes in place then, ``ObjectsDict.mutations``, and
-    ``context[8]``, the objects' dict then: the game's ``objects`` rebound to another dict are all looked at):
-    those of the changes made since (:data:`~reference_engine.objects.CHANGES`: an object changed,
-    or put into ``objects`` by id; in no particular order), or every pair (in order) if
-    ``objects`` was changed in place otherwise since (an object removed, ...) or some of those
-    changes are no longer kept (or it isn't known)."""
-    made, mutations = CHANGES_MADE[0], getattr(objects, "mutations", None)
-    count = made - context[6]
-    if mutations is None or mutations != context[7] or objects is not context[8] or count > len(CHANGES):
-        context[6], context[7], context[8] = made, mutations, objects
-        return objects.items()
-    context[6] = made
-    found = {}
-    for o in islice(reversed(CHANGES), count):
-        oid = o.id
-        if objects.get(oid) is o:
-            found[oid] = o
-    return found.items()
+    (``context[6]``, the change record's mark then, :func:`~reference_engine.objects.change_mark`):
+    those changed or put in by id since (:func:`~reference_engine.objects.changed_since`, in no
+    particular order), or every pair (in order) when those can't be told."""
+    found = changed_since(objects, context[6])
+    context[6] = change_mark(objects)
+    return objects.items() if found is None else found.items()
 
 
 def _what_changed(old: tuple | None, new: tuple, ch, view: dict, status: list) -> tuple[bool, bool]:
@@ -384,8 +370,7 @@ def _first_read(game, cache: dict) -> bool:
     if kept is None or context is None:
         kept = [cache_version(game), cache]
         context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {},
-                   None, list(game.objects), None, CHANGES_MADE[0], getattr(game.objects, "mutations", None),
-                   game.objects]
+                   None, list(game.objects), None, change_mark(game.objects)]
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
         object.__setattr__(game, "_context_kept", context)
         cache["context"] = context[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from itertools import islice
 from dataclasses import dataclass, field, fields
 
 from .cards import CardDef, CardScript
@@ -106,6 +107,31 @@ class ObjectsDict(TrackedDict):
         CHANGES.append(value)
         CHANGES_MADE[0] += 1
 
+
+
+def change_mark(objects) -> tuple:
+    """Where the change record (:data:`CHANGES`) stands for a game's ``objects`` now, for
+    :func:`changed_since`: the count of changes made, the objects' count of changes in place
+    (``ObjectsDict.mutations``, None for another dict) and the dict itself."""
+    return CHANGES_MADE[0], getattr(objects, "mutations", None), objects
+
+
+def changed_since(objects, mark: tuple) -> dict | None:
+    """The objects of ``objects`` (by id) changed or put in by id since ``mark`` (:func:`change_mark`),
+    from :data:`CHANGES`; None when that can't be told and every object must be looked at: the dict
+    isn't an :class:`ObjectsDict`, was changed in place otherwise (an object removed, ...), is not
+    the dict of the mark (the game's ``objects`` rebound: what the new dict holds was never
+    recorded), or some of the changes are no longer kept."""
+    made, mutations, marked = mark
+    count = CHANGES_MADE[0] - made
+    if mutations is None or objects is not marked or objects.mutations != mutations or count > len(CHANGES):
+        return None
+    found = {}
+    for o in islice(reversed(CHANGES), count):
+        oid = o.id
+        if objects.get(oid) is o:
+            found[oid] = o
+    return found
 
 
 class Counters(TrackedDict):

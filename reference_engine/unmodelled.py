@@ -14,7 +14,6 @@ before it is performed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import islice
 from typing import TYPE_CHECKING
 from collections.abc import Callable
 
@@ -23,7 +22,7 @@ from .cards import card
 from .errors import UnknownCard, Unsupported
 from .layers import characteristics
 from .model_targets import protected_from
-from .objects import BATTLEFIELD, CHANGES, CHANGES_MADE, GameObject
+from .objects import BATTLEFIELD, GameObject, change_mark, changed_since
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -227,26 +226,22 @@ def _sword_in_graveyard(game: GameBase, event) -> bool:
 
 def _named(game: GameBase, name: str) -> dict[str, GameObject]:
     """``game``'s objects whose card is named ``name``, by id, kept from one call to the next: brought
-    up to date from the changes to objects made since (:data:`reference_engine.objects.CHANGES`: a
-    card set, an object put into the game's objects by id), found again among every object when the
-    game's objects were changed in place otherwise (one removed, ...) or those changes are no longer
-    all kept. One name per game."""
+    up to date from the objects changed since (:func:`reference_engine.objects.changed_since`: a card
+    set, an object put into the game's objects by id), found again among every object when those
+    can't be told. One name per game."""
     objects = game.objects
-    made, mutations = CHANGES_MADE[0], getattr(objects, "mutations", None)
     known = game.__dict__.get("_named_kept")
-    if known is None or known[3] != name or mutations is None or mutations != known[1] \
-            or made - known[0] > len(CHANGES):
+    changed = None if known is None or known[1] != name else changed_since(objects, known[0])
+    if known is None or changed is None:
         found = {o.id: o for o in objects.values() if o.card.name == name}
     else:
         found = known[2]
-        changed: GameObject
-        for changed in islice(reversed(CHANGES), made - known[0]):
-            if objects.get(changed.id) is changed:
-                if changed.card.name == name:
-                    found[changed.id] = changed
-                else:
-                    found.pop(changed.id, None)
-    object.__setattr__(game, "_named_kept", (made, mutations, found, name))  # not the game's state
+        for oid, o in changed.items():
+            if o.card.name == name:
+                found[oid] = o
+            else:
+                found.pop(oid, None)
+    object.__setattr__(game, "_named_kept", (change_mark(objects), name, found))  # not the game's state
     return found
 
 

@@ -338,3 +338,14 @@ def test_the_activation_is_found_once_for_every_check_of_one(monkeypatch):
         assert [g.reason for g in GAPS if g.check in unmodelled._OF_ACTIVATION and g.check(game, event)] == reasons
     with pytest.raises(Unsupported):
         unmodelled.decline_if_unmodelled(game, treasure)
+
+
+def test_a_sword_of_the_meek_in_objects_rebound_to_a_new_dict_is_seen():
+    """As above, the Sword put into P1's graveyard in a new dict of the game's objects (as a fork
+    may rebind them) after an earlier event was checked: nothing recorded its coming, yet it is seen."""
+    put = {"type": "put_onto_battlefield", "id": "n1", "card": "Grizzly Bears", "controller": "P1", "attach_to": None}
+    game = game_of(obj("bears", "Grizzly Bears"))
+    performed(game, put)
+    definition, script = card("Sword of the Meek")
+    game.objects = {**game.objects, "s": GameObject("s", definition, script, "P1", "P1", "graveyard", 99)}
+    assert_declined(game, dict(put, id="n2"), "ability:graveyard trigger")
