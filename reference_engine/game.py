@@ -26,10 +26,10 @@ from .destruction import DestructionRules
 from .errors import IllegalAction
 from .kept import PROTECTION_NAMED_KEY, keeps
 from .layers import Layers, card_types, characteristics, state_cache
-from .mana import ManaRules, counts
+from .mana import ManaRules, counts, empty_pool
 from .model_cards import ModelAbilities, protected_from
 from .observed import observed_entries
-from .objects import (BATTLEFIELD, OBJECT_FIELDS, VERSION, ZONES, GameObject, LastKnown, ObjectsDict, Player,
+from .objects import (BATTLEFIELD, OBJECT_FIELDS, VERSION, GameObject, LastKnown, ObjectsDict, Player,
                       PTEffect, TrackedDict, TrackedList, Trigger)
 from .search import SearchRules
 from .stack import StackEntry, StackRules
@@ -43,7 +43,6 @@ from .zones import ZoneRules
 _OBJECT_FIELDS = attrgetter(*OBJECT_FIELDS)
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 _NOTHING = nullcontext()  # what Game.unchanging() returns (reusable)
-_OFF_BATTLEFIELD = tuple(zone for zone in ZONES if zone != BATTLEFIELD)
 #: The game's containers whose changes in place change the state version (Game.__setattr__).
 _TRACKED_CONTAINERS: dict[str, type] = {"objects": ObjectsDict, "players": TrackedDict, "effects": TrackedList}
 #: The game's attributes that characteristics never read: rebinding them leaves the state version
@@ -391,17 +390,17 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         return observation
 
     def _observe(self) -> dict:
-        zones: dict = {"battlefield": []}
-        for zone in _OFF_BATTLEFIELD:
-            by_owner: dict[str, list] = {}
-            zones[zone] = by_owner
-            for pid in self.players:
-                by_owner[pid] = []
-        objects = observed_entries(self, state_cache(self), characteristics, self._observe_object, zones)
+        cache = self._cache
+        if cache is None or self._cache_version != VERSION[0]:  # state_cache's check, without its call
+            cache = state_cache(self)
+        objects, zones = observed_entries(self, cache, characteristics, self._observe_object)
         players = {}
+        pools = self.mana_pools  # a player's pool (ManaRules.mana_pool), read without making one
         for p in self.players.values():
-            players[p.id] = {"life": p.life, "lost": p.lost, "mana_pool": counts(self.mana_pool(p.id)),
-                             "max_hand_size": self.max_hand_size(p.id)}
+            pid = p.id
+            pool = pools.get(pid)
+            players[pid] = {"life": p.life, "lost": p.lost, "mana_pool": counts(pool) if pool else empty_pool(),
+                            "max_hand_size": self.max_hand_size(pid)}
         observation = {
             "players": players,
             "objects": objects,

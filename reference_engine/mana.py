@@ -47,10 +47,14 @@ if TYPE_CHECKING:
 else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
-__all__ = ["CONTAMINATION", "DOUBLE", "MULTIPLIERS", "TRIPLE", "Mana", "ManaRules", "counts", "payable"]
+__all__ = ["CONTAMINATION", "DOUBLE", "MULTIPLIERS", "TRIPLE", "Mana", "ManaRules", "counts", "empty_pool", "payable"]
 
 
 _NONE_OF_EACH = dict.fromkeys(MANA_TYPES, 0)  # copied by counts (never changed)
+
+
+#: ``{"W": 0, ..., "C": 0}``, a new dict: the counts of an empty pool (:func:`counts` of none).
+empty_pool = _NONE_OF_EACH.copy
 
 
 def counts(mana) -> dict[str, int]:

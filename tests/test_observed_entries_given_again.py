@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from reference_engine import IllegalAction
+from reference_engine.objects import Player
 
 from .scenario_helpers import Decider, aura, new_game, obj
 
@@ -116,3 +117,31 @@ def test_a_combat_record_dropped_without_a_change_of_state_leaves_no_combat_fiel
     after = game.observe()
     assert "combat" not in after and "blocked" not in after["objects"]["a"]
     assert after["objects"]["a"]["combat"] == "attacking"
+
+
+def test_a_player_added_between_observations_gets_zone_lists():
+    """Each zone but the battlefield is listed by player (CR 400.1): a third player added to the game
+    (the players changed in place) while Grizzly Bears only become tapped (same objects, same
+    places) has an empty list in each such zone; the lists given before are not given again."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("r", "Typhoid Rats", zone="graveyard", owner="P2"))
+    first = game.observe()
+    game.players["P3"] = Player("P3")
+    game.objects["b"].tapped = True
+    after = game.observe()
+    assert after["zones"]["graveyard"] == {"P1": [], "P2": ["r"], "P3": []}
+    assert after["zones"]["hand"] == {"P1": [], "P2": [], "P3": []}
+    assert after["zones"]["battlefield"] == ["b"] and after["objects"]["b"]["tapped"] is True
+    assert after["zones"]["graveyard"]["P2"] is not first["zones"]["graveyard"]["P2"]
+    assert after["objects"]["r"] is first["objects"]["r"]
+
+
+def test_a_changed_object_in_the_same_place_is_observed_with_new_zone_lists():
+    """Grizzly Bears become tapped (CR 701.26a): they stay on the battlefield, listed where they were;
+    the second observation's zones equal the first's in lists of its own."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("r", "Typhoid Rats", zone="graveyard", owner="P2"))
+    first = game.observe()
+    game.objects["b"].tapped = True
+    after = game.observe()
+    assert after["zones"] == first["zones"] and after["objects"]["b"]["tapped"] is True
+    assert after["zones"]["battlefield"] is not first["zones"]["battlefield"]
+    assert after["zones"]["graveyard"]["P2"] is not first["zones"]["graveyard"]["P2"]
