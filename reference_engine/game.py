@@ -207,7 +207,8 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
                     index.setdefault(o.attached_to, []).append(o)
             for found in index.values():
                 found.sort(key=lambda o: o.timestamp)
-        return list(index.get(oid, ()))
+        found = index.get(oid)
+        return found.copy() if found is not None else []
 
     def state_stamp(self) -> tuple:
         """Every value of the game's state that characteristics (CR 613) can read, as a
@@ -455,7 +456,10 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         """The continuous effects on the object's power and toughness, in timestamp order (CR 613.7)."""
         if obj.zone != BATTLEFIELD or ch.power is None:
             return []
-        known = state_cache(self).get("pt_effects")
+        cache = self._cache
+        if cache is None or self._cache_version != VERSION[0]:  # state_cache's check, without its call
+            cache = state_cache(self)
+        known = cache.get("pt_effects")
         effects = known.get(obj.id) if known is not None else None
         if effects is None:
             effects = self.pt_effects(obj)
@@ -489,7 +493,8 @@ def protection_possible(game: Game) -> bool:
         named = cache.get(PROTECTION_NAMED_KEY)  # carried from state to state (reference_engine.kept.CARRIED)
         if named is None:
             named = False
-            for o in game.battlefield():
+            permanents = cache.get("battlefield")  # this package's Game.battlefield (keeps), read without a copy
+            for o in game.battlefield() if permanents is None else permanents:
                 if "rotection" in (o.card if o.copy_effect is None else o.copy_effect[0]).oracle_text:  # [Pp]rotection
                     named = True
                     break
