@@ -285,10 +285,15 @@ def _empty_zones(players) -> dict:
 
 def _zones_copied(given: dict) -> dict:
     """The zones given out (``given``: :func:`observed_entries`'s), in new dicts and lists with the
-    same ids (copied in C: no loop here over the owners)."""
+    same ids."""
     zones = {}
     for zone, ids in given.items():
-        zones[zone] = ids.copy() if zone == BATTLEFIELD else dict(zip(ids, map(list.copy, ids.values())))
+        if zone == BATTLEFIELD:
+            zones[zone] = ids.copy()
+        else:
+            by_owner = zones[zone] = {}
+            for owner, owned in ids.items():
+                by_owner[owner] = owned.copy()
     return zones
 
 
