@@ -192,7 +192,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         found = cache.get("battlefield")
         if found is None:
             found = cache["battlefield"] = [o for o in self.objects.values() if o.zone == BATTLEFIELD]
-        return list(found)
+        return found.copy()
 
     def attached_to(self, oid: str) -> list[GameObject]:
         """Permanents attached to ``oid`` (CR 301.5, 303.4b), in timestamp order."""
@@ -373,7 +373,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
             raise IllegalAction("unknown_event", f"unknown event {event!r}")
         perform = handler(self, event)  # validates; returns a callable that performs
         self.decline_if_unmodelled(event)
-        self.log = []
+        self.__dict__["log"] = []  # not the state: set without Game.__setattr__ (_UNTRACKED_ATTRIBUTES)
         perform(decider)
         self.check_state_based_actions(decider)
         self.resolve_triggers(decider)
@@ -519,12 +519,13 @@ class _Simultaneous:
         game = self.game
         self.outer = game._deferred is None
         if self.outer:
-            game._deferred = []
+            game.__dict__["_deferred"] = []  # not the state: set without Game.__setattr__ (_UNTRACKED_ATTRIBUTES)
 
     def __exit__(self, *exc) -> None:
         if self.outer:
             game = self.game
-            moves, game._deferred = game._deferred or [], None
+            moves = game._deferred or []
+            game.__dict__["_deferred"] = None
             for ids, cause in moves:
                 game._move(ids, cause)
 

@@ -225,14 +225,15 @@ class StackRules(GameBase):
             perform = handler(self, event)
         if declined is not None:
             self.decline_if_unmodelled(declined)
-        self.log = []
+        state = self.__dict__  # the log and the passes are not the state: set without Game.__setattr__
+        state["log"] = []
         perform(decider)
         if kind in ("begin_turn", "begin_step"):
             self.active_player = event["player"]
         if kind in TURN_EVENTS:
             self.priority_player = self.active_player  # CR 117.3a
         if kind != "pass_priority":
-            self.passed = []  # an action or an event between passes: no succession (CR 117.4)
+            state["passed"] = []  # an action or an event between passes: no succession (CR 117.4)
         self.check_state_based_actions(decider)
         self.put_waiting_triggers(decider)
 
@@ -312,7 +313,7 @@ class StackRules(GameBase):
         """The abilities that triggered go on the stack (CR 117.5, 603.3b): through
         :meth:`put_triggers_on_stack`, then each becomes a :class:`StackEntry`."""
         if not self.pending_triggers or any(p.lost for p in self.players.values()):
-            self.pending_triggers = []
+            self.__dict__["pending_triggers"] = []  # not the state: set without Game.__setattr__
             return
         start = len(self.stack)
         self.put_triggers_on_stack(decider)
