@@ -205,12 +205,13 @@ def _brought_up_to_date(game, cache: dict, characteristics, build, kept: dict, g
     as then, its entry the one given then (``kept``, by id: ``(characteristics, object, stamp,
     power/toughness effects, entry)``). The changed objects' entries are checked and built as
     :func:`observed_entries` does, in the order of ``game.objects``; the zones' lists are copies of
-    those given then while the objects are the same ids in the same order, each in the zone and
-    owner's list it was in, and the players the same ids in the same order, else found again."""
+    those given then while the objects are the same ids in the same order (then any new ones, each
+    put at the end of its zone's list), each in the zone and owner's list it was in, and the players
+    the same ids in the same order, else found again."""
     objects = game.objects
     order = list(objects)
     entries = given[1]
-    same = _same_places(objects, order, entries, changed)
+    kept_places = _kept_places(objects, order, entries, changed)
     computed = cache["characteristics"]
     # The changed ids that are objects, in the order of game.objects (filtered in C, no loop here).
     for oid in (filter(changed.__contains__, order) if len(changed) > 1 else changed):
@@ -227,27 +228,35 @@ def _brought_up_to_date(game, cache: dict, characteristics, build, kept: dict, g
                 or known[3] != effects:
             kept[oid] = (ch, obj, obj._stamp, effects, build(obj, ch))
     players = game.players
-    if same and list(given[2][_FIRST_OFF_BATTLEFIELD]) == list(players):
+    if kept_places and list(given[2][_FIRST_OFF_BATTLEFIELD]) == list(players):
         entries = entries.copy()
         for oid in changed:
             if oid in entries:
                 entries[oid] = kept[oid][4]
-        return entries, _zones_copied(given[2])
+        zones = _zones_copied(given[2])
+        for oid in order[len(given[1]):]:  # the new objects, after the others (changed, built above)
+            obj = objects[oid]
+            entries[oid] = kept[oid][4]
+            (zones[BATTLEFIELD] if obj.zone == BATTLEFIELD else zones[obj.zone][obj.owner]).append(oid)
+        return entries, zones
     zones = _empty_zones(players)
     return _listed(objects, kept, zones), zones
 
 
-def _same_places(objects: dict, order: list, entries: dict, changed: set) -> bool:
+def _kept_places(objects: dict, order: list, entries: dict, changed: set) -> bool:
     """Whether ``objects`` (in ``order``) are the ids of the ``entries`` given last, in the same
-    order, each of the ``changed`` ones in the zone and owner's list it was in then."""
-    if len(order) != len(entries) or order != list(entries):
+    order, then new ones (put in since: none, or a new permanent, ...), each of the ``changed`` ones
+    given last in the zone and owner's list it was in then."""
+    given = len(entries)
+    if len(order) < given or (order if len(order) == given else order[:given]) != list(entries):
         return False
     for oid in changed:
         obj = objects.get(oid)
-        if obj is not None:
-            entry = entries[oid]
-            if obj.zone != entry["zone"] or obj.owner != entry["owner"]:
-                return False
+        if obj is None:  # gone
+            continue
+        entry = entries.get(oid)  # None: new (after the others)
+        if entry is not None and (obj.zone != entry["zone"] or obj.owner != entry["owner"]):
+            return False
     return True
 
 

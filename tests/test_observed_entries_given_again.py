@@ -145,3 +145,29 @@ def test_a_changed_object_in_the_same_place_is_observed_with_new_zone_lists():
     assert after["zones"] == first["zones"] and after["objects"]["b"]["tapped"] is True
     assert after["zones"]["battlefield"] is not first["zones"]["battlefield"]
     assert after["zones"]["graveyard"]["P2"] is not first["zones"]["graveyard"]["P2"]
+
+
+def test_a_new_object_and_one_that_left_the_battlefield_in_one_step_are_both_listed_where_they_are():
+    """Grizzly Bears die (CR 704.5g, put into their owner's graveyard) as Hill Giant enters: the Bears
+    are listed in P1's graveyard, no longer on the battlefield, and the Giant on the battlefield after
+    Typhoid Rats (an object put in since the last observation and one that changed zones, together)."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("r", "Typhoid Rats"))
+    first = game.observe()
+    game.objects["b"].damage = 2
+    game.apply({"type": "put_onto_battlefield", "id": "g", "card": "Hill Giant", "controller": "P1"}, Decider())
+    after = game.observe()
+    assert after["zones"]["battlefield"] == ["r", "g"] and after["zones"]["graveyard"] == {"P1": ["b"], "P2": []}
+    assert list(after["objects"]) == ["b", "r", "g"] and after["objects"]["r"] is first["objects"]["r"]
+
+
+def test_a_new_card_in_a_graveyard_is_listed_at_the_end_of_its_owners_list():
+    """A card put into P2's graveyard (CR 404.1) after one already there is listed after it, in P2's
+    list only; the battlefield's list is the one given before, in a list of its own."""
+    game = new_game(obj("r", "Typhoid Rats"), obj("c", "Hill Giant", zone="graveyard", owner="P2"))
+    first = game.observe()
+    bears = new_game(obj("n", "Grizzly Bears", zone="graveyard", owner="P2")).objects["n"]
+    game.objects["n"] = bears
+    after = game.observe()
+    assert after["zones"]["graveyard"] == {"P1": [], "P2": ["c", "n"]} and after["zones"]["battlefield"] == ["r"]
+    assert after["zones"]["battlefield"] is not first["zones"]["battlefield"]
+    assert list(after["objects"]) == ["r", "c", "n"] and after["objects"]["n"]["zone"] == "graveyard"
