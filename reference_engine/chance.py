@@ -60,11 +60,13 @@ from typing import TYPE_CHECKING, cast
 from collections.abc import Callable
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from harness import decisions as D
 from .abilities import FLIP_A_COIN
 from .cards import TOKEN_DEFS
 from .errors import IllegalAction
+from .layers import copiable_scripts
 from .model_targets import deal_damage_from
 from .objects import BATTLEFIELD, GameObject, Trigger
 from .records import ChanceEvent
@@ -180,6 +182,11 @@ def roll_dice(game: GameBase, event):
     return lambda decider: game.instruct_players(players, ChanceEvent("roll", count, sides), 1, False, decider)
 
 
+#: What :meth:`ChanceRules._chance_sources_having` reads of a script: its replacement effects on
+#: flips and rolls, its ability that triggers on one.
+_CHANCE_REPLACEMENTS = attrgetter("chance_replacements")
+_CHANCE_TRIGGER = attrgetter("chance_trigger")
+
 #: Event handlers of this module, added to ``reference_engine.events.HANDLERS``.
 HANDLERS = {"flip_coins": flip_coins, "roll_dice": roll_dice}
 
@@ -198,11 +205,24 @@ class ChanceRules(GameBase):
         return [(o, self.copiable_values(o)[1]) for o in self.battlefield()
                 if o.controller == player and self.has_abilities(o)]
 
+    def _chance_sources_having(self, player: str, having: Callable[[CardScript], object]) \
+            -> list[tuple[GameObject, CardScript]]:
+        """:meth:`chance_sources` of ``player`` whose script has what ``having(script)`` reads (a true
+        value), in the same order. With this class's ``chance_sources``, the permanents' scripts are
+        read first (:func:`reference_engine.layers.copiable_scripts`, found once per state), and only
+        those that have it are asked whether they have their abilities; a fork's ``chance_sources``
+        is called."""
+        if type(self).chance_sources is not ChanceRules.chance_sources:
+            return [(o, script) for o, script in self.chance_sources(player) if having(script)]
+        return [(o, script) for o, script in copiable_scripts(self)
+                if having(script) and o.controller == player and self.has_abilities(o)]
+
     def chance_replacements(self, player: str) -> list[tuple[str, str, Replacement]]:
         """(source id, option label, replacement) of each replacement effect on ``player``'s
         flips and rolls: those of permanents ``player`` controls (each card says "you")."""
         return [(obj.id, f"{REPLACEMENTS[name].label}:{obj.id}", REPLACEMENTS[name])
-                for obj, script in self.chance_sources(player) for name in script.chance_replacements]
+                for obj, script in self._chance_sources_having(player, _CHANCE_REPLACEMENTS)
+                for name in script.chance_replacements]
 
     def instruct_players(self, players: list[str], start: ChanceEvent, instructions: int, calls: bool,
                          decider) -> None:
@@ -323,7 +343,7 @@ class ChanceRules(GameBase):
 
     def chance_triggers(self, player: str, what: str) -> None:
         """Abilities of ``player``'s permanents that trigger on ``what`` (CR 603.2)."""
-        for obj, script in self.chance_sources(player):
+        for obj, script in self._chance_sources_having(player, _CHANCE_TRIGGER):
             if script.chance_trigger == what:
                 self.trigger(Trigger(obj.id, obj.controller, what, TRIGGERS[what]))
 

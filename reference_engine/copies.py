@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from dataclasses import replace
 
 from .cards import CardDef, CardScript
+from .kept import keeps
 from .layers import card_types
 from .objects import BATTLEFIELD, GameObject
 
@@ -101,12 +102,20 @@ class CopyRules(GameBase):
         became it (CR 107.3m). ``tapped``: an effect puts it onto the battlefield tapped
         (614.1c style: it enters tapped, it doesn't become tapped).
         """
+        # Summoning sick if a creature (CR 302.6), tapped if "This enters tapped" (CR 614.1c): read of its
+        # copiable values (layer 1, CR 707.2) as it is built with this package's copiable_values; a fork's
+        # is asked of the object in the game, and its status set after.
+        own = keeps(self)
+        values = ((definition, script) if copy_effect is None else copy_effect) if own else None
         obj = GameObject(oid, definition, script, controller, controller, BATTLEFIELD, self._tick(), token=token,
+                         tapped=values is not None and (tapped or values[1].enters_tapped),
+                         summoning_sick=values is not None and "Creature" in values[0].types,
                          attached_to=attach_to, copy_effect=copy_effect, copy_of=copy_of, spell_x=spell_x)
         self.objects[oid] = obj
-        obj.summoning_sick = "Creature" in card_types(self, obj)  # CR 302.6
-        if tapped or self.copiable_values(obj)[1].enters_tapped:  # "This enters tapped" (CR 614.1c)
-            obj.tapped = True
+        if values is None:
+            obj.summoning_sick = "Creature" in card_types(self, obj)
+            if tapped or self.copiable_values(obj)[1].enters_tapped:
+                obj.tapped = True
         self.log.append({"kind": "zone_change", "object": oid, "from": None, "to": BATTLEFIELD,
                          "cause": cause if cause is not None else {"event": "put_onto_battlefield"}})
         self.enters_with_counters(obj)

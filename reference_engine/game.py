@@ -26,10 +26,10 @@ from .destruction import DestructionRules
 from .errors import IllegalAction
 from .kept import PROTECTION_NAMED_KEY, keeps
 from .layers import Layers, card_types, characteristics, state_cache
-from .mana import ManaRules, counts
+from .mana import ManaRules, counts, empty_pool
 from .model_cards import ModelAbilities, protected_from
 from .observed import observed_entries
-from .objects import (BATTLEFIELD, OBJECT_FIELDS, VERSION, ZONES, GameObject, LastKnown, ObjectsDict, Player,
+from .objects import (BATTLEFIELD, OBJECT_FIELDS, VERSION, GameObject, LastKnown, ObjectsDict, Player,
                       PTEffect, TrackedDict, TrackedList, Trigger)
 from .search import SearchRules
 from .stack import StackEntry, StackRules
@@ -43,7 +43,6 @@ from .zones import ZoneRules
 _OBJECT_FIELDS = attrgetter(*OBJECT_FIELDS)
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 _NOTHING = nullcontext()  # what Game.unchanging() returns (reusable)
-_OFF_BATTLEFIELD = tuple(zone for zone in ZONES if zone != BATTLEFIELD)
 #: The game's containers whose changes in place change the state version (Game.__setattr__).
 _TRACKED_CONTAINERS: dict[str, type] = {"objects": ObjectsDict, "players": TrackedDict, "effects": TrackedList}
 #: The game's attributes that characteristics never read: rebinding them leaves the state version
@@ -193,7 +192,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         found = cache.get("battlefield")
         if found is None:
             found = cache["battlefield"] = [o for o in self.objects.values() if o.zone == BATTLEFIELD]
-        return list(found)
+        return found.copy()
 
     def attached_to(self, oid: str) -> list[GameObject]:
         """Permanents attached to ``oid`` (CR 301.5, 303.4b), in timestamp order."""
@@ -208,7 +207,8 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
                     index.setdefault(o.attached_to, []).append(o)
             for found in index.values():
                 found.sort(key=lambda o: o.timestamp)
-        return list(index.get(oid, ()))
+        found = index.get(oid)
+        return found.copy() if found is not None else []
 
     def state_stamp(self) -> tuple:
         """Every value of the game's state that characteristics (CR 613) can read, as a
@@ -373,7 +373,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
             raise IllegalAction("unknown_event", f"unknown event {event!r}")
         perform = handler(self, event)  # validates; returns a callable that performs
         self.decline_if_unmodelled(event)
-        self.log = []
+        self.__dict__["log"] = []  # not the state: set without Game.__setattr__ (_UNTRACKED_ATTRIBUTES)
         perform(decider)
         self.check_state_based_actions(decider)
         self.resolve_triggers(decider)
@@ -391,17 +391,17 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         return observation
 
     def _observe(self) -> dict:
-        zones: dict = {"battlefield": []}
-        for zone in _OFF_BATTLEFIELD:
-            by_owner: dict[str, list] = {}
-            zones[zone] = by_owner
-            for pid in self.players:
-                by_owner[pid] = []
-        objects = observed_entries(self, state_cache(self), characteristics, self._observe_object, zones)
+        cache = self._cache
+        if cache is None or self._cache_version != VERSION[0]:  # state_cache's check, without its call
+            cache = state_cache(self)
+        objects, zones = observed_entries(self, cache, characteristics, self._observe_object)
         players = {}
+        pools = self.mana_pools  # a player's pool (ManaRules.mana_pool), read without making one
         for p in self.players.values():
-            players[p.id] = {"life": p.life, "lost": p.lost, "mana_pool": counts(self.mana_pool(p.id)),
-                             "max_hand_size": self.max_hand_size(p.id)}
+            pid = p.id
+            pool = pools.get(pid)
+            players[pid] = {"life": p.life, "lost": p.lost, "mana_pool": counts(pool) if pool else empty_pool(),
+                            "max_hand_size": self.max_hand_size(pid)}
         observation = {
             "players": players,
             "objects": objects,
@@ -456,7 +456,10 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
         """The continuous effects on the object's power and toughness, in timestamp order (CR 613.7)."""
         if obj.zone != BATTLEFIELD or ch.power is None:
             return []
-        known = state_cache(self).get("pt_effects")
+        cache = self._cache
+        if cache is None or self._cache_version != VERSION[0]:  # state_cache's check, without its call
+            cache = state_cache(self)
+        known = cache.get("pt_effects")
         effects = known.get(obj.id) if known is not None else None
         if effects is None:
             effects = self.pt_effects(obj)
@@ -490,7 +493,8 @@ def protection_possible(game: Game) -> bool:
         named = cache.get(PROTECTION_NAMED_KEY)  # carried from state to state (reference_engine.kept.CARRIED)
         if named is None:
             named = False
-            for o in game.battlefield():
+            permanents = cache.get("battlefield")  # this package's Game.battlefield (keeps), read without a copy
+            for o in game.battlefield() if permanents is None else permanents:
                 if "rotection" in (o.card if o.copy_effect is None else o.copy_effect[0]).oracle_text:  # [Pp]rotection
                     named = True
                     break
@@ -515,12 +519,13 @@ class _Simultaneous:
         game = self.game
         self.outer = game._deferred is None
         if self.outer:
-            game._deferred = []
+            game.__dict__["_deferred"] = []  # not the state: set without Game.__setattr__ (_UNTRACKED_ATTRIBUTES)
 
     def __exit__(self, *exc) -> None:
         if self.outer:
             game = self.game
-            moves, game._deferred = game._deferred or [], None
+            moves = game._deferred or []
+            game.__dict__["_deferred"] = None
             for ids, cause in moves:
                 game._move(ids, cause)
 

@@ -47,10 +47,14 @@ if TYPE_CHECKING:
 else:
     GameBase = object  # the declared base is for the type checker only (reference_engine.game_base)
 
-__all__ = ["CONTAMINATION", "DOUBLE", "MULTIPLIERS", "TRIPLE", "Mana", "ManaRules", "counts", "payable"]
+__all__ = ["CONTAMINATION", "DOUBLE", "MULTIPLIERS", "TRIPLE", "Mana", "ManaRules", "counts", "empty_pool", "payable"]
 
 
 _NONE_OF_EACH = dict.fromkeys(MANA_TYPES, 0)  # copied by counts (never changed)
+
+
+#: ``{"W": 0, ..., "C": 0}``, a new dict: the counts of an empty pool (:func:`counts` of none).
+empty_pool = _NONE_OF_EACH.copy
 
 
 def counts(mana) -> dict[str, int]:
@@ -207,12 +211,12 @@ class ManaRules(GameBase):
         """The mana ``ability`` of ``obj`` would produce before replacement effects:
         type -> amount; ``{}`` when no type can be defined (CR 106.5). A choice of type
         goes through the decider, kind ``"mana_type"``."""
-        options = sorted(self.ability_types(obj, ability, None), key=MANA_TYPES.index)
-        if ability.kind == ADD:
+        if ability.kind == ADD:  # its types are what it adds (no choice to make)
             out: dict[str, int] = {}
             for t in ability.mana:
                 out[t] = out.get(t, 0) + 1
             return out
+        options = sorted(self.ability_types(obj, ability, None), key=MANA_TYPES.index)
         if not options:
             return {}
         return {self._choose(player, D.MANA_TYPE, options, decider): 1}
@@ -320,8 +324,13 @@ class ManaRules(GameBase):
         if not self.is_land(obj):
             return
         produced = [t for t in MANA_TYPES if mana.get(t)]
-        for source in sorted(self.battlefield(), key=lambda o: o.timestamp):
-            if not self.has_land_mana_trigger(source):
+        own = type(self).has_land_mana_trigger is ManaRules.has_land_mana_trigger
+        # This class's: the permanents with it, read of each script at once; a fork's own
+        # has_land_mana_trigger is asked of every permanent, in timestamp order.
+        sources = [o for o, script in copiable_scripts(self) if script.land_mana_trigger] if own \
+            else self.battlefield()
+        for source in sorted(sources, key=lambda o: o.timestamp):
+            if not own and not self.has_land_mana_trigger(source):
                 continue
             self.log.append({"kind": "trigger", "source": source.id, "ability": "tapped for mana",
                              "controller": source.controller, "land": obj.id})

@@ -12,7 +12,7 @@ share unchanged entries. Only a speed-up; no rules meaning.
 from __future__ import annotations
 
 from .kept import _of_this_package, changed_since_observed, keeps
-from .objects import BATTLEFIELD, VERSION
+from .objects import BATTLEFIELD, VERSION, ZONES
 
 #: The methods an observed object's entry is built with (besides the layer code): a game whose
 #: class takes any of them from outside this package builds every entry afresh.
@@ -115,13 +115,14 @@ def fresh_entry(entry: dict) -> dict:
     return copied_entry(entry_parts(entry))
 
 
-def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> dict:
-    """The observed entry of each of ``game``'s objects, by id, in order: for an object with the
-    same characteristics (the same object), the same stamp and the same power/toughness effects
-    as when its entry was last built, that entry again (the very dict given out last, or a fresh
-    copy of it: below); else ``build(obj, ch)``. Each object's id goes into ``zones`` as it goes:
-    the battlefield's list, or its owner's list of its zone (CR 400.1; ``zones[zone][owner]``), in
-    the order of ``game.objects``.
+def observed_entries(game, cache: dict, characteristics, build) -> tuple[dict, dict]:
+    """The observed entry of each of ``game``'s objects, by id, in order, and the zones' lists of
+    their ids: ``(entries, zones)``. For an object with the same characteristics (the same object),
+    the same stamp and the same power/toughness effects as when its entry was last built, that
+    entry again (the very dict given out last, or a fresh copy of it: below); else ``build(obj,
+    ch)``. ``zones`` has the battlefield's list of ids and, for each other zone, each player's list
+    (CR 400.1; ``zones[zone][owner]``, by player in the order of ``game.players``), each in the
+    order of ``game.objects``.
 
     The contract with the caller, for a game that shares unchanged entries (:func:`shares_entries`,
     ``Game.shares_unchanged_entries``, on by default): an observation is read-only. An unchanged
@@ -137,27 +138,38 @@ def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> 
     A game that shares them also keeps what its last observation gave out, with the state version
     (:data:`reference_engine.objects.VERSION`) it was given at: while the version is the same,
     nothing an entry or a zone's list is built from changed (every change to the state changes
-    it), so the entries and the zones' lists are those again (:func:`_given_again`), without
-    looking at each object. The zones' lists are copied from those given out (read-only too). Once
-    the version changed, only the objects changed or whose characteristics may differ since the last
-    observation (:func:`reference_engine.kept.changed_since_observed`) are looked at again
+    it), so the entries and the zones' lists are those again, without looking at each object. The zones' lists are copies of those given out (read-only too:
+    :func:`_zones_copied`). Once the version changed, only the objects changed or whose
+    characteristics may differ since the last observation
+    (:func:`reference_engine.kept.changed_since_observed`) are looked at again
     (:func:`_brought_up_to_date`)."""
     keeping, share = _keeping_and_sharing(game)
     if not keeping:
-        return _built_entries(game, characteristics, build, zones)
+        return _built_entries(game, characteristics, build)
     state = game.__dict__
     given = state.get("_entries_given")
-    if share and _given_again(given, zones):
-        return given[1].copy()
+    if share and given is not None and given[0] == VERSION[0]:  # nothing changed since
+        return given[1].copy(), _zones_copied(given[2])
     kept = state.get("_entries_kept")
     if kept is None:
         kept = {}
         object.__setattr__(game, "_entries_kept", kept)  # not the game's state
     changed = changed_since_observed(game, cache)  # after the first read in this state
     if share and given is not None and changed is not None:
-        entries = _brought_up_to_date(game, cache, characteristics, build, kept, given, changed, zones)
+        entries, zones = _brought_up_to_date(game, cache, characteristics, build, kept, given, changed)
         object.__setattr__(game, "_entries_given", (VERSION[0], entries.copy(), zones))
-        return entries
+        return entries, zones
+    entries, zones = _all_entries(game, cache, characteristics, build, kept, share)
+    object.__setattr__(game, "_entries_given", (VERSION[0], entries.copy(), zones) if share else None)
+    return entries, zones
+
+
+def _all_entries(game, cache: dict, characteristics, build, kept: dict, share: bool) -> tuple[dict, dict]:
+    """:func:`observed_entries` looking at every object: its entry is the one kept (``kept``, by id:
+    ``(characteristics, object, stamp, power/toughness effects, entry or its parts)``, given again,
+    or a copy of it for a game that doesn't ``share``) while nothing it is built from changed, else
+    built again."""
+    zones = _empty_zones(game.players)
     battlefield = zones[BATTLEFIELD]
     entries = {}
     computed = cache["characteristics"]  # the state's (observing changes nothing)
@@ -182,28 +194,29 @@ def observed_entries(game, cache: dict, characteristics, build, zones: dict) -> 
             entry = entries[oid] = build(obj, ch)
             kept[oid] = (ch, obj, obj._stamp, effects, entry if share else entry_parts(fresh_entry(entry)))
             pt_effects = cache.get("pt_effects")  # building may read another object's characteristics
-    object.__setattr__(game, "_entries_given", (VERSION[0], entries.copy(), zones) if share else None)
-    return entries
+    return entries, zones
 
 
-def _brought_up_to_date(game, cache: dict, characteristics, build, kept: dict, given: tuple, changed: set,
-                        zones: dict) -> dict:
+def _brought_up_to_date(game, cache: dict, characteristics, build, kept: dict, given: tuple,
+                        changed: set) -> tuple[dict, dict]:
     """:func:`observed_entries` from the last observation ``given`` (``(state version, entries by id,
     zones)``) and the ids ``changed`` since (:func:`reference_engine.kept.changed_since_observed`):
     every other object is the same with the same stamp, characteristics and power/toughness effects
     as then, its entry the one given then (``kept``, by id: ``(characteristics, object, stamp,
     power/toughness effects, entry)``). The changed objects' entries are checked and built as
-    :func:`observed_entries` does, in the order of ``game.objects``; the zones' lists are those given
-    then while the objects are the same ids in the same order, each in the zone and owner's list it
-    was in, else found again."""
+    :func:`observed_entries` does, in the order of ``game.objects``; the zones' lists are copies of
+    those given then while the objects are the same ids in the same order (then any new ones, each
+    put at the end of its zone's list), each in the zone and owner's list it was in, and the players
+    the same ids in the same order, else found again."""
     objects = game.objects
     order = list(objects)
     entries = given[1]
-    same = _same_places(objects, order, entries, changed)
+    kept_places = _kept_places(objects, order, entries, changed)
     computed = cache["characteristics"]
-    for oid in (order if len(changed) > 1 else changed):
+    # The changed ids that are objects, in the order of game.objects (filtered in C, no loop here).
+    for oid in (filter(changed.__contains__, order) if len(changed) > 1 else changed):
         obj = objects.get(oid)
-        if obj is None or oid not in changed:
+        if obj is None:
             continue
         ch = computed.get(oid)
         if ch is None:
@@ -214,27 +227,36 @@ def _brought_up_to_date(game, cache: dict, characteristics, build, kept: dict, g
         if known is None or known[0] is not ch or known[1] is not obj or known[2] != obj._stamp \
                 or known[3] != effects:
             kept[oid] = (ch, obj, obj._stamp, effects, build(obj, ch))
-    if same:
-        _zones_again(given[2], zones)
+    players = game.players
+    if kept_places and list(given[2][_FIRST_OFF_BATTLEFIELD]) == list(players):
         entries = entries.copy()
         for oid in changed:
             if oid in entries:
                 entries[oid] = kept[oid][4]
-        return entries
-    return _listed(objects, kept, zones)
+        zones = _zones_copied(given[2])
+        for oid in order[len(given[1]):]:  # the new objects, after the others (changed, built above)
+            obj = objects[oid]
+            entries[oid] = kept[oid][4]
+            (zones[BATTLEFIELD] if obj.zone == BATTLEFIELD else zones[obj.zone][obj.owner]).append(oid)
+        return entries, zones
+    zones = _empty_zones(players)
+    return _listed(objects, kept, zones), zones
 
 
-def _same_places(objects: dict, order: list, entries: dict, changed: set) -> bool:
+def _kept_places(objects: dict, order: list, entries: dict, changed: set) -> bool:
     """Whether ``objects`` (in ``order``) are the ids of the ``entries`` given last, in the same
-    order, each of the ``changed`` ones in the zone and owner's list it was in then."""
-    if len(order) != len(entries) or order != list(entries):
+    order, then new ones (put in since: none, or a new permanent, ...), each of the ``changed`` ones
+    given last in the zone and owner's list it was in then."""
+    given = len(entries)
+    if len(order) < given or (order if len(order) == given else order[:given]) != list(entries):
         return False
     for oid in changed:
         obj = objects.get(oid)
-        if obj is not None:
-            entry = entries[oid]
-            if obj.zone != entry["zone"] or obj.owner != entry["owner"]:
-                return False
+        if obj is None:  # gone
+            continue
+        entry = entries.get(oid)  # None: new (after the others)
+        if entry is not None and (obj.zone != entry["zone"] or obj.owner != entry["owner"]):
+            return False
     return True
 
 
@@ -253,28 +275,40 @@ def _listed(objects: dict, kept: dict, zones: dict) -> dict:
     return entries
 
 
-def _given_again(given: tuple | None, zones: dict) -> bool:
-    """Whether the last observation's entries (``given``: ``(state version, entries by id, zones)``,
-    :func:`observed_entries`) are still the state's: the state version is the same. If so, its zones'
-    lists are put into ``zones`` (the same ids, in new lists)."""
-    if given is None or given[0] != VERSION[0]:
-        return False
-    _zones_again(given[2], zones)
-    return True
+#: The zones an observation lists by owner (CR 400.1): every zone but the battlefield.
+_OFF_BATTLEFIELD = tuple(zone for zone in ZONES if zone != BATTLEFIELD)
+_FIRST_OFF_BATTLEFIELD = _OFF_BATTLEFIELD[0]
 
 
-def _zones_again(given: dict, zones: dict) -> None:
-    """Put the ids of each zone's lists of ``given`` (zones given out) into those of ``zones``."""
+def _empty_zones(players) -> dict:
+    """An observation's zones with no id in them: the battlefield's list, and for each other zone a
+    list for each of ``players`` (ids, in order)."""
+    zones: dict = {BATTLEFIELD: []}
+    for zone in _OFF_BATTLEFIELD:
+        by_owner: dict[str, list] = {}
+        zones[zone] = by_owner
+        for pid in players:
+            by_owner[pid] = []
+    return zones
+
+
+def _zones_copied(given: dict) -> dict:
+    """The zones given out (``given``: :func:`observed_entries`'s), in new dicts and lists with the
+    same ids."""
+    zones = {}
     for zone, ids in given.items():
         if zone == BATTLEFIELD:
-            zones[zone].extend(ids)
+            zones[zone] = ids.copy()
         else:
+            by_owner = zones[zone] = {}
             for owner, owned in ids.items():
-                zones[zone][owner].extend(owned)
+                by_owner[owner] = owned.copy()
+    return zones
 
 
-def _built_entries(game, characteristics, build, zones: dict) -> dict:
+def _built_entries(game, characteristics, build) -> tuple[dict, dict]:
     """:func:`observed_entries` for a game whose entries aren't kept: each built afresh."""
+    zones = _empty_zones(game.players)
     for obj in game.objects.values():
         (zones[BATTLEFIELD] if obj.zone == BATTLEFIELD else zones[obj.zone][obj.owner]).append(obj.id)
-    return {obj.id: build(obj, characteristics(game, obj)) for obj in game.objects.values()}
+    return {obj.id: build(obj, characteristics(game, obj)) for obj in game.objects.values()}, zones

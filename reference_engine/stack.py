@@ -100,6 +100,20 @@ SOURCE_FREE_ABILITIES = frozenset({DOUBLE_COUNTERS, LOOK_AND_EXILE_TOP, TAP_OR_U
 LEAVES_ABILITIES = frozenset({"dies", "put into a graveyard"})
 
 
+def copied_event(value):
+    """A copy of an event (``value``) as :func:`copy.deepcopy` makes it, equal to it and sharing no
+    dict or list with it: a JSON event's dicts and lists are copied here, its strings, numbers,
+    booleans and nulls are themselves (immutable); any other value is copied by :func:`copy.deepcopy`."""
+    kind = type(value)
+    if kind is dict:
+        return {key: copied_event(item) for key, item in value.items()}
+    if kind is list:
+        return [copied_event(item) for item in value]
+    if kind is str or kind is int or value is None or kind is bool or kind is float:
+        return value
+    return copy.deepcopy(value)
+
+
 class StackRules(GameBase):
     """The stack and priority, a mixin of :class:`reference_engine.game.Game` (module docstring).
 
@@ -211,14 +225,15 @@ class StackRules(GameBase):
             perform = handler(self, event)
         if declined is not None:
             self.decline_if_unmodelled(declined)
-        self.log = []
+        state = self.__dict__  # the log and the passes are not the state: set without Game.__setattr__
+        state["log"] = []
         perform(decider)
         if kind in ("begin_turn", "begin_step"):
             self.active_player = event["player"]
         if kind in TURN_EVENTS:
             self.priority_player = self.active_player  # CR 117.3a
         if kind != "pass_priority":
-            self.passed = []  # an action or an event between passes: no succession (CR 117.4)
+            state["passed"] = []  # an action or an event between passes: no succession (CR 117.4)
         self.check_state_based_actions(decider)
         self.put_waiting_triggers(decider)
 
@@ -244,7 +259,7 @@ class StackRules(GameBase):
         targets = list(event.get("targets", []))
 
         def put(decider):
-            entry = StackEntry(oid, SPELL, controller, targets, card=definition.name, event=copy.deepcopy(event))
+            entry = StackEntry(oid, SPELL, controller, targets, card=definition.name, event=copied_event(event))
             entry.stamps = {t: self.stamp(t) for t in targets}
             self.put_on_stack(entry)
             self.priority_player = controller  # CR 117.3c
@@ -278,7 +293,7 @@ class StackRules(GameBase):
         if not self._deferring:
             return super().resolve_activated_ability(obj, ability, player, targets, decider)
         entry = StackEntry(self.stack_id(obj.id), ABILITY, player, list(targets), source=obj.id,
-                           ability=ability.index, event=copy.deepcopy(self._deferring),
+                           ability=ability.index, event=copied_event(self._deferring),
                            payload=(obj, ability, player))
         entry.info["activation_source"] = getattr(self, "_activation_source", None)
         entry.info["source_controller"] = obj.controller
@@ -298,7 +313,7 @@ class StackRules(GameBase):
         """The abilities that triggered go on the stack (CR 117.5, 603.3b): through
         :meth:`put_triggers_on_stack`, then each becomes a :class:`StackEntry`."""
         if not self.pending_triggers or any(p.lost for p in self.players.values()):
-            self.pending_triggers = []
+            self.__dict__["pending_triggers"] = []  # not the state: set without Game.__setattr__
             return
         start = len(self.stack)
         self.put_triggers_on_stack(decider)
@@ -345,7 +360,7 @@ class StackRules(GameBase):
 
     def spell_resolution(self, entry: StackEntry):
         definition, script = card(entry.card)
-        event = cast(dict, copy.deepcopy(entry.event))  # a spell's entry keeps its cast event
+        event = cast(dict, copied_event(entry.event))  # a spell's entry keeps its cast event
         if script.spell == MODEL_SPELL:
             model = script.model
             assert model is not None, "a model spell's script is derived from its card model (script_from_model)"

@@ -230,18 +230,19 @@ def _named(game: GameBase, name: str) -> dict[str, GameObject]:
     set, an object put into the game's objects by id), found again among every object when those
     can't be told. One name per game."""
     objects = game.objects
-    known = game.__dict__.get("_named_kept")
+    known = game.__dict__.get("_named_kept")  # [change mark, name, found], changed in place
     changed = None if known is None or known[1] != name else changed_since(objects, known[0])
     if known is None or changed is None:
         found = {o.id: o for o in objects.values() if o.card.name == name}
-    else:
-        found = known[2]
-        for oid, o in changed.items():
-            if o.card.name == name:
-                found[oid] = o
-            else:
-                found.pop(oid, None)
-    object.__setattr__(game, "_named_kept", (change_mark(objects), name, found))  # not the game's state
+        object.__setattr__(game, "_named_kept", [change_mark(objects), name, found])  # not the game's state
+        return found
+    found = known[2]
+    for oid, o in changed.items():
+        if o.card.name == name:
+            found[oid] = o
+        elif oid in found:
+            del found[oid]
+    known[0] = change_mark(objects)
     return found
 
 

@@ -366,3 +366,24 @@ def test_pixie_guides_are_counted_for_each_player_rolling():
     extra = [*rolled, dict(rolled[2], natural=1, result=1, ignored=True)]  # P2 has no Pixie Guide
     assert pixie_guide(Transition(before, event, {"objects": {"g": guide}, "log": extra})) == [
         "P2 controls 0 Pixie Guide(s): instruction 1 to roll 1 d6 must roll 1 and ignore 0; rolled 2, ignored 1"]
+
+
+class _NoChanceSources(ReferenceEngine.game_class):
+    """A fork whose permanents have no abilities that apply to flips or rolls: its own
+    ``chance_sources`` (the hook the replacement effects and the triggers are read through)."""
+
+    def chance_sources(self, player):
+        return []
+
+
+def test_a_forks_chance_sources_are_the_ones_read():
+    """A fork's ``chance_sources`` says which permanents' abilities apply to a player's flips (CR 705,
+    614.1a): with none, Krark's Thumb flips no second coin and Tavern Scoundrel doesn't trigger on a
+    won flip, although both are on the battlefield."""
+    game = _NoChanceSources(board(obj("t", THUMB), obj("s", SCOUNDREL)))
+    decider = ChanceDecider("heads", "heads")
+    game.apply(flip(), decider)
+    obs = game.observe()
+    assert [k for _, k, _ in decider.asked] == ["coin_call", "coin_flip"]
+    assert entries(obs, "coin_flip") == [coin("heads", "heads", True)]
+    assert triggers(obs) == [] and treasures(obs) == []

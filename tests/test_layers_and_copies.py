@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from reference_engine import IllegalAction
+from reference_engine import Game, IllegalAction
+from reference_engine.cards import card
 
 from .scenario_helpers import Decider, aura, board, new_game, obj, play
 
@@ -800,3 +801,23 @@ def test_the_mana_value_of_a_cost_is_kept_by_its_text_only():
     assert copies.mana_value("") == 0 and copies.mana_value(None) == 0  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="expected string"):
         copies.mana_value(["{X}"])  # type: ignore[arg-type]
+
+
+def test_a_permanent_enters_with_the_status_a_forks_copiable_values_give_it():
+    """A permanent enters summoning sick if it is a creature (CR 302.6) and tapped if its copiable
+    values say "This enters tapped" (CR 614.1c), read through the game's ``copiable_values`` (layer 1,
+    CR 707.2): with a fork's, which gives Grizzly Bears Tranquil Cove's values, the Bears enter
+    tapped and not summoning sick; with this engine's, untapped and summoning sick."""
+    class CoveValues(Game):
+        def copiable_values(self, obj):
+            return card("Tranquil Cove") if obj.card.name == "Grizzly Bears" else super().copiable_values(obj)
+
+    event = {"type": "put_onto_battlefield", "id": "b", "card": "Grizzly Bears", "controller": "P1"}
+    fork = CoveValues(board())
+    fork.apply(event, Decider())
+    entry = fork.observe()["objects"]["b"]
+    assert (entry["tapped"], entry["summoning_sick"]) == (True, False)
+    game = new_game()
+    game.apply(event, Decider())
+    entry = game.observe()["objects"]["b"]
+    assert (entry["tapped"], entry["summoning_sick"]) == (False, True)

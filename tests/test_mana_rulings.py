@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import pytest
 
-from .scenario_helpers import EMPTY, new_game, obj, play, pool, refused
+from reference_engine import Game
+
+from .scenario_helpers import EMPTY, board, new_game, obj, play, pool, refused
 from .scenario_helpers import activate as tap
 
 
@@ -328,3 +330,17 @@ def test_a_forks_own_tapped_for_mana_replacement_is_asked_of_each_permanent():
     game = Doubling(board(obj("forest", "Forest"), obj("b", "Grizzly Bears")))
     obs, _ = play(game, tap("forest"))
     assert obs["players"]["P1"]["mana_pool"] == pool(G=2)
+
+
+def test_a_forks_land_mana_triggers_are_the_ones_asked():
+    """CR 106.12a: a fork's own ``has_land_mana_trigger`` says which permanents trigger when a land is
+    tapped for mana, asked in timestamp order: with it saying only Mana Flare has the ability, Forest
+    tapped for {G} gives {G}{G} (Mana Flare's trigger alone), although Heartbeat of Spring is there."""
+    class OnlyFlare(Game):
+        def has_land_mana_trigger(self, source):
+            return source.card.name == "Mana Flare"
+
+    game = OnlyFlare(board(obj("forest", "Forest"), obj("heart", "Heartbeat of Spring"), obj("flare", "Mana Flare")))
+    obs, _ = play(game, tap("forest"))
+    assert obs["players"]["P1"]["mana_pool"] == pool(G=2)
+    assert [e["source"] for e in kinds(obs, "trigger")] == ["flare"]

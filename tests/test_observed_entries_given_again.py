@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from reference_engine import IllegalAction
+from reference_engine.objects import Player
 
 from .scenario_helpers import Decider, aura, new_game, obj
 
@@ -116,3 +117,57 @@ def test_a_combat_record_dropped_without_a_change_of_state_leaves_no_combat_fiel
     after = game.observe()
     assert "combat" not in after and "blocked" not in after["objects"]["a"]
     assert after["objects"]["a"]["combat"] == "attacking"
+
+
+def test_a_player_added_between_observations_gets_zone_lists():
+    """Each zone but the battlefield is listed by player (CR 400.1): a third player added to the game
+    (the players changed in place) while Grizzly Bears only become tapped (same objects, same
+    places) has an empty list in each such zone; the lists given before are not given again."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("r", "Typhoid Rats", zone="graveyard", owner="P2"))
+    first = game.observe()
+    game.players["P3"] = Player("P3")
+    game.objects["b"].tapped = True
+    after = game.observe()
+    assert after["zones"]["graveyard"] == {"P1": [], "P2": ["r"], "P3": []}
+    assert after["zones"]["hand"] == {"P1": [], "P2": [], "P3": []}
+    assert after["zones"]["battlefield"] == ["b"] and after["objects"]["b"]["tapped"] is True
+    assert after["zones"]["graveyard"]["P2"] is not first["zones"]["graveyard"]["P2"]
+    assert after["objects"]["r"] is first["objects"]["r"]
+
+
+def test_a_changed_object_in_the_same_place_is_observed_with_new_zone_lists():
+    """Grizzly Bears become tapped (CR 701.26a): they stay on the battlefield, listed where they were;
+    the second observation's zones equal the first's in lists of its own."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("r", "Typhoid Rats", zone="graveyard", owner="P2"))
+    first = game.observe()
+    game.objects["b"].tapped = True
+    after = game.observe()
+    assert after["zones"] == first["zones"] and after["objects"]["b"]["tapped"] is True
+    assert after["zones"]["battlefield"] is not first["zones"]["battlefield"]
+    assert after["zones"]["graveyard"]["P2"] is not first["zones"]["graveyard"]["P2"]
+
+
+def test_a_new_object_and_one_that_left_the_battlefield_in_one_step_are_both_listed_where_they_are():
+    """Grizzly Bears die (CR 704.5g, put into their owner's graveyard) as Hill Giant enters: the Bears
+    are listed in P1's graveyard, no longer on the battlefield, and the Giant on the battlefield after
+    Typhoid Rats (an object put in since the last observation and one that changed zones, together)."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("r", "Typhoid Rats"))
+    first = game.observe()
+    game.objects["b"].damage = 2
+    game.apply({"type": "put_onto_battlefield", "id": "g", "card": "Hill Giant", "controller": "P1"}, Decider())
+    after = game.observe()
+    assert after["zones"]["battlefield"] == ["r", "g"] and after["zones"]["graveyard"] == {"P1": ["b"], "P2": []}
+    assert list(after["objects"]) == ["b", "r", "g"] and after["objects"]["r"] is first["objects"]["r"]
+
+
+def test_a_new_card_in_a_graveyard_is_listed_at_the_end_of_its_owners_list():
+    """A card put into P2's graveyard (CR 404.1) after one already there is listed after it, in P2's
+    list only; the battlefield's list is the one given before, in a list of its own."""
+    game = new_game(obj("r", "Typhoid Rats"), obj("c", "Hill Giant", zone="graveyard", owner="P2"))
+    first = game.observe()
+    bears = new_game(obj("n", "Grizzly Bears", zone="graveyard", owner="P2")).objects["n"]
+    game.objects["n"] = bears
+    after = game.observe()
+    assert after["zones"]["graveyard"] == {"P1": [], "P2": ["c", "n"]} and after["zones"]["battlefield"] == ["r"]
+    assert after["zones"]["battlefield"] is not first["zones"]["battlefield"]
+    assert list(after["objects"]) == ["r", "c", "n"] and after["objects"]["n"]["zone"] == "graveyard"

@@ -7,6 +7,7 @@ cards' Oracle text (quoted); then the invariants of ``invariants.stack`` on the 
 from __future__ import annotations
 
 import collections
+import copy
 import dataclasses
 
 import pytest
@@ -18,6 +19,7 @@ from harness.protocol import IllegalAction as ProtocolIllegal, Transition
 from harness.running.runner import run
 from invariants import REGISTRY
 from reference_engine import IllegalAction, ReferenceEngine, Unsupported
+from reference_engine.stack import copied_event
 from tests.mutants import MUTANTS
 from tests.scenario_helpers import Decider, activate, aura, board, obj
 
@@ -381,3 +383,16 @@ def test_an_engine_without_stack_gets_no_stack_game():
     engine = Watching(plain)
     assert run(engine, max_examples=15, seed=3, database=None).violation is None
     assert engine.seen["stack boards"] == 0 and engine.seen["pass_priority"] == 0, engine.seen
+
+
+def test_a_stack_entry_keeps_a_copy_of_its_event_that_shares_nothing_with_it():
+    """A spell's entry keeps its cast event (CR 601.2: what was announced as it was cast), a copy
+    made as copy.deepcopy makes it: equal, with no dict or list of the event's, the event's
+    values that are not JSON copied by copy.deepcopy (a tuple of lists gets new lists)."""
+    event = {"type": "cast", "card": "Shock", "targets": ["b"], "x": 2, "flag": True, "none": None,
+             "nested": {"ids": ["a", "b"], "amount": 1.5}, "odd": (["l"], "s")}
+    copied = copied_event(event)
+    assert copied == copy.deepcopy(event) and type(copied["odd"]) is tuple
+    assert copied is not event and copied["targets"] is not event["targets"]
+    assert copied["nested"] is not event["nested"] and copied["nested"]["ids"] is not event["nested"]["ids"]
+    assert copied["odd"][0] is not event["odd"][0]
