@@ -167,8 +167,8 @@ def _check(t: Transition, kind: str, other: str):
     if any(x.get("kind") in ("trigger", "control_changed", "counters_added", "counters_removed") for x in t.log):
         return None
     before_src, after_src = _sources(t.before), _sources(t.after)
-    if before_src is None or after_src is None:
-        return None
+    if before_src is None or after_src is None or not (before_src or after_src):
+        return None  # no bonus before or after: none of it moved for any creature (none is checked)
     out: list[str] = []
     checked = False
     for cid, a in t.after["objects"].items():

@@ -10,6 +10,8 @@
 - ``templates.creature_dies_triggers`` finds the permanents with "Whenever a creature dies" abilities
   from an index kept on change: a Proper Burial that enters on one step watches its creatures die on
   the next (CR 603.2).
+- ``counters.change_only_by_counter_events`` finds the objects with a counter count of 0 from an index
+  kept on change: such an object is read on every step, also those that leave it unchanged (CR 122.1).
 - ``generic.illegal_changes_nothing`` takes a refused event's objects as unchanged when the objects
   it found changed (:func:`invariants.on_change.changed_objects`) are none and the ids are the same.
 """
@@ -183,3 +185,18 @@ def test_a_watcher_that_entered_on_the_step_before_sees_creatures_die():
     assert game_amounts._WATCHERS.obs is burial  # kept from the step before
     found = check(wrath)
     assert len(found) == 1 and "2 trigger(s) were expected from it, the log shows 1" in found[0]
+
+
+def test_a_zero_count_is_found_on_the_steps_that_leave_its_object_unchanged():
+    """CR 122.1: a count of 0 is no counter. A step that leaves a 0 count on a permanent is found, and so is
+    each step after it that changes nothing: the object, unchanged, is read from the index of objects with a
+    0 count kept on change."""
+    check = invariants.REGISTRY["counters.change_only_by_counter_events"].check
+    on_change.forget_all()
+    first = observation({"bears": {**BEARS, "counters": {"+1/+1": 1}}})
+    zero = step(first, {"bears": {"counters": {"+1/+1": 0}}})
+    again = step(zero, {})
+    passed = {"type": "pass_priority", "player": "P1"}
+    assert "but it now has {'+1/+1': 0}" in check(Transition(first, passed, zero, None, [], None, None))[0]
+    found = check(Transition(zero, passed, again, None, [], None, None))
+    assert len(found) == 1 and "had counters {'+1/+1': 0}" in found[0] and "now has {'+1/+1': 0}" in found[0]
