@@ -85,6 +85,13 @@ def _bonus(obs: dict, sources, cid: str, kind: str):
     return p, t, kws, ids
 
 
+def _hosts(*sources) -> set:
+    """The ids the Auras and Equipment among ``sources`` (tuples of :func:`_sources`) are attached to: the
+    only creatures with an attached bonus (:func:`_bonus` of kind "attached") in either."""
+    return {s.get("attached_to") for found in sources for _, s, a in found
+            if a.affected and a.affected.scope in ("enchanted", "equipped")}
+
+
 def _spell_or_ability_changes_pt(t: Transition) -> bool:
     """Whether the event is a spell other than a destroy spell, or an ability whose effects change
     P/T, keywords or counters themselves (so no bonus alone explains a change)."""
@@ -171,7 +178,10 @@ def _check(t: Transition, kind: str, other: str):
         return None  # no bonus before or after: none of it moved for any creature (none is checked)
     out: list[str] = []
     checked = False
+    hosts = _hosts(before_src, after_src) if kind == "attached" else None
     for cid, a in t.after["objects"].items():
+        if hosts is not None and cid not in hosts:
+            continue  # no attached bonus before or after: none moved for it
         b = t.before["objects"].get(cid)
         if b is None or not _same_creature_on_battlefield(b, a):
             continue
