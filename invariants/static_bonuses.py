@@ -85,11 +85,19 @@ def _bonus(obs: dict, sources, cid: str, kind: str):
     return p, t, kws, ids
 
 
-def _hosts(*sources) -> set:
-    """The ids the Auras and Equipment among ``sources`` (tuples of :func:`_sources`) are attached to: the
-    only creatures with an attached bonus (:func:`_bonus` of kind "attached") in either."""
-    return {s.get("attached_to") for found in sources for _, s, a in found
-            if a.affected and a.affected.scope in ("enchanted", "equipped")}
+def _to_read(t: Transition, kind: str, before_src: tuple, after_src: tuple):
+    """``(id, object after)`` of the objects whose bonuses of ``kind`` may have moved, in the order of
+    ``t.after``: for "attached", those an Aura or Equipment among the sources before (``before_src``) or
+    after (``after_src``, :func:`_sources`) is attached to (any other has no attached bonus in either,
+    none to move); for "anthem", every object; none when there is no bonus before or after (nothing moved)."""
+    objects = t.after["objects"]
+    if not (before_src or after_src):
+        return ()
+    if kind != "attached":
+        return objects.items()
+    hosts = {s.get("attached_to") for found in (before_src, after_src) for _, s, a in found
+             if a.affected and a.affected.scope in ("enchanted", "equipped")}
+    return [(cid, a) for cid, a in objects.items() if cid in hosts]
 
 
 def _spell_or_ability_changes_pt(t: Transition) -> bool:
@@ -174,14 +182,11 @@ def _check(t: Transition, kind: str, other: str):
     if any(x.get("kind") in ("trigger", "control_changed", "counters_added", "counters_removed") for x in t.log):
         return None
     before_src, after_src = _sources(t.before), _sources(t.after)
-    if before_src is None or after_src is None or not (before_src or after_src):
-        return None  # no bonus before or after: none of it moved for any creature (none is checked)
+    if before_src is None or after_src is None:
+        return None
     out: list[str] = []
     checked = False
-    hosts = _hosts(before_src, after_src) if kind == "attached" else None
-    for cid, a in t.after["objects"].items():
-        if hosts is not None and cid not in hosts:
-            continue  # no attached bonus before or after: none moved for it
+    for cid, a in _to_read(t, kind, before_src, after_src):
         b = t.before["objects"].get(cid)
         if b is None or not _same_creature_on_battlefield(b, a):
             continue
