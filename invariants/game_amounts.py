@@ -11,9 +11,11 @@ can't judge could explain a difference.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import cast
 
 from .base import Transition, invariant
+from .on_change import IdsWhere
 from .templates import damage_entries, damage_marked_problems, keywords_of, matches, read_model, triggers_logged
 
 
@@ -242,18 +244,24 @@ def life_from_the_game(t: Transition):
 
 
 # --------------------------------------------------------------------------- whenever a creature dies
-def watchers(before: dict) -> dict[str, list]:
-    """``{permanent id: its "Whenever a creature dies" abilities}`` on the battlefield before the event."""
-    found = {}
-    for oid, o in before["objects"].items():
-        if o.get("zone") != "battlefield":
-            continue
-        m = read_model(o.get("name"))
-        if m is not None:
-            mine = [a for a in m.abilities if a.kind == "triggered" and a.trigger == "a creature dies"]
-            if mine:
-                found[oid] = mine
-    return found
+@cache
+def _dies_abilities(name) -> tuple:
+    """The "Whenever a creature dies" abilities of the card named ``name`` (none for a card not modelled)."""
+    m = read_model(name)
+    return () if m is None else tuple(a for a in m.abilities if a.kind == "triggered" and a.trigger == "a creature dies")
+
+
+#: The permanents with "Whenever a creature dies" abilities, of the step's observations (kept on change:
+#: :mod:`.on_change`): most boards have none, and then no object is read.
+_WATCHERS = IdsWhere(lambda o: o.get("zone") == "battlefield" and bool(_dies_abilities(o.get("name"))))
+
+
+def watchers(before: dict, ids: frozenset) -> dict[str, tuple]:
+    """``{permanent id: its "Whenever a creature dies" abilities}`` on the battlefield before the event, in
+    the order of its objects; ``ids`` are their ids (:data:`_WATCHERS` of ``before``)."""
+    if not ids:
+        return {}
+    return {oid: _dies_abilities(o.get("name")) for oid, o in before["objects"].items() if oid in ids}
 
 
 def watches(watcher: dict, watcher_id: str, dying: dict, dying_id: str, watched) -> bool:
@@ -285,7 +293,7 @@ def _creatures_died(t: Transition) -> list[str] | None:
     return died
 
 
-def _expected_triggers(t: Transition, found: dict[str, list], died: list[str]) -> Counter[str]:
+def _expected_triggers(t: Transition, found: dict[str, tuple], died: list[str]) -> Counter[str]:
     """How many times each watcher's abilities trigger: once per creature that died and it watches (603.10a)."""
     expected: Counter[str] = Counter()
     for w, abilities in found.items():
@@ -306,9 +314,10 @@ def creature_dies_triggers(t: Transition):
 
     Not applicable when a watcher or a creature that died was not on the battlefield before the event
     (it entered during it), or control changed during it."""
+    ids = _WATCHERS.pair(t.before, t.after)[0]  # asked on every step: kept on change from the step before
     if t.illegal is not None:
         return None
-    found = watchers(t.before)
+    found = watchers(t.before, ids)
     if not found:
         return None
     if any(x.get("kind") == "control_changed" or (x.get("kind") == "zone_change" and x.get("to") == "battlefield")

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 import invariants.card_abilities as card_abilities
 from .base import Transition, invariant
 from .generic import _changed_objects
-from .on_change import IdsWhere
+from .on_change import IdsWhere, removed_ids
 from .views import per_step
 
 LAYERS = frozenset({"layers", "observe.pt_effects", "observe.copiable"})
@@ -204,7 +204,8 @@ def power_toughness_in_layer_order(t: Transition):
     kept: frozenset = frozenset()  # the creatures checked before, unchanged since
     if before is _layered_sound[0] and before is not after:
         changed = _changed_objects(after, before)
-        kept = _layered_sound[1].intersection(objects).difference(changed)
+        removed = removed_ids(after, before)  # the ids checked before are before's: less those gone
+        kept = _layered_sound[1].difference(removed, changed) if changed or removed else _layered_sound[1]
         objects = changed
     out = []
     checked: list[str] = []
@@ -220,7 +221,7 @@ def power_toughness_in_layer_order(t: Transition):
                        f"{o['copiable'].get('power')}/{o['copiable'].get('toughness')}, effects "
                        f"{[(e['layer'], e.get('power'), e.get('toughness'), e.get('source')) for e in o['pt_effects']]}"
                        f" and counters {o['counters']} give {expected[0]}/{expected[1]} in layer order")
-    _layered_sound[:] = (None, frozenset()) if out else (after, kept.union(checked))
+    _layered_sound[:] = (None, frozenset()) if out else (after, kept.union(checked) if checked else kept)
     return out if checked or kept else None
 
 
@@ -393,18 +394,22 @@ def until_end_of_turn_effects_end(t: Transition):
 # -------------------------------------------------------------- counters
 #: The objects with counters (in any zone) of the step's observations (kept on change: :mod:`.on_change`).
 _WITH_COUNTERS = IdsWhere(lambda o: bool(o["counters"]))
+#: The objects with a counter count that is 0 (in any zone) of the step's observations (kept on change).
+_ZERO_COUNTS = IdsWhere(lambda o: not all(o["counters"].values()))
+_NO_IDS: frozenset = frozenset()
 
 
-def _counters_to_read(t: Transition, touched: set, has: frozenset) -> dict:
+def _counters_to_read(t: Transition, touched: set | frozenset) -> dict:
     """The objects of ``t.after`` whose counters :func:`counters_change_only_by_counter_events` must
     read, in the order of ``t.after``: the new or changed ones (:func:`_changed_objects`), those the log
     adds or removes counters of, and those with a counter count that is 0 (an object equal to its
     version before, whose counters the log names not, is found only if it has one: the counters
-    expected are its counters before without the zero counts)."""
+    expected are its counters before without the zero counts), from an index kept on change
+    (:data:`_ZERO_COUNTS`)."""
     objects = t.after["objects"]
     changed = _changed_objects(t.after, t.before)
-    extra = {oid for oid in touched if oid in objects}
-    extra.update(oid for oid in has if not all(objects[oid]["counters"].values()))
+    extra = {oid for oid in touched if oid in objects} if touched else set()
+    extra.update(_ZERO_COUNTS.pair(t.before, t.after)[1])
     if extra.issubset(changed):
         return changed
     return {oid: o for oid, o in objects.items() if oid in changed or oid in extra}
@@ -429,9 +434,11 @@ def counters_change_only_by_counter_events(t: Transition):
     if not had and not has:
         return None  # no counters anywhere: nothing to check
     out = []
-    moved = {e.get("object") for e in t.log if e.get("kind") == "zone_change"}
-    touched = {e.get("object") for e in t.log if e.get("kind") in ("counters_added", "counters_removed")}
-    for oid, after in _counters_to_read(t, touched, has).items():
+    log = t.log
+    moved = {e.get("object") for e in log if e.get("kind") == "zone_change"} if log else _NO_IDS
+    touched = {e.get("object") for e in log if e.get("kind") in ("counters_added", "counters_removed")} if log \
+        else _NO_IDS
+    for oid, after in _counters_to_read(t, touched).items():
         before = t.before["objects"].get(oid)
         if before is None or before["zone"] != "battlefield" or after["zone"] != "battlefield" or oid in moved:
             continue

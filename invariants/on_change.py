@@ -119,11 +119,19 @@ class IdsWhere:
 
     def __init__(self, has: Callable[[dict], bool]):
         self.has = has
-        self.obs: dict | None = None
-        self.prev_obs: dict | None = None
-        self.ids: frozenset | None = None
-        self.prev_ids: frozenset | None = None
+        #: ``(before, after, (ids in before, ids in after))``: the last pair asked for, by reference.
+        self.last: tuple | None = None
         _KEPT.append(self)
+
+    @property
+    def obs(self) -> dict | None:
+        """The later observation :meth:`pair` was last asked for (None: none since :meth:`forget`)."""
+        return None if self.last is None else self.last[1]
+
+    @property
+    def ids(self) -> frozenset | None:
+        """The ids in :attr:`obs`."""
+        return None if self.last is None else self.last[2][1]
 
     def _full(self, obs: dict) -> frozenset:
         objects = obs["objects"]
@@ -133,51 +141,54 @@ class IdsWhere:
         """The ids in ``before`` and in ``after``: on change only when ``before`` is the last
         observation asked for (as the ``after`` of the step before). When the step changes no
         object's membership, the ids in ``after`` are those in ``before``, the same frozenset."""
-        if self.obs is after and self.prev_obs is before and self.ids is not None and self.prev_ids is not None:
-            return self.prev_ids, self.ids
-        old = self.ids if self.obs is before and self.ids is not None else self._full(before)
-        new = old if before is after else self._after(old, before, after)
-        self.prev_obs, self.prev_ids, self.obs, self.ids = before, old, after, new
-        return old, new
+        last = self.last
+        if last is None:
+            old = self._full(before)
+        elif last[1] is after and last[0] is before:
+            return last[2]
+        else:
+            old = last[2][1] if last[1] is before else self._full(before)
+        new = old
+        if before is not after:
+            found = _last_changed  # changed_objects(after, before), its look-up written out (asked by each index)
+            changed = found[2] if found[0] is after and found[1] is before else changed_objects(after, before)
+            found = _last_removed
+            removed = found[2] if found[0] is after and found[1] is before else removed_ids(after, before)
+            if changed or removed:
+                new = self._after(old, changed, removed)
+        both = (old, new)
+        self.last = (before, after, both)
+        return both
 
     def known(self, obs: dict) -> frozenset | None:
         """The ids in ``obs`` when it is one of the two observations :meth:`pair` was last asked for, else None."""
-        if obs is self.obs and self.ids is not None:
-            return self.ids
-        if obs is self.prev_obs and self.prev_ids is not None:
-            return self.prev_ids
+        last = self.last
+        if last is None:
+            return None
+        if obs is last[1]:
+            return last[2][1]
+        if obs is last[0]:
+            return last[2][0]
         return None
 
-    def _after(self, old: frozenset, before: dict, after: dict) -> frozenset:
-        """The ids in ``after`` (not ``before``), ``old`` those in ``before``: ``old`` itself when no id
-        leaves or joins."""
-        last = _last_changed  # changed_objects(after, before), its look-up written out (asked by each index)
-        changed = last[2] if last[0] is after and last[1] is before else changed_objects(after, before)
-        last = _last_removed
-        removed = last[2] if last[0] is after and last[1] is before else removed_ids(after, before)
-        if not changed and not removed:
-            return old
+    def _after(self, old: frozenset, changed: dict, removed: set) -> frozenset:
+        """The ids after a step that changed the objects ``changed`` (by id) and removed those of
+        ``removed``, ``old`` those before it: ``old`` itself when no id leaves or joins (none of
+        ``removed`` is there, and each of ``changed`` is there exactly when it has the property)."""
         has = self.has
         if not old:  # nothing to take from old: the ids added, if any
             added = [oid for oid, o in changed.items() if has(o)]
             return frozenset(added) if added else old
-        if _joins_or_leaves(old, changed, removed, has):
-            return old.difference(removed, changed).union([oid for oid, o in changed.items() if has(o)])
-        return old
+        if not removed or old.isdisjoint(removed):
+            for oid, o in changed.items():
+                if (oid not in old) if has(o) else (oid in old):
+                    break
+            else:
+                return old
+        return old.difference(removed, changed).union([oid for oid, o in changed.items() if has(o)])
 
     def forget(self) -> None:
-        self.obs = self.ids = self.prev_obs = self.prev_ids = None
-
-
-def _joins_or_leaves(ids: frozenset, changed: dict, removed: set, has: Callable[[dict], bool]) -> bool:
-    """Whether an id leaves ``ids`` or joins it: one of ``removed`` is there, or one of the ``changed``
-    objects (by id) has the property and is not there, or is there and has it not."""
-    if removed and not ids.isdisjoint(removed):
-        return True
-    for oid, o in changed.items():
-        if (oid not in ids) if has(o) else (oid in ids):
-            return True
-    return False
+        self.last = None
 
 
 def forget_all() -> None:

@@ -360,7 +360,8 @@ def max_hand_size(t: Transition):
         if "max_hand_size" not in player:
             out.append(f"player {pid} has no max_hand_size in the observation")
             continue
-        vessels = [oid for oid, o in holders if o["controller"] == pid and not no_abilities(after, oid)]
+        vessels = [oid for oid, o in holders if o["controller"] == pid and not no_abilities(after, oid)] \
+            if holders else []
         wanted = None if vessels else HAND_SIZE
         if player["max_hand_size"] != wanted:
             tapped = [oid for oid, o in _battlefield(after) if o["controller"] == pid and o["name"] == VESSEL]

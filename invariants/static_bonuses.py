@@ -85,6 +85,21 @@ def _bonus(obs: dict, sources, cid: str, kind: str):
     return p, t, kws, ids
 
 
+def _to_read(t: Transition, kind: str, before_src: tuple, after_src: tuple):
+    """``(id, object after)`` of the objects whose bonuses of ``kind`` may have moved, in the order of
+    ``t.after``: for "attached", those an Aura or Equipment among the sources before (``before_src``) or
+    after (``after_src``, :func:`_sources`) is attached to (any other has no attached bonus in either,
+    none to move); for "anthem", every object; none when there is no bonus before or after (nothing moved)."""
+    objects = t.after["objects"]
+    if not (before_src or after_src):
+        return ()
+    if kind != "attached":
+        return objects.items()
+    hosts = {s.get("attached_to") for found in (before_src, after_src) for _, s, a in found
+             if a.affected and a.affected.scope in ("enchanted", "equipped")}
+    return [(cid, a) for cid, a in objects.items() if cid in hosts]
+
+
 def _spell_or_ability_changes_pt(t: Transition) -> bool:
     """Whether the event is a spell other than a destroy spell, or an ability whose effects change
     P/T, keywords or counters themselves (so no bonus alone explains a change)."""
@@ -171,7 +186,7 @@ def _check(t: Transition, kind: str, other: str):
         return None
     out: list[str] = []
     checked = False
-    for cid, a in t.after["objects"].items():
+    for cid, a in _to_read(t, kind, before_src, after_src):
         b = t.before["objects"].get(cid)
         if b is None or not _same_creature_on_battlefield(b, a):
             continue

@@ -7,6 +7,11 @@
   change (:class:`invariants.on_change.IdsWhere`): on fuzz runs of the reference engine and of a
   mutant whose copies keep X its verdicts are those of the check with nothing kept, and a wrong mana
   value of such a permanent after a sound step is found (CR 107.3g).
+- ``templates.creature_dies_triggers`` finds the permanents with "Whenever a creature dies" abilities
+  from an index kept on change: a Proper Burial that enters on one step watches its creatures die on
+  the next (CR 603.2).
+- ``counters.change_only_by_counter_events`` finds the objects with a counter count of 0 from an index
+  kept on change: such an object is read on every step, also those that leave it unchanged (CR 122.1).
 - ``generic.illegal_changes_nothing`` takes a refused event's objects as unchanged when the objects
   it found changed (:func:`invariants.on_change.changed_objects`) are none and the ids are the same.
 """
@@ -20,8 +25,10 @@ import pytest
 import invariants
 from harness.adapters.reference import ReferenceAdapter
 from harness.protocol import Transition
-from invariants import combat, copies, on_change, views
+from invariants import combat, copies, game_amounts, on_change, views
 from tests.mutants import MUTANTS
+from tests.observations import card, observation, step
+from tests.steps_cases import BEARS, RATS
 from tests.test_judging_shortcuts import _transitions
 
 
@@ -157,3 +164,39 @@ def test_ids_kept_when_no_object_joins_or_leaves_are_the_same_set():
         has.pair(first, kept)
         step = {"objects": objects}
         assert has.pair(kept, step)[1] == has._full(step)
+
+
+def test_a_watcher_that_entered_on_the_step_before_sees_creatures_die():
+    """CR 603.2: Proper Burial ("Whenever a creature you control dies, ...") put onto the battlefield on one
+    step is among the watchers the next step reads from the index kept on change: Wrath of God killing two
+    of its controller's creatures with one trigger logged is found."""
+    check = invariants.REGISTRY["templates.creature_dies_triggers"].check
+    on_change.forget_all()
+    first = observation({"bears": BEARS, "rats": RATS})
+    burial = observation({"bears": BEARS, "rats": RATS, "pb": card("Proper Burial", owner="P2", types=["Enchantment"])})
+    put = {"type": "put_onto_battlefield", "card": "Proper Burial", "controller": "P2"}
+    assert check(Transition(first, put, burial, None, [], None, None)) is None  # no watcher before it entered
+    log = [{"kind": "zone_change", "object": o, "from": "battlefield", "to": "graveyard",
+            "cause": {"event": "destroy", "by": "Wrath of God"}} for o in ("bears", "rats")]
+    log.append({"kind": "trigger", "source": "pb", "ability": "a creature dies", "controller": "P2"})
+    wrath = Transition(burial, {"type": "cast", "card": "Wrath of God", "controller": "P1", "targets": []},
+                       step(burial, {"bears": {"zone": "graveyard"}, "rats": {"zone": "graveyard"}}, log),
+                       None, [], None, None)
+    assert game_amounts._WATCHERS.obs is burial  # kept from the step before
+    found = check(wrath)
+    assert len(found) == 1 and "2 trigger(s) were expected from it, the log shows 1" in found[0]
+
+
+def test_a_zero_count_is_found_on_the_steps_that_leave_its_object_unchanged():
+    """CR 122.1: a count of 0 is no counter. A step that leaves a 0 count on a permanent is found, and so is
+    each step after it that changes nothing: the object, unchanged, is read from the index of objects with a
+    0 count kept on change."""
+    check = invariants.REGISTRY["counters.change_only_by_counter_events"].check
+    on_change.forget_all()
+    first = observation({"bears": {**BEARS, "counters": {"+1/+1": 1}}})
+    zero = step(first, {"bears": {"counters": {"+1/+1": 0}}})
+    again = step(zero, {})
+    passed = {"type": "pass_priority", "player": "P1"}
+    assert "but it now has {'+1/+1': 0}" in check(Transition(first, passed, zero, None, [], None, None))[0]
+    found = check(Transition(zero, passed, again, None, [], None, None))
+    assert len(found) == 1 and "had counters {'+1/+1': 0}" in found[0] and "now has {'+1/+1': 0}" in found[0]

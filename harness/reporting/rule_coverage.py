@@ -64,25 +64,29 @@ def cards_of_step(event: Mapping[str, Any], before: Mapping[str, Any], after: Ma
     id of ``before``/``after``), or an object of that card in ``after``'s log."""
     objects_after = after.get("objects") or {}
     objects_before = before.get("objects") or {}
-    names = set()
-    if isinstance(event.get("card"), str):
-        names.add(event["card"])
-    ids = [event.get(f) for f in OBJECT_FIELDS]
-    targets = event.get("targets")
+    get = event.get
+    card = get("card")
+    names = {card} if isinstance(card, str) else set()
+    ids = list(map(get, OBJECT_FIELDS))
+    targets = get("targets")
     if isinstance(targets, list):
         ids += targets
-    if isinstance(event.get("attackers"), list):  # declare_attackers (capability combat)
-        ids += event["attackers"]
-    if isinstance(event.get("blocks"), dict):  # declare_blockers: blockers and the attackers they block
-        ids += list(event["blocks"]) + list(event["blocks"].values())
+    attackers = get("attackers")
+    if isinstance(attackers, list):  # declare_attackers (capability combat)
+        ids += attackers
+    blocks = get("blocks")
+    if isinstance(blocks, dict):  # declare_blockers: blockers and the attackers they block
+        ids += blocks
+        ids += blocks.values()
     for entry in after.get("log") or ():
         if isinstance(entry, dict):
             ids.append(entry.get("object"))
-    for oid in ids:  # its name: its object's after the step, else before it
-        if isinstance(oid, str):
-            found = objects_after.get(oid)
+    find_after, find_before = objects_after.get, objects_before.get
+    for oid in ids:  # its name: its object's after the step, else before it (most fields are None)
+        if oid is not None and isinstance(oid, str):
+            found = find_after(oid)
             if found is None:
-                found = objects_before.get(oid)
+                found = find_before(oid)
             if isinstance(found, dict) and isinstance(n := found.get("name"), str):
                 names.add(n)
     return names

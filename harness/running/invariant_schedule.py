@@ -25,6 +25,8 @@ SKIPPING = True
 
 #: The most (event type, log kinds) lists one schedule keeps; past it lists are worked out each step.
 _MOST_PLANS = 4096
+#: The log kinds of an empty log (a refused event's, or a step that logged nothing).
+_NO_KINDS: frozenset = frozenset()
 
 
 class Schedule:
@@ -69,7 +71,7 @@ class Schedule:
         stack = on_the_stack(before, after)
         if SKIPPING and self._declared:
             key: tuple = (event_type if type(event_type) is str else None,
-                          frozenset([e.get("kind") for e in log if type(e) is dict]), stack)
+                          frozenset([e.get("kind") for e in log if type(e) is dict]) if log else _NO_KINDS, stack)
         else:  # every invariant on every step
             key = (stack,)
         found = self._checks.get(key)
