@@ -41,7 +41,7 @@ import dataclasses
 from operator import attrgetter
 
 from .cards import CardScript
-from .objects import BATTLEFIELD, GameObject, PTEffect, change_mark, changed_since
+from .objects import BATTLEFIELD, EFFECT_CHANGES, GameObject, PTEffect, TrackedList, change_mark, changed_since
 
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 
@@ -174,10 +174,11 @@ def _seen(o: GameObject) -> tuple:
 
 def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     """The ids whose characteristics kept at state version ``since`` may differ now, and whether
-    the battlefield's structure is the same (:func:`_same_structure`), from the
-    objects changed since (:func:`_candidates` with stamps after it, new or gone ones) and the resolved effects; brings
-    ``context``, the view of the objects (:func:`_seen`, by id) and the resolved effects' fields
-    as they were then, up to date, and adds the changed objects' ids and the stale ones to its
+    the battlefield's structure and the order of the objects are the same (:func:`_same_structure`,
+    ``context[4]``), from the objects changed since (:func:`_candidates` with stamps after it, new or
+    gone ones) and the resolved effects; brings ``context``, the view of the objects (:func:`_seen`, by
+    id), the order of their ids and the resolved effects' fields as they were then, up to date, and
+    adds the changed objects' ids and the stale ones to its
     sets of changes (``context[3]``, :func:`changed_since_taken`; ``context[5]``,
     :func:`changed_since_observed`) if there are. ``last`` is the
     characteristics kept at ``since`` (by id): whether a permanent is tapped is read only of one
@@ -191,7 +192,8 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     seen: list = []
     changed, observed = context[3], context[5]
     status: list = []  # whether a permanent's copiable values read the status of others, once found
-    for oid, o in _candidates(objects, context):
+    candidates = _candidates(objects, context)
+    for oid, o in objects.items() if candidates is None else candidates.items():
         old = view.get(oid)
         if old is not None and old[0] is o and o._stamp <= since:
             continue
@@ -217,17 +219,23 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
         changed |= stale
     if observed is not None:
         observed |= stale
-    return stale, all(map(_same_structure, seen))
+    same = all(map(_same_structure, seen))
+    if candidates is None or len(objects) != len(context[4]):  # else no id was put in, moved or removed
+        order = list(objects)
+        same = same and order == context[4]
+        context[4] = order
+    return stale, same
 
 
-def _candidates(objects, context: list):
-    """The ``(id, object)`` pairs of a game's ``objects`` that may have changed since the last call
+def _candidates(objects, context: list) -> dict | None:
+    """The objects of a game's ``objects`` (by id) that may have changed since the last call
     (``context[6]``, the change record's mark then, :func:`~reference_engine.objects.change_mark`):
     those changed or put in by id since (:func:`~reference_engine.objects.changed_since`, in no
-    particular order), or every pair (in order) when those can't be told."""
+    particular order), or None (every object, in order, and their order may have changed) when
+    those can't be told."""
     found = changed_since(objects, context[6])
     context[6] = change_mark(objects)
-    return objects.items() if found is None else found.items()
+    return found
 
 
 def _what_changed(old: tuple | None, new: tuple, ch, view: dict, status: list) -> tuple[bool, bool]:
@@ -266,17 +274,24 @@ def _status_read(view: dict, found: list) -> bool:
 
 def _effects_stale(game, context: list, stale: set) -> None:
     """Add to ``stale`` the ids whose resolved effects (CR 611.2) changed since ``context[1]`` (their
-    fields then), and bring it up to date."""
-    effects = tuple(map(_EFFECT_FIELDS, game.effects))
-    if effects != context[1]:
+    fields then), and bring it up to date; compared field by field only when the game's ``effects``
+    are another list, or a list or an effect changed since (``context[7]``, the list and
+    :data:`~reference_engine.objects.EFFECT_CHANGES` then)."""
+    effects = game.effects
+    mark = context[7]
+    if mark[0] is effects and mark[1] == EFFECT_CHANGES[0] and type(effects) is TrackedList:
+        return
+    context[7] = (effects, EFFECT_CHANGES[0])
+    fields = tuple(map(_EFFECT_FIELDS, effects))
+    if fields != context[1]:
         before: dict[str, list] = {}
         for e in context[1]:
             before.setdefault(e[0], []).append(e)
         now: dict[str, list] = {}
-        for e in effects:
+        for e in fields:
             now.setdefault(e[0], []).append(e)
         stale.update(oid for oid in before.keys() | now.keys() if before.get(oid) != now.get(oid))
-        context[1] = effects
+        context[1] = fields
 
 
 def _seen_by_others(view: dict, seen: list) -> set:
@@ -342,7 +357,8 @@ def kept_characteristics(game, obj: GameObject, cache: dict, compute):
     computed last for ``obj`` if equal: the observation keeps its entry). The first read in a
     state takes every still valid characteristics (and power/toughness effects,
     ``cache["pt_effects"]``) of the last state read into ``cache``."""
-    if getattr(game, "_anthem_guard", None) or not keeps(game):
+    keeping = _REFERENCE_CLASSES.get(type(game))  # keeps(game), without its call once found
+    if not (keeping or keeping is None and keeps(game)) or getattr(game, "_anthem_guard", None):
         return compute(game, obj)
     state = game.__dict__
     context = state.get("_context_kept")
@@ -370,7 +386,7 @@ def _first_read(game, cache: dict) -> bool:
     if kept is None or context is None:
         kept = [cache_version(game), cache]
         context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {},
-                   None, list(game.objects), None, change_mark(game.objects)]
+                   None, list(game.objects), None, change_mark(game.objects), (game.effects, EFFECT_CHANGES[0])]
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
         object.__setattr__(game, "_context_kept", context)
         cache["context"] = context[0]
@@ -381,12 +397,10 @@ def _first_read(game, cache: dict) -> bool:
     cache["context"] = context[0]
     _take(cache, "characteristics", last, stale)
     _take(cache, "pt_effects", last, stale)
-    order = list(game.objects)
-    if same and order == context[4]:
+    if same:
         for name in CARRIED:
             if name in last and name not in cache:
                 cache[name] = last[name]
-    context[4] = order
     return True
 
 

@@ -230,3 +230,26 @@ def test_objects_rebound_to_a_new_dict_are_all_looked_at_again():
     assert ch(game, "b").power == 2
     game.objects = {**game.objects, "ga": _new_object("ga", "Glorious Anthem")}
     assert (ch(game, "b").power, ch(game, "b").toughness) == (3, 3)
+
+
+def test_a_resolved_effect_changed_in_place_is_seen():
+    """A resolved effect (CR 611.2) "Grizzly Bears get +2/+2" makes them 4/4 (layer 7c, CR 613.4c);
+    its bonus changed in place to +0/-3 makes them 2/-1, though the game's list of effects is the
+    same list, with the same effect, as in the state before."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    game.effects.append(objects.PTEffect("b", "7c", 2, 2, game._tick()))
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (4, 4)
+    game.effects[0].power, game.effects[0].toughness = 0, -3
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (2, -1)
+
+
+def test_a_resolved_effect_added_in_place_or_by_rebinding_is_seen():
+    """Resolved effects (CR 611.2) added to the game's list in place, then by rebinding the list
+    to a new one: Grizzly Bears are 2/2, 3/3 with "+1/+1" (layer 7c, CR 613.4c), then 1/1 with
+    "-1/-1" in its place (the list rebound, no other change)."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (2, 2)
+    game.effects.append(objects.PTEffect("b", "7c", 1, 1, game._tick()))
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (3, 3)
+    game.effects = [objects.PTEffect("b", "7c", -1, -1, game._tick())]
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (1, 1)
