@@ -6,7 +6,7 @@ two objects, so the next state would compute every other permanent's characteris
 to the same result. The first read in a state (:func:`kept_characteristics`) takes instead
 every characteristics of the last state read that nothing changed since: from the objects
 changed since then (among those of the changes recorded since, :data:`~reference_engine.objects.CHANGES`
-and :func:`_candidates`: their stamps, ``GameObject._stamp`` and ``_seen_stamp``, are later than that
+and :func:`~reference_engine.objects.changed_since`: their stamps, ``GameObject._stamp`` and ``_seen_stamp``, are later than that
 state's version; new and gone objects) and the resolved effects, the stale ones are
 
 * a changed object's own, when what its characteristics read of it changed: a field another
@@ -82,7 +82,9 @@ COPIABLE_SCRIPTS_KEY = "copiable scripts"
 #: last state read while none of that changed (:func:`_first_read`).
 CARRIED = ("battlefield", "attached", "anthems", "orbs", NO_MAXIMUM_KEY, PROTECTION_NAMED_KEY, COPIABLE_SCRIPTS_KEY)
 
-_REFERENCE_CLASSES: dict[type, bool] = {}
+#: :func:`keeps` by class, found once per class: its hottest callers look the class up here first,
+#: without a call (``KEEPING_CLASSES.get(type(game))``, None until found).
+KEEPING_CLASSES: dict[type, bool] = {}
 _REACHES_OTHERS: dict[int, tuple[CardScript, int]] = {}
 
 
@@ -98,8 +100,8 @@ def _of_this_package(cls: type, names: tuple, known: dict) -> bool:
 
 def keeps(game) -> bool:
     """Whether ``game``'s class computes characteristics with this package's layer code only."""
-    found = _REFERENCE_CLASSES.get(type(game))  # found once per class: looked up first, without a call
-    return _of_this_package(type(game), LAYER_METHODS, _REFERENCE_CLASSES) if found is None else found
+    found = KEEPING_CLASSES.get(type(game))  # found once per class: looked up first, without a call
+    return _of_this_package(type(game), LAYER_METHODS, KEEPING_CLASSES) if found is None else found
 
 
 #: What a permanent's copiable values reach (:func:`reaches`): the Auras (Umbra Mystic's umbra
@@ -175,8 +177,9 @@ def _seen(o: GameObject) -> tuple:
 def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     """The ids whose characteristics kept at state version ``since`` may differ now, and whether
     the battlefield's structure and the order of the objects are the same (:func:`_same_structure`,
-    ``context[4]``), from the objects changed since (:func:`_candidates` with stamps after it, new or
-    gone ones) and the resolved effects; brings ``context``, the view of the objects (:func:`_seen`, by
+    ``context[4]``), from the objects changed since (those changed or put in by id since the change
+    record's mark ``context[6]``, :func:`~reference_engine.objects.changed_since`, with stamps after
+    ``since``, or every object when those can't be told; new or gone ones) and the resolved effects; brings ``context``, the view of the objects (:func:`_seen`, by
     id), the order of their ids and the resolved effects' fields as they were then, up to date, and
     adds the changed objects' ids and the stale ones to its
     sets of changes (``context[3]``, :func:`changed_since_taken`; ``context[5]``,
@@ -192,7 +195,8 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     seen: list = []
     changed, observed = context[3], context[5]
     status: list = []  # whether a permanent's copiable values read the status of others, once found
-    candidates = _candidates(objects, context)
+    candidates = changed_since(objects, context[6])  # None: every object may have changed, and their order
+    context[6] = change_mark(objects)
     for oid, o in objects.items() if candidates is None else candidates.items():
         old = view.get(oid)
         if old is not None and old[0] is o and o._stamp <= since:
@@ -225,17 +229,6 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
         same = same and order == context[4]
         context[4] = order
     return stale, same
-
-
-def _candidates(objects, context: list) -> dict | None:
-    """The objects of a game's ``objects`` (by id) that may have changed since the last call
-    (``context[6]``, the change record's mark then, :func:`~reference_engine.objects.change_mark`):
-    those changed or put in by id since (:func:`~reference_engine.objects.changed_since`, in no
-    particular order), or None (every object, in order, and their order may have changed) when
-    those can't be told."""
-    found = changed_since(objects, context[6])
-    context[6] = change_mark(objects)
-    return found
 
 
 def _what_changed(old: tuple | None, new: tuple, ch, view: dict, status: list) -> tuple[bool, bool]:
@@ -357,7 +350,7 @@ def kept_characteristics(game, obj: GameObject, cache: dict, compute):
     computed last for ``obj`` if equal: the observation keeps its entry). The first read in a
     state takes every still valid characteristics (and power/toughness effects,
     ``cache["pt_effects"]``) of the last state read into ``cache``."""
-    keeping = _REFERENCE_CLASSES.get(type(game))  # keeps(game), without its call once found
+    keeping = KEEPING_CLASSES.get(type(game))  # keeps(game), without its call once found
     if not (keeping or keeping is None and keeps(game)) or getattr(game, "_anthem_guard", None):
         return compute(game, obj)
     state = game.__dict__
@@ -395,8 +388,7 @@ def _first_read(game, cache: dict) -> bool:
     stale, same = _stale(game, kept[0], context, last.get("characteristics") or {})
     kept[0], kept[1] = game._cache_version, cache  # cache_version(game), without its call
     cache["context"] = context[0]
-    _take(cache, "characteristics", last, stale)
-    _take(cache, "pt_effects", last, stale)
+    _take(cache, last, stale)
     if same:
         for name in CARRIED:
             if name in last and name not in cache:
@@ -437,22 +429,24 @@ def cache_version(game) -> int:
     return game._cache_version
 
 
-def _take(cache: dict, name: str, last: dict, stale: set) -> None:
-    """Put into ``cache[name]`` the entries of ``last[name]`` not in ``stale`` (not replacing any)."""
-    earlier = last.get(name)
-    if not earlier:
-        return
-    now = cache.get(name)
-    if now is not None and not now:  # nothing of this state's yet (most first reads): filled in place, no copy
-        now.update(earlier)
+def _take(cache: dict, last: dict, stale: set) -> None:
+    """Put into ``cache[name]`` the entries of ``last[name]`` not in ``stale`` (not replacing any),
+    for the characteristics and the power/toughness effects."""
+    for name in ("characteristics", "pt_effects"):
+        earlier = last.get(name)
+        if not earlier:
+            continue
+        now = cache.get(name)
+        if now is not None and not now:  # nothing of this state's yet (most first reads): filled in place, no copy
+            now.update(earlier)
+            for oid in stale:
+                now.pop(oid, None)
+            continue
+        taken = earlier.copy()
         for oid in stale:
-            now.pop(oid, None)
-        return
-    taken = earlier.copy()
-    for oid in stale:
-        taken.pop(oid, None)
-    if now is None:
-        cache[name] = taken
-    else:
-        taken.update(now)
-        now.update(taken)
+            taken.pop(oid, None)
+        if now is None:
+            cache[name] = taken
+        else:
+            taken.update(now)
+            now.update(taken)

@@ -67,6 +67,10 @@ def check_state_based_actions(game: GameBase, decider) -> None:
     while True:
         performed = _player_and_object_actions(game)
         verdicts = kept_verdicts(game)  # None: every permanent is looked at (reference_engine.verdicts)
+        if verdicts is not None and not verdicts.bits and len(verdicts.legendary) < 2:
+            if performed:  # nothing applies to a permanent (most checks): no 704.5f-704.5q, no legend rule
+                continue
+            return
         if verdicts is None:
             battlefield = game.battlefield()
             with game.unchanging():
@@ -100,7 +104,7 @@ def _player_and_object_actions(game: GameBase) -> bool:
     if verdicts is None:
         gone = [o.id for o in game.objects.values() if o.token and o.zone != BATTLEFIELD]
     else:
-        gone = ordered_with_bit(game, verdicts, TOKEN_GONE)
+        gone = ordered_with_bit(game, verdicts, TOKEN_GONE) if verdicts.bits else []
     for oid in gone:
         game.cease_to_exist(oid)
         performed = True
