@@ -206,19 +206,18 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
         if observed is not None:
             observed.add(oid)
         view[oid] = new = _seen(o)
+        if (old[2] if old is not None else None) != new[2]:
+            _attach(context[8], oid, old, new)
         by_others, by_itself = _what_changed(old, new, last.get(oid), view, status)
         if by_others:
             seen.append((oid, old, new))
         if by_itself:
             stale.add(oid)
     if len(view) != len(objects):
-        for oid in [oid for oid in view if oid not in objects]:
-            seen.append((oid, view.pop(oid), None))
-            stale.add(oid)
-            context[2].pop(oid, None)
+        _forget_gone(objects, context, seen, stale)
     _effects_stale(game, context, stale)
     if seen:
-        stale |= _seen_by_others(view, seen)
+        stale |= _seen_by_others(view, seen, context[8])
     if changed is not None:
         changed |= stale
     if observed is not None:
@@ -287,13 +286,40 @@ def _effects_stale(game, context: list, stale: set) -> None:
         context[1] = fields
 
 
-def _seen_by_others(view: dict, seen: list) -> set:
+def _forget_gone(objects, context: list, seen: list, stale: set) -> None:
+    """Take the objects no longer in ``objects`` out of ``context`` (the view, what is attached to
+    each host, the characteristics computed), each seen gone (``(id, as it was, None)`` appended to
+    ``seen``) and stale."""
+    view = context[0]
+    for oid in [oid for oid in view if oid not in objects]:
+        old = view.pop(oid)
+        seen.append((oid, old, None))
+        if old[2] is not None:
+            _attach(context[8], oid, old, None)
+        stale.add(oid)
+        context[2].pop(oid, None)
+
+
+def _attach(attached: dict, oid: str, old: tuple | None, new: tuple | None) -> None:
+    """Bring ``attached`` (the ids of the view's objects attached to each host, by host id: ``context[8]``)
+    up to date as ``oid``'s view changes from ``old`` to ``new`` (:func:`_seen`, None: not in the view)."""
+    if old is not None and old[2] is not None:
+        ids = attached[old[2]]
+        ids.discard(oid)
+        if not ids:
+            del attached[old[2]]
+    if new is not None and new[2] is not None:
+        attached.setdefault(new[2], set()).add(oid)
+
+
+def _seen_by_others(view: dict, seen: list, attached: dict) -> set:
     """The permanents whose characteristics read what changed of the ``seen`` objects (each
     ``(id, as it was, as it is)`` by :func:`_seen`, None where it isn't): the hosts of a changed
     Aura or Equipment (its copiable values, timestamp and whether it is tapped: CR 613.4c, 613.7e,
     the continuous ruling of Orb of Origin), what is attached to a host that changed zone or
     controller (umbra armor, CR 702.89a: Dog Umbra, Umbra Mystic), and those their copiable values
-    reach (:func:`_reach_changed`)."""
+    reach (:func:`_reach_changed`); ``attached`` is the ids attached to each host in ``view`` (by
+    host id)."""
     stale: set = set()
     reach = 0
     hosts: set = set()
@@ -304,8 +330,11 @@ def _seen_by_others(view: dict, seen: list) -> set:
             stale.update(h for h in (host, host_now) if h is not None)
         if old is None or new is None or old[0] is not new[0] or old[3] != new[3]:
             hosts.add(oid)
-    if hosts or reach:
+    if reach:
         stale |= _reached(view, hosts, reach)
+    else:  # only what is attached to one of hosts
+        for host in hosts:
+            stale.update(attached.get(host, ()))
     return stale
 
 
@@ -324,10 +353,8 @@ def _reach_changed(old: tuple | None, new: tuple | None) -> int:
 
 
 def _reached(view: dict, hosts: set, reach: int) -> set:
-    """The permanents attached to one of ``hosts`` and those ``reach`` reaches: every permanent,
+    """The permanents attached to one of ``hosts`` and those ``reach`` (not 0) reaches: every permanent,
     the Auras, the noncreature artifacts and the hosts of Equipment (they read its supertypes)."""
-    if not reach:  # only what is attached to one of hosts
-        return {oid for oid, seen in view.items() if seen[2] in hosts}
     stale: set = set()
     reads = (IS_AURA if reach & REACHES_AURAS else 0) | (IS_ARTIFACT if reach & REACHES_ARTIFACTS else 0)
     equipped = reach & REACHES_ARTIFACTS
@@ -378,8 +405,12 @@ def _first_read(game, cache: dict) -> bool:
     kept, context = state.get("_characteristics_kept"), state.get("_context_kept")
     if kept is None or context is None:
         kept = [cache_version(game), cache]
-        context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {},
-                   None, list(game.objects), None, change_mark(game.objects), (game.effects, EFFECT_CHANGES[0])]
+        view = {oid: _seen(o) for oid, o in game.objects.items()}
+        context = [view, tuple(map(_EFFECT_FIELDS, game.effects)), {}, None, list(game.objects), None,
+                   change_mark(game.objects), (game.effects, EFFECT_CHANGES[0]), {}]
+        for oid, seen in view.items():
+            if seen[2] is not None:
+                _attach(context[8], oid, None, seen)
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
         object.__setattr__(game, "_context_kept", context)
         cache["context"] = context[0]

@@ -88,6 +88,24 @@ def test_a_host_changing_control_changes_dog_umbras_umbra_armor():
     assert "umbra armor" not in ch(game, "d").keywords
 
 
+def test_dog_umbra_moved_to_another_host_follows_that_hosts_controller():
+    """As above, Dog Umbra moved to another creature between two reads (what is attached to each
+    host is kept from state to state): its umbra armor then follows the new host's controller, and
+    no longer the old host's."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("r", "Typhoid Rats"), aura("d", "Dog Umbra", on="b"))
+    assert "umbra armor" in ch(game, "d").keywords
+    game.objects["d"].attached_to = "r"
+    assert "umbra armor" in ch(game, "d").keywords
+    game.objects["r"].controller = "P2"
+    assert "umbra armor" not in ch(game, "d").keywords
+    game.objects["d"].attached_to = "b"
+    assert "umbra armor" in ch(game, "d").keywords
+    game.objects["r"].controller = "P1"
+    assert "umbra armor" in ch(game, "d").keywords
+    game.objects["b"].controller = "P2"
+    assert "umbra armor" not in ch(game, "d").keywords
+
+
 def test_builders_blessing_follows_whether_a_creature_is_tapped():
     """Builder's Blessing: "Untapped creatures you control get +0/+2" (CR 613.4c; tapped, CR
     110.5): Grizzly Bears are 2/4, then 2/2 once tapped, though only their status changed."""
