@@ -380,16 +380,13 @@ def kept_characteristics(game, obj: GameObject, cache: dict, compute):
     keeping = KEEPING_CLASSES.get(type(game))  # keeps(game), without its call once found
     if not (keeping or keeping is None and keeps(game)) or getattr(game, "_anthem_guard", None):
         return compute(game, obj)
-    state = game.__dict__
-    context = state.get("_context_kept")
-    if ("context" not in cache or context is None or state.get("_characteristics_kept") is None) \
-            and _first_read(game, cache):
+    if "context" not in cache and _first_read(game, cache):  # the first read in this state
         found = cache["characteristics"].get(obj.id)
         if found is not None and game.objects.get(obj.id) is obj:
             return found
     found = compute(game, obj)
     if game.objects.get(obj.id) is obj:
-        computed = state["_context_kept"][2]
+        computed = cache["context"][2]
         earlier = computed.get(obj.id)
         if earlier is not None and earlier is not found and earlier == found:
             return earlier
@@ -413,12 +410,12 @@ def _first_read(game, cache: dict) -> bool:
                 _attach(context[8], oid, None, seen)
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
         object.__setattr__(game, "_context_kept", context)
-        cache["context"] = context[0]
+        cache["context"] = context
         return False
     last = kept[1]
     stale, same = _stale(game, kept[0], context, last.get("characteristics") or {})
     kept[0], kept[1] = game._cache_version, cache  # cache_version(game), without its call
-    cache["context"] = context[0]
+    cache["context"] = context
     _take(cache, last, stale)
     if same:
         for name in CARRIED:
@@ -446,10 +443,9 @@ def changed_since_observed(game, cache: dict) -> set | None:
 def _changes_since(game, cache: dict, index: int) -> set | None:
     """The set of changes ``context[index]`` of the kept context (after the first read in the state of
     ``cache``), a new empty one in its place; None the first time."""
-    state = game.__dict__
-    if "context" not in cache or state.get("_context_kept") is None or state.get("_characteristics_kept") is None:
+    if "context" not in cache:
         _first_read(game, cache)
-    context = state["_context_kept"]
+    context = cache["context"]
     changed = context[index]
     context[index] = set()
     return changed

@@ -69,7 +69,7 @@ def kept_verdicts(game) -> Verdicts | None:
         cache = state_cache(game)  # a new state (the state cache's own check, without its call)
     else:
         verdicts = cache.get("verdicts")
-        if verdicts is not None and verdicts is game.__dict__.get("_verdicts_kept"):
+        if verdicts is not None:
             return verdicts  # brought up to date in this state already
     changed = changed_since_taken(game, cache)
     verdicts = game.__dict__.get("_verdicts_kept")
