@@ -238,7 +238,8 @@ def _what_changed(old: tuple | None, new: tuple, ch, view: dict, status: list) -
     if old is None or old[0] is not new[0]:
         return True, True
     tapped = old[5] != new[5]
-    others = old[1:5] != new[1:5] or old[6:8] != new[6:8] or (tapped and _continuous(ch))
+    others = old[1:5] != new[1:5] or old[6:8] != new[6:8] \
+        or (tapped and (ch is None or "Continuous" in ch.supertypes))  # ch may be a continuous permanent's
     return others, others or old[8] != new[8] or ((tapped or old[9] != new[9]) and _status_read(view, status))
 
 
@@ -249,11 +250,6 @@ def _same_structure(seen: tuple) -> bool:
     _, old, new = seen
     return old is not None and new is not None and old[0] is new[0] and old[1:3] == new[1:3] \
         and (old[3] is None) == (new[3] is None) and old[4] == new[4] and old[6:8] == new[6:8]
-
-
-def _continuous(ch) -> bool:
-    """Whether characteristics ``ch`` (None: not known) may be a continuous permanent's."""
-    return ch is None or "Continuous" in ch.supertypes
 
 
 def _status_read(view: dict, found: list) -> bool:
