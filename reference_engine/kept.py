@@ -6,7 +6,7 @@ two objects, so the next state would compute every other permanent's characteris
 to the same result. The first read in a state (:func:`kept_characteristics`) takes instead
 every characteristics of the last state read that nothing changed since: from the objects
 changed since then (among those of the changes recorded since, :data:`~reference_engine.objects.CHANGES`
-and :func:`_candidates`: their stamps, ``GameObject._stamp`` and ``_seen_stamp``, are later than that
+and :func:`~reference_engine.objects.changed_since`: their stamps, ``GameObject._stamp`` and ``_seen_stamp``, are later than that
 state's version; new and gone objects) and the resolved effects, the stale ones are
 
 * a changed object's own, when what its characteristics read of it changed: a field another
@@ -41,7 +41,7 @@ import dataclasses
 from operator import attrgetter
 
 from .cards import CardScript
-from .objects import BATTLEFIELD, GameObject, PTEffect, change_mark, changed_since
+from .objects import BATTLEFIELD, EFFECT_CHANGES, GameObject, PTEffect, TrackedList, change_mark, changed_since
 
 _EFFECT_FIELDS = attrgetter(*PTEffect.__slots__)
 
@@ -82,7 +82,9 @@ COPIABLE_SCRIPTS_KEY = "copiable scripts"
 #: last state read while none of that changed (:func:`_first_read`).
 CARRIED = ("battlefield", "attached", "anthems", "orbs", NO_MAXIMUM_KEY, PROTECTION_NAMED_KEY, COPIABLE_SCRIPTS_KEY)
 
-_REFERENCE_CLASSES: dict[type, bool] = {}
+#: :func:`keeps` by class, found once per class: its hottest callers look the class up here first,
+#: without a call (``KEEPING_CLASSES.get(type(game))``, None until found).
+KEEPING_CLASSES: dict[type, bool] = {}
 _REACHES_OTHERS: dict[int, tuple[CardScript, int]] = {}
 
 
@@ -98,8 +100,8 @@ def _of_this_package(cls: type, names: tuple, known: dict) -> bool:
 
 def keeps(game) -> bool:
     """Whether ``game``'s class computes characteristics with this package's layer code only."""
-    found = _REFERENCE_CLASSES.get(type(game))  # found once per class: looked up first, without a call
-    return _of_this_package(type(game), LAYER_METHODS, _REFERENCE_CLASSES) if found is None else found
+    found = KEEPING_CLASSES.get(type(game))  # found once per class: looked up first, without a call
+    return _of_this_package(type(game), LAYER_METHODS, KEEPING_CLASSES) if found is None else found
 
 
 #: What a permanent's copiable values reach (:func:`reaches`): the Auras (Umbra Mystic's umbra
@@ -174,10 +176,12 @@ def _seen(o: GameObject) -> tuple:
 
 def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     """The ids whose characteristics kept at state version ``since`` may differ now, and whether
-    the battlefield's structure is the same (:func:`_same_structure`), from the
-    objects changed since (:func:`_candidates` with stamps after it, new or gone ones) and the resolved effects; brings
-    ``context``, the view of the objects (:func:`_seen`, by id) and the resolved effects' fields
-    as they were then, up to date, and adds the changed objects' ids and the stale ones to its
+    the battlefield's structure and the order of the objects are the same (:func:`_same_structure`,
+    ``context[4]``), from the objects changed since (those changed or put in by id since the change
+    record's mark ``context[6]``, :func:`~reference_engine.objects.changed_since`, with stamps after
+    ``since``, or every object when those can't be told; new or gone ones) and the resolved effects; brings ``context``, the view of the objects (:func:`_seen`, by
+    id), the order of their ids and the resolved effects' fields as they were then, up to date, and
+    adds the changed objects' ids and the stale ones to its
     sets of changes (``context[3]``, :func:`changed_since_taken`; ``context[5]``,
     :func:`changed_since_observed`) if there are. ``last`` is the
     characteristics kept at ``since`` (by id): whether a permanent is tapped is read only of one
@@ -191,7 +195,9 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
     seen: list = []
     changed, observed = context[3], context[5]
     status: list = []  # whether a permanent's copiable values read the status of others, once found
-    for oid, o in _candidates(objects, context):
+    candidates = changed_since(objects, context[6])  # None: every object may have changed, and their order
+    context[6] = change_mark(objects)
+    for oid, o in objects.items() if candidates is None else candidates.items():
         old = view.get(oid)
         if old is not None and old[0] is o and o._stamp <= since:
             continue
@@ -200,34 +206,28 @@ def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
         if observed is not None:
             observed.add(oid)
         view[oid] = new = _seen(o)
+        if (old[2] if old is not None else None) != new[2]:
+            _attach(context[8], oid, old, new)
         by_others, by_itself = _what_changed(old, new, last.get(oid), view, status)
         if by_others:
             seen.append((oid, old, new))
         if by_itself:
             stale.add(oid)
     if len(view) != len(objects):
-        for oid in [oid for oid in view if oid not in objects]:
-            seen.append((oid, view.pop(oid), None))
-            stale.add(oid)
-            context[2].pop(oid, None)
+        _forget_gone(objects, context, seen, stale)
     _effects_stale(game, context, stale)
     if seen:
-        stale |= _seen_by_others(view, seen)
+        stale |= _seen_by_others(view, seen, context[8])
     if changed is not None:
         changed |= stale
     if observed is not None:
         observed |= stale
-    return stale, all(map(_same_structure, seen))
-
-
-def _candidates(objects, context: list):
-    """The ``(id, object)`` pairs of a game's ``objects`` that may have changed since the last call
-    (``context[6]``, the change record's mark then, :func:`~reference_engine.objects.change_mark`):
-    those changed or put in by id since (:func:`~reference_engine.objects.changed_since`, in no
-    particular order), or every pair (in order) when those can't be told."""
-    found = changed_since(objects, context[6])
-    context[6] = change_mark(objects)
-    return objects.items() if found is None else found.items()
+    same = all(map(_same_structure, seen))
+    if candidates is None or len(objects) != len(context[4]):  # else no id was put in, moved or removed
+        order = list(objects)
+        same = same and order == context[4]
+        context[4] = order
+    return stale, same
 
 
 def _what_changed(old: tuple | None, new: tuple, ch, view: dict, status: list) -> tuple[bool, bool]:
@@ -238,7 +238,8 @@ def _what_changed(old: tuple | None, new: tuple, ch, view: dict, status: list) -
     if old is None or old[0] is not new[0]:
         return True, True
     tapped = old[5] != new[5]
-    others = old[1:5] != new[1:5] or old[6:8] != new[6:8] or (tapped and _continuous(ch))
+    others = old[1:5] != new[1:5] or old[6:8] != new[6:8] \
+        or (tapped and (ch is None or "Continuous" in ch.supertypes))  # ch may be a continuous permanent's
     return others, others or old[8] != new[8] or ((tapped or old[9] != new[9]) and _status_read(view, status))
 
 
@@ -251,11 +252,6 @@ def _same_structure(seen: tuple) -> bool:
         and (old[3] is None) == (new[3] is None) and old[4] == new[4] and old[6:8] == new[6:8]
 
 
-def _continuous(ch) -> bool:
-    """Whether characteristics ``ch`` (None: not known) may be a continuous permanent's."""
-    return ch is None or "Continuous" in ch.supertypes
-
-
 def _status_read(view: dict, found: list) -> bool:
     """Whether a permanent of ``view`` has copiable values that read the status of others
     (:data:`READS_STATUS`), found once into ``found``."""
@@ -266,26 +262,60 @@ def _status_read(view: dict, found: list) -> bool:
 
 def _effects_stale(game, context: list, stale: set) -> None:
     """Add to ``stale`` the ids whose resolved effects (CR 611.2) changed since ``context[1]`` (their
-    fields then), and bring it up to date."""
-    effects = tuple(map(_EFFECT_FIELDS, game.effects))
-    if effects != context[1]:
+    fields then), and bring it up to date; compared field by field only when the game's ``effects``
+    are another list, or a list or an effect changed since (``context[7]``, the list and
+    :data:`~reference_engine.objects.EFFECT_CHANGES` then)."""
+    effects = game.effects
+    mark = context[7]
+    if mark[0] is effects and mark[1] == EFFECT_CHANGES[0] and type(effects) is TrackedList:
+        return
+    context[7] = (effects, EFFECT_CHANGES[0])
+    fields = tuple(map(_EFFECT_FIELDS, effects))
+    if fields != context[1]:
         before: dict[str, list] = {}
         for e in context[1]:
             before.setdefault(e[0], []).append(e)
         now: dict[str, list] = {}
-        for e in effects:
+        for e in fields:
             now.setdefault(e[0], []).append(e)
         stale.update(oid for oid in before.keys() | now.keys() if before.get(oid) != now.get(oid))
-        context[1] = effects
+        context[1] = fields
 
 
-def _seen_by_others(view: dict, seen: list) -> set:
+def _forget_gone(objects, context: list, seen: list, stale: set) -> None:
+    """Take the objects no longer in ``objects`` out of ``context`` (the view, what is attached to
+    each host, the characteristics computed), each seen gone (``(id, as it was, None)`` appended to
+    ``seen``) and stale."""
+    view = context[0]
+    for oid in [oid for oid in view if oid not in objects]:
+        old = view.pop(oid)
+        seen.append((oid, old, None))
+        if old[2] is not None:
+            _attach(context[8], oid, old, None)
+        stale.add(oid)
+        context[2].pop(oid, None)
+
+
+def _attach(attached: dict, oid: str, old: tuple | None, new: tuple | None) -> None:
+    """Bring ``attached`` (the ids of the view's objects attached to each host, by host id: ``context[8]``)
+    up to date as ``oid``'s view changes from ``old`` to ``new`` (:func:`_seen`, None: not in the view)."""
+    if old is not None and old[2] is not None:
+        ids = attached[old[2]]
+        ids.discard(oid)
+        if not ids:
+            del attached[old[2]]
+    if new is not None and new[2] is not None:
+        attached.setdefault(new[2], set()).add(oid)
+
+
+def _seen_by_others(view: dict, seen: list, attached: dict) -> set:
     """The permanents whose characteristics read what changed of the ``seen`` objects (each
     ``(id, as it was, as it is)`` by :func:`_seen`, None where it isn't): the hosts of a changed
     Aura or Equipment (its copiable values, timestamp and whether it is tapped: CR 613.4c, 613.7e,
     the continuous ruling of Orb of Origin), what is attached to a host that changed zone or
     controller (umbra armor, CR 702.89a: Dog Umbra, Umbra Mystic), and those their copiable values
-    reach (:func:`_reach_changed`)."""
+    reach (:func:`_reach_changed`); ``attached`` is the ids attached to each host in ``view`` (by
+    host id)."""
     stale: set = set()
     reach = 0
     hosts: set = set()
@@ -296,8 +326,11 @@ def _seen_by_others(view: dict, seen: list) -> set:
             stale.update(h for h in (host, host_now) if h is not None)
         if old is None or new is None or old[0] is not new[0] or old[3] != new[3]:
             hosts.add(oid)
-    if hosts or reach:
+    if reach:
         stale |= _reached(view, hosts, reach)
+    else:  # only what is attached to one of hosts
+        for host in hosts:
+            stale.update(attached.get(host, ()))
     return stale
 
 
@@ -316,10 +349,8 @@ def _reach_changed(old: tuple | None, new: tuple | None) -> int:
 
 
 def _reached(view: dict, hosts: set, reach: int) -> set:
-    """The permanents attached to one of ``hosts`` and those ``reach`` reaches: every permanent,
+    """The permanents attached to one of ``hosts`` and those ``reach`` (not 0) reaches: every permanent,
     the Auras, the noncreature artifacts and the hosts of Equipment (they read its supertypes)."""
-    if not reach:  # only what is attached to one of hosts
-        return {oid for oid, seen in view.items() if seen[2] in hosts}
     stale: set = set()
     reads = (IS_AURA if reach & REACHES_AURAS else 0) | (IS_ARTIFACT if reach & REACHES_ARTIFACTS else 0)
     equipped = reach & REACHES_ARTIFACTS
@@ -342,18 +373,16 @@ def kept_characteristics(game, obj: GameObject, cache: dict, compute):
     computed last for ``obj`` if equal: the observation keeps its entry). The first read in a
     state takes every still valid characteristics (and power/toughness effects,
     ``cache["pt_effects"]``) of the last state read into ``cache``."""
-    if getattr(game, "_anthem_guard", None) or not keeps(game):
+    keeping = KEEPING_CLASSES.get(type(game))  # keeps(game), without its call once found
+    if not (keeping or keeping is None and keeps(game)) or getattr(game, "_anthem_guard", None):
         return compute(game, obj)
-    state = game.__dict__
-    context = state.get("_context_kept")
-    if ("context" not in cache or context is None or state.get("_characteristics_kept") is None) \
-            and _first_read(game, cache):
+    if "context" not in cache and _first_read(game, cache):  # the first read in this state
         found = cache["characteristics"].get(obj.id)
         if found is not None and game.objects.get(obj.id) is obj:
             return found
     found = compute(game, obj)
     if game.objects.get(obj.id) is obj:
-        computed = state["_context_kept"][2]
+        computed = cache["context"][2]
         earlier = computed.get(obj.id)
         if earlier is not None and earlier is not found and earlier == found:
             return earlier
@@ -369,24 +398,25 @@ def _first_read(game, cache: dict) -> bool:
     kept, context = state.get("_characteristics_kept"), state.get("_context_kept")
     if kept is None or context is None:
         kept = [cache_version(game), cache]
-        context = [{oid: _seen(o) for oid, o in game.objects.items()}, tuple(map(_EFFECT_FIELDS, game.effects)), {},
-                   None, list(game.objects), None, change_mark(game.objects)]
+        view = {oid: _seen(o) for oid, o in game.objects.items()}
+        context = [view, tuple(map(_EFFECT_FIELDS, game.effects)), {}, None, list(game.objects), None,
+                   change_mark(game.objects), (game.effects, EFFECT_CHANGES[0]), {}]
+        for oid, seen in view.items():
+            if seen[2] is not None:
+                _attach(context[8], oid, None, seen)
         object.__setattr__(game, "_characteristics_kept", kept)  # not the game's state
         object.__setattr__(game, "_context_kept", context)
-        cache["context"] = context[0]
+        cache["context"] = context
         return False
     last = kept[1]
     stale, same = _stale(game, kept[0], context, last.get("characteristics") or {})
     kept[0], kept[1] = game._cache_version, cache  # cache_version(game), without its call
-    cache["context"] = context[0]
-    _take(cache, "characteristics", last, stale)
-    _take(cache, "pt_effects", last, stale)
-    order = list(game.objects)
-    if same and order == context[4]:
+    cache["context"] = context
+    _take(cache, last, stale)
+    if same:
         for name in CARRIED:
             if name in last and name not in cache:
                 cache[name] = last[name]
-    context[4] = order
     return True
 
 
@@ -409,10 +439,9 @@ def changed_since_observed(game, cache: dict) -> set | None:
 def _changes_since(game, cache: dict, index: int) -> set | None:
     """The set of changes ``context[index]`` of the kept context (after the first read in the state of
     ``cache``), a new empty one in its place; None the first time."""
-    state = game.__dict__
-    if "context" not in cache or state.get("_context_kept") is None or state.get("_characteristics_kept") is None:
+    if "context" not in cache:
         _first_read(game, cache)
-    context = state["_context_kept"]
+    context = cache["context"]
     changed = context[index]
     context[index] = set()
     return changed
@@ -423,22 +452,24 @@ def cache_version(game) -> int:
     return game._cache_version
 
 
-def _take(cache: dict, name: str, last: dict, stale: set) -> None:
-    """Put into ``cache[name]`` the entries of ``last[name]`` not in ``stale`` (not replacing any)."""
-    earlier = last.get(name)
-    if not earlier:
-        return
-    now = cache.get(name)
-    if now is not None and not now:  # nothing of this state's yet (most first reads): filled in place, no copy
-        now.update(earlier)
+def _take(cache: dict, last: dict, stale: set) -> None:
+    """Put into ``cache[name]`` the entries of ``last[name]`` not in ``stale`` (not replacing any),
+    for the characteristics and the power/toughness effects."""
+    for name in ("characteristics", "pt_effects"):
+        earlier = last.get(name)
+        if not earlier:
+            continue
+        now = cache.get(name)
+        if now is not None and not now:  # nothing of this state's yet (most first reads): filled in place, no copy
+            now.update(earlier)
+            for oid in stale:
+                now.pop(oid, None)
+            continue
+        taken = earlier.copy()
         for oid in stale:
-            now.pop(oid, None)
-        return
-    taken = earlier.copy()
-    for oid in stale:
-        taken.pop(oid, None)
-    if now is None:
-        cache[name] = taken
-    else:
-        taken.update(now)
-        now.update(taken)
+            taken.pop(oid, None)
+        if now is None:
+            cache[name] = taken
+        else:
+            taken.update(now)
+            now.update(taken)

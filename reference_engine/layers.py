@@ -30,7 +30,7 @@ import re
 from operator import attrgetter
 
 from .cards import CardDef, CardScript
-from .kept import COPIABLE_SCRIPTS_KEY, is_anthem, keeps, kept_characteristics
+from .kept import COPIABLE_SCRIPTS_KEY, KEEPING_CLASSES, is_anthem, keeps, kept_characteristics
 from .filters import matches
 from .objects import BATTLEFIELD, VERSION, GameObject, PTEffect
 from .records import Characteristics  # computed here, defined below every rules module
@@ -238,7 +238,8 @@ def copiable_scripts(game) -> list[tuple[GameObject, CardScript]]:
     directly (a Clone's copy effect, else its own), without a call of the method for each; a fork's
     ``copiable_values`` or ``battlefield`` is called for each. Found once per state (the state cache's,
     :data:`reference_engine.kept.COPIABLE_SCRIPTS_KEY`), the list shared by its callers (never changed)."""
-    if not keeps(game):
+    keeping = KEEPING_CLASSES.get(type(game))  # keeps(game), without its call once found
+    if not (keeping or keeping is None and keeps(game)):
         return [(o, game.copiable_values(o)[1]) for o in game.battlefield()]
     cache = game._cache
     if cache is None or game._cache_version != VERSION[0]:  # state_cache's check, without its call

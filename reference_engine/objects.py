@@ -36,6 +36,11 @@ CHANGES_KEPT = 1024
 #: finds the objects changed since a state from it, without looking at each. No rules meaning.
 CHANGES: deque = deque(maxlen=CHANGES_KEPT)
 CHANGES_MADE = [0]
+#: Counts every change in place to a :class:`TrackedList` (a game's effects) and to a :class:`PTEffect`'s
+#: fields, of every game: while a game's ``effects`` are the same list and the count is the same,
+#: its resolved effects are the same (reference_engine.kept compares them field by field only once
+#: it moved). No rules meaning.
+EFFECT_CHANGES = [0]
 #: The stamp of the next new object (:attr:`GameObject._stamp`): negative, so no change's stamp is one.
 _NEW_STAMP = [0]
 
@@ -183,24 +188,29 @@ def unwatched(cls: type) -> type:
 
 
 class TrackedList(list):
-    """A list whose changes in place increment :data:`VERSION` (reads are a list's)."""
+    """A list whose changes in place increment :data:`VERSION` and :data:`EFFECT_CHANGES` (reads are a
+    list's)."""
 
     __slots__ = ()
 
+    def _changed(self) -> None:
+        VERSION[0] += 1
+        EFFECT_CHANGES[0] += 1
+
     def __setitem__(self, index, value):
         list.__setitem__(self, index, value)
-        VERSION[0] += 1
+        self._changed()
 
     def __delitem__(self, index):
         list.__delitem__(self, index)
-        VERSION[0] += 1
+        self._changed()
 
     def __add__(self, other):  # a new list, not tracked (not a game's state)
         return list.__add__(self, other)
 
     def __iadd__(self, other):
         list.extend(self, other)
-        VERSION[0] += 1
+        self._changed()
         return self
 
     def __mul__(self, n):  # a new list, not tracked
@@ -208,46 +218,53 @@ class TrackedList(list):
 
     def __imul__(self, n):
         list.__imul__(self, n)
-        VERSION[0] += 1
+        self._changed()
         return self
 
     def append(self, item):
         list.append(self, item)
-        VERSION[0] += 1
+        self._changed()
 
     def extend(self, items):
         list.extend(self, items)
-        VERSION[0] += 1
+        self._changed()
 
     def insert(self, index, item):
         list.insert(self, index, item)
-        VERSION[0] += 1
+        self._changed()
 
     def remove(self, item):
         list.remove(self, item)
-        VERSION[0] += 1
+        self._changed()
 
     def pop(self, *args):
-        VERSION[0] += 1
+        self._changed()
         return list.pop(self, *args)
 
     def clear(self):
         list.clear(self)
-        VERSION[0] += 1
+        self._changed()
 
     def sort(self, *args, **kwargs):
         list.sort(self, *args, **kwargs)
-        VERSION[0] += 1
+        self._changed()
 
     def reverse(self):
         list.reverse(self)
-        VERSION[0] += 1
+        self._changed()
 
 
 def _tracked_setattr(self, name: str, value) -> None:
     """``__setattr__`` of the state's dataclasses: set the field, increment :data:`VERSION`."""
     object.__setattr__(self, name, value)
     VERSION[0] += 1
+
+
+def _effect_setattr(self, name: str, value) -> None:
+    """``__setattr__`` of :class:`PTEffect`: :func:`_tracked_setattr`, counted in :data:`EFFECT_CHANGES`."""
+    object.__setattr__(self, name, value)
+    VERSION[0] += 1
+    EFFECT_CHANGES[0] += 1
 
 
 @dataclass(slots=True)
@@ -415,7 +432,7 @@ class PTEffect:
     source: str | None = None
     keywords: tuple[str, ...] = ()
 
-    __setattr__ = _tracked_setattr
+    __setattr__ = _effect_setattr
 
     def __init__(self, affected: str, sublayer: str, power: int, toughness: int, timestamp: int,
                  until_end_of_turn: bool = True, source: str | None = None, keywords: tuple[str, ...] = ()):

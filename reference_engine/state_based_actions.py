@@ -8,7 +8,7 @@ from harness import decisions as D
 from .kept import keeps
 from .layers import characteristics, state_cache
 from .objects import BATTLEFIELD
-from .verdicts import TOKEN_GONE, kept_verdicts, ordered_with_bit, permanent_actions
+from .verdicts import TOKEN_GONE, Verdicts, kept_verdicts, ordered_with_bit, permanent_actions
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -65,8 +65,11 @@ def check_state_based_actions(game: GameBase, decider) -> None:
     +1/+1 counter and makes a Thopter; only the permanents that stay lose their pairs.
     """
     while True:
-        performed = _player_and_object_actions(game)
-        verdicts = kept_verdicts(game)  # None: every permanent is looked at (reference_engine.verdicts)
+        performed, verdicts = _player_and_object_actions(game)  # verdicts None: every permanent is looked at
+        if verdicts is not None and not verdicts.bits and len(verdicts.legendary) < 2:
+            if performed:  # nothing applies to a permanent (most checks): no 704.5f-704.5q, no legend rule
+                continue
+            return
         if verdicts is None:
             battlefield = game.battlefield()
             with game.unchanging():
@@ -83,9 +86,11 @@ def check_state_based_actions(game: GameBase, decider) -> None:
         _perform_permanent_actions(game, to_graveyard, to_destroy, annihilating, decider)
 
 
-def _player_and_object_actions(game: GameBase) -> bool:
+def _player_and_object_actions(game: GameBase) -> tuple[bool, Verdicts | None]:
     """704.5a (a player at 0 or less life loses), 704.5b, 704.5n, 704.5d (a token off the
-    battlefield ceases to exist); whether any was performed."""
+    battlefield ceases to exist); whether any was performed, and the kept verdicts of the state
+    after them (:func:`reference_engine.verdicts.kept_verdicts`, found again only if a token ceased
+    to exist after they were found; None for a game whose objects are judged in each check)."""
     performed = False
     for player in game.players.values():
         if player.life <= 0 and not player.lost:
@@ -100,11 +105,13 @@ def _player_and_object_actions(game: GameBase) -> bool:
     if verdicts is None:
         gone = [o.id for o in game.objects.values() if o.token and o.zone != BATTLEFIELD]
     else:
-        gone = ordered_with_bit(game, verdicts, TOKEN_GONE)
+        gone = ordered_with_bit(game, verdicts, TOKEN_GONE) if verdicts.bits else []
     for oid in gone:
         game.cease_to_exist(oid)
         performed = True
-    return performed
+    if gone and verdicts is not None:
+        verdicts = kept_verdicts(game)
+    return performed, verdicts
 
 
 def _legend_rule(game: GameBase, legends: dict[tuple[str, str], list[str]], to_graveyard: dict[str, str], decider) -> None:

@@ -56,21 +56,17 @@ def kept_verdicts(game) -> Verdicts | None:
     call, or every object the first time; once per state, the state cache keeping them under
     ``"verdicts"``), or None for a game whose objects are judged afresh in each check (module
     docstring)."""
-    cls = type(game)
-    keeping = _KEEPING_CLASSES.get(cls)
-    if keeping is None:
-        keeping = _KEEPING_CLASSES[cls] = keeps(game) and all(
-            getattr(getattr(cls, name, None), "__module__", "").startswith("reference_engine.")
-            for name in VERDICT_METHODS)
-    if not keeping or getattr(game, "_anthem_guard", None):
-        return None
     cache = game._cache
-    if cache is None or game._cache_version != VERSION[0]:
-        cache = state_cache(game)  # a new state (the state cache's own check, without its call)
+    if cache is None or game._cache_version != VERSION[0]:  # the state cache's own check, without its call
+        cache = None  # a new state
     else:
-        verdicts = cache.get("verdicts")
-        if verdicts is not None and verdicts is game.__dict__.get("_verdicts_kept"):
+        verdicts = cache.get("verdicts")  # set below only, for a game that keeps them
+        if verdicts is not None:
             return verdicts  # brought up to date in this state already
+    if not _keeps_verdicts(game) or getattr(game, "_anthem_guard", None):
+        return None
+    if cache is None:
+        cache = state_cache(game)
     changed = changed_since_taken(game, cache)
     verdicts = game.__dict__.get("_verdicts_kept")
     if verdicts is None or changed is None:  # the first check, or the kept characteristics start again
@@ -95,6 +91,18 @@ def kept_verdicts(game) -> Verdicts | None:
             _judge(game, verdicts, obj, computed)
     cache["verdicts"] = verdicts
     return verdicts
+
+
+def _keeps_verdicts(game) -> bool:
+    """Whether ``game``'s class reads its verdicts and characteristics with this package's methods
+    only (module docstring), found once per class."""
+    cls = type(game)
+    keeping = _KEEPING_CLASSES.get(cls)
+    if keeping is None:
+        keeping = _KEEPING_CLASSES[cls] = keeps(game) and all(
+            getattr(getattr(cls, name, None), "__module__", "").startswith("reference_engine.")
+            for name in VERDICT_METHODS)
+    return keeping
 
 
 def _judge(game, verdicts: Verdicts, obj, computed: dict) -> None:

@@ -88,6 +88,24 @@ def test_a_host_changing_control_changes_dog_umbras_umbra_armor():
     assert "umbra armor" not in ch(game, "d").keywords
 
 
+def test_dog_umbra_moved_to_another_host_follows_that_hosts_controller():
+    """As above, Dog Umbra moved to another creature between two reads (what is attached to each
+    host is kept from state to state): its umbra armor then follows the new host's controller, and
+    no longer the old host's."""
+    game = new_game(obj("b", "Grizzly Bears"), obj("r", "Typhoid Rats"), aura("d", "Dog Umbra", on="b"))
+    assert "umbra armor" in ch(game, "d").keywords
+    game.objects["d"].attached_to = "r"
+    assert "umbra armor" in ch(game, "d").keywords
+    game.objects["r"].controller = "P2"
+    assert "umbra armor" not in ch(game, "d").keywords
+    game.objects["d"].attached_to = "b"
+    assert "umbra armor" in ch(game, "d").keywords
+    game.objects["r"].controller = "P1"
+    assert "umbra armor" in ch(game, "d").keywords
+    game.objects["b"].controller = "P2"
+    assert "umbra armor" not in ch(game, "d").keywords
+
+
 def test_builders_blessing_follows_whether_a_creature_is_tapped():
     """Builder's Blessing: "Untapped creatures you control get +0/+2" (CR 613.4c; tapped, CR
     110.5): Grizzly Bears are 2/4, then 2/2 once tapped, though only their status changed."""
@@ -230,3 +248,26 @@ def test_objects_rebound_to_a_new_dict_are_all_looked_at_again():
     assert ch(game, "b").power == 2
     game.objects = {**game.objects, "ga": _new_object("ga", "Glorious Anthem")}
     assert (ch(game, "b").power, ch(game, "b").toughness) == (3, 3)
+
+
+def test_a_resolved_effect_changed_in_place_is_seen():
+    """A resolved effect (CR 611.2) "Grizzly Bears get +2/+2" makes them 4/4 (layer 7c, CR 613.4c);
+    its bonus changed in place to +0/-3 makes them 2/-1, though the game's list of effects is the
+    same list, with the same effect, as in the state before."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    game.effects.append(objects.PTEffect("b", "7c", 2, 2, game._tick()))
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (4, 4)
+    game.effects[0].power, game.effects[0].toughness = 0, -3
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (2, -1)
+
+
+def test_a_resolved_effect_added_in_place_or_by_rebinding_is_seen():
+    """Resolved effects (CR 611.2) added to the game's list in place, then by rebinding the list
+    to a new one: Grizzly Bears are 2/2, 3/3 with "+1/+1" (layer 7c, CR 613.4c), then 1/1 with
+    "-1/-1" in its place (the list rebound, no other change)."""
+    game = new_game(obj("b", "Grizzly Bears"))
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (2, 2)
+    game.effects.append(objects.PTEffect("b", "7c", 1, 1, game._tick()))
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (3, 3)
+    game.effects = [objects.PTEffect("b", "7c", -1, -1, game._tick())]
+    assert (ch(game, "b").power, ch(game, "b").toughness) == (1, 1)

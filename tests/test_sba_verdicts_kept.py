@@ -128,6 +128,27 @@ def test_the_ids_with_a_verdict_come_in_the_order_of_the_objects():
     assert ordered_with_bit(game, kept_verdicts(game), TOKEN_GONE) == ["t1", "t2"]
 
 
+def test_the_permanents_actions_read_the_verdicts_of_the_state_after_704_5d(monkeypatch):
+    """A token in the graveyard ceases to exist (704.5d) before the permanents' actions of the same
+    check are found (CR 704.3 finds them in the state as it is then): the verdicts they are found
+    from judge no object that is gone, though those of 704.5d were found before it ceased to exist.
+    A 0/0 Clone (704.5f) makes the check look at the permanents."""
+    import reference_engine.state_based_actions as sba
+
+    game = new_game(obj("t", "Grizzly Bears", token=True, zone="graveyard"), obj("c", "Clone"))
+    read = []
+
+    def permanent_actions(game, verdicts):
+        read.append(set(verdicts.bits) - set(game.objects))
+        return real(game, verdicts)
+
+    real = sba.permanent_actions
+    monkeypatch.setattr(sba, "permanent_actions", permanent_actions)
+    check(game)
+    assert "t" not in game.objects and game.objects["c"].zone == "graveyard"
+    assert read and read[0] == set()
+
+
 def test_every_check_of_a_run_finds_what_a_look_at_every_object_finds(monkeypatch, outside_coverage):
     """Every check of a short fuzzing run on the reference engine (both modes) is compared with a
     look at every object: 704.5d tokens off the battlefield, 704.5n Equipment, and the permanents'
