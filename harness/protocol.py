@@ -263,6 +263,10 @@ class Transition:
     ``error`` describes an exception other than IllegalAction, or a hang;
     ``reference`` (differential mode) is ``{"after": observation, "illegal": reason or
     None, "ignored": fields}`` from the reference engine given the same decisions.
+    ``log`` is the step's log: ``after["log"]`` (the same list), or ``[]`` for a refused event;
+    read when the transition is made (invariants read it about nine times a step: an attribute, not
+    a property), so a transition with another ``after`` or ``illegal`` is made anew
+    (``dataclasses.replace``), never changed in place.
     """
 
     before: dict
@@ -272,10 +276,10 @@ class Transition:
     decisions: list[Decision] = field(default_factory=list)
     error: str | None = None
     reference: dict | None = None
+    log: list[dict] = field(init=False, repr=False, compare=False)
 
-    @property
-    def log(self) -> list[dict]:
-        return self.after.get("log", []) if self.illegal is None else []
+    def __post_init__(self) -> None:
+        self.log = self.after.get("log", []) if self.illegal is None else []
 
 
 @dataclass(slots=True)

@@ -310,3 +310,20 @@ def test_the_quick_plain_check_agrees_with_the_walk(where, bad):
     assert json_problem(value) == generic._json_walk(value)
     plain = {"a": [1, "x", None, True, 2.5, {"b": []}], "c": {}, "d": []}
     assert generic._is_plain(plain) and json_problem(plain) is None
+
+
+def test_a_transitions_log_is_read_when_it_is_made_and_again_for_a_replaced_one():
+    """``Transition.log`` is an attribute read when the transition is made: ``after["log"]`` itself
+    (or ``[]`` when the event was refused, or the observation has no log); a transition made anew
+    with another ``after`` or ``illegal`` (``dataclasses.replace``) has that one's log."""
+    from dataclasses import replace
+
+    from harness.protocol import Transition
+
+    logged = {"log": [{"kind": "tapped", "object": "a"}]}
+    t = Transition({}, {"type": "tap", "object": "a"}, logged)
+    assert t.log is logged["log"] and Transition({}, {}, {}).log == []
+    assert replace(t, illegal="not_legal").log == [] and replace(t, illegal="not_legal", after={}).log == []
+    other = {"log": [{"kind": "untapped", "object": "a"}]}
+    assert replace(t, after=other).log is other["log"] and replace(replace(t, illegal="x"), illegal=None).log is t.log
+    assert t == replace(t) and ", log=" not in repr(t)

@@ -60,6 +60,21 @@ def test_the_next_run_replays_saved_failures_first(first_run):
     assert all(f.examples_to_find == 0 for f in again.findings)
 
 
+def test_saved_failures_are_looked_for_only_in_a_database(monkeypatch):
+    """An exploration without an example database has no saved failures to replay first, so
+    it makes no Hypothesis test to look them up; with one, it does (and finds none here)."""
+    from harness.running import drivers
+    from hypothesis.database import InMemoryExampleDatabase
+
+    made = []
+    original = drivers.hypothesis_test
+    monkeypatch.setattr(drivers, "hypothesis_test", lambda *args: made.append(args) or original(*args))
+    run(load_engine(f"{TINY}:engine"), max_examples=2, seed=4, database=None, explore=True)
+    assert made == []
+    run(load_engine(f"{TINY}:engine"), max_examples=2, seed=4, database=InMemoryExampleDatabase(), explore=True)
+    assert len(made) == 1
+
+
 def test_explore_is_clean_on_a_correct_engine_and_deterministic():
     runs = [run(load_engine(f"{TINY}:engine"), max_examples=60, seed=4, database=None, explore=True)
             for _ in range(2)]

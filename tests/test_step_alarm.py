@@ -10,6 +10,7 @@ an alarm ringing between calls raises nothing; the timer is stopped when the run
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import time
 
@@ -72,3 +73,18 @@ def test_a_call_from_another_thread_within_a_run_is_not_timed():
         worker.start()
         worker.join()
     assert outcome == [None, 0]
+
+
+def test_each_call_of_one_engines_calls_has_its_own_limit_after_a_timeout():
+    """``EngineCalls`` enters one ``time_limit`` block again for each call: a call after one cut at
+    its limit starts afresh (the alarm that cut the first is not raised again when the second ends),
+    within a run and outside one (where each call stops its own timer); the output kept is the
+    last call's."""
+    calls = execution.EngineCalls(0.2)
+    for run in (execution.alarm_handler, contextlib.nullcontext):
+        with run():
+            with pytest.raises(EngineFailed, match=r"did not return from apply within 0.2 s"):
+                calls.call("apply", _busy, 5.0)
+            assert calls.call("observe", print, "seen") is None
+            assert calls.output == "seen\n"
+        assert signal.getitimer(signal.ITIMER_REAL)[0] == 0

@@ -10,6 +10,7 @@ other invariant.
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 import pytest
 
@@ -60,10 +61,7 @@ def test_more_wrong_steps(name, broken, says):
 
 
 def _with(t: Transition, **changes) -> Transition:
-    t = copy.deepcopy(t)
-    for key, value in changes.items():
-        setattr(t, key, value)
-    return t
+    return replace(copy.deepcopy(t), **changes)  # made anew: its log follows after and illegal
 
 
 def test_lifelink_damage_to_a_player_is_the_damage_invariants():

@@ -153,7 +153,7 @@ class ManaActions(RulesArea):
         observation = self.observation
         return [oid for oid in observation["zones"]["battlefield"]
                 if observation["objects"][oid]["name"] in ACTIVATED
-                or any(t in M.BASIC_LAND_MANA for t in observation["objects"][oid]["subtypes"])]
+                or not M.BASIC_LAND_MANA.keys().isdisjoint(observation["objects"][oid]["subtypes"])]
 
     def has_activatable(self) -> bool:
         return self.session is not None and bool(self._activatable())

@@ -173,8 +173,10 @@ class ExploreDriver:
             run.replay_corpus()
             if run.stop():
                 return None
-            test = hypothesis_test(run, n, index)
-            if _has_saved_failures(run.database, test):
+            # Without a database there is nothing saved: the test (whose database key reads the
+            # machine's source, about 5 ms) is not made.
+            test = hypothesis_test(run, n, index) if run.database is not None else None
+            if test is not None and _has_saved_failures(run.database, test):
                 # saved failures are replayed first (Hypothesis's reuse phase), then exploration
                 return run_test(run, _replay_saved(test, run.counter, run.settings.shrink), 0)
         found, ran, tried = explore_examples(run.machine, n, run.settings.seed, run.settings.steps_per_example,

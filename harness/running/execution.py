@@ -191,8 +191,9 @@ class time_limit:
         self._previous: Callable[[int, FrameType | None], Any] | int | None = None  # what signal.signal returns
 
     def __enter__(self) -> "time_limit":  # noqa: UP037  (the same)
-        _ENGINE_RUNNING.__enter__()
-        left = interrupts.remaining()
+        self.fired = self._due = None  # set here: a block is entered again once it ended (EngineCalls)
+        self._timed = False
+        left = interrupts.engine_began()  # an engine call (interrupts.engine_running), and the budget left
         seconds = self.seconds
         limit = seconds if left is None else min(seconds or left, left)
         if not limit:
@@ -208,6 +209,7 @@ class time_limit:
             if not 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= limit:  # not set, or set to ring after the limit
                 signal.setitimer(signal.ITIMER_REAL, limit, ALARM_REPEAT)
             return self
+        self._previous = None
         if signal.getsignal(signal.SIGALRM) is not _on_alarm:
             self._previous = signal.signal(signal.SIGALRM, _on_alarm)
         self._timed = True
@@ -218,10 +220,11 @@ class time_limit:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
+        cleared = False  # a deferred exception is forgotten once the block's own alarm is undone
         try:
             if self._due is not None:  # the timer stays set (_on_alarm stops it between calls)
                 _Block.current = None
-                interrupts.clear_deferred()
+                cleared = True
             elif self._timed:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 _Block.current = self._outer
@@ -230,9 +233,9 @@ class time_limit:
                     signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), self._outer_timer[1])
                 if self._previous is not None:
                     signal.signal(signal.SIGALRM, self._previous)
-                interrupts.clear_deferred()
+                cleared = True
         finally:
-            _ENGINE_RUNNING.__exit__(exc_type, exc, tb)
+            interrupts.engine_ended(cleared)
         if exc_type is _CutShort:  # out of a hang: the alarm's own exception
             raise exc.exc from None
         if self.fired is not None and exc_type is None:  # the block outlived its limit, and the
@@ -243,38 +246,53 @@ class time_limit:
 _INVARIANT, _NAME = itemgetter(0), itemgetter(1)
 
 
-#: What marks every engine call for :mod:`harness.running.interrupts` (it holds no state: one serves them all).
-_ENGINE_RUNNING = interrupts.engine_running()
+class EngineCalls:
+    """One engine's calls, one after another (a session's, a replay's), under one ``timeout``:
+    :meth:`call` is :func:`engine_call`, with one :class:`time_limit` block entered again by each
+    call (they never overlap), and the tail of the last call's output in :attr:`output`."""
+
+    __slots__ = ("_limit", "output")
+
+    def __init__(self, timeout: float | None):
+        self._limit = time_limit(timeout, "")
+        self.output = ""  # what the last call wrote (its OutputTail's tail)
+
+    def call(self, what: str, function, *args):
+        """``function(*args)``, one engine call named ``what``, as :func:`engine_call` says."""
+        sink, limit = OutputTail(), self._limit  # a new sink a call: one written to after its call is no one's
+        limit.what = what
+        saved = sys.stdout, sys.stderr  # contextlib.redirect_stdout's work, for both streams at once
+        try:
+            sys.stdout = sys.stderr = sink
+            with limit:
+                return function(*args)
+        except (IllegalAction, Unsupported, *HARNESS_CONTROL):
+            raise
+        except KeyboardInterrupt as exc:
+            if interrupts.requested():
+                raise
+            raise EngineFailed(f"engine raised KeyboardInterrupt in {what} (its own, not a Ctrl-C)",
+                               _site(exc)) from None
+        except EngineTimeout as exc:
+            raise EngineFailed(str(exc), "timeout") from None
+        except BaseException as exc:  # noqa: BLE001  SystemExit included: engine code must not end the run
+            raise EngineFailed(f"engine raised {type(exc).__name__} in {what}: {exc}", _site(exc)) from None
+        finally:
+            sys.stdout, sys.stderr = saved
+            self.output = sink._text  # its tail(), without the call
 
 
-def engine_call(what: str, function, *args, timeout: float | None = None, sink: OutputTail | None = None):
-    """``function(*args)``, one engine call, under ``timeout`` seconds, its stdout and stderr captured in ``sink``.
+def engine_call(what: str, function, *args, timeout: float | None = None):
+    """``function(*args)``, one engine call, under ``timeout`` seconds, its stdout and stderr captured.
 
     Returns its value. ``IllegalAction``, ``Unsupported`` and the harness's own control
     exceptions (:data:`HARNESS_CONTROL`) pass through; anything else the engine raises or
-    does (``SystemExit``, its own ``KeyboardInterrupt``, a hang) raises
-    :class:`EngineFailed` naming ``what``, with its crash site (:func:`harness.reporting.findings.crash_site`,
-    part of the finding key). A Ctrl-C of the user (:mod:`harness.running.interrupts`)
-    propagates as ``KeyboardInterrupt``.
+    does (``SystemExit``, its own ``KeyboardInterrupt``, a hang) raises :class:`EngineFailed`
+    naming ``what``, with its crash site (:func:`harness.reporting.findings.crash_site`, part of
+    the finding key). A Ctrl-C of the user (:mod:`harness.running.interrupts`) propagates as
+    ``KeyboardInterrupt``.
     """
-    sink = sink if sink is not None else OutputTail()
-    saved = sys.stdout, sys.stderr  # contextlib.redirect_stdout's work, for both streams at once
-    try:
-        sys.stdout = sys.stderr = sink
-        with time_limit(timeout, what):
-            return function(*args)
-    except (IllegalAction, Unsupported, *HARNESS_CONTROL):
-        raise
-    except KeyboardInterrupt as exc:
-        if interrupts.requested():
-            raise
-        raise EngineFailed(f"engine raised KeyboardInterrupt in {what} (its own, not a Ctrl-C)", _site(exc)) from None
-    except EngineTimeout as exc:
-        raise EngineFailed(str(exc), "timeout") from None
-    except BaseException as exc:  # noqa: BLE001  SystemExit included: engine code must not end the run
-        raise EngineFailed(f"engine raised {type(exc).__name__} in {what}: {exc}", _site(exc)) from None
-    finally:
-        sys.stdout, sys.stderr = saved
+    return EngineCalls(timeout).call(what, function, *args)
 
 
 class Session:
@@ -303,7 +321,8 @@ class Session:
         self.step_timeout = step_timeout
         self.steps: list[dict] = []
         self.broken = False
-        self.output = ""
+        self._calls = EngineCalls(step_timeout)  # the engine's calls (their output's tail: output)
+        self._call = self._calls.call
         #: Violations of the board itself (step 0): the engine raised or hung in
         #: ``new_game``, or its first observation is malformed. The session is then broken.
         self.initial_violations: list[Violation] = []
@@ -365,13 +384,11 @@ class Session:
         self._count(name, True)
         self.initial_violations.append(Violation(name, 0, tuple(messages)))
 
-    def _call(self, what: str, function, *args):
-        """:func:`engine_call` with this session's step timeout; keeps the output's tail in ``output``."""
-        sink = OutputTail()
-        try:
-            return engine_call(what, function, *args, timeout=self.step_timeout, sink=sink)
-        finally:
-            self.output = sink._text  # its tail(), without the call
+    @property
+    def output(self) -> str:
+        """The tail of what the engine wrote (stdout and stderr) in the last step (its apply, then
+        its observe), or at the start (``new_game``, then the first ``observe``)."""
+        return self._calls.output
 
     def step(self, event: Event, decider) -> list[Violation]:
         """Apply ``event``; returns the violations of this step (empty if none).
@@ -391,12 +408,13 @@ class Session:
         game = self.game
         assert game is not None  # only a session broken at the start has none, and it takes no step
         illegal, error, crashed = self._apply(game, event, decider)
-        output = self.output
+        calls = self._calls
+        output = calls.output
         after, aliased = before, False
         if error is None:
             after, aliased, error, crashed = self._observe_after(game, before)
         if output:  # else the observe's own, a tail already
-            self.output = (output + self.output)[-OutputTail.LIMIT:]
+            calls.output = (output + calls.output)[-OutputTail.LIMIT:]
         engine_asked = len(decider.asked)  # what the reference alone was asked comes after (differential mode)
         reference = None
         if self.oracle is not None and error is None:
@@ -558,21 +576,21 @@ def scenario_run(engine, session: Session) -> ScenarioRun:
     """
 
     def again(every_step: bool = True) -> list[dict]:
-        timeout = session.step_timeout
+        call = EngineCalls(session.step_timeout).call
         observations = []
         try:
-            fresh = engine_call("new_game", engine.new_game, _plain_copy(session.board), timeout=timeout)
+            fresh = call("new_game", engine.new_game, _plain_copy(session.board))
             if every_step:
-                observations.append(engine_call("observe", fresh.observe, timeout=timeout))
+                observations.append(call("observe", fresh.observe))
             for step in session.steps:
                 try:
-                    engine_call("apply", fresh.apply, _plain_copy(step["event"]),
-                                ReplayDecider(step.get("decisions", []), strict=True), timeout=timeout)
+                    call("apply", fresh.apply, _plain_copy(step["event"]),
+                         ReplayDecider(step.get("decisions", []), strict=True))
                 except IllegalAction:
                     pass
                 if every_step:
-                    observations.append(engine_call("observe", fresh.observe, timeout=timeout))
-            return observations if every_step else [engine_call("observe", fresh.observe, timeout=timeout)]
+                    observations.append(call("observe", fresh.observe))
+            return observations if every_step else [call("observe", fresh.observe)]
         except ReplayDiverged as exc:
             return observations + [{"replay diverged": str(exc)}]
         except (EngineFailed, Unsupported) as exc:  # a game that went differently the second time

@@ -46,20 +46,17 @@ class RandomData:
     returns one value of ``strategy`` drawn at random (the label is ignored), like
     Hypothesis's ``DataObject``."""
 
-    __slots__ = ("_source",)
+    __slots__ = ("random_source",)
 
     def __init__(self, source: hypothesis_shim.RandomSource):
-        self._source = source
+        #: What it draws from (:func:`harness.generation.hypothesis_shim.random_source`, which reads it
+        #: about three times a step: an attribute, not a property, saves a call each time).
+        self.random_source = source
         source.data = self
-
-    @property
-    def random_source(self) -> hypothesis_shim.RandomSource:
-        """What it draws from (:func:`harness.generation.hypothesis_shim.random_source`)."""
-        return self._source
 
     def draw(self, strategy, label=None):
         try:
-            return hypothesis_shim.draw_at_random(strategy, self._source)
+            return hypothesis_shim.draw_at_random(strategy, self.random_source)
         except hypothesis_shim.NothingSatisfies as exc:
             raise ExampleDeclined(f"no value satisfies {exc}") from None
 

@@ -110,24 +110,43 @@ def clear_deferred() -> None:
     _State.deferred = None
 
 
+def engine_began() -> float | None:
+    """Mark an engine call begun (:class:`engine_running`'s entry: inside :func:`armed`, a Ctrl-C
+    already requested raises ``KeyboardInterrupt`` here); returns the seconds left of the run's
+    time budget (:func:`remaining`), so that the step alarm (``harness.running.execution.time_limit``)
+    makes one call, not two, as each engine call begins."""
+    state = _State
+    if state.requested and state.armed:
+        raise KeyboardInterrupt
+    state.engine += 1
+    if state.monitor is not None:
+        state.monitor[0] = 1
+    return None if state.deadline is None else remaining()
+
+
+def engine_ended(clear: bool = False) -> None:
+    """Mark an engine call ended (:class:`engine_running`'s exit); with ``clear``, first forget a
+    deferred exception (:func:`clear_deferred`: the call's alarm no longer applies)."""
+    state = _State
+    if clear:
+        state.deferred = None
+    state.engine -= 1
+    if state.monitor is not None and not state.engine:
+        state.monitor[0] = 0
+
+
 class engine_running:
     """A block that calls engine code: inside :func:`armed`, a Ctrl-C raises ``KeyboardInterrupt``
-    at once there (out of a hanging engine), and one already requested raises on entry.
-    A context manager class, not a generator: it wraps every engine call."""
+    at once there (out of a hanging engine), and one already requested raises on entry
+    (:func:`engine_began`, :func:`engine_ended`). A context manager class, not a generator."""
 
     __slots__ = ()
 
     def __enter__(self) -> None:
-        if _State.requested and _State.armed:
-            raise KeyboardInterrupt
-        _State.engine += 1
-        if _State.monitor is not None:
-            _State.monitor[0] = 1
+        engine_began()
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        _State.engine -= 1
-        if _State.monitor is not None and not _State.engine:
-            _State.monitor[0] = 0
+        engine_ended()
 
 
 @contextmanager
