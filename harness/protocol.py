@@ -263,7 +263,8 @@ class Transition:
     ``error`` describes an exception other than IllegalAction, or a hang;
     ``reference`` (differential mode) is ``{"after": observation, "illegal": reason or
     None, "ignored": fields}`` from the reference engine given the same decisions.
-    ``log`` is the step's log: ``after["log"]`` (the same list), or ``[]`` for a refused event;
+    ``log`` is the step's log: ``after["log"]`` (the same list), or ``[]`` for a refused event (or an
+    ``after`` of the wrong shape);
     read when the transition is made (invariants read it about nine times a step: an attribute, not
     a property), so a transition with another ``after`` or ``illegal`` is made anew
     (``dataclasses.replace``), never changed in place.
@@ -279,7 +280,10 @@ class Transition:
     log: list[dict] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.log = self.after.get("log", []) if self.illegal is None else []
+        get = getattr(self.after, "get", None) if self.illegal is None else None
+        # An ``after`` that is no mapping (an engine's observation of the wrong shape, which the
+        # step's shape check reports) has no log.
+        self.log = get("log", []) if get is not None else []
 
 
 @dataclass(slots=True)
