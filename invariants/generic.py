@@ -205,10 +205,14 @@ def _differing(new, old) -> list:
     version in the last observation found plain: the values of ``new`` that differ (``!=``) from
     ``old``'s under the same key when both are dicts, ``new`` not ``old`` itself, with the same keys;
     else ``[new]``."""
-    if new is old or type(new) is not dict or type(old) is not dict or new.keys() != old.keys():
+    if new is old or type(new) is not dict or type(old) is not dict or len(new) != len(old):
+        return [new]
+    try:  # as many keys, each of them ``old``'s: the same keys (cheaper than comparing the keys)
+        olds = list(map(old.__getitem__, new))
+    except KeyError:  # a key that is not ``old``'s
         return [new]
     values = new.values()
-    return list(compress(values, map(ne, values, map(old.__getitem__, new))))
+    return list(compress(values, map(ne, values, olds)))
 
 
 _PLAIN_LEAVES = frozenset(_SCALARS)
