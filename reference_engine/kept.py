@@ -175,20 +175,19 @@ def _seen(o: GameObject) -> tuple:
 
 
 def _stale(game, since: int, context: list, last: dict) -> tuple[set, bool]:
-    """The ids whose characteristics kept at state version ``since`` may differ now, and whether
-    the battlefield's structure and the order of the objects are the same (:func:`_same_structure`,
-    ``context[4]``), from the objects changed since (those changed or put in by id since the change
-    record's mark ``context[6]``, :func:`~reference_engine.objects.changed_since`, with stamps after
-    ``since``, or every object when those can't be told; new or gone ones) and the resolved effects; brings ``context``, the view of the objects (:func:`_seen`, by
-    id), the order of their ids and the resolved effects' fields as they were then, up to date, and
-    adds the changed objects' ids and the stale ones to its
-    sets of changes (``context[3]``, :func:`changed_since_taken`; ``context[5]``,
-    :func:`changed_since_observed`) if there are. ``last`` is the
-    characteristics kept at ``since`` (by id): whether a permanent is tapped is read only of one
-    that was continuous then (Orb of Origin rulings: it has no abilities while tapped; a permanent
-    becomes continuous only as its copiable values or an Orb change, which are seen) and by an
-    anthem whose filter reads it (:data:`READS_STATUS`; an anthem that starts or stops applying
-    makes every permanent stale), its combat status only by such an anthem."""
+    """The ids whose characteristics kept at state version ``since`` may differ now, and whether the
+    battlefield's structure and the order of the objects are the same (:func:`_same_structure`,
+    ``context[4]``), from the objects changed since (those changed or put in by id since the change record's
+    mark ``context[6]``, :func:`~reference_engine.objects.changed_since`, with stamps after ``since``, or
+    every object when those can't be told; new or gone ones) and the resolved effects; brings ``context``,
+    the view of the objects (:func:`_seen`, by id), the order of their ids and the resolved effects' fields
+    as they were then, up to date, and adds the changed objects' ids and the stale ones to its sets of
+    changes (``context[3]``, :func:`changed_since_taken`; ``context[5]``, :func:`changed_since_observed`) if
+    there are. ``last`` is the characteristics kept at ``since`` (by id): whether a permanent is tapped is
+    read only of one that was continuous then (Orb of Origin rulings: it has no abilities while tapped; a
+    permanent becomes continuous only as its copiable values or an Orb change, which are seen) and by an
+    anthem whose filter reads it (:data:`READS_STATUS`; an anthem that starts or stops applying makes every
+    permanent stale), its combat status only by such an anthem."""
     view = context[0]
     objects = game.objects
     stale: set = set()

@@ -136,11 +136,11 @@ def observed_entries(game, cache: dict, characteristics, build) -> tuple[dict, d
     rules meaning.
 
     A game that shares them also keeps what its last observation gave out, with the state version
-    (:data:`reference_engine.objects.VERSION`) it was given at: while the version is the same,
-    nothing an entry or a zone's list is built from changed (every change to the state changes
-    it), so the entries and the zones' lists are those again, without looking at each object. The zones' lists are copies of those given out (read-only too:
-    :func:`_zones_copied`). Once the version changed, only the objects changed or whose
-    characteristics may differ since the last observation
+    (:data:`reference_engine.objects.VERSION`) it was given at: while the version is the same, nothing an
+    entry or a zone's list is built from changed (every change to the state changes it), so the entries and
+    the zones' lists are those again, without looking at each object. The zones' lists are copies of those
+    given out (read-only too: :func:`_zones_copied`). Once the version changed, only the objects changed or
+    whose characteristics may differ since the last observation
     (:func:`reference_engine.kept.changed_since_observed`) are looked at again
     (:func:`_brought_up_to_date`)."""
     keeping, share = _keeping_and_sharing(game)
