@@ -1,4 +1,4 @@
-"""The card database of the ``cards`` package (cards/data/oracle.jsonl.gz) and ``--oracle`` files.
+"""The card database of the ``cards`` package (cards/data/oracle.jsonl) and ``--oracle`` files.
 
 Expected values are the cards' printed facts (the database's records, Oracle), never what the
 code under test computes. No timing is asserted (benchmarks/card_lookup.py measures it).
