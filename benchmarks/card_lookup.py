@@ -1,8 +1,8 @@
 """How long ``import cards`` and the first look-up of a card of the card database take.
 
 Runs ``python -c "import cards; cards.card('Hill Giant')"`` in fresh subprocesses (the
-database is read at a process's first look-up of a card outside the curated pool: its
-names are indexed, one record parsed) and, in the same run, ``python -c "pass"`` as the
+database is read at a process's first look-up of a card outside the curated pool: the
+sorted file is bisected for the card's line, one record parsed) and, in the same run, ``python -c "pass"`` as the
 interpreter's own start-up baseline. Prints the median seconds of each (``--repeat``
 runs, default 5), the ratio of the two and the target; the last line is always::
 

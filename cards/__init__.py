@@ -15,12 +15,12 @@ is still a card of the pool; what an engine models of it is the engine's busines
 Entry points: :func:`card` (one :class:`Card` by Oracle name), :func:`pool` (every
 card), :func:`names`.
 
-**The card database.** Beyond the pool, ``cards/data/oracle.jsonl.gz`` is a broad Oracle
+**The card database.** Beyond the pool, ``cards/data/oracle.jsonl`` is a broad Oracle
 card database (18,294 cards up to Ravnica Allegiance, from Forge's card scripts; its
 provenance, licence and older templating are in ``cards/data/ORACLE.md``): one JSON
 record a line, the fields of the pool's records plus ``layout``, ``keywords`` and, for
 multi-face cards, ``faces``. :func:`database` is every card of it by name, read lazily
-(only the names are indexed at the first look-up; a record is parsed when it is asked
+(a look-up bisects the sorted file for the card's line; a record is parsed when it is asked
 for). Files of the team's own newer data (MTGJSON's AtomicCards shape) add or override
 cards: :func:`load_oracle_file` (``rulesfuzz run --oracle FILE``, ``oracle = ...`` in
 ``[tool.rulesfuzz]``, and the paths of the environment variable ``RULESFUZZ_ORACLE``,

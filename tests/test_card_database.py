@@ -1,4 +1,4 @@
-"""The card database of the ``cards`` package (cards/data/oracle.jsonl.gz) and ``--oracle`` files.
+"""The card database of the ``cards`` package (cards/data/oracle.jsonl) and ``--oracle`` files.
 
 Expected values are the cards' printed facts (the database's records, Oracle), never what the
 code under test computes. No timing is asserted (benchmarks/card_lookup.py measures it).
@@ -12,6 +12,7 @@ import json
 import pytest
 
 import cards
+from cards.oracle_db import file_bytes
 from harness.interfaces.cli import main
 from harness.interfaces.config import ConfigError, load_settings
 
@@ -85,6 +86,41 @@ def test_the_database_index_reads_every_line_shape():
     assert database.face_names() == {"Fire", "Ice"} and database.lookup("Ice").name == "Ice"
     assert database.lookup("Fire // Ice").faces == ("Fire", "Ice") and database.lookup("Nope") is None
     assert "Odd Layout" in database and "Fire" not in database
+
+
+def test_the_database_file_is_sorted_and_a_look_up_bisects_it_to_the_indexed_line():
+    """The package's file is sorted by name (``str.lower``) with no blank line, the
+    precondition of ``sorted_names``: a look-up bisecting it finds every card at the line the
+    full index gives, the faces indexed from the lines of multi-face cards alone are the full
+    index's, and look-ups (found or not) leave the rest unindexed."""
+    data = file_bytes()
+    full = cards.CardDatabase(data)
+    names = list(full)
+    assert names == sorted(names, key=str.lower) and b"\n\n" not in data and len(names) == 18_294
+    lazy = cards.CardDatabase(data, sorted_names=True)
+    assert [lazy._bisect(name) for name in names] == [full._starts[name] for name in names]
+    lazy = cards.CardDatabase(data, sorted_names=True)
+    assert lazy.lookup("Hill Giant") == full["Hill Giant"] and lazy.lookup("Not A Card Name") is None
+    assert lazy.lookup("Insectile Aberration") == full.lookup("Insectile Aberration") and "Alive" not in lazy
+    assert lazy._face_owners() == full._faces and not lazy._indexed
+    assert list(lazy) == names and lazy._indexed  # iterating indexes every line, in the file's order
+
+
+def test_a_sorted_database_bisects_every_line_shape_and_names_differing_in_case():
+    """Bisecting finds lines of every shape (an escaped name, keys in another order, a
+    multi-face card) and, where two names differ only in case (their order is not the
+    file's to tell), each of them, by indexing every line."""
+    lines = [{"name": "Aa Case", "layout": "normal"}, {"name": "aA case", "layout": "normal"},
+             {"name": "B \"Quoted\"", "layout": "normal"}, {"name": "Caf\u00e9 Golem", "layout": "normal"},
+             {"name": "Fire // Ice", "layout": "split", "faces": [{"name": "Fire"}, {"name": "Ice"}]},
+             {"layout": "normal", "name": "Keys Reversed"}, {"name": "Zed", "layout": "normal"}]
+    data = "\n".join(json.dumps(line) for line in lines).encode("utf-8") + b"\n"
+    for name in ["B \"Quoted\"", "Caf\u00e9 Golem", "Keys Reversed", "Zed", "Fire // Ice"]:
+        database = cards.CardDatabase(data, sorted_names=True)
+        assert database.record(name)["name"] == name and not database._indexed
+    database = cards.CardDatabase(data, sorted_names=True)
+    assert database.lookup("Ice").name == "Ice" and "Fire" not in database and "Yak" not in database
+    assert [database.record(name)["name"] for name in ("Aa Case", "aA case")] == ["Aa Case", "aA case"]
 
 
 def test_a_database_card_hill_giant():
