@@ -299,10 +299,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
                              "cause": cause})
             self.leaves_triggers(obj, "graveyard")
         for obj in leaving:
-            obj.reset_for_zone_change()
-            obj.zone = "graveyard"
-            obj.controller = obj.owner
-            obj.timestamp = self._tick()
+            obj.reset_for_zone_change("graveyard", obj.owner, self._tick())
             if self.effects:
                 remaining = [e for e in self.effects if e.affected != obj.id]
                 if len(remaining) != len(self.effects):  # its effects end (CR 400.7)

@@ -374,17 +374,23 @@ class GameObject:
         if name in SEEN_BY_OTHERS:
             object.__setattr__(self, "_seen_stamp", VERSION[0])
 
-    def reset_for_zone_change(self) -> None:
+    def reset_for_zone_change(self, zone: str | None = None, controller: str | None = None,
+                              timestamp: int | None = None) -> None:
         """CR 400.7: the object in the new zone remembers nothing of the old one (its status
-        is :data:`NEW_ZONE_STATUS`, it has no counters). One change to the state: the fields
-        that differ are set, the object gets a new stamp (and a new ``_seen_stamp`` if one of
-        them is :data:`SEEN_BY_OTHERS`)."""
+        is :data:`NEW_ZONE_STATUS`, it has no counters); it is in ``zone``, under ``controller``'s
+        control, with ``timestamp`` (CR 613.7d), each left as it is when not given. One change to
+        the state: the fields that differ are set, the object gets a new stamp (and a new
+        ``_seen_stamp`` if one of them is :data:`SEEN_BY_OTHERS`)."""
         set_field = object.__setattr__
         seen = False
         for name, value in NEW_ZONE_STATUS.items():
             if getattr(self, name) is not value:
                 set_field(self, name, value)
                 seen = seen or name in SEEN_BY_OTHERS
+        for name, value in (("zone", zone), ("controller", controller), ("timestamp", timestamp)):
+            if value is not None and getattr(self, name) is not value:  # all three are SEEN_BY_OTHERS
+                set_field(self, name, value)
+                seen = True
         set_field(self, "counters", counters_of(self))
         VERSION[0] += 1
         set_field(self, "_stamp", VERSION[0])
