@@ -42,6 +42,11 @@ CHANGES_MADE = [0]
 #: its resolved effects are the same (reference_engine.kept compares them field by field only once
 #: it moved). No rules meaning.
 EFFECT_CHANGES = [0]
+#: Counts every object put into a game's objects by id (``ObjectsDict.__setitem__``) and every card
+#: set on an object (its ``card`` field), of every game: while it, a game's ``objects`` dict and that
+#: dict's count of other changes in place (``ObjectsDict.mutations``) are the same, the cards of the
+#: game's objects are the same (:func:`cards_mark`). No rules meaning.
+CARDS_CHANGED = [0]
 #: The stamp of the next new object (:attr:`GameObject._stamp`): negative, so no change's stamp is one.
 _NEW_STAMP = [0]
 
@@ -112,6 +117,7 @@ class ObjectsDict(TrackedDict):
         VERSION[0] += 1
         CHANGES.append(value)
         CHANGES_MADE[0] += 1
+        CARDS_CHANGED[0] += 1
 
 
 
@@ -120,6 +126,14 @@ def change_mark(objects) -> tuple:
     :func:`changed_since`: the count of changes made, the objects' count of changes in place
     (``ObjectsDict.mutations``, None for another dict) and the dict itself."""
     return CHANGES_MADE[0], getattr(objects, "mutations", None), objects
+
+
+def cards_mark(objects) -> tuple | None:
+    """Where :data:`CARDS_CHANGED` stands for a game's ``objects`` now: the count, the dict's count
+    of changes in place and the dict; equal marks, the same cards (by id); None for a dict that isn't
+    an :class:`ObjectsDict` (its changes are not counted)."""
+    mutations = getattr(objects, "mutations", None)
+    return None if mutations is None else (CARDS_CHANGED[0], mutations, objects)
 
 
 def changed_since(objects, mark: tuple) -> dict | None:
@@ -373,6 +387,8 @@ class GameObject:
         CHANGES_MADE[0] += 1
         if name in SEEN_BY_OTHERS:
             object.__setattr__(self, "_seen_stamp", VERSION[0])
+            if name == "card":
+                CARDS_CHANGED[0] += 1
 
     def reset_for_zone_change(self, zone: str | None = None, controller: str | None = None,
                               timestamp: int | None = None) -> None:
@@ -387,9 +403,9 @@ class GameObject:
             if getattr(self, name) is not value:
                 set_field(self, name, value)
                 seen = seen or name in SEEN_BY_OTHERS
-        for name, value in (("zone", zone), ("controller", controller), ("timestamp", timestamp)):
-            if value is not None and getattr(self, name) is not value:  # all three are SEEN_BY_OTHERS
-                set_field(self, name, value)
+        for name, given in (("zone", zone), ("controller", controller), ("timestamp", timestamp)):
+            if given is not None and getattr(self, name) is not given:  # all three are SEEN_BY_OTHERS
+                set_field(self, name, given)
                 seen = True
         set_field(self, "counters", counters_of(self))
         VERSION[0] += 1
