@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import islice
-from weakref import ref
 from dataclasses import dataclass, field, fields
 
 from .cards import CardDef, CardScript
@@ -156,31 +155,21 @@ def changed_since(objects, mark: tuple) -> dict | None:
 
 class Counters(TrackedDict):
     """An object's counters (CR 122): a :class:`TrackedDict` whose changes in place also give
-    its owner (a :class:`GameObject`) a new stamp. ``owner`` is a weak reference to it (None for
-    counters of no object): the object holds its counters, so a strong one would make each object
-    a reference cycle, freed only by the cyclic garbage collector, not as its game goes."""
+    its ``owner`` (a :class:`GameObject`) a new stamp."""
 
     __slots__ = ("owner",)
 
     def __init__(self, items=(), owner=None):
         dict.__init__(self, items)
-        self.owner = ref(owner) if owner is not None else None
+        self.owner = owner
 
     def _changed(self) -> None:
         VERSION[0] += 1
         owner = getattr(self, "owner", None)  # unset while copy.deepcopy rebuilds it
         if owner is not None:
-            owner = owner()
-            if owner is not None:
-                object.__setattr__(owner, "_stamp", VERSION[0])
-                CHANGES.append(owner)
-                CHANGES_MADE[0] += 1
-
-    def __reduce_ex__(self, protocol):
-        """Copied (``copy.copy``, ``copy.deepcopy``) or pickled with its owner: a deep copy of a
-        game gives each copied object counters of its own (their owner, the copy)."""
-        owner = self.owner() if self.owner is not None else None
-        return counters_of, (owner, dict(self))
+            object.__setattr__(owner, "_stamp", VERSION[0])
+            CHANGES.append(owner)
+            CHANGES_MADE[0] += 1
 
 
 _new_dict = dict.__new__
@@ -192,7 +181,7 @@ def counters_of(owner, items=None) -> Counters:
     found = _new_dict(Counters)
     if items:
         dict.update(found, items)
-    found.owner = ref(owner) if owner is not None else None
+    found.owner = owner
     return found
 
 
@@ -292,7 +281,7 @@ def _effect_setattr(self, name: str, value) -> None:
     EFFECT_CHANGES[0] += 1
 
 
-@dataclass(slots=True, weakref_slot=True)
+@dataclass(slots=True)
 class GameObject:
     """A card or token in a zone (CR 109.1).
 
@@ -376,7 +365,7 @@ class GameObject:
         """Set a field; unless it is the value the field has already, increment :data:`VERSION`
         and give the object a new stamp. Counters become its :class:`Counters`."""
         if name == "counters":
-            if type(value) is not Counters or value.owner is None or value.owner() is not self:
+            if type(value) is not Counters or value.owner is not self:
                 value = counters_of(self, value)
         elif getattr(self, name, _UNSET) is value:  # the same value: nothing changes
             return
