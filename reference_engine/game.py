@@ -24,7 +24,7 @@ from .copies import CopyRules
 from .costs import CostPayment
 from .destruction import DestructionRules
 from .errors import IllegalAction
-from .kept import PROTECTION_NAMED_KEY, keeps
+from .kept import KEEPING_CLASSES, PROTECTION_NAMED_KEY, keeps
 from .layers import Layers, card_types, characteristics, state_cache
 from .mana import ManaRules, counts, empty_pool
 from .model_cards import ModelAbilities, protected_from
@@ -482,9 +482,12 @@ def protection_possible(game: Game) -> bool:
     a method from outside this package (:func:`reference_engine.kept.keeps`). Found once per state
     (:func:`reference_engine.layers.state_cache`). False: no permanent has a protection keyword,
     so none is protected from anything."""
-    if not keeps(game):
+    keeping = KEEPING_CLASSES.get(type(game))  # keeps(game), without its call once found
+    if not (keeping or keeping is None and keeps(game)):
         return True
-    cache = state_cache(game)
+    cache = game._cache
+    if cache is None or game._cache_version != VERSION[0]:  # state_cache's check, without its call
+        cache = state_cache(game)
     found = cache.get(_PROTECTION_KEY)
     if found is None:
         named = cache.get(PROTECTION_NAMED_KEY)  # carried from state to state (reference_engine.kept.CARRIED)
