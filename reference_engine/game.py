@@ -431,7 +431,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
             "power": ch.power,
             "toughness": ch.toughness,
             "mana_value": mana_value(ch.mana_cost),
-            "copiable": self.observe_copiable(obj) if obj.zone == BATTLEFIELD and ch.is_creature else None,
+            "copiable": self.observe_copiable(obj) if obj.zone == BATTLEFIELD and "Creature" in ch.types else None,
             "pt_effects": self.observe_pt_effects(obj, ch),
         }
         if self.has_all_names(obj):  # Omnipresent Impostor, in every zone (harness.protocol ALL_NAMES)
