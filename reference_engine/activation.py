@@ -143,10 +143,7 @@ class ActivatedAbilityEffects(GameBase):
     def return_to_battlefield(self, card: GameObject, controller: str, by: str) -> None:
         """Put ``card`` from a graveyard onto the battlefield under ``controller``'s control
         (a new object, CR 400.7; summoning sick, 302.6); its enters abilities trigger."""
-        card.reset_for_zone_change()
-        card.zone = BATTLEFIELD
-        card.controller = controller
-        card.timestamp = self._tick()
+        card.reset_for_zone_change(BATTLEFIELD, controller, self._tick())
         card.summoning_sick = characteristics(self, card).is_creature
         self.log.append({"kind": "zone_change", "object": card.id, "from": "graveyard", "to": BATTLEFIELD,
                          "cause": {"event": "ability", "by": by}})

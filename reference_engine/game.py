@@ -24,7 +24,7 @@ from .copies import CopyRules
 from .costs import CostPayment
 from .destruction import DestructionRules
 from .errors import IllegalAction
-from .kept import PROTECTION_NAMED_KEY, keeps
+from .kept import KEEPING_CLASSES, PROTECTION_NAMED_KEY, keeps
 from .layers import Layers, card_types, characteristics, state_cache
 from .mana import ManaRules, counts, empty_pool
 from .model_cards import ModelAbilities, protected_from
@@ -299,10 +299,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
                              "cause": cause})
             self.leaves_triggers(obj, "graveyard")
         for obj in leaving:
-            obj.reset_for_zone_change()
-            obj.zone = "graveyard"
-            obj.controller = obj.owner
-            obj.timestamp = self._tick()
+            obj.reset_for_zone_change("graveyard", obj.owner, self._tick())
             if self.effects:
                 remaining = [e for e in self.effects if e.affected != obj.id]
                 if len(remaining) != len(self.effects):  # its effects end (CR 400.7)
@@ -434,7 +431,7 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
             "power": ch.power,
             "toughness": ch.toughness,
             "mana_value": mana_value(ch.mana_cost),
-            "copiable": self.observe_copiable(obj) if obj.zone == BATTLEFIELD and ch.is_creature else None,
+            "copiable": self.observe_copiable(obj) if obj.zone == BATTLEFIELD and "Creature" in ch.types else None,
             "pt_effects": self.observe_pt_effects(obj, ch),
         }
         if self.has_all_names(obj):  # Omnipresent Impostor, in every zone (harness.protocol ALL_NAMES)
@@ -485,9 +482,12 @@ def protection_possible(game: Game) -> bool:
     a method from outside this package (:func:`reference_engine.kept.keeps`). Found once per state
     (:func:`reference_engine.layers.state_cache`). False: no permanent has a protection keyword,
     so none is protected from anything."""
-    if not keeps(game):
+    keeping = KEEPING_CLASSES.get(type(game))  # keeps(game), without its call once found
+    if not (keeping or keeping is None and keeps(game)):
         return True
-    cache = state_cache(game)
+    cache = game._cache
+    if cache is None or game._cache_version != VERSION[0]:  # state_cache's check, without its call
+        cache = state_cache(game)
     found = cache.get(_PROTECTION_KEY)
     if found is None:
         named = cache.get(PROTECTION_NAMED_KEY)  # carried from state to state (reference_engine.kept.CARRIED)

@@ -255,7 +255,12 @@ def _status_read(view: dict, found: list) -> bool:
     """Whether a permanent of ``view`` has copiable values that read the status of others
     (:data:`READS_STATUS`), found once into ``found``."""
     if not found:
-        found.append(any(seen[1] & READS_STATUS for seen in view.values()))
+        reads = False
+        for seen in view.values():  # a plain loop: no generator resumed for each object
+            if seen[1] & READS_STATUS:
+                reads = True
+                break
+        found.append(reads)
     return found[0]
 
 

@@ -314,7 +314,7 @@ def _characteristics(game, obj: GameObject) -> Characteristics:
         if card.power is not None:  # no Aura, Equipment, resolved effect or anthem: no P/T effect
             cache.setdefault("pt_effects", {})[obj.id] = []
         return _own_characteristics(card, script)  # no continuous effect applies: its copiable values
-    supertypes = card.supertypes + tuple(s for s in granted if s not in card.supertypes)
+    supertypes = card.supertypes + tuple(s for s in granted if s not in card.supertypes) if granted else card.supertypes
     keywords = _layer_6_keywords(game, obj, card, script, attached, resolved, anthems)
     if obj.tapped and "Continuous" in supertypes:  # no abilities while tapped (Orb of Origin rulings)
         keywords = set()

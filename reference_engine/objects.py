@@ -41,6 +41,11 @@ CHANGES_MADE = [0]
 #: its resolved effects are the same (reference_engine.kept compares them field by field only once
 #: it moved). No rules meaning.
 EFFECT_CHANGES = [0]
+#: Counts every object put into a game's objects by id (``ObjectsDict.__setitem__``) and every card
+#: set on an object (its ``card`` field), of every game: while it, a game's ``objects`` dict and that
+#: dict's count of other changes in place (``ObjectsDict.mutations``) are the same, the cards of the
+#: game's objects are the same (:func:`cards_mark`). No rules meaning.
+CARDS_CHANGED = [0]
 #: The stamp of the next new object (:attr:`GameObject._stamp`): negative, so no change's stamp is one.
 _NEW_STAMP = [0]
 
@@ -111,6 +116,7 @@ class ObjectsDict(TrackedDict):
         VERSION[0] += 1
         CHANGES.append(value)
         CHANGES_MADE[0] += 1
+        CARDS_CHANGED[0] += 1
 
 
 
@@ -119,6 +125,14 @@ def change_mark(objects) -> tuple:
     :func:`changed_since`: the count of changes made, the objects' count of changes in place
     (``ObjectsDict.mutations``, None for another dict) and the dict itself."""
     return CHANGES_MADE[0], getattr(objects, "mutations", None), objects
+
+
+def cards_mark(objects) -> tuple | None:
+    """Where :data:`CARDS_CHANGED` stands for a game's ``objects`` now: the count, the dict's count
+    of changes in place and the dict; equal marks, the same cards (by id); None for a dict that isn't
+    an :class:`ObjectsDict` (its changes are not counted)."""
+    mutations = getattr(objects, "mutations", None)
+    return None if mutations is None else (CARDS_CHANGED[0], mutations, objects)
 
 
 def changed_since(objects, mark: tuple) -> dict | None:
@@ -362,18 +376,26 @@ class GameObject:
         CHANGES_MADE[0] += 1
         if name in SEEN_BY_OTHERS:
             object.__setattr__(self, "_seen_stamp", VERSION[0])
+            if name == "card":
+                CARDS_CHANGED[0] += 1
 
-    def reset_for_zone_change(self) -> None:
+    def reset_for_zone_change(self, zone: str | None = None, controller: str | None = None,
+                              timestamp: int | None = None) -> None:
         """CR 400.7: the object in the new zone remembers nothing of the old one (its status
-        is :data:`NEW_ZONE_STATUS`, it has no counters). One change to the state: the fields
-        that differ are set, the object gets a new stamp (and a new ``_seen_stamp`` if one of
-        them is :data:`SEEN_BY_OTHERS`)."""
+        is :data:`NEW_ZONE_STATUS`, it has no counters); it is in ``zone``, under ``controller``'s
+        control, with ``timestamp`` (CR 613.7d), each left as it is when not given. One change to
+        the state: the fields that differ are set, the object gets a new stamp (and a new
+        ``_seen_stamp`` if one of them is :data:`SEEN_BY_OTHERS`)."""
         set_field = object.__setattr__
         seen = False
         for name, value in NEW_ZONE_STATUS.items():
             if getattr(self, name) is not value:
                 set_field(self, name, value)
                 seen = seen or name in SEEN_BY_OTHERS
+        for name, given in (("zone", zone), ("controller", controller), ("timestamp", timestamp)):
+            if given is not None and getattr(self, name) is not given:  # all three are SEEN_BY_OTHERS
+                set_field(self, name, given)
+                seen = True
         set_field(self, "counters", counters_of(self))
         VERSION[0] += 1
         set_field(self, "_stamp", VERSION[0])

@@ -178,9 +178,11 @@ class PlaytestRules(GameBase):
         protected from it, CR 702.16c), in the battlefield's order; judged again only when it or
         what it is attached to changed (:mod:`reference_engine.verdicts`)."""
         verdicts = kept_verdicts(self)
-        if verdicts is not None:
-            return [self.objects[oid] for oid in ordered_with_bit(self, verdicts, UNATTACHED_EQUIPMENT)]
-        return every_unattached_equipment(self)
+        if verdicts is None:
+            return every_unattached_equipment(self)
+        if not verdicts.bits:  # nothing applies to any object (most checks)
+            return []
+        return [self.objects[oid] for oid in ordered_with_bit(self, verdicts, UNATTACHED_EQUIPMENT)]
 
     def unattach_equipment(self) -> bool:
         """Perform CR 704.5n (the Equipment stays on the battlefield, unattached); log

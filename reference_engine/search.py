@@ -162,10 +162,7 @@ class SearchRules(GameBase):
         """A card found by a search enters the battlefield under ``player``'s control, tapped
         if the effect says so (a new object, CR 400.7; a creature is summoning sick, 302.6);
         its enters abilities trigger (CR 603.6a)."""
-        obj.reset_for_zone_change()
-        obj.zone = BATTLEFIELD
-        obj.controller = player
-        obj.timestamp = self._tick()
+        obj.reset_for_zone_change(BATTLEFIELD, player, self._tick())
         obj.tapped = tapped
         obj.summoning_sick = characteristics(self, obj).is_creature
         self.log.append({"kind": "zone_change", "object": obj.id, "from": "library", "to": BATTLEFIELD,

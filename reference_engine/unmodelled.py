@@ -22,7 +22,7 @@ from .cards import card
 from .errors import UnknownCard, Unsupported
 from .layers import characteristics
 from .model_targets import protected_from
-from .objects import BATTLEFIELD, GameObject, change_mark, changed_since
+from .objects import BATTLEFIELD, CARDS_CHANGED, GameObject, cards_mark
 
 if TYPE_CHECKING:
     from .game_base import GameBase
@@ -225,24 +225,17 @@ def _sword_in_graveyard(game: GameBase, event) -> bool:
 
 
 def _named(game: GameBase, name: str) -> dict[str, GameObject]:
-    """``game``'s objects whose card is named ``name``, by id, kept from one call to the next: brought
-    up to date from the objects changed since (:func:`reference_engine.objects.changed_since`: a card
-    set, an object put into the game's objects by id), found again among every object when those
-    can't be told. One name per game."""
+    """``game``'s objects whose card is named ``name``, by id, kept from one call to the next while
+    no object was put into the game's objects and no card was set (:func:`reference_engine.objects.cards_mark`),
+    found again among every object otherwise. One name per game."""
     objects = game.objects
-    known = game.__dict__.get("_named_kept")  # [change mark, name, found], changed in place
-    changed = None if known is None or known[1] != name else changed_since(objects, known[0])
-    if known is None or changed is None:
-        found = {o.id: o for o in objects.values() if o.card.name == name}
-        object.__setattr__(game, "_named_kept", [change_mark(objects), name, found])  # not the game's state
-        return found
-    found = known[2]
-    for oid, o in changed.items():
-        if o.card.name == name:
-            found[oid] = o
-        elif oid in found:
-            del found[oid]
-    known[0] = change_mark(objects)
+    known = game.__dict__.get("_named_kept")  # (cards mark, name, found)
+    if known is not None and known[1] == name:
+        mark = known[0]
+        if mark is not None and mark[0] == CARDS_CHANGED[0] and mark[2] is objects and mark[1] == objects.mutations:
+            return known[2]
+    found = {o.id: o for o in objects.values() if o.card.name == name}
+    object.__setattr__(game, "_named_kept", (cards_mark(objects), name, found))  # not the game's state
     return found
 
 

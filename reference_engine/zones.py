@@ -91,10 +91,7 @@ class ZoneRules(GameBase):
                              "cause": cause})
             self.leaves_triggers(obj, zone)
         for obj in leaving:
-            obj.reset_for_zone_change()
-            obj.zone = zone
-            obj.controller = obj.owner
-            obj.timestamp = self._tick()
+            obj.reset_for_zone_change(zone, obj.owner, self._tick())
             self.effects = [e for e in self.effects if e.affected != obj.id]
 
     def return_from_exile(self, card: GameObject, new_id: str, controller: str, cause: dict) -> GameObject:

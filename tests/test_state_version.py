@@ -127,3 +127,20 @@ def test_an_object_in_a_new_zone_is_one_change_that_others_see_only_if_they_read
     assert damaged._stamp == VERSION[0] and damaged._seen_stamp == seen
     tapped.reset_for_zone_change()
     assert not tapped.tapped and tapped._stamp == tapped._seen_stamp == VERSION[0]
+
+
+def test_a_zone_change_records_the_object_once():
+    """CR 400.7: a permanent put into its owner's graveyard is a new object there, under its owner's
+    control with a new timestamp (CR 613.7d): one change recorded for it (its stamps the same),
+    however many of its fields differ."""
+    from reference_engine.objects import CHANGES, CHANGES_MADE
+
+    game = ReferenceEngine().new_game(board(obj("b", "Grizzly Bears", controller="P2", tapped=True,
+                                                counters={"+1/+1": 1})))
+    bears = game.objects["b"]
+    made, timestamp = CHANGES_MADE[0], bears.timestamp
+    game.move_to_graveyard(["b"], {"event": "test"})
+    assert (bears.zone, bears.controller, bears.tapped, bears.counters) == ("graveyard", "P1", False, {})
+    assert bears.timestamp > timestamp and bears._stamp == bears._seen_stamp == VERSION[0]
+    assert CHANGES_MADE[0] == made + 1 and CHANGES[-1] is bears
+

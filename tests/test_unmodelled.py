@@ -275,6 +275,17 @@ def test_a_sword_of_the_meek_come_into_a_graveyard_after_a_check_is_seen():
     assert_declined(game, dict(put, id="n2"), "ability:graveyard trigger")
 
 
+def test_a_sword_of_the_meek_gone_from_the_game_after_a_check_no_longer_matters():
+    """As above, a Sword card in a graveyard makes the engine decline; once it is taken out of the
+    game's objects (as a token off the battlefield ceases to exist, CR 704.5d) after an event was
+    checked, its trigger no longer matters."""
+    put = {"type": "put_onto_battlefield", "id": "n1", "card": "Grizzly Bears", "controller": "P1", "attach_to": None}
+    game = game_of(obj("bears", "Grizzly Bears"), obj("sword", "Sword of the Meek", zone="graveyard"))
+    assert_declined(game, put, "ability:graveyard trigger")
+    del game.objects["sword"]
+    assert performed(game, put)["objects"]["n1"]["zone"] == "battlefield"
+
+
 def test_treasure_mana_ability():
     """A Treasure token's "{T}, Sacrifice this artifact: Add one mana of any color." (CR 111.10a)
     is not modelled: activating it is declined, unless the Treasure has no abilities (tapped and
@@ -346,6 +357,7 @@ def test_a_sword_of_the_meek_in_objects_rebound_to_a_new_dict_is_seen():
     put = {"type": "put_onto_battlefield", "id": "n1", "card": "Grizzly Bears", "controller": "P1", "attach_to": None}
     game = game_of(obj("bears", "Grizzly Bears"))
     performed(game, put)
+    game.decline_if_unmodelled(dict(put, id="n2"))  # checked again, nothing put in since
     definition, script = card("Sword of the Meek")
     game.objects = {**game.objects, "s": GameObject("s", definition, script, "P1", "P1", "graveyard", 99)}
     assert_declined(game, dict(put, id="n2"), "ability:graveyard trigger")
