@@ -195,7 +195,7 @@ _X_PERMANENTS = IdsWhere(lambda o: o["zone"] == "battlefield" and "{X}" in _copi
 
 
 @invariant(
-    "copies.x_is_zero",
+    "copies.x_is_zero", refused=False,
     rules=("107.3m", "107.3g", "614.1c", "707.2"),
     rulings=(PENUMBRA_X, PENUMBRA_ENTERS, "Orb of Origin 2024-11-08: If an object's enters-the-battlefield"),
     requires=COPIES | {"x_costs", "counters"},

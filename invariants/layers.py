@@ -350,7 +350,7 @@ def _created_effect_affects_the_controllers_creatures(t: Transition) -> list[str
 
 
 @invariant(
-    "layers.resolved_effects_affect_a_fixed_set",
+    "layers.resolved_effects_affect_a_fixed_set", refused=False,
     rules=("611.2c", "613.7b"),
     requires=LAYERS,
 )
@@ -416,7 +416,7 @@ def _counters_to_read(t: Transition, touched: set | frozenset) -> dict:
 
 
 @invariant(
-    "counters.change_only_by_counter_events",
+    "counters.change_only_by_counter_events", refused=False,
     rules=("122.1", "122.3", "704.5q", "702.89a"),
     requires=frozenset({"counters"}),
 )

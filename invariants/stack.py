@@ -102,7 +102,8 @@ def _pass_problems(t: Transition, before: list, after: list) -> list[str]:
     return out
 
 
-@invariant("stack.resolves_only_when_all_pass", rules=("117.4", "117.3d", "405.5", "117.3b", "117.3c"), requires=STACK)
+@invariant("stack.resolves_only_when_all_pass", rules=("117.4", "117.3d", "405.5", "117.3b", "117.3c"), requires=STACK,
+           refused=False)
 def resolves_only_when_all_pass(t: Transition):
     """Nothing on the stack resolves until every player has passed priority in succession; then
     the top object does, and the active player receives priority.
@@ -132,7 +133,8 @@ def resolves_only_when_all_pass(t: Transition):
     return out
 
 
-@invariant("stack.last_in_first_out", rules=("405.5", "608.1"), requires=STACK)
+@invariant("stack.last_in_first_out", rules=("405.5", "608.1"), requires=STACK,
+           refused=False, on_stack=True)
 def last_in_first_out(t: Transition):
     """The object that leaves the stack is the last one put on it, one at a time; the others stay
     in order (the stack resolves last in, first out)."""
@@ -183,7 +185,8 @@ def cast_puts_the_spell_on_the_stack(t: Transition):
     return out
 
 
-@invariant("stack.spell_leaves_to_its_zone", rules=("608.2n", "608.3a", "608.2b", "608.3b", "404.1"), requires=STACK)
+@invariant("stack.spell_leaves_to_its_zone", rules=("608.2n", "608.3a", "608.2b", "608.3b", "404.1"), requires=STACK,
+           refused=False, on_stack=True)
 def spell_leaves_to_its_zone(t: Transition):
     """A spell that leaves the stack becomes an object of the game owned by its caster: an instant
     or sorcery in its owner's graveyard (as it resolves, or when all its targets are illegal), a
@@ -282,7 +285,8 @@ def _apnap(obs: dict) -> list:
     return players[i:] + players[:i]
 
 
-@invariant("stack.triggers_in_apnap_order", rules=("603.3b", "101.4"), requires=STACK)
+@invariant("stack.triggers_in_apnap_order", rules=("603.3b", "101.4"), requires=STACK,
+           refused=False, on_stack=True)
 def triggers_in_apnap_order(t: Transition):
     """Triggered abilities put on the stack at the same time go in APNAP order: all of the active
     player's first, then the next player's (so the nonactive player's resolve first)."""
