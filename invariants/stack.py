@@ -154,7 +154,8 @@ def last_in_first_out(t: Transition):
     return out
 
 
-@invariant("stack.cast_puts_the_spell_on_the_stack", rules=("601.2a", "601.2c", "117.3c", "405.2"), requires=STACK,
+@invariant("stack.cast_puts_the_spell_on_the_stack", refused=False,
+           rules=("601.2a", "601.2c", "117.3c", "405.2"), requires=STACK,
            on=("cast",))
 def cast_puts_the_spell_on_the_stack(t: Transition):
     """A spell cast in a game with the stack goes on top of the stack with the targets it was cast
@@ -258,7 +259,7 @@ def _changed_anyway(t: Transition, top: dict, targets: list) -> list[str]:
     return out
 
 
-@invariant("stack.illegal_targets_no_effect", rules=("608.2b", "400.7", "608.2n"), requires=STACK,
+@invariant("stack.illegal_targets_no_effect", refused=False, rules=("608.2b", "400.7", "608.2n"), requires=STACK,
            on=("pass_priority",))
 def illegal_targets_no_effect(t: Transition):
     """A spell or triggered ability whose targets are all gone from the battlefield (or players who
@@ -329,7 +330,7 @@ def _penumbra_copy(t: Transition, e: dict, source: dict, match: re.Match) -> lis
     return []
 
 
-@invariant("stack.penumbra_copies_as_it_last_existed", rules=("603.10a", "608.2h", "707.9b", "111.12"),
+@invariant("stack.penumbra_copies_as_it_last_existed", refused=False, rules=("603.10a", "608.2h", "707.9b", "111.12"),
            rulings=(PENUMBRA_RULING,), requires=STACK, on_log=("resolved",))
 def penumbra_copies_as_it_last_existed(t: Transition):
     """A Penumbra Umbra-style ability ("When this is put into a graveyard from the battlefield, create a

@@ -122,7 +122,7 @@ def _dealt_deathtouch_damage(t: Transition) -> dict[str, str | None]:
     return dealt
 
 
-@invariant("sba.deathtouch_damage", rules=("704.3", "704.5h", "702.2b", "702.12b"),
+@invariant("sba.deathtouch_damage", refused=False, rules=("704.3", "704.5h", "702.2b", "702.12b"),
            requires=("sba.deathtouch_damage",), family="generic", on_log=("damage",))
 def deathtouch_damage(t: Transition):
     """704.5h: a creature dealt damage by a deathtouch source during the event is no longer on the
