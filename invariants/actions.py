@@ -121,7 +121,7 @@ def edict_player_chooses(t: Transition):
     return out + _player_chose(t, player, creatures, asked, gone)
 
 
-@invariant("put_onto_battlefield.enters_tapped", rules=("110.5b", "614.1c"),
+@invariant("put_onto_battlefield.enters_tapped", refused=False, rules=("110.5b", "614.1c"),
            requires=("put_onto_battlefield.tapped",), on=("put_onto_battlefield",))
 def put_tapped(t: Transition):
     """A permanent an effect puts onto the battlefield tapped (``"tapped": true``) is tapped as it enters
@@ -141,7 +141,8 @@ def put_tapped(t: Transition):
     return out
 
 
-@invariant("damage.zero_is_no_damage", rules=("120.8", "702.2b", "702.15b", "603.2"), requires=("damage", "damage.zero"),
+@invariant("damage.zero_is_no_damage", refused=False,
+           rules=("120.8", "702.2b", "702.15b", "603.2"), requires=("damage", "damage.zero"),
            on=("damage",))
 def zero_is_no_damage(t: Transition):
     """A source that would deal 0 damage deals no damage at all (CR 120.8): nothing is marked or lost, a

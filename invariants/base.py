@@ -44,6 +44,11 @@ class Invariant:
     on: frozenset[str] | None = None
     #: The log entry kinds that make it apply on a step of any event type.
     on_log: frozenset[str] = frozenset()
+    #: Whether it can apply on a refused step (the event raised IllegalAction): None on any step,
+    #: False only on an accepted one, True only on a refused one; see :func:`invariant`.
+    refused: bool | None = None
+    #: Whether it can apply only on a step with objects on the stack before or after it (:func:`on_the_stack`).
+    on_stack: bool = False
 
     def may_apply(self, event_type: object, log_kinds: frozenset[str] | set[str]) -> bool:
         """Whether a step of ``event_type`` (the event's ``type``) whose log has entries of
@@ -102,7 +107,8 @@ def outside_the_stack(check: Check) -> Check:
 
 
 def invariant(name: str, *, rules: Iterable[str], rulings: Iterable[str] = (), requires: Iterable[str] = (),
-              family: str = "rules", scope: str = "step", on: Iterable[str] | None = None, on_log: Iterable[str] = ()):
+              family: str = "rules", scope: str = "step", on: Iterable[str] | None = None, on_log: Iterable[str] = (),
+              refused: bool | None = None, on_stack: bool = False):
     """Register the decorated check as an invariant named ``name``.
 
     ``scope`` is ``"step"`` (the check takes a :class:`Transition`) or ``"scenario"``
@@ -119,8 +125,14 @@ def invariant(name: str, *, rules: Iterable[str], rulings: Iterable[str] = (), r
     (:class:`harness.running.invariant_schedule.Schedule`); ``tests/test_invariant_schedule.py``
     shows the check returns None on such steps of fuzz runs. Declaring neither (the default)
     checks it on every step.
+
+    ``refused`` and ``on_stack`` declare what of the step's outcome its check's first test reads:
+    ``refused=False`` (it returns None on a refused step, ``t.illegal`` not None), ``refused=True``
+    (None on an accepted one), ``on_stack=True`` (None on a step with no object on the stack before
+    or after it, :func:`on_the_stack`, both observations plain dicts). The runner leaves it out of
+    those steps as it does for ``on`` (``tests/test_invariant_schedule.py``).
     """
-    if scope != "step" and (on is not None or on_log):
+    if scope != "step" and (on is not None or on_log or refused is not None or on_stack):
         raise ValueError(f"invariant {name!r}: only a step invariant declares what it reads (on, on_log)")
     declared = None if on is None and not on_log else frozenset(on or ())
 
@@ -135,7 +147,7 @@ def invariant(name: str, *, rules: Iterable[str], rulings: Iterable[str] = (), r
             checked = outside_the_stack(check)
         REGISTRY[name] = Invariant(
             name, family, tuple(rules), tuple(rulings), frozenset(requires), checked, summary, scope, declared,
-            frozenset(on_log))
+            frozenset(on_log), refused, on_stack)
         return check
 
     return register

@@ -163,7 +163,7 @@ def _replacement_chain(i, entries: list[dict], first: str) -> list[str]:
     return out
 
 
-@invariant("chance.instructions_carried_out", rules=("705.1", "706.1", "614.6"), requires=CHANCE,
+@invariant("chance.instructions_carried_out", refused=False, rules=("705.1", "706.1", "614.6"), requires=CHANCE,
            on=("flip_coins", "roll_dice"))
 def instructions_carried_out(t: Transition):
     """An instruction to flip N coins is N flips (instructions 1..N); to roll dice, one roll (instruction 1).

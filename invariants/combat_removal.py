@@ -72,7 +72,8 @@ def _combatant_problems(t: Transition, kind: str | None, oid: str, before: dict)
     return removed if removed is not None else _stays_in_combat(t, oid, before, after)
 
 
-@invariant("combat.removal_from_combat", rules=("506.4", "701.15a", "509.1h", "511.3"), rulings=(_UMBRA_RULING,),
+@invariant("combat.removal_from_combat", refused=False,
+           rules=("506.4", "701.15a", "509.1h", "511.3"), rulings=(_UMBRA_RULING,),
            requires=COMBAT)
 def removal_from_combat(t: Transition):
     """A creature stays in combat until it is removed: it leaves, changes control or regenerates (506.4).

@@ -42,7 +42,8 @@ def _owners_changed(t: Transition) -> list[str]:
     return out
 
 
-@invariant("generic.new_objects_owned_by_their_controller", rules=("110.2", "111.2", "108.3"), family="generic",
+@invariant("generic.new_objects_owned_by_their_controller", refused=False,
+           rules=("110.2", "111.2", "108.3"), family="generic",
            on_log=("zone_change",))
 def new_objects_owned_by_their_controller(t: Transition):
     """An object created or put onto the battlefield from outside the game by this event is owned and
@@ -69,7 +70,7 @@ def new_objects_owned_by_their_controller(t: Transition):
     return out
 
 
-@invariant("control.gains_control_and_nothing_else", rules=("613.1b", "506.4", "302.6", "108.3"),
+@invariant("control.gains_control_and_nothing_else", refused=False, rules=("613.1b", "506.4", "302.6", "108.3"),
            requires=("control_change",), on=("change_control",))
 def gains_control_and_nothing_else(t: Transition):
     """After "P gains control of X": X is P's (unless a state-based action then took it off the
@@ -117,7 +118,7 @@ def _kept_one(t: Transition, controller, group: list[str], asked: Decision) -> l
     return out
 
 
-@invariant("control.legend_rule_asks_the_new_controller", rules=("704.5j", "613.1b"),
+@invariant("control.legend_rule_asks_the_new_controller", refused=False, rules=("704.5j", "613.1b"),
            requires=("control_change", "legend_rule"), on=("change_control",))
 def legend_rule_asks_the_new_controller(t: Transition):
     """Gaining control of a legend with the name of one you control: you choose which one stays

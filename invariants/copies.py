@@ -195,7 +195,7 @@ _X_PERMANENTS = IdsWhere(lambda o: o["zone"] == "battlefield" and "{X}" in _copi
 
 
 @invariant(
-    "copies.x_is_zero",
+    "copies.x_is_zero", refused=False,
     rules=("107.3m", "107.3g", "614.1c", "707.2"),
     rulings=(PENUMBRA_X, PENUMBRA_ENTERS, "Orb of Origin 2024-11-08: If an object's enters-the-battlefield"),
     requires=COPIES | {"x_costs", "counters"},
@@ -234,7 +234,7 @@ def x_is_zero(t: Transition):
 
 
 @invariant(
-    "copies.enters_abilities_trigger",
+    "copies.enters_abilities_trigger", refused=False,
     rules=("603.6a", "707.5", "111.13"),
     rulings=(PENUMBRA_ENTERS,),
     requires=COPIES | {"triggers"},
@@ -305,7 +305,7 @@ def _penumbra_token(t: Transition, aura_id: str, created: dict) -> list[str]:
 
 
 @invariant(
-    "copies.penumbra_umbra_copies_the_enchanted_creature",
+    "copies.penumbra_umbra_copies_the_enchanted_creature", refused=False,
     rules=("603.6c", "603.10a", "608.2h", "707.9b", "111.2"),
     rulings=(PENUMBRA_LKI, PENUMBRA_EXACT),
     requires=COPIES | {"triggers", "umbra_armor"},

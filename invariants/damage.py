@@ -35,7 +35,8 @@ def damage_to_player(before: dict, event: dict) -> tuple[str, int, str | None] |
     return None
 
 
-@invariant("damage.player_loses_life", rules=("120.3a", "702.15b"), requires=("damage",), on=("damage", "cast"))
+@invariant("damage.player_loses_life", refused=False,
+           rules=("120.3a", "702.15b"), requires=("damage",), on=("damage", "cast"))
 def player_loses_life(t: Transition):
     """A player dealt N damage loses exactly N life; no other player's life changes but by lifelink."""
     if t.illegal is not None:

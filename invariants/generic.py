@@ -451,7 +451,7 @@ def _missing_entry(oid: str, obj: dict, entry: dict | None) -> str:
             f"CR 111.7, 704.5d)")
 
 
-@invariant("generic.illegal_changes_nothing", rules=("104.3", "117.1"), family="generic")
+@invariant("generic.illegal_changes_nothing", refused=True, rules=("104.3", "117.1"), family="generic")
 def illegal_changes_nothing(t: Transition):
     """An event the engine refuses (IllegalAction) leaves every object and player unchanged."""
     if t.illegal is None:

@@ -350,7 +350,7 @@ def _created_effect_affects_the_controllers_creatures(t: Transition) -> list[str
 
 
 @invariant(
-    "layers.resolved_effects_affect_a_fixed_set",
+    "layers.resolved_effects_affect_a_fixed_set", refused=False,
     rules=("611.2c", "613.7b"),
     requires=LAYERS,
 )
@@ -378,7 +378,7 @@ def resolved_effects_affect_a_fixed_set(t: Transition):
 
 
 @invariant(
-    "layers.until_end_of_turn_effects_end",
+    "layers.until_end_of_turn_effects_end", refused=False,
     rules=("514.2", "611.2a"),
     requires=LAYERS | {"cleanup"},
     on=("cleanup",),
@@ -416,7 +416,7 @@ def _counters_to_read(t: Transition, touched: set | frozenset) -> dict:
 
 
 @invariant(
-    "counters.change_only_by_counter_events",
+    "counters.change_only_by_counter_events", refused=False,
     rules=("122.1", "122.3", "704.5q", "702.89a"),
     requires=frozenset({"counters"}),
 )
@@ -452,7 +452,7 @@ def counters_change_only_by_counter_events(t: Transition):
 
 
 @invariant(
-    "counters.umbra_armor_removes_damage_not_counters",
+    "counters.umbra_armor_removes_damage_not_counters", refused=False,
     rules=("702.89a", "122.1"),
     requires=frozenset({"counters", "umbra_armor"}),
     on_log=("replacement",),

@@ -46,7 +46,7 @@ def _the_rest_go_to_the_graveyard(oid: str, zone, cause: dict | None) -> list[st
     return []
 
 
-@invariant("legend_rule.controller_chooses", rules=("704.5j",), requires=("legend_rule",),
+@invariant("legend_rule.controller_chooses", refused=False, rules=("704.5j",), requires=("legend_rule",),
            on=("put_onto_battlefield",))
 def controller_chooses(t: Transition):
     """A legend entering under a player who controls one of the same name: that player chooses one to keep.
@@ -105,7 +105,8 @@ def _as_the_rule_saw_them(t: Transition) -> dict[str, dict]:
     return seen
 
 
-@invariant("legend_rule.same_controller_only", rules=("704.5j",), requires=("legend_rule",), on_log=("zone_change",))
+@invariant("legend_rule.same_controller_only", refused=False,
+           rules=("704.5j",), requires=("legend_rule",), on_log=("zone_change",))
 def same_controller_only(t: Transition):
     """The legend rule only applies to legends controlled by the same player.
 

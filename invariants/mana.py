@@ -214,7 +214,7 @@ def replacement_order_chosen(t: Transition):
             for d in asked if d.player != player]
 
 
-@invariant("mana.pool_empties", rules=("106.4", "500.4"), requires=("mana",),
+@invariant("mana.pool_empties", refused=False, rules=("106.4", "500.4"), requires=("mana",),
            on=("pass_step", "begin_turn", "cleanup"))
 def pool_empties(t: Transition):
     """Every mana pool is empty after a step ends (``pass_step``, ``begin_turn``, ``cleanup``).
@@ -256,7 +256,7 @@ def pool_shape(t: Transition):
     return out
 
 
-@invariant("turn.untap_step", rules=("502.3", "302.6"), requires=("mana",), on=("begin_turn",))
+@invariant("turn.untap_step", refused=False, rules=("502.3", "302.6"), requires=("mana",), on=("begin_turn",))
 def untap_step(t: Transition):
     """``begin_turn`` P: P's permanents untap and stop being summoning sick; other players'
     permanents keep their tapped status."""

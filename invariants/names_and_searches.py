@@ -298,7 +298,7 @@ def _attached(obs: dict, oid: str) -> list[str]:
     return sorted(a for a, o in obs["objects"].items() if o.get("attached_to") == oid and o.get("zone") == "battlefield")
 
 
-@invariant("search.impostor_may_be_found", rules=("201.2",), rulings=(SEARCH,), requires=LIBRARY_SEARCH,
+@invariant("search.impostor_may_be_found", refused=False, rules=("201.2",), rulings=(SEARCH,), requires=LIBRARY_SEARCH,
            on=SEARCHING_EVENTS)
 def impostor_may_be_found(t: Transition):
     """Each time a player searches their library for one or more cards, every Omnipresent
@@ -355,7 +355,7 @@ def _went_on(search: Search, oid, name, now: dict) -> list[str]:
     return []
 
 
-@invariant("search.found_card_goes_on", rules=("201.2",), rulings=(SEARCH,), requires=LIBRARY_SEARCH,
+@invariant("search.found_card_goes_on", refused=False, rules=("201.2",), rulings=(SEARCH,), requires=LIBRARY_SEARCH,
            on=SEARCHING_EVENTS)
 def found_card_goes_on(t: Transition):
     """The search goes on with each card found, an Omnipresent Impostor in place of another

@@ -24,7 +24,7 @@ def _regenerated(t: Transition) -> dict[str, int]:
     return out
 
 
-@invariant("regeneration.taps_and_removes_from_combat", rules=("701.15a",),
+@invariant("regeneration.taps_and_removes_from_combat", refused=False, rules=("701.15a",),
            requires=("regeneration", "log.replacement_effects"), on_log=("replacement",))
 def taps_and_removes_from_combat(t: Transition):
     """A regenerated permanent uses a shield, has no damage, is tapped and out of combat.
@@ -55,7 +55,7 @@ def taps_and_removes_from_combat(t: Transition):
     return out
 
 
-@invariant("regeneration.not_when_cant_be_regenerated", rules=("701.15c",),
+@invariant("regeneration.not_when_cant_be_regenerated", refused=False, rules=("701.15c",),
            requires=("regeneration", "destroy"), on=DESTROYING_EVENTS)
 def not_when_cant_be_regenerated(t: Transition):
     """A permanent that "can't be regenerated" (Wrath of God) keeps its regeneration shields unused.

@@ -378,7 +378,8 @@ def _entered_problems(t: Transition, oid: str, obj: dict, card, caster) -> list[
     return out
 
 
-@invariant("spells.permanent_spell_enters", rules=("608.3", "608.3a", "608.3c", "303.4a", "302.6", "110.2"),
+@invariant("spells.permanent_spell_enters", refused=False,
+           rules=("608.3", "608.3a", "608.3c", "303.4a", "302.6", "110.2"),
            requires=("cast_permanents", "cards:permanent spells"), on=("cast",))
 def permanent_spell_enters(t: Transition):
     """A permanent spell that was cast resolves: it becomes a permanent and enters the battlefield

@@ -102,7 +102,8 @@ def _pass_problems(t: Transition, before: list, after: list) -> list[str]:
     return out
 
 
-@invariant("stack.resolves_only_when_all_pass", rules=("117.4", "117.3d", "405.5", "117.3b", "117.3c"), requires=STACK)
+@invariant("stack.resolves_only_when_all_pass", rules=("117.4", "117.3d", "405.5", "117.3b", "117.3c"), requires=STACK,
+           refused=False)
 def resolves_only_when_all_pass(t: Transition):
     """Nothing on the stack resolves until every player has passed priority in succession; then
     the top object does, and the active player receives priority.
@@ -132,7 +133,8 @@ def resolves_only_when_all_pass(t: Transition):
     return out
 
 
-@invariant("stack.last_in_first_out", rules=("405.5", "608.1"), requires=STACK)
+@invariant("stack.last_in_first_out", rules=("405.5", "608.1"), requires=STACK,
+           refused=False, on_stack=True)
 def last_in_first_out(t: Transition):
     """The object that leaves the stack is the last one put on it, one at a time; the others stay
     in order (the stack resolves last in, first out)."""
@@ -152,7 +154,8 @@ def last_in_first_out(t: Transition):
     return out
 
 
-@invariant("stack.cast_puts_the_spell_on_the_stack", rules=("601.2a", "601.2c", "117.3c", "405.2"), requires=STACK,
+@invariant("stack.cast_puts_the_spell_on_the_stack", refused=False,
+           rules=("601.2a", "601.2c", "117.3c", "405.2"), requires=STACK,
            on=("cast",))
 def cast_puts_the_spell_on_the_stack(t: Transition):
     """A spell cast in a game with the stack goes on top of the stack with the targets it was cast
@@ -183,7 +186,8 @@ def cast_puts_the_spell_on_the_stack(t: Transition):
     return out
 
 
-@invariant("stack.spell_leaves_to_its_zone", rules=("608.2n", "608.3a", "608.2b", "608.3b", "404.1"), requires=STACK)
+@invariant("stack.spell_leaves_to_its_zone", rules=("608.2n", "608.3a", "608.2b", "608.3b", "404.1"), requires=STACK,
+           refused=False, on_stack=True)
 def spell_leaves_to_its_zone(t: Transition):
     """A spell that leaves the stack becomes an object of the game owned by its caster: an instant
     or sorcery in its owner's graveyard (as it resolves, or when all its targets are illegal), a
@@ -255,7 +259,7 @@ def _changed_anyway(t: Transition, top: dict, targets: list) -> list[str]:
     return out
 
 
-@invariant("stack.illegal_targets_no_effect", rules=("608.2b", "400.7", "608.2n"), requires=STACK,
+@invariant("stack.illegal_targets_no_effect", refused=False, rules=("608.2b", "400.7", "608.2n"), requires=STACK,
            on=("pass_priority",))
 def illegal_targets_no_effect(t: Transition):
     """A spell or triggered ability whose targets are all gone from the battlefield (or players who
@@ -282,7 +286,8 @@ def _apnap(obs: dict) -> list:
     return players[i:] + players[:i]
 
 
-@invariant("stack.triggers_in_apnap_order", rules=("603.3b", "101.4"), requires=STACK)
+@invariant("stack.triggers_in_apnap_order", rules=("603.3b", "101.4"), requires=STACK,
+           refused=False, on_stack=True)
 def triggers_in_apnap_order(t: Transition):
     """Triggered abilities put on the stack at the same time go in APNAP order: all of the active
     player's first, then the next player's (so the nonactive player's resolve first)."""
@@ -325,7 +330,7 @@ def _penumbra_copy(t: Transition, e: dict, source: dict, match: re.Match) -> lis
     return []
 
 
-@invariant("stack.penumbra_copies_as_it_last_existed", rules=("603.10a", "608.2h", "707.9b", "111.12"),
+@invariant("stack.penumbra_copies_as_it_last_existed", refused=False, rules=("603.10a", "608.2h", "707.9b", "111.12"),
            rulings=(PENUMBRA_RULING,), requires=STACK, on_log=("resolved",))
 def penumbra_copies_as_it_last_existed(t: Transition):
     """A Penumbra Umbra-style ability ("When this is put into a graveyard from the battlefield, create a

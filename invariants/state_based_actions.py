@@ -45,7 +45,7 @@ def _in_order(objects: dict, ids: frozenset) -> list[tuple[str, dict]]:
     return [(oid, objects[oid]) for oid in filter(ids.__contains__, objects)]
 
 
-@invariant("sba.life_total", rules=("704.3", "704.5a"), requires=("sba.life_total",), family="generic")
+@invariant("sba.life_total", refused=False, rules=("704.3", "704.5a"), requires=("sba.life_total",), family="generic")
 def life_total(t: Transition):
     """704.5a: a player with 0 or less life has lost the game."""
     if t.illegal is not None:
@@ -122,7 +122,7 @@ def _dealt_deathtouch_damage(t: Transition) -> dict[str, str | None]:
     return dealt
 
 
-@invariant("sba.deathtouch_damage", rules=("704.3", "704.5h", "702.2b", "702.12b"),
+@invariant("sba.deathtouch_damage", refused=False, rules=("704.3", "704.5h", "702.2b", "702.12b"),
            requires=("sba.deathtouch_damage",), family="generic", on_log=("damage",))
 def deathtouch_damage(t: Transition):
     """704.5h: a creature dealt damage by a deathtouch source during the event is no longer on the

@@ -271,7 +271,7 @@ def _life_with_lifelink(t: Transition, objects: dict, dealt: list[dict], lifelin
     return expected
 
 
-@invariant("templates.lifelink_on_any_damage", rules=("702.15b", "120.3f", "120.3a"),
+@invariant("templates.lifelink_on_any_damage", refused=False, rules=("702.15b", "120.3f", "120.3a"),
            requires=("damage", "cards:lifelink"), on_log=("damage",))
 def lifelink_on_any_damage(t: Transition):
     """Damage dealt by a source with lifelink, to a creature or a player, by any event, makes its
@@ -324,7 +324,7 @@ def _dealt_granted_deathtouch(t: Transition) -> dict[str, str]:
     return dealt
 
 
-@invariant("templates.deathtouch_from_any_source", rules=("702.2b", "704.5h", "702.12b"),
+@invariant("templates.deathtouch_from_any_source", refused=False, rules=("702.2b", "704.5h", "702.12b"),
            requires=("sba.deathtouch_damage",), on_log=("damage",))
 def deathtouch_from_any_source(t: Transition):
     """A creature dealt damage by a source with deathtouch the source's card doesn't print (granted
@@ -360,7 +360,7 @@ def enters_as_itself(e: dict) -> bool:
     return e.get("type") == "cast" and isinstance(e.get("id"), str)
 
 
-@invariant("templates.enters_tapped", rules=("614.1c", "614.12"), requires=("cards:enters tapped",),
+@invariant("templates.enters_tapped", refused=False, rules=("614.1c", "614.12"), requires=("cards:enters tapped",),
            on=("put_onto_battlefield", "cast"))
 def enters_tapped(t: Transition):
     """A permanent whose card says "~ enters tapped" is tapped once put onto the battlefield (CR 614.1c)."""

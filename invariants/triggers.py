@@ -73,7 +73,8 @@ def _died(t: Transition) -> list[str]:
     return out
 
 
-@invariant("triggers.tokens_per_counter_as_it_last_existed", rules=("603.10a", "608.2h", "700.4", "111.2", "603.3a"),
+@invariant("triggers.tokens_per_counter_as_it_last_existed", refused=False,
+           rules=("603.10a", "608.2h", "700.4", "111.2", "603.3a"),
            requires=("triggers", "counters"), on_log=("zone_change",))
 def tokens_per_counter_as_it_last_existed(t: Transition):
     """A creature whose card says "When this dies, create a 1/1 ... Thopter ... for each +1/+1
@@ -112,7 +113,8 @@ def tokens_per_counter_as_it_last_existed(t: Transition):
     return out if applicable else None
 
 
-@invariant("triggers.controller_is_the_sources", rules=("603.3a", "603.10a", "113.8"), requires=("triggers",),
+@invariant("triggers.controller_is_the_sources", refused=False,
+           rules=("603.3a", "603.10a", "113.8"), requires=("triggers",),
            on_log=("trigger",))
 def controller_is_the_sources(t: Transition):
     """A triggered ability is controlled by its source's controller when it triggered (as it last

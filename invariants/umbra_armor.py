@@ -441,7 +441,7 @@ def or_regeneration_the_other_remains(t: Transition):
 
 
 @invariant(
-    "umbra_armor.only_on_destruction",
+    "umbra_armor.only_on_destruction", refused=False,
     rules=("702.89a", "701.17a", "704.5f", "704.5j"),
     rulings=("Indrik Umbra 2024-06-07: Umbra armor has no effect if the enchanted creature is put into a graveyard",),
     requires=UMBRA | {"sacrifice"},
@@ -476,7 +476,7 @@ def only_on_destruction(t: Transition):
 
 
 @invariant(
-    "umbra_armor.only_auras_that_have_it",
+    "umbra_armor.only_auras_that_have_it", refused=False,
     rules=("702.89a", "613.1f"),
     rulings=("Umbra Mystic 2010-06-15: Umbra Mystic grants umbra armor to Auras attached to permanents you control",),
     requires=frozenset({"umbra_armor", "log.replacement_effects"}),

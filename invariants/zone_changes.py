@@ -499,7 +499,7 @@ def not_destruction(t: Transition):
     return out
 
 
-@invariant("zones.leaves_the_battlefield_abilities_trigger", rules=("603.6c", "603.10a"),
+@invariant("zones.leaves_the_battlefield_abilities_trigger", refused=False, rules=("603.6c", "603.10a"),
            requires=("triggers", "cards:leaves trigger"))
 def leaves_the_battlefield_abilities_trigger(t: Transition):
     """A permanent whose card says "When ~ leaves the battlefield, ..." triggers whatever zone it goes to

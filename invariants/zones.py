@@ -34,7 +34,7 @@ def _in_owners_graveyard(t: Transition, oid: str, owner: str) -> str | None:
     return None
 
 
-@invariant("zones.sacrificed_goes_to_its_owners_graveyard", rules=("701.17a", "400.3", "404.1"),
+@invariant("zones.sacrificed_goes_to_its_owners_graveyard", refused=False, rules=("701.17a", "400.3", "404.1"),
            family="generic", requires=("sacrifice",), on=("sacrifice",))
 def sacrificed_goes_to_its_owners_graveyard(t: Transition):
     """A sacrificed permanent is put into its owner's graveyard; no replacement effect in scope stops it
@@ -51,7 +51,8 @@ def sacrificed_goes_to_its_owners_graveyard(t: Transition):
     return [f"{oid} ({before['name']}) was sacrificed but {problem.split(' ', 1)[1]}"] if problem else []
 
 
-@invariant("zones.destroyed_without_replacement_leaves", rules=("701.7a", "702.12b", "704.5g", "704.5h", "400.3"),
+@invariant("zones.destroyed_without_replacement_leaves", refused=False,
+           rules=("701.7a", "702.12b", "704.5g", "704.5h", "400.3"),
            family="generic", requires=("destroy",), on=DESTROYING_EVENTS)
 def destroyed_without_replacement_leaves(t: Transition):
     """A creature destroyed by a spell, an effect, lethal damage or deathtouch damage, that isn't
@@ -78,7 +79,7 @@ def destroyed_without_replacement_leaves(t: Transition):
     return out if applicable else None
 
 
-@invariant("zones.graveyard_is_the_owners", rules=("400.3", "404.1", "108.3"), family="generic",
+@invariant("zones.graveyard_is_the_owners", refused=False, rules=("400.3", "404.1", "108.3"), family="generic",
            on_log=("zone_change",))
 def graveyard_is_the_owners(t: Transition):
     """Every object the log puts into a graveyard is in its owner's graveyard (not its controller's)."""
@@ -102,7 +103,7 @@ def graveyard_is_the_owners(t: Transition):
     return out
 
 
-@invariant("zones.destroyed_unless_replaced", rules=("701.7a", "614.1a", "704.5g", "704.5h", "702.12b"),
+@invariant("zones.destroyed_unless_replaced", refused=False, rules=("701.7a", "614.1a", "704.5g", "704.5h", "702.12b"),
            family="generic", requires=("destroy", "log.replacement_effects"), on=DESTROYING_EVENTS)
 def destroyed_unless_replaced(t: Transition):
     """A creature that would be destroyed and isn't indestructible leaves the battlefield, unless a

@@ -182,3 +182,62 @@ def test_counters_removed_by_umbra_armor_are_found_and_only_a_replacement_is_rea
     assert _due("counters.umbra_armor_removes_damage_not_counters", "destroy", saved)
     assert check(Transition(before, {"type": "destroy", "targets": ["c"]}, {**after, "log": []})) is None
     assert not _due("counters.umbra_armor_removes_damage_not_counters", "destroy", [{"kind": "damage"}])
+
+
+REFUSED_OR_STACK = [inv for inv in invariants.REGISTRY.values() if inv.refused is not None or inv.on_stack]
+
+
+def test_refused_and_stack_declarations_are_left_out_only_where_their_check_says_none(outside_coverage):
+    """On every judged step of fuzz runs of the reference engine and of mutants, an invariant
+    :meth:`Schedule.checks` leaves out for its ``refused`` or ``on_stack`` declaration (what
+    :meth:`Schedule.due` keeps) returns None there; most declared ones are left out somewhere."""
+    left_out: dict[str, int] = {}
+    judge = execution.Session._judge
+
+    def judge_and_verify(self, transition, index, event, before, after):
+        plan = invariant_schedule.schedule(self.invariants)
+        kept = {id(entry[0]) for entry in plan.checks(event.get("type"), transition.log, before, after,
+                                                      transition.illegal is not None)}
+        for inv in plan.due(event.get("type"), transition.log):
+            if id(inv) not in kept and (inv.refused is not None or inv.on_stack):
+                assert inv.check(transition) is None, (inv.name, transition.illegal, before.get("stack"),
+                                                       after.get("stack"))
+                left_out[inv.name] = left_out.get(inv.name, 0) + 1
+        return judge(self, transition, index, event, before, after)
+
+    execution.Session._judge = judge_and_verify  # type: ignore[method-assign]
+    try:
+        run(ReferenceAdapter(), max_examples=60, seed=0, database=None, explore=True)
+        for name in ("stack_fizzled_spell_partly_resolves", "first_strike_deals_damage_twice"):
+            run(MUTANTS[name].load(), max_examples=40, seed=0, database=None, explore=True, shrink=False,
+                keep_going=True)
+    finally:
+        execution.Session._judge = judge  # type: ignore[method-assign]
+    declared = {inv.name for inv in REFUSED_OR_STACK if inv.requires <= _reference_capabilities()}
+    assert len(declared & set(left_out)) * 2 > len(declared), sorted(declared - set(left_out))  # not vacuous
+    assert left_out.get("generic.illegal_changes_nothing") and left_out.get("stack.triggers_in_apnap_order")
+
+
+def test_refused_and_stack_declarations_need_the_step_known():
+    """A step whose refusal is not told (``refused`` None) keeps every due invariant; a step whose
+    observations are not plain dicts (a dict subclass, whose stack its checks read) keeps the
+    ``on_stack`` ones, left out only when both are plain dicts with nothing on the stack."""
+    invs = [inv for inv in invariants.REGISTRY.values() if inv.scope == "step"]
+    plan = invariant_schedule.Schedule(invs)
+    on_stack = {inv.name for inv in invs if inv.on_stack}
+    assert on_stack >= {"stack.triggers_in_apnap_order", "stack.last_in_first_out"}
+
+    def names(before, after, refused):
+        return {entry[1] for entry in plan.checks("pass_priority", [], before, after, refused)}
+
+    empty = {"objects": {}, "stack": []}
+    assert names(empty, empty, None) >= on_stack | {"generic.illegal_changes_nothing"}
+    assert not names(empty, empty, False) & (on_stack | {"generic.illegal_changes_nothing"})
+    assert "generic.illegal_changes_nothing" in names(empty, empty, True)
+    assert "stack.resolves_only_when_all_pass" not in names(empty, empty, True)
+
+    class Observed(dict):
+        """An observation of a dict subclass (no stack by :func:`invariants.base.on_the_stack`)."""
+
+    waiting = Observed(objects={}, stack=[{"id": "s1", "kind": "spell"}])
+    assert names(waiting, waiting, False) >= on_stack

@@ -505,7 +505,7 @@ class Session:
         plan = schedule(self.invariants)
         stats.count_checked(plan.names)  # every invariant is checked; those that can't apply are skipped (None)
         try:
-            for entry in plan.checks(event.get("type"), transition.log, transition.before, transition.after):
+            for entry in plan.checks(event.get("type"), transition.log, before, after, transition.illegal is not None):
                 result = entry[2](transition)
                 if result is not None:
                     applied.append(entry)

@@ -11,6 +11,10 @@ An invariant that predicts what an event does when it resolves at once is not ap
 step with objects on the stack (:func:`invariants.base.outside_the_stack`): :meth:`Schedule.checks`
 tells such steps apart once per step (:func:`invariants.base.on_the_stack`), leaves those
 invariants out of them and, on the other steps, calls the check they wrap directly.
+
+A step invariant may also declare that its check's first test returns None on a refused step, or on
+an accepted one (``refused``), or on a step with nothing on the stack (``on_stack``): those steps
+leave it out too, told apart by the same look-up.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ class Schedule:
         self.names = [inv.name for inv in self.invariants]
         self._plans: dict[tuple, list] = {}
         self._checks: dict[tuple, list[tuple]] = {}
-        self._declared = any(inv.on is not None for inv in self.invariants)
+        self._declared = any(inv.on is not None or inv.refused is not None or inv.on_stack for inv in self.invariants)
 
     def due(self, event_type: object, log: list) -> list:
         """The invariants (in their order) a step of ``event_type`` (the event's ``type``)
@@ -59,7 +63,8 @@ class Schedule:
                 self._plans[key] = plan
         return plan
 
-    def checks(self, event_type: object, log: list, before: object, after: object) -> list[tuple]:
+    def checks(self, event_type: object, log: list, before: object, after: object,
+               refused: bool | None = None) -> list[tuple]:
         """``(invariant, name, check)`` of each invariant :meth:`due` gives for a step of
         ``event_type`` whose log is ``log`` and whose observations are ``before`` and ``after``,
         in their order, ``check(transition)`` giving the invariant's verdict: on a step with
@@ -67,26 +72,38 @@ class Schedule:
         check is :func:`invariants.base.outside_the_stack`'s (their verdict there is None, not
         applicable); on any other step with the check such an invariant wraps in their place
         (the same verdict, one call fewer). Worked out once per (event type, log kinds, stack),
-        found with one look-up a step."""
-        stack = on_the_stack(before, after)
+        found with one look-up a step.
+
+        When skipping (:data:`SKIPPING`), also without the invariants declared for refused or for accepted
+        steps only (:attr:`invariants.base.Invariant.refused`) on the others, ``refused`` telling whether
+        the step's event was refused (None: not known, none left out), and without those declared for
+        steps with objects on the stack (``on_stack``) on a step with none, its observations plain dicts."""
+        stack: bool | None = on_the_stack(before, after)
+        if not stack and (type(before) is not dict or type(after) is not dict):
+            stack = None  # not known: nothing left out for on_stack (a dict subclass's stack is read by its checks)
         if SKIPPING and self._declared:
             key: tuple = (event_type if type(event_type) is str else None,
-                          frozenset([e.get("kind") for e in log if type(e) is dict]) if log else _NO_KINDS, stack)
+                          frozenset([e.get("kind") for e in log if type(e) is dict]) if log else _NO_KINDS, stack,
+                          refused)
         else:  # every invariant on every step
             key = (stack,)
         found = self._checks.get(key)
         if found is None:
-            found = _checks_of(self.due(event_type, log), stack)
+            found = _checks_of(self.due(event_type, log), stack, refused if SKIPPING and self._declared else None)
             if len(self._checks) >= _MOST_PLANS:
                 self._checks.clear()
             self._checks[key] = found
         return found
 
 
-def _checks_of(due: list, stack: bool) -> list[tuple]:
-    """:meth:`Schedule.checks` of the invariants ``due`` on a step with (``stack``) or without objects on the stack."""
+def _checks_of(due: list, stack: bool | None, refused: bool | None) -> list[tuple]:
+    """:meth:`Schedule.checks` of the invariants ``due`` on a step with (``stack``) or without objects on the
+    stack (None: not known, taken as without for :func:`invariants.base.outside_the_stack`), its event refused
+    or not (``refused``; None: not known, or not skipping: the declarations of refused and stack steps unread)."""
     out = []
     for inv in due:
+        if refused is not None and (inv.refused is (not refused) or (inv.on_stack and stack is False)):
+            continue  # its check's first test returns None on this step (Invariant.refused, on_stack)
         inner = getattr(inv.check, OUTSIDE_THE_STACK, None)
         if inner is None:
             out.append((inv, inv.name, inv.check))
