@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from harness import decisions as D
-from .kept import keeps
+from .kept import _of_this_package, keeps
 from .layers import characteristics, state_cache
 from .objects import BATTLEFIELD
 from .verdicts import TOKEN_GONE, Verdicts, kept_verdicts, ordered_with_bit, permanent_actions
@@ -99,9 +99,13 @@ def _player_and_object_actions(game: GameBase) -> tuple[bool, Verdicts | None]:
             performed = True
     if game.lose_for_empty_library():  # 704.5b (reference_engine.steps)
         performed = True
-    if game.unattach_equipment():  # 704.5n: the Equipment stays on the battlefield
+    verdicts = kept_verdicts(game)  # what unattached_equipment reads first in this state (reference_engine.playtest)
+    # 704.5n: the Equipment stays on the battlefield. This package's unattach_equipment does nothing
+    # while no kept verdict has any bit (no Equipment is unattached): it is called only otherwise.
+    if (verdicts is None or verdicts.bits or not (_UNATTACHING.get(type(game)) or _unattaches_by_verdicts(game))) \
+            and game.unattach_equipment():
         performed = True
-    verdicts = kept_verdicts(game)
+        verdicts = kept_verdicts(game)
     if verdicts is None:
         gone = [o.id for o in game.objects.values() if o.token and o.zone != BATTLEFIELD]
     else:
@@ -112,6 +116,16 @@ def _player_and_object_actions(game: GameBase) -> tuple[bool, Verdicts | None]:
     if gone and verdicts is not None:
         verdicts = kept_verdicts(game)
     return performed, verdicts
+
+
+#: By class: whether its games unattach Equipment (704.5n) with this package's ``unattach_equipment``.
+_UNATTACHING: dict[type, bool] = {}
+
+
+def _unattaches_by_verdicts(game) -> bool:
+    """Whether ``game``'s class unattaches Equipment with this package's ``unattach_equipment``, which
+    reads the kept verdicts (:func:`reference_engine.verdicts.kept_verdicts`), found once per class."""
+    return _of_this_package(type(game), ("unattach_equipment",), _UNATTACHING)
 
 
 def _legend_rule(game: GameBase, legends: dict[tuple[str, str], list[str]], to_graveyard: dict[str, str], decider) -> None:
