@@ -97,13 +97,17 @@ def _player_and_object_actions(game: GameBase) -> tuple[bool, Verdicts | None]:
             player.lost = True
             game.log.append({"kind": "player_lost", "player": player.id, "rule": "704.5a"})
             performed = True
-    if game.lose_for_empty_library():  # 704.5b (reference_engine.steps)
+    package = _PACKAGE_CHECKS.get(type(game))
+    if package is None:
+        package = _checks_as_this_package(game)
+    # 704.5b (reference_engine.steps): this package's does nothing while no player attempted to draw
+    # from an empty library since the last check (its set of them empty or not made yet).
+    if (not package or game.__dict__.get("_empty_library_draws")) and game.lose_for_empty_library():
         performed = True
     verdicts = kept_verdicts(game)  # what unattached_equipment reads first in this state (reference_engine.playtest)
     # 704.5n: the Equipment stays on the battlefield. This package's unattach_equipment does nothing
     # while no kept verdict has any bit (no Equipment is unattached): it is called only otherwise.
-    if (verdicts is None or verdicts.bits or not (_UNATTACHING.get(type(game)) or _unattaches_by_verdicts(game))) \
-            and game.unattach_equipment():
+    if (verdicts is None or verdicts.bits or not package) and game.unattach_equipment():
         performed = True
         verdicts = kept_verdicts(game)
     if verdicts is None:
@@ -118,14 +122,17 @@ def _player_and_object_actions(game: GameBase) -> tuple[bool, Verdicts | None]:
     return performed, verdicts
 
 
-#: By class: whether its games unattach Equipment (704.5n) with this package's ``unattach_equipment``.
-_UNATTACHING: dict[type, bool] = {}
+#: The methods of 704.5b and 704.5n that a check leaves out while they would find nothing (by the
+#: players' attempted draws, by the kept verdicts): :func:`_player_and_object_actions`.
+PACKAGE_CHECK_METHODS = ("lose_for_empty_library", "empty_library_draws", "unattach_equipment")
+#: By class: whether each of :data:`PACKAGE_CHECK_METHODS` is this package's.
+_PACKAGE_CHECKS: dict[type, bool] = {}
 
 
-def _unattaches_by_verdicts(game) -> bool:
-    """Whether ``game``'s class unattaches Equipment with this package's ``unattach_equipment``, which
-    reads the kept verdicts (:func:`reference_engine.verdicts.kept_verdicts`), found once per class."""
-    return _of_this_package(type(game), ("unattach_equipment",), _UNATTACHING)
+def _checks_as_this_package(game) -> bool:
+    """Whether ``game``'s class performs 704.5b and 704.5n with this package's methods
+    (:data:`PACKAGE_CHECK_METHODS`), found once per class: a fork's own are called in every check."""
+    return _of_this_package(type(game), PACKAGE_CHECK_METHODS, _PACKAGE_CHECKS)
 
 
 def _legend_rule(game: GameBase, legends: dict[tuple[str, str], list[str]], to_graveyard: dict[str, str], decider) -> None:

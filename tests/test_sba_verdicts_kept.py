@@ -214,3 +214,22 @@ def test_this_packages_704_5n_is_left_out_of_a_check_where_no_verdict_applies(mo
     game.objects["b"].zone = "graveyard"
     check(game)
     assert asked and game.objects["s"].attached_to is None
+
+
+def test_a_forks_own_704_5b_is_performed_in_a_check_after_no_draw():
+    """A fork's own ``lose_for_empty_library`` (here: the second player loses at each check, a rule of
+    its own) is called in every check (CR 704.3), though no player attempted to draw from an empty
+    library: only this package's reads that record (reference_engine.state_based_actions skips it then)."""
+    from reference_engine.game import Game
+
+    class Doomed(Game):
+        def lose_for_empty_library(self) -> bool:
+            doomed = self.players["P2"]
+            if doomed.lost:
+                return False
+            doomed.lost = True
+            return True
+
+    game = Doomed(board(obj("b", "Grizzly Bears")))
+    check(game)
+    assert game.players["P2"].lost
