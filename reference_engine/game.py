@@ -147,6 +147,12 @@ class Game(StackRules, CombatRules, PlaytestRules, DestructionRules, StateBasedA
     shares_unchanged_entries = True
 
     def __init__(self, board: dict):
+        # The game's attributes in a dict of its own from the start (not the class's shared keys): the
+        # engine reads and sets some through __dict__, which would otherwise turn the shared-key
+        # values into a split dict, one whose attributes CPython 3.11 reads without its specialised
+        # look-ups (until a key added in another order than the first game's makes it a plain dict).
+        # Only a speed-up; nothing of the state.
+        object.__setattr__(self, "__dict__", {})
         self.players: dict[str, Player] = {}
         self.objects: dict[str, GameObject] = {}
         self.effects: list[PTEffect] = []

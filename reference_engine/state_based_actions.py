@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from harness import decisions as D
-from .kept import keeps
+from .kept import _of_this_package, keeps
 from .layers import characteristics, state_cache
 from .objects import BATTLEFIELD
 from .verdicts import TOKEN_GONE, Verdicts, kept_verdicts, ordered_with_bit, permanent_actions
@@ -97,11 +97,19 @@ def _player_and_object_actions(game: GameBase) -> tuple[bool, Verdicts | None]:
             player.lost = True
             game.log.append({"kind": "player_lost", "player": player.id, "rule": "704.5a"})
             performed = True
-    if game.lose_for_empty_library():  # 704.5b (reference_engine.steps)
+    package = _PACKAGE_CHECKS.get(type(game))
+    if package is None:
+        package = _checks_as_this_package(game)
+    # 704.5b (reference_engine.steps): this package's does nothing while no player attempted to draw
+    # from an empty library since the last check (its set of them empty or not made yet).
+    if (not package or game.__dict__.get("_empty_library_draws")) and game.lose_for_empty_library():
         performed = True
-    if game.unattach_equipment():  # 704.5n: the Equipment stays on the battlefield
+    verdicts = kept_verdicts(game)  # what unattached_equipment reads first in this state (reference_engine.playtest)
+    # 704.5n: the Equipment stays on the battlefield. This package's unattach_equipment does nothing
+    # while no kept verdict has any bit (no Equipment is unattached): it is called only otherwise.
+    if (verdicts is None or verdicts.bits or not package) and game.unattach_equipment():
         performed = True
-    verdicts = kept_verdicts(game)
+        verdicts = kept_verdicts(game)
     if verdicts is None:
         gone = [o.id for o in game.objects.values() if o.token and o.zone != BATTLEFIELD]
     else:
@@ -112,6 +120,19 @@ def _player_and_object_actions(game: GameBase) -> tuple[bool, Verdicts | None]:
     if gone and verdicts is not None:
         verdicts = kept_verdicts(game)
     return performed, verdicts
+
+
+#: The methods of 704.5b and 704.5n that a check leaves out while they would find nothing (by the
+#: players' attempted draws, by the kept verdicts): :func:`_player_and_object_actions`.
+PACKAGE_CHECK_METHODS = ("lose_for_empty_library", "empty_library_draws", "unattach_equipment")
+#: By class: whether each of :data:`PACKAGE_CHECK_METHODS` is this package's.
+_PACKAGE_CHECKS: dict[type, bool] = {}
+
+
+def _checks_as_this_package(game) -> bool:
+    """Whether ``game``'s class performs 704.5b and 704.5n with this package's methods
+    (:data:`PACKAGE_CHECK_METHODS`), found once per class: a fork's own are called in every check."""
+    return _of_this_package(type(game), PACKAGE_CHECK_METHODS, _PACKAGE_CHECKS)
 
 
 def _legend_rule(game: GameBase, legends: dict[tuple[str, str], list[str]], to_graveyard: dict[str, str], decider) -> None:

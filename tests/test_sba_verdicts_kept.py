@@ -178,3 +178,58 @@ def test_every_check_of_a_run_finds_what_a_look_at_every_object_finds(monkeypatc
 
     fuzz_with_engine_function_checked(monkeypatch, "kept_verdicts", real, checked, 15, 3)
     assert checks[0] > 500
+
+
+def test_a_forks_own_704_5n_is_performed_in_a_check_where_no_verdict_applies():
+    """A fork's own ``unattach_equipment`` (here: every Equipment falls off at each check, a rule of
+    its own) is called in every check (CR 704.3), though the kept verdicts say nothing applies to any
+    object: only this package's reads them (reference_engine.state_based_actions skips it then)."""
+    from reference_engine.game import Game
+
+    class Slippery(Game):
+        def unattach_equipment(self) -> bool:
+            found = [o for o in self.battlefield() if o.attached_to is not None and "Equipment" in o.card.subtypes]
+            for o in found:
+                o.attached_to = None
+            return bool(found)
+
+    game = Slippery(board(obj("b", "Grizzly Bears"), aura("s", "Sword of the Meek", on="b")))
+    check(game)
+    assert game.objects["s"].attached_to is None
+
+
+def test_this_packages_704_5n_is_left_out_of_a_check_where_no_verdict_applies(monkeypatch):
+    """Grizzly Bears equipped with Sword of the Meek: nothing applies to any object (the Sword is
+    attached to a creature, CR 301.5c), so the check doesn't ask this package's ``unattach_equipment``,
+    which would find nothing; once the Bears leave, the next check unattaches the Sword (704.5n)."""
+    from reference_engine.playtest import PlaytestRules
+
+    asked: list = []
+    real = PlaytestRules.unattach_equipment
+    monkeypatch.setattr(PlaytestRules, "unattach_equipment", lambda self: asked.append(1) or real(self))
+    PlaytestRules.unattach_equipment.__module__ = "reference_engine.playtest"  # still this package's method
+    game = new_game(obj("b", "Grizzly Bears"), aura("s", "Sword of the Meek", on="b"))
+    check(game)
+    assert asked == []
+    game.objects["b"].zone = "graveyard"
+    check(game)
+    assert asked and game.objects["s"].attached_to is None
+
+
+def test_a_forks_own_704_5b_is_performed_in_a_check_after_no_draw():
+    """A fork's own ``lose_for_empty_library`` (here: the second player loses at each check, a rule of
+    its own) is called in every check (CR 704.3), though no player attempted to draw from an empty
+    library: only this package's reads that record (reference_engine.state_based_actions skips it then)."""
+    from reference_engine.game import Game
+
+    class Doomed(Game):
+        def lose_for_empty_library(self) -> bool:
+            doomed = self.players["P2"]
+            if doomed.lost:
+                return False
+            doomed.lost = True
+            return True
+
+    game = Doomed(board(obj("b", "Grizzly Bears")))
+    check(game)
+    assert game.players["P2"].lost
