@@ -70,11 +70,23 @@ def changed_objects(obs: dict, before) -> dict:
     return changed
 
 
-def removed_ids(obs: dict, before: dict) -> set:
-    """The ids of the objects of ``before`` that ``obs`` has not (computed once for the last pair)."""
+#: The ids removed by a step that removes none (shared: callers must not change it).
+_NO_IDS: frozenset = frozenset()
+
+
+def removed_ids(obs: dict, before: dict) -> set | frozenset:
+    """The ids of the objects of ``before`` that ``obs`` has not (computed once for the last pair; a
+    shared empty frozenset when there are none: callers must not change it)."""
     if _last_removed[0] is obs and _last_removed[1] is before:
         return _last_removed[2]
-    removed = before["objects"].keys() - obs["objects"].keys()
+    olds, objects = before["objects"], obs["objects"]
+    # |removed| = |before| - |obs| + |added|, the added ids (not in before) all among the changed objects:
+    # most steps remove none, found without a set of before's ids
+    added = 0
+    for oid in changed_objects(obs, before):
+        if oid not in olds:
+            added += 1
+    removed = olds.keys() - objects.keys() if len(olds) - len(objects) + added else _NO_IDS
     _last_removed[:] = [obs, before, removed]
     return removed
 
@@ -171,7 +183,7 @@ class IdsWhere:
             return last[2][0]
         return None
 
-    def _after(self, old: frozenset, changed: dict, removed: set) -> frozenset:
+    def _after(self, old: frozenset, changed: dict, removed: set | frozenset) -> frozenset:
         """The ids after a step that changed the objects ``changed`` (by id) and removed those of
         ``removed``, ``old`` those before it: ``old`` itself when no id leaves or joins (none of
         ``removed`` is there, and each of ``changed`` is there exactly when it has the property)."""
