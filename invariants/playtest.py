@@ -177,13 +177,13 @@ def supertypes(t: Transition):
     Checked on change only: after an observation found sound, with the same Orbs, only the objects
     new or changed since (:func:`invariants.generic._changed_objects`)."""
     after, before = t.after, t.before
-    if not ((not _no_orb(t) and (_orbs(before) or _orbs(after))) or _marked(after, before)):
+    orbs_before, orbs_after = ((), ()) if _no_orb(t) else (_orbs(before), _orbs(after))  # no Orb: none there
+    if not (orbs_before or orbs_after) and not _marked(after, before):
         return None
     out = []
     objects = after["objects"]
-    if before is _supertypes_held[0] and before is not after and _orbs(after) == _orbs(before):
+    if before is _supertypes_held[0] and before is not after and orbs_after == orbs_before:
         objects = _changed_objects(after, before)  # the others are as they were, with the same Orbs
-    orbs_after = _orbs(after)
     for oid, o in objects.items():
         shown = o.get("supertypes") or ()
         if o["zone"] != "battlefield":
@@ -196,7 +196,7 @@ def supertypes(t: Transition):
         if _grantable(o) and orbs_after.count(oid) != len(orbs_after):  # an Orb that is not oid
             wanted = wanted | _MONO_CONTINUOUS
         if seen != wanted or len(shown) != len(seen):
-            orbs = list(_orbs(after))
+            orbs = list(orbs_after)
             out.append(f"{oid} ({o['name']}, {' '.join(o['types'])}) has supertypes {o.get('supertypes')}, "
                        f"expected {sorted(wanted)} (Orbs of Origin on the battlefield: {orbs})")
     _supertypes_held[0] = None if out else after
@@ -314,11 +314,13 @@ def continuous_no_abilities(t: Transition):
     """A continuous permanent has no abilities while tapped, and all of them while untapped:
     no keyword and no activated ability while tapped (an activation is refused); Sword of the
     Meek's "Equipped creature gets +1/+2" applies only while the Sword has its abilities."""
-    if _no_orb(t) or not (_orbs(t.before) or _orbs(t.after)):
+    after = t.after
+    if _no_orb(t):
+        return None
+    orbs = _orbs(after)
+    if not (orbs or _orbs(t.before)):
         return None
     out = _continuous_activation(t)
-    after = t.after
-    orbs = _orbs(after)
     if not orbs:
         return out  # no Orb on the battlefield grants anything
     for oid, o in _listed(after, _NONCREATURE_ARTIFACTS.pair(t.before, after)[1]):

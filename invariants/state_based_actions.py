@@ -172,6 +172,13 @@ def unattached_aura(t: Transition):
     if t.illegal is not None or not ids:
         return None
     objs = t.after["objects"]
+    for oid in ids:  # a first pass in any order: the messages, in the order of the objects, only if one is found
+        attached = objs[oid]["attached_to"]
+        host = objs.get(attached) if isinstance(attached, str) else None
+        if host is None or host["zone"] != "battlefield":
+            break
+    else:
+        return []
     out = []
     for oid, o in _in_order(objs, ids):
         host = objs.get(o["attached_to"]) if isinstance(o["attached_to"], str) else None
