@@ -110,6 +110,13 @@ class Sound:
             return changed_objects(after, before)
         return None
 
+    def to_read(self, before, after) -> dict:
+        """The objects of ``after`` the check must read, by id: :meth:`since`'s, or all of them."""
+        if before is self.obs and before is not after and before is not None:
+            found = _last_changed  # changed_objects(after, before), its look-up written out
+            return found[2] if found[0] is after and found[1] is before else changed_objects(after, before)
+        return after["objects"]
+
     def keep(self, after, out: list, kept=None) -> list:
         """Remember ``after`` as sound (with ``kept``) when ``out`` (the check's messages on it) is
         empty, else nothing; returns ``out``."""
