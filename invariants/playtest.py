@@ -348,6 +348,8 @@ _EQUIPMENT = IdsWhere(lambda o: "Equipment" in o["subtypes"])
 
 def _any_listed(ids: frozenset, obs: dict) -> bool:
     """Whether one of ``ids`` (objects of ``obs``) is in ``obs``'s battlefield zone list (:func:`_battlefield`)."""
+    if not ids:
+        return False
     listed = obs["zones"]["battlefield"]
     return any(oid in listed for oid in ids)
 
