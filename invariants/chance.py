@@ -121,8 +121,9 @@ def through_the_decider(t: Transition):
     order, the answers to the ``coin_flip`` questions; the dice, to the ``dN``
     questions; nothing else was flipped or rolled.
     """
-    if not _applies(t) and not any(d.kind == D.COIN_FLIP or d.kind.startswith("d") and d.kind[1:].isdigit()
-                                   for d in t.decisions):
+    if (t.illegal is not None or not chance_entries(t.log)) and (  # not _applies(t), nor a flip or roll asked
+            not t.decisions or not any(d.kind == D.COIN_FLIP or d.kind.startswith("d") and d.kind[1:].isdigit()
+                                       for d in t.decisions)):
         return None
     out = _logged_as_answered(t)
     for e in happened(chance_entries(t.log)):

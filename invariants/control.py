@@ -25,9 +25,12 @@ def owner_never_changes(t: Transition):
 
     Read on change only (:func:`invariants.on_change.changed_objects`): an object equal to its
     version before has its owner; with two or more found, all are read again, in their order before."""
+    changed = changed_objects(t.after, t.before)
+    if not changed:
+        return []  # every object as it was
     old = t.before["objects"]
     out = [f"{oid} ({before['name']}) was owned by {before['owner']} and is now owned by {after['owner']}"
-           for oid, after in changed_objects(t.after, t.before).items()
+           for oid, after in changed.items()
            if (before := old.get(oid)) is not None and after["owner"] != before["owner"]]
     return out if len(out) < 2 else _owners_changed(t)
 

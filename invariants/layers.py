@@ -201,28 +201,42 @@ def power_toughness_in_layer_order(t: Transition):
     """
     after, before = t.after, t.before
     objects = after["objects"]
-    kept: frozenset = frozenset()  # the creatures checked before, unchanged since
+    held: frozenset = _NO_IDS  # the creatures checked before (on change only)
+    removed: set | frozenset = _NO_IDS  # the ids gone since
+    same = False  # whether the creatures checked are those checked before (on change: none joins or leaves)
     if before is _layered_sound[0] and before is not after:
-        changed = _changed_objects(after, before)
+        held = _layered_sound[1]
+        objects = _changed_objects(after, before)
         removed = removed_ids(after, before)  # the ids checked before are before's: less those gone
-        kept = _layered_sound[1].difference(removed, changed) if changed or removed else _layered_sound[1]
-        objects = changed
-    out = []
+        same = not removed or held.isdisjoint(removed)
+    out: list[str] = []
     checked: list[str] = []
+    same = _check_layered(objects, out, checked, held) and same
+    if same:  # each changed creature was checked before and is again: the ids checked are the same
+        _layered_sound[:] = (None, frozenset()) if out else (after, held)
+        return out if checked or held else None
+    kept = held.difference(removed, objects) if held and (objects or removed) else held  # checked, unchanged since
+    _layered_sound[:] = (None, frozenset()) if out else (after, kept.union(checked) if checked else kept)
+    return out if checked or kept else None
+
+
+def _check_layered(objects: dict, out: list[str], checked: list[str], held: frozenset) -> bool:
+    """Check the creatures on the battlefield among ``objects`` (by id) that have a power and toughness: their
+    messages added to ``out``, their ids to ``checked``. Whether each of ``objects`` is one of ``held``
+    exactly when it is checked (then ``held`` less ``objects`` plus ``checked`` is ``held``)."""
+    same = True
     for oid, o in objects.items():
-        if o["zone"] != "battlefield" or "Creature" not in o["types"]:
-            continue
-        expected = layered_pt(o)
-        if expected is None:
+        if o["zone"] != "battlefield" or "Creature" not in o["types"] or (expected := layered_pt(o)) is None:
+            same = same and oid not in held
             continue
         checked.append(oid)
+        same = same and oid in held
         if (o["power"], o["toughness"]) != expected:
             out.append(f"{oid} ({o['name']}) is {o['power']}/{o['toughness']} but its copiable P/T "
                        f"{o['copiable'].get('power')}/{o['copiable'].get('toughness')}, effects "
                        f"{[(e['layer'], e.get('power'), e.get('toughness'), e.get('source')) for e in o['pt_effects']]}"
                        f" and counters {o['counters']} give {expected[0]}/{expected[1]} in layer order")
-    _layered_sound[:] = (None, frozenset()) if out else (after, kept.union(checked) if checked else kept)
-    return out if checked or kept else None
+    return same
 
 
 #: [the last observation power_toughness_in_layer_order found sound (by reference), the ids of the
@@ -399,6 +413,21 @@ _ZERO_COUNTS = IdsWhere(lambda o: not all(o["counters"].values()))
 _NO_IDS: frozenset = frozenset()
 
 
+def _moved_and_touched(log: list[dict]) -> tuple[set | frozenset, set | frozenset]:
+    """The ids the log moves (``zone_change`` entries) and those it adds or removes counters of, in one pass
+    (shared empty frozensets for an empty log)."""
+    if not log:
+        return _NO_IDS, _NO_IDS
+    moved, touched = set(), set()
+    for e in log:
+        kind = e.get("kind")
+        if kind == "zone_change":
+            moved.add(e.get("object"))
+        elif kind == "counters_added" or kind == "counters_removed":
+            touched.add(e.get("object"))
+    return moved, touched
+
+
 def _counters_to_read(t: Transition, touched: set | frozenset) -> dict:
     """The objects of ``t.after`` whose counters :func:`counters_change_only_by_counter_events` must
     read, in the order of ``t.after``: the new or changed ones (:func:`_changed_objects`), those the log
@@ -408,8 +437,11 @@ def _counters_to_read(t: Transition, touched: set | frozenset) -> dict:
     (:data:`_ZERO_COUNTS`)."""
     objects = t.after["objects"]
     changed = _changed_objects(t.after, t.before)
+    zero = _ZERO_COUNTS.pair(t.before, t.after)[1]
+    if not touched and not zero:
+        return changed  # nothing to read but the changed objects
     extra = {oid for oid in touched if oid in objects} if touched else set()
-    extra.update(_ZERO_COUNTS.pair(t.before, t.after)[1])
+    extra.update(zero)
     if extra.issubset(changed):
         return changed
     return {oid: o for oid, o in objects.items() if oid in changed or oid in extra}
@@ -434,16 +466,15 @@ def counters_change_only_by_counter_events(t: Transition):
     if not had and not has:
         return None  # no counters anywhere: nothing to check
     out = []
-    log = t.log
-    moved = {e.get("object") for e in log if e.get("kind") == "zone_change"} if log else _NO_IDS
-    touched = {e.get("object") for e in log if e.get("kind") in ("counters_added", "counters_removed")} if log \
-        else _NO_IDS
+    moved, touched = _moved_and_touched(t.log)
+    olds = t.before["objects"]
     for oid, after in _counters_to_read(t, touched).items():
-        before = t.before["objects"].get(oid)
+        before = olds.get(oid)
         if before is None or before["zone"] != "battlefield" or after["zone"] != "battlefield" or oid in moved:
             continue
-        expected = expected_counters(before["counters"], t, oid) if oid in touched else \
-            {k: v for k, v in before["counters"].items() if v}  # the log names no counter of it
+        had = before["counters"]
+        expected = expected_counters(had, t, oid) if oid in touched else \
+            ({k: v for k, v in had.items() if v} if had else {})  # the log names no counter of it
         if after["counters"] != expected:
             out.append(f"{oid} ({after['name']}) had counters {before['counters']}, the log adds "
                        f"{counters_added(t, oid)} and annihilates {counters_annihilated(t, oid)} pair(s), "

@@ -242,14 +242,26 @@ def pool_shape(t: Transition):
     Applies when the observation has mana pools at all (an engine claiming ``mana`` that
     shows none breaks ``mana.amount`` on its first mana ability).
     """
-    if not any(isinstance(p, dict) and "mana_pool" in p for p in t.after["players"].values()):
+    players = t.after["players"]
+    pooled = False  # whether a player has one
+    for player in players.values():
+        if type(player) is dict:  # an observation's, as the reference engine gives: one pass, read in C
+            found = player.get("mana_pool")
+            if type(found) is dict and found.keys() == _MANA_TYPES and set(map(type, found.values())) == _INT \
+                    and min(found.values()) >= 0:
+                pooled = True
+                continue  # plain ints (no bool), none negative: _pool_messages has nothing to say of it
+        return _pool_messages(players)
+    return [] if pooled else None
+
+
+def _pool_messages(players: dict) -> list[str] | None:
+    """:func:`pool_shape`'s messages on ``players`` (None when no player has a ``mana_pool``)."""
+    if not any(isinstance(p, dict) and "mana_pool" in p for p in players.values()):
         return None
     out = []
-    for p, player in t.after["players"].items():
+    for p, player in players.items():
         found = player.get("mana_pool")
-        if type(found) is dict and found.keys() == _MANA_TYPES and set(map(type, found.values())) == _INT \
-                and min(found.values()) >= 0:
-            continue  # plain ints (no bool), none negative: the check below, read in C
         if not isinstance(found, dict) or found.keys() != _MANA_TYPES or not all(
                 isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in found.values()):
             out.append(f"{p}'s mana_pool is {found!r}; expected an amount >= 0 of each of W U B R G C")

@@ -35,8 +35,11 @@ def _unchanged(old, new) -> bool:
     return old is not new and old == new
 
 
-_last_changed: list = [None, None, None]  # [obs, before, changed objects]: every check of a step shares one
-_last_removed: list = [None, None, None]  # [obs, before, removed ids]
+#: ``[obs, before, changed objects, removed ids]`` of the last pair (:func:`changed_objects`, :func:`removed_ids`):
+#: every check of a step shares them.
+_last_changed: list = [None, None, None, None]
+#: The ids removed by a step that removes none (shared: callers must not change it).
+_NO_IDS: frozenset = frozenset()
 #: ``[after, before]``: the last pair :func:`trust_identity` was told of, held by reference.
 _trusted: list = [None, None]
 
@@ -58,25 +61,32 @@ def changed_objects(obs: dict, before) -> dict:
     comparison)."""
     if _last_changed[0] is obs and _last_changed[1] is before:
         return _last_changed[2]
-    get = before["objects"].get
+    olds, objects = before["objects"], obs["objects"]
+    get = olds.get
     # not _unchanged(old, obj), written out (a call per object costs a sixth of the comparison)
     if _trusted[0] is obs and _trusted[1] is before:
-        changed = {oid: obj for oid, obj in obs["objects"].items()
+        changed = {oid: obj for oid, obj in objects.items()
                    if (old := get(oid, _unchanged)) is not obj and not old == obj}
     else:
-        changed = {oid: obj for oid, obj in obs["objects"].items()
+        changed = {oid: obj for oid, obj in objects.items()
                    if (old := get(oid, _unchanged)) is obj or not old == obj}
-    _last_changed[:] = [obs, before, changed]
+    # the removed ids, with them: |removed| = |before| - |obs| + |added|, the ids added (not in before) all
+    # among the changed objects; most steps remove none, found without a set of before's ids
+    added = 0
+    for oid in changed:
+        if oid not in olds:
+            added += 1
+    removed = olds.keys() - objects.keys() if len(olds) - len(objects) + added else _NO_IDS
+    _last_changed[:] = [obs, before, changed, removed]
     return changed
 
 
-def removed_ids(obs: dict, before: dict) -> set:
-    """The ids of the objects of ``before`` that ``obs`` has not (computed once for the last pair)."""
-    if _last_removed[0] is obs and _last_removed[1] is before:
-        return _last_removed[2]
-    removed = before["objects"].keys() - obs["objects"].keys()
-    _last_removed[:] = [obs, before, removed]
-    return removed
+def removed_ids(obs: dict, before: dict) -> set | frozenset:
+    """The ids of the objects of ``before`` that ``obs`` has not (computed once for the last pair; a
+    shared empty frozenset when there are none: callers must not change it)."""
+    if _last_changed[0] is not obs or _last_changed[1] is not before:
+        changed_objects(obs, before)  # found with the changed objects
+    return _last_changed[3]
 
 
 #: Every :class:`Sound` and :class:`IdsWhere`, for :func:`forget_all`.
@@ -99,6 +109,13 @@ class Sound:
         if before is self.obs and before is not after and before is not None:
             return changed_objects(after, before)
         return None
+
+    def to_read(self, before, after) -> dict:
+        """The objects of ``after`` the check must read, by id: :meth:`since`'s, or all of them."""
+        if before is self.obs and before is not after and before is not None:
+            found = _last_changed  # changed_objects(after, before), its look-up written out
+            return found[2] if found[0] is after and found[1] is before else changed_objects(after, before)
+        return after["objects"]
 
     def keep(self, after, out: list, kept=None) -> list:
         """Remember ``after`` as sound (with ``kept``) when ``out`` (the check's messages on it) is
@@ -151,9 +168,9 @@ class IdsWhere:
         new = old
         if before is not after:
             found = _last_changed  # changed_objects(after, before), its look-up written out (asked by each index)
-            changed = found[2] if found[0] is after and found[1] is before else changed_objects(after, before)
-            found = _last_removed
-            removed = found[2] if found[0] is after and found[1] is before else removed_ids(after, before)
+            if found[0] is not after or found[1] is not before:
+                changed_objects(after, before)  # found holds them now
+            changed, removed = found[2], found[3]
             if changed or removed:
                 new = self._after(old, changed, removed)
         both = (old, new)
@@ -171,14 +188,16 @@ class IdsWhere:
             return last[2][0]
         return None
 
-    def _after(self, old: frozenset, changed: dict, removed: set) -> frozenset:
+    def _after(self, old: frozenset, changed: dict, removed: set | frozenset) -> frozenset:
         """The ids after a step that changed the objects ``changed`` (by id) and removed those of
         ``removed``, ``old`` those before it: ``old`` itself when no id leaves or joins (none of
         ``removed`` is there, and each of ``changed`` is there exactly when it has the property)."""
         has = self.has
         if not old:  # nothing to take from old: the ids added, if any
-            added = [oid for oid, o in changed.items() if has(o)]
-            return frozenset(added) if added else old
+            for o in changed.values():
+                if has(o):
+                    return frozenset([oid for oid, o in changed.items() if has(o)])
+            return old
         if not removed or old.isdisjoint(removed):
             for oid, o in changed.items():
                 if (oid not in old) if has(o) else (oid in old):

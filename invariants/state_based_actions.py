@@ -34,12 +34,6 @@ _LEGENDS = IdsWhere(lambda o: o["zone"] == "battlefield" and "Legendary" in o["s
 _AURAS = IdsWhere(lambda o: o["zone"] == "battlefield" and "Aura" in o["subtypes"])
 
 
-def _to_read(sound: Sound, t: Transition) -> dict:
-    """The objects of ``t.after`` a check that keeps ``sound`` must read (:meth:`.on_change.Sound.since`)."""
-    objects = sound.since(t.before, t.after)
-    return t.after["objects"] if objects is None else objects
-
-
 def _in_order(objects: dict, ids: frozenset) -> list[tuple[str, dict]]:
     """``(id, object)`` of the objects of ``ids`` among ``objects`` (an observation's), in the order of ``objects``."""
     return [(oid, objects[oid]) for oid in filter(ids.__contains__, objects)]
@@ -64,7 +58,7 @@ def token_zone(t: Transition):
     out = [f"704.5d: token {oid} is in the {o['zone']}: expected it to have ceased to exist (gone from the "
            f"objects and zones, the log of this step with a zone_change entry for it with to null, e.g. "
            f'{{"kind": "zone_change", "object": "{oid}", "from": "{o["zone"]}", "to": null}})'
-           for oid, o in _to_read(_tokens_sound, t).items() if o["token"] and o["zone"] != "battlefield"]
+           for oid, o in _tokens_sound.to_read(t.before, t.after).items() if o["token"] and o["zone"] != "battlefield"]
     _tokens_sound.keep(t.after, out)
     if t.illegal is not None or (not tokens and not before):
         return None
@@ -79,7 +73,7 @@ def zero_toughness(t: Transition):
     """704.5f: no creature on the battlefield has toughness 0 or less (indestructible or not)."""
     _, creatures = _CREATURES.pair(t.before, t.after)
     out = [f"704.5f: creature {oid} has toughness {o['toughness']} and is still on the battlefield: expected it in "
-           f"its owner's graveyard" for oid, o in _to_read(_toughness_sound, t).items()
+           f"its owner's graveyard" for oid, o in _toughness_sound.to_read(t.before, t.after).items()
            if oid in creatures and o["toughness"] <= 0]
     _toughness_sound.keep(t.after, out)
     return None if t.illegal is not None or not creatures else out
@@ -94,7 +88,7 @@ def lethal_damage(t: Transition):
     out = [f"704.5g: creature {oid} has {o['damage']} damage and toughness {o['toughness']} and is still on the "
            f"battlefield: expected it destroyed (in its owner's graveyard), or a replacement effect that removed "
            f"the damage"
-           for oid, o in _to_read(_damage_sound, t).items()
+           for oid, o in _damage_sound.to_read(t.before, t.after).items()
            if oid in creatures and 0 < o["toughness"] <= o["damage"] and not has_keyword(o, "indestructible")]
     _damage_sound.keep(t.after, out)
     return None if t.illegal is not None or not creatures else out
@@ -172,6 +166,13 @@ def unattached_aura(t: Transition):
     if t.illegal is not None or not ids:
         return None
     objs = t.after["objects"]
+    for oid in ids:  # a first pass in any order: the messages, in the order of the objects, only if one is found
+        attached = objs[oid]["attached_to"]
+        host = objs.get(attached) if isinstance(attached, str) else None
+        if host is None or host["zone"] != "battlefield":
+            break
+    else:
+        return []
     out = []
     for oid, o in _in_order(objs, ids):
         host = objs.get(o["attached_to"]) if isinstance(o["attached_to"], str) else None
@@ -189,7 +190,7 @@ def counter_annihilation(t: Transition):
     """704.5q: no permanent has both +1/+1 and -1/-1 counters on it."""
     _, countered = _COUNTERED.pair(t.before, t.after)
     out = [f"704.5q: {oid} has both +1/+1 and -1/-1 counters ({o['counters']}): expected N of each removed, N the "
-           f"smaller count" for oid, o in _to_read(_counters_sound, t).items()
+           f"smaller count" for oid, o in _counters_sound.to_read(t.before, t.after).items()
            if oid in countered and o["counters"].get("+1/+1") and o["counters"].get("-1/-1")]
     _counters_sound.keep(t.after, out)
     return None if t.illegal is not None or not countered else out

@@ -53,8 +53,10 @@ def per_observation(function: Callable[[dict], V]) -> Callable[[dict], V]:
     return view
 
 
-#: function -> [after, before, event, illegal, value]: the last step each :func:`per_step` view was computed for.
-_step_memo: dict[Callable, list] = {}
+#: ``[after, before, event, illegal, value]`` of each :func:`per_step` view: the last step it was computed for
+#: (all None: none since :func:`forget`).
+_step_memo: list[list] = []
+_NO_STEP = (None, None, None, None, None)
 
 
 def per_step(function: Callable[[Any], V]) -> Callable[[Any], V]:
@@ -63,14 +65,17 @@ def per_step(function: Callable[[Any], V]) -> Callable[[Any], V]:
     every check of a step that asks shares one value (callers must not mutate it). :func:`forget`
     drops it, as it drops the views of observations."""
 
+    last: list = list(_NO_STEP)  # this view's, held here: no look-up by function
+    _step_memo.append(last)
+
     @wraps(function)
     def view(t: Any) -> V:
-        last = _step_memo.get(function)
-        if last is not None and last[0] is t.after and last[1] is t.before and last[2] is t.event \
+        after = t.after
+        if last[0] is after and after is not None and last[1] is t.before and last[2] is t.event \
                 and last[3] == t.illegal:
             return last[4]
         value = function(t)
-        _step_memo[function] = [t.after, t.before, t.event, t.illegal, value]
+        last[:] = [after, t.before, t.event, t.illegal, value]
         return value
 
     return view
@@ -79,7 +84,8 @@ def per_step(function: Callable[[Any], V]) -> Callable[[Any], V]:
 def forget() -> None:
     """Drop every view (called at each step of a :class:`harness.running.execution.Session`)."""
     _memo.clear()
-    _step_memo.clear()
+    for last in _step_memo:
+        last[:] = _NO_STEP  # no step's after is None
 
 
 def forget_all_but(obs: object) -> None:

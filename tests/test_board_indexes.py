@@ -12,6 +12,8 @@
   the next (CR 603.2).
 - ``counters.change_only_by_counter_events`` finds the objects with a counter count of 0 from an index
   kept on change: such an object is read on every step, also those that leave it unchanged (CR 122.1).
+- :func:`invariants.on_change.removed_ids` tells a step that removes no object by counting the objects
+  it added, without a set of the ids before: a step that replaces one object by another removes one.
 - ``generic.illegal_changes_nothing`` takes a refused event's objects as unchanged when the objects
   it found changed (:func:`invariants.on_change.changed_objects`) are none and the ids are the same.
 """
@@ -164,6 +166,22 @@ def test_ids_kept_when_no_object_joins_or_leaves_are_the_same_set():
         has.pair(first, kept)
         step = {"objects": objects}
         assert has.pair(kept, step)[1] == has._full(step)
+
+
+def test_the_ids_removed_are_found_when_as_many_objects_are_added():
+    """:func:`invariants.on_change.removed_ids` counts the objects added (among the changed ones) to tell
+    a step that removes none: one that removes an object and adds another, the same number of objects,
+    removed one; one that only changes or adds objects removed none; removing several and adding one too."""
+    first = {"objects": {"a": {"n": 1}, "b": {"n": 0}, "c": {"n": 1}}}
+    replaced = {"objects": {"a": {"n": 1}, "b": {"n": 0}, "d": {"n": 1}}}  # c gone, d new: three objects still
+    assert on_change.removed_ids(replaced, first) == {"c"}
+    grown = {"objects": {"a": {"n": 2}, "b": {"n": 0}, "c": {"n": 1}, "d": {"n": 1}}}
+    assert on_change.removed_ids(grown, first) == set()
+    shrunk = {"objects": {"e": {"n": 1}}}
+    assert on_change.removed_ids(shrunk, first) == {"a", "b", "c"}
+    has = on_change.IdsWhere(lambda o: o["n"] > 0)
+    has.pair(first, first)
+    assert has.pair(first, replaced)[1] == {"a", "d"}
 
 
 def test_a_watcher_that_entered_on_the_step_before_sees_creatures_die():

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import pytest
 
+from harness import decisions as D
+from harness.protocol import Decision, Transition
+from invariants.chance import through_the_decider
 from reference_engine import IllegalAction, ReferenceEngine
 
 from .chance_cases import ChanceDecider
@@ -387,3 +390,19 @@ def test_a_forks_chance_sources_are_the_ones_read():
     assert [k for _, k, _ in decider.asked] == ["coin_call", "coin_flip"]
     assert entries(obs, "coin_flip") == [coin("heads", "heads", True)]
     assert triggers(obs) == [] and treasures(obs) == []
+
+
+def test_a_flip_or_roll_asked_is_judged_with_no_chance_in_the_log():
+    """CR 705.1, 706.1a: a coin flipped or a die rolled is the decider's answer, so one asked with no flip
+    or roll in the log (a refused event's, or an empty log) is a finding; other questions are no case."""
+    obs = {"players": {"P1": {"life": 20, "lost": False}}, "objects": {}, "zones": {}, "log": []}
+    flip = [Decision("P1", D.COIN_FLIP, ("heads", "tails"), "heads")]
+    for illegal in (None, "no_such_ability"):
+        assert through_the_decider(Transition(obs, {"type": "activate"}, obs, illegal, flip)) == [
+            "coins in the log [] are not the decider's flips [('P1', 'heads')]"]
+        roll = [Decision("P1", "d6", tuple(range(1, 7)), 4)]
+        assert through_the_decider(Transition(obs, {"type": "activate"}, obs, illegal, roll)) == [
+            "dice in the log [] are not the decider's rolls [('P1', 'd6', 4)]"]
+        other = [Decision("P1", D.SEARCH, ("a",), "a")]
+        assert through_the_decider(Transition(obs, {"type": "activate"}, obs, illegal, other)) is None
+        assert through_the_decider(Transition(obs, {"type": "activate"}, obs, illegal)) is None

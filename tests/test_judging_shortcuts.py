@@ -94,6 +94,7 @@ def _verdicts_agree(transitions: list[Transition]) -> int:
         sound = list(layers._layered_sound)
         layers._layered_sound[:] = [None, frozenset()]
         assert on_change == layers.power_toughness_in_layer_order(t)
+        assert sound[1] == layers._layered_sound[1]  # the creatures held as checked: those a full check checks
         layers._layered_sound[:] = sound
     return shortcuts
 

@@ -51,3 +51,14 @@ def test_a_pool_holds_an_amount_of_each_type(amount, sound):
     after = {"players": {"P1": {"mana_pool": found}, "P2": {"mana_pool": dict.fromkeys("WUBRGC", 0)}}}
     assert pool_shape(Transition({}, {"type": "pass_priority"}, after)) == ([] if sound else [
         f"P1's mana_pool is {found!r}; expected an amount >= 0 of each of W U B R G C"])
+
+
+def test_players_without_a_pool_are_named_and_none_observed_is_no_case():
+    """CR 106.4: with mana pools observed, a player shown without one is malformed (whatever the order
+    of the players); no pool observed at all (or no player) is not this check's case."""
+    sound = {"mana_pool": dict.fromkeys("WUBRGC", 0)}
+    for players in ({"P1": sound, "P2": {"life": 20}}, {"P2": {"life": 20}, "P1": sound}):
+        assert pool_shape(Transition({}, {"type": "pass_priority"}, {"players": players})) == [
+            "P2's mana_pool is None; expected an amount >= 0 of each of W U B R G C"]
+    for players in ({}, {"P1": {"life": 20}, "P2": {"life": 20}}):
+        assert pool_shape(Transition({}, {"type": "pass_priority"}, {"players": players})) is None
