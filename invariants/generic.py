@@ -76,11 +76,11 @@ def _observation_problems(obs, objects: dict | None = None) -> list[str]:
 
 
 def _players_well_formed(players) -> bool:
-    """Whether ``players`` is ``{id: {life: int, lost: bool}}``."""
-    return isinstance(players, dict) and all(
-        isinstance(p, dict) and isinstance(p.get("life"), int) and isinstance(p.get("lost"), bool)
-        for p in players.values()
-    )
+    """Whether ``players`` is ``{id: {life: int, lost: bool}}`` (a loop: no generator made each step)."""
+    for p in players.values() if isinstance(players, dict) else (False,):
+        if not (isinstance(p, dict) and isinstance(p.get("life"), int) and isinstance(p.get("lost"), bool)):
+            return False
+    return True
 
 
 #: :data:`OBJECT_FIELDS`' names, and what an absent field reads as (:func:`_field_types`).
@@ -199,10 +199,9 @@ def json_problem(value, before=None) -> str | None:
 
 
 def _differing(new, old) -> list:
-    """What of ``new`` (a part or object of an observation) :func:`json_problem` walks, ``old`` its
-    version in the last observation found plain: the values of ``new`` that differ (``!=``) from
-    ``old``'s under the same key when both are dicts, ``new`` not ``old`` itself, with the same keys;
-    else ``[new]``."""
+    """What of ``new`` (a part or object of an observation) :func:`json_problem` walks, ``old`` its version in
+    the last observation found plain: the values of ``new`` that differ (``!=``) from ``old``'s under the same
+    key when both are dicts, ``new`` not ``old`` itself, with the same keys; else ``[new]``."""
     if new is old or type(new) is not dict or type(old) is not dict or len(new) != len(old):
         return [new]
     try:  # as many keys, each of them ``old``'s: the same keys (cheaper than comparing the keys)
