@@ -195,6 +195,21 @@ def test_moves_are_judged_on_change_as_in_full(reference_transitions, change):
     assert generic.one_zone_per_object(after) == generic._zone_problems(after.after)
 
 
+def test_moved_objects_are_judged_from_the_lists_that_changed(reference_transitions):
+    """CR 400.1, 400.7: after a consistent observation, one whose zone lists changed (an object moved,
+    left or came) is found consistent from the lists and objects that changed
+    (:func:`invariants.generic._places_kept`), not by the full check, on every such step of a fuzz run of
+    the reference engine; the verdict is the full check's."""
+    moved = kept = 0
+    for t in reference_transitions:
+        views.forget()
+        if t.before is generic._zones_consistent[0] and t.after.get("zones") != t.before.get("zones"):
+            moved += 1
+            kept += generic._places_kept(t.after, t.before)
+        assert generic.one_zone_per_object(t) == generic._zone_problems(t.after)
+    assert moved > 10 and kept == moved
+
+
 @pytest.mark.parametrize("change", [None, *MOVES])
 def test_zones_agree_only_when_the_full_check_finds_nothing(reference_transitions, change):
     """CR 400.1: the check in C loops (:func:`invariants.generic._zones_agree`) says an observation's zone

@@ -11,6 +11,9 @@ import signal
 import sys
 import threading
 import time
+from signal import ITIMER_REAL, getitimer, setitimer
+from threading import get_ident
+from time import perf_counter
 from collections.abc import Callable
 from contextlib import contextmanager
 from operator import itemgetter
@@ -63,9 +66,9 @@ class OutputTail(io.TextIOBase):
         return self._text
 
     def __del__(self) -> None:
-        """Nothing: a sink is never closed, so dropping it skips ``io.IOBase`` 's finalizer (which
-        closes the stream: a flush and an attribute written; half of a sink's cost). An engine
-        that kept ``sys.stdout`` writes to it as before; the tail is read by then."""
+        """Nothing: a sink is never closed, so dropping it skips ``io.IOBase`` 's finalizer (which closes the stream:
+        a flush and an attribute written; half of a sink's cost). An engine that kept ``sys.stdout`` writes to it
+        as before; the tail is read by then."""
 
 
 #: Exceptions of the harness itself that may cross an engine call (a decider's, Hypothesis's
@@ -90,10 +93,10 @@ class _CutShort(BaseException):
 
 
 class _BlockState:
-    """The engine call the step alarm now times (None between calls), and whether the alarm's
-    handler stays installed (``resident``: inside :func:`alarm_handler`), so that the timer may
-    stay set between calls (:class:`time_limit`). One instance, :data:`_Block` (written at every
-    engine call: an instance's attributes, which a write leaves every class's lookups cached)."""
+    """The engine call the step alarm now times (None between calls), and whether the alarm's handler stays
+    installed (``resident``: inside :func:`alarm_handler`), so that the timer may stay set between calls
+    (:class:`time_limit`). One instance, :data:`_Block` (written at every engine call: an instance's
+    attributes, which a write leaves every class's lookups cached)."""
 
     __slots__ = ("current", "resident", "thread")
 
@@ -172,13 +175,11 @@ class time_limit:
     its own call) hands the outer block its alarm back when it ends. A context manager class,
     not a generator: it wraps every engine call.
 
-    Within :func:`alarm_handler`, a block that is no other block's inner block leaves the timer
-    set when it ends: the next one sets it only when it is not set, or set to ring after its own
-    limit (``_due``, a ``time.perf_counter()`` reading). An alarm that rings before the limit of
-    the block that runs sets the timer again for the rest of it; one that rings between blocks
-    stops the timer (:func:`_on_alarm`). Each call keeps its own limit, at the cost of one
-    ``getitimer`` a call instead of two ``setitimer``.
-    """
+    Within :func:`alarm_handler`, a block that is no other block's inner block leaves the timer set when it
+    ends: the next one sets it only when it is not set, or set to ring after its own limit (``_due``, a
+    ``time.perf_counter()`` reading). An alarm that rings before the limit of the block that runs sets the
+    timer again for the rest of it; one that rings between blocks stops the timer (:func:`_on_alarm`). Each
+    call keeps its own limit, at the cost of one ``getitimer`` a call instead of two ``setitimer``."""
 
     __slots__ = ("seconds", "what", "budget_first", "fired", "_timed", "_previous", "_outer",
                  "_outer_timer", "_started", "_due")
@@ -191,24 +192,25 @@ class time_limit:
         self._previous: Callable[[int, FrameType | None], Any] | int | None = None  # what signal.signal returns
 
     def __enter__(self) -> "time_limit":  # noqa: UP037  (the same)
-        self.fired = self._due = None  # set here: a block is entered again once it ended (EngineCalls)
-        self._timed = False
+        self.fired = None  # set here: a block is entered again once it ended (EngineCalls)
         left = interrupts.engine_began()  # an engine call (interrupts.engine_running), and the budget left
         seconds = self.seconds
         limit = seconds if left is None else min(seconds or left, left)
-        if not limit:
-            return self
-        # Within alarm_handler, in its thread (the main one, with setitimer): the checks below hold.
-        if not (_Block.resident and threading.get_ident() == _Block.thread) and (
+        block = _Block
+        # Within alarm_handler, in its thread (the main one, with setitimer): the checks after ``or`` hold.
+        if not limit or not (block.resident and get_ident() == block.thread) and (
                 threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer")):
+            self._due, self._timed = None, False
             return self
         self.budget_first = left is not None and (not seconds or left < seconds)
-        if _Block.resident and _Block.current is None:  # the handler is installed: the timer may be set already
-            limit = max(limit, 0.001)
-            self._due, self._timed, self._outer, _Block.current = time.perf_counter() + limit, True, None, self
-            if not 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= limit:  # not set, or set to ring after the limit
-                signal.setitimer(signal.ITIMER_REAL, limit, ALARM_REPEAT)
+        if block.resident and block.current is None:  # the handler is installed: the timer may be set already
+            if limit < 0.001:
+                limit = 0.001
+            self._due, self._timed, self._outer, block.current = perf_counter() + limit, True, None, self
+            if not 0 < getitimer(ITIMER_REAL)[0] <= limit:  # not set, or set to ring after the limit
+                setitimer(ITIMER_REAL, limit, ALARM_REPEAT)
             return self
+        self._due = None
         self._previous = None
         if signal.getsignal(signal.SIGALRM) is not _on_alarm:
             self._previous = signal.signal(signal.SIGALRM, _on_alarm)
@@ -285,13 +287,11 @@ class EngineCalls:
 def engine_call(what: str, function, *args, timeout: float | None = None):
     """``function(*args)``, one engine call, under ``timeout`` seconds, its stdout and stderr captured.
 
-    Returns its value. ``IllegalAction``, ``Unsupported`` and the harness's own control
-    exceptions (:data:`HARNESS_CONTROL`) pass through; anything else the engine raises or
-    does (``SystemExit``, its own ``KeyboardInterrupt``, a hang) raises :class:`EngineFailed`
-    naming ``what``, with its crash site (:func:`harness.reporting.findings.crash_site`, part of
-    the finding key). A Ctrl-C of the user (:mod:`harness.running.interrupts`) propagates as
-    ``KeyboardInterrupt``.
-    """
+    Returns its value. ``IllegalAction``, ``Unsupported`` and the harness's own control exceptions
+    (:data:`HARNESS_CONTROL`) pass through; anything else the engine raises or does (``SystemExit``, its own
+    ``KeyboardInterrupt``, a hang) raises :class:`EngineFailed` naming ``what``, with its crash site
+    (:func:`harness.reporting.findings.crash_site`, part of the finding key). A Ctrl-C of the user
+    (:mod:`harness.running.interrupts`) propagates as ``KeyboardInterrupt``."""
     return EngineCalls(timeout).call(what, function, *args)
 
 
